@@ -1,0 +1,2 @@
+export * from './sandbox-numbers';
+export * from './sandbox-tracking-provider';
