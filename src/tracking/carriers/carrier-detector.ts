@@ -347,12 +347,14 @@ for (const def of TRACKING_NUMBER_FORMATS) {
 
 interface PatternMatcher {
   regex: RegExp;
+  prefix: string;
   minLength: number;
   candidate: CarrierCandidate;
 }
 
 const PATTERN_MATCHERS: readonly PatternMatcher[] = PATTERN_FORMATS.map((f) => ({
   regex: f.regex,
+  prefix: f.prefix,
   minLength: f.minLength,
   candidate: Object.freeze({
     carrierCode: f.carrierCode,
@@ -380,21 +382,43 @@ export function normaliseTrackingNumber(trackingNumber: string): string {
   return trackingNumber.replace(SEPARATORS, '').toUpperCase();
 }
 
-/** Calls `visit` for every format the normalised number matches (no deduplication). */
-function forEachMatch(s: string, visit: (c: CarrierCandidate) => void): void {
+/** Adds a candidate, keeping only the best-scoring one per carrier when `dedupe` is set. */
+function add(
+  out: CarrierCandidate[] | null,
+  c: CarrierCandidate,
+  dedupe: boolean,
+): CarrierCandidate[] {
+  if (out === null) return [c];
+  if (dedupe) {
+    for (let i = 0; i < out.length; i++) {
+      if (out[i].carrierCode === c.carrierCode) {
+        if (c.score > out[i].score) out[i] = c;
+        return out;
+      }
+    }
+  }
+  out.push(c);
+  return out;
+}
+
+/** Every format the normalised number matches; null (no array) when none does. */
+function collect(s: string, dedupe: boolean): CarrierCandidate[] | null {
+  let out: CarrierCandidate[] | null = null;
   const length = s.length;
   for (let i = 0; i < PATTERN_MATCHERS.length; i++) {
     const p = PATTERN_MATCHERS[i];
-    if (length >= p.minLength && p.regex.test(s)) visit(p.candidate);
+    if (length >= p.minLength && s.startsWith(p.prefix) && p.regex.test(s))
+      out = add(out, p.candidate, dedupe);
   }
   const row = DISPATCH[length];
-  if (row === undefined) return;
+  if (row === undefined) return out;
   const bucket = row[s.charCodeAt(0) - FIRST_CODE];
-  if (bucket === undefined) return;
+  if (bucket === undefined) return out;
   for (let i = 0; i < bucket.length; i++) {
     const c = evaluate(bucket[i], s);
-    if (c !== null) visit(c);
+    if (c !== null) out = add(out, c, dedupe);
   }
+  return out;
 }
 
 const byRank = (a: CarrierCandidate, b: CarrierCandidate): number =>
@@ -406,28 +430,13 @@ const byRank = (a: CarrierCandidate, b: CarrierCandidate): number =>
  * literal prefix above less), ties by carrier code. Empty when nothing matches.
  */
 export function detectCarriers(trackingNumber: string): CarrierCandidate[] {
-  const s = normaliseTrackingNumber(trackingNumber);
-  let out: CarrierCandidate[] | null = null;
-  forEachMatch(s, (c) => {
-    if (out === null) {
-      out = [c];
-      return;
-    }
-    for (let i = 0; i < out.length; i++) {
-      if (out[i].carrierCode === c.carrierCode) {
-        if (c.score > out[i].score) out[i] = c;
-        return;
-      }
-    }
-    out.push(c);
-  });
+  const out = collect(normaliseTrackingNumber(trackingNumber), true);
   if (out === null) return [];
-  return (out as CarrierCandidate[]).sort(byRank);
+  if (out.length > 1) out.sort(byRank);
+  return out;
 }
 
 /** Every matching format, including several of one carrier, unranked (diagnostics, tests). */
 export function matchFormats(trackingNumber: string): CarrierCandidate[] {
-  const out: CarrierCandidate[] = [];
-  forEachMatch(normaliseTrackingNumber(trackingNumber), (c) => out.push(c));
-  return out;
+  return collect(normaliseTrackingNumber(trackingNumber), false) ?? [];
 }

@@ -77,6 +77,8 @@ export interface PatternFormat {
   name: string;
   /** Anchored regex over the normalised number. */
   regex: RegExp;
+  /** Literal start of every match, checked before the regex. */
+  prefix: string;
   minLength: number;
   score: number;
 }
@@ -521,6 +523,7 @@ export const PATTERN_FORMATS: readonly PatternFormat[] = [
     carrierCode: TEST_CARRIER_CODE,
     name: 'TrackMage test number',
     regex: /^TM(?<Scenario>[0-9]{3}).*TM$/,
+    prefix: 'TM',
     minLength: 7,
     // Far above any real format: a test number must always win outright.
     score: 1000,
