@@ -1,6 +1,8 @@
 /** Two projects: fast unit specs beside the code, e2e specs in test/ against PostgreSQL. */
-const tsJest = ['ts-jest', { isolatedModules: true, diagnostics: false }];
+// Transpile only (no type check: `npm run typecheck` does that), via tsconfig's isolatedModules.
+const tsJest = ['ts-jest', { tsconfig: { isolatedModules: true }, diagnostics: false }];
 module.exports = {
+  testTimeout: 60000,
   projects: [
     {
       displayName: 'unit',
@@ -15,10 +17,10 @@ module.exports = {
       rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
       transform: { '^.+\\.ts$': tsJest },
-      globalSetup: '<rootDir>/test/support/global-setup.js',
-      globalTeardown: '<rootDir>/test/support/global-teardown.js',
-      setupFiles: ['<rootDir>/test/support/worker-env.js'],
-      testTimeout: 60000,
+      // One migrated template database per run, one clone per worker (test/support/).
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+      setupFiles: ['<rootDir>/test/support/worker-env.ts'],
     },
   ],
 };

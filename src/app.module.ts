@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { LoggerModule } from 'nestjs-pino';
+import { AppConfig } from './config/app-config';
+import { ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { loggerOptions } from './config/logger-options';
+import { AccessModule } from './access/access.module';
+import { HydraModule } from './hydra/hydra.module';
+import { TeamsModule } from './teams/teams.module';
+import { UsersModule } from './users/users.module';
+import { WorkspacesModule } from './workspaces/workspaces.module';
+
+@Module({
+  imports: [
+    ConfigModule.forRoot(),
+    LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerOptions }),
+    DatabaseModule,
+    HealthModule,
+    HydraModule,
+    AccessModule,
+    UsersModule,
+    TeamsModule,
+    WorkspacesModule,
+  ],
+})
+export class AppModule {}

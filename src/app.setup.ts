@@ -1,0 +1,36 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, Response } from 'express';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppConfig } from './config/app-config';
+import { requestId } from './config/logger-options';
+import { ApiExceptionFilter } from './hydra/errors/api-exception.filter';
+import { RouteTable } from './hydra/errors/route-table';
+import { ResourceRegistry } from './hydra/metadata/resource-registry';
+
+/** Media types parsed as JSON: plain JSON, JSON-LD and every `+json` suffix type. */
+export const JSON_MEDIA_TYPES = ['application/json', 'application/ld+json', 'application/*+json'];
+
+/**
+ * Every global piece of the HTTP application, in one place, so `main.ts` and the e2e app
+ * factory (test/support/app.ts) build the same app. The app must be created with
+ * `{ bodyParser: false, bufferLogs: true }`: body parsing is configured here, with our limit
+ * and media types. Global filters, pipes and interceptors belong here too.
+ */
+export function configureApp(app: NestExpressApplication): NestExpressApplication {
+  const config = app.get(AppConfig);
+  app.useLogger(app.get(Logger));
+  // Before the body parsers, so even a 413 carries its x-request-id.
+  app.use((req: Request, res: Response, next: NextFunction) => (requestId(req, res), next()));
+  app.use(helmet());
+  app.useBodyParser('json', { limit: config.bodyLimit, type: JSON_MEDIA_TYPES });
+  app.useBodyParser('urlencoded', { limit: config.bodyLimit, extended: true });
+  // Errors from the body parsers (400 syntax, 413 size, 415 charset) and from
+  // the router are rendered by the same filter as everything else.
+  const errors = new ApiExceptionFilter(app.get(ResourceRegistry), new RouteTable(app));
+  app.use(errors.expressHandler());
+  app.useGlobalFilters(errors);
+  // process.exit (not re-raising the signal) lets pino flush its last lines on the way out.
+  app.enableShutdownHooks(undefined, { useProcessExit: true });
+  return app;
+}

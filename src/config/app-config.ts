@@ -1,0 +1,33 @@
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export type NodeEnv = (typeof NODE_ENVS)[number];
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Typed, validated configuration. A class (not an interface) so Nest can inject it by type:
+ * `constructor(private readonly config: AppConfig)`. Build it with `loadConfig()`.
+ */
+export class AppConfig {
+  readonly nodeEnv: NodeEnv;
+  readonly host: string;
+  readonly port: number;
+  /** External PostgreSQL; undefined means "start the embedded one under dataDir". */
+  readonly databaseUrl: string | undefined;
+  readonly databasePoolSize: number;
+  /** Absolute path; the embedded PostgreSQL lives in `<dataDir>/pg`. */
+  readonly dataDir: string;
+  readonly logLevel: LogLevel;
+  /** Maximum request body size, in the `bytes` notation body-parser accepts (e.g. `1mb`). */
+  readonly bodyLimit: string;
+  readonly migrateOnStart: boolean;
+
+  constructor(values: AppConfig) {
+    Object.assign(this, values);
+    Object.freeze(this);
+  }
+
+  get isProduction(): boolean {
+    return this.nodeEnv === 'production';
+  }
+}

@@ -1,0 +1,113 @@
+import { resolve } from 'path';
+import { LOG_LEVELS, NODE_ENVS } from './app-config';
+
+/** Parses one raw value or returns the reason it is invalid (a phrase: "must be ..."). */
+export type Parser<T> = (raw: string) => { value: T } | { error: string };
+
+export interface ConfigVariable<T = unknown> {
+  name: string;
+  /** Raw default; undefined means optional with no value. */
+  default: string | undefined;
+  description: string;
+  parse: Parser<T>;
+}
+
+const oneOf =
+  <T extends string>(allowed: readonly T[]): Parser<T> =>
+  (raw) =>
+    (allowed as readonly string[]).includes(raw)
+      ? { value: raw as T }
+      : { error: `must be one of ${allowed.join(', ')}` };
+
+const integer =
+  (min: number, max: number): Parser<number> =>
+  (raw) =>
+    /^\d+$/.test(raw) && +raw >= min && +raw <= max
+      ? { value: +raw }
+      : { error: `must be an integer from ${min} to ${max}` };
+
+const boolean: Parser<boolean> = (raw) => {
+  const v = raw.toLowerCase();
+  if (['true', '1', 'yes'].includes(v)) return { value: true };
+  if (['false', '0', 'no'].includes(v)) return { value: false };
+  return { error: 'must be true or false' };
+};
+
+const nonEmpty: Parser<string> = (raw) =>
+  raw.trim() ? { value: raw.trim() } : { error: 'must not be empty' };
+
+const postgresUrl: Parser<string> = (raw) => {
+  try {
+    const url = new URL(raw);
+    if (['postgres:', 'postgresql:'].includes(url.protocol) && url.hostname) return { value: raw };
+  } catch {
+    // fall through to the error below
+  }
+  return { error: 'must be a URL like postgres://user:password@host:5432/database' };
+};
+
+const byteSize: Parser<string> = (raw) =>
+  /^\d+(\.\d+)?\s*(b|kb|mb|gb)?$/i.test(raw.trim())
+    ? { value: raw.trim().toLowerCase() }
+    : { error: 'must be a size such as 512kb, 1mb or 1048576 (bytes)' };
+
+const directory: Parser<string> = (raw) =>
+  raw.trim() ? { value: resolve(raw.trim()) } : { error: 'must be a directory path' };
+
+/** Every environment variable the service reads. `.env.example` documents each one. */
+export const CONFIG_VARIABLES = {
+  nodeEnv: {
+    name: 'NODE_ENV',
+    default: 'development',
+    description: 'development (pretty logs), production (JSON logs) or test',
+    parse: oneOf(NODE_ENVS),
+  },
+  host: {
+    name: 'HOST',
+    default: '0.0.0.0',
+    description: 'interface the HTTP server binds to',
+    parse: nonEmpty,
+  },
+  port: {
+    name: 'PORT',
+    default: '8080',
+    description: 'HTTP port',
+    parse: integer(1, 65535),
+  },
+  databaseUrl: {
+    name: 'DATABASE_URL',
+    default: undefined,
+    description: 'PostgreSQL to use; unset starts an embedded PostgreSQL under DATA_DIR/pg',
+    parse: postgresUrl,
+  },
+  databasePoolSize: {
+    name: 'DATABASE_POOL_SIZE',
+    default: '10',
+    description: 'maximum connections per process',
+    parse: integer(2, 500),
+  },
+  dataDir: {
+    name: 'DATA_DIR',
+    default: './var',
+    description: 'local state (embedded PostgreSQL data in DATA_DIR/pg), relative to the cwd',
+    parse: directory,
+  },
+  logLevel: {
+    name: 'LOG_LEVEL',
+    default: 'info',
+    description: 'minimum log level',
+    parse: oneOf(LOG_LEVELS),
+  },
+  bodyLimit: {
+    name: 'BODY_LIMIT',
+    default: '1mb',
+    description: 'largest accepted request body; larger ones get 413',
+    parse: byteSize,
+  },
+  migrateOnStart: {
+    name: 'MIGRATE_ON_START',
+    default: 'true',
+    description: 'run pending migrations at start-up (under an advisory lock)',
+    parse: boolean,
+  },
+} satisfies Record<string, ConfigVariable<any>>;

@@ -1,0 +1,41 @@
+import { randomUUID } from 'crypto';
+import type { IncomingMessage, ServerResponse } from 'http';
+import type { Params } from 'nestjs-pino';
+import { AppConfig } from './app-config';
+
+export const REQUEST_ID_HEADER = 'x-request-id';
+const SAFE_REQUEST_ID = /^[\w.:@-]{1,128}$/;
+
+/**
+ * The id of a request: the caller's `x-request-id` when it is sane (so ids follow a request
+ * across services), otherwise a new UUID. Echoed in the response header.
+ */
+export function requestId(req: IncomingMessage & { id?: unknown }, res: ServerResponse): string {
+  if (typeof req.id === 'string') return req.id; // assigned earlier in this request
+  const incoming = req.headers[REQUEST_ID_HEADER];
+  const id =
+    typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+  res.setHeader(REQUEST_ID_HEADER, id);
+  req.id = id;
+  return id;
+}
+
+/** nestjs-pino options: JSON in production, pretty otherwise (plain JSON in tests). */
+export function loggerOptions(config: AppConfig): Params {
+  return {
+    pinoHttp: {
+      level: config.logLevel,
+      genReqId: requestId,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      customLogLevel: (_req, res, error) =>
+        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      transport:
+        config.nodeEnv === 'development'
+          ? {
+              target: 'pino-pretty',
+              options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' },
+            }
+          : undefined,
+    },
+  };
+}
