@@ -428,6 +428,7 @@ const byRank = (a: CarrierCandidate, b: CarrierCandidate): number =>
  * Every carrier the tracking number may belong to, best first: one entry per carrier (its
  * best-scoring format), ranked by score (check-digit formats above pattern-only ones, more
  * literal prefix above less), ties by carrier code. Empty when nothing matches.
+ * The array is fresh; the candidate objects are shared and frozen.
  */
 export function detectCarriers(trackingNumber: string): CarrierCandidate[] {
   const out = collect(normaliseTrackingNumber(trackingNumber), true);
