@@ -12,6 +12,8 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/no-require-imports': 'off',
+      // Entity classes are passed around as values (decorator metadata, TypeORM targets).
+      '@typescript-eslint/no-unsafe-function-type': 'off',
     },
   },
 );

@@ -1,0 +1,16 @@
+/**
+ * Who is calling. Loaded once per request by the bearer guard with the
+ * caller's memberships, so tenant scoping is a comparison with these ids.
+ */
+export interface Principal {
+  userId: string;
+  email: string;
+  /** Teams the user belongs to, in any role. */
+  teamIds: string[];
+  /** Teams where the user is owner or admin (sees every workspace of them). */
+  adminTeamIds: string[];
+  /** Workspaces visible to the user: explicit memberships plus all of admin teams. */
+  workspaceIds: string[];
+  /** OAuth client the token was issued to, when any. */
+  clientId?: string | null;
+}

@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Pool, PoolClient } from 'pg';
+import type { Principal } from '../../access/principal';
+import { identifierFrom, isUuid } from '../filters/filter';
+import type { ResourceMeta } from '../metadata/resource-metadata';
+import { ResourceRegistry } from '../metadata/resource-registry';
+import { QueryParams } from '../query/query-params';
+import { resolvePropertyPath } from '../query/property-path';
+import { SqlQuery, quoteIdent } from '../query/sql-query';
+import { ApiRecord, RecordReader } from '../serialization/record-reader';
+import { Pagination, parsePagination } from './pagination';
+import { applyTenancy } from './tenancy';
+import { NotFoundError } from '../errors/api-errors';
+import type { ResourceHooks } from '../write/resource-hooks';
+import type { Request } from 'express';
+
+export interface CollectionRequest {
+  resource: ResourceMeta;
+  principal: Principal | null;
+  params: QueryParams;
+  /** Constraints from a nested route: property path -> id. */
+  scope?: Array<{ path: string; id: string }>;
+  maxItemsPerPage?: number;
+  /** The resource's rules, for extra collection conditions. */
+  hooks?: ResourceHooks;
+  request?: Request;
+}
+
+export interface CollectionResult {
+  members: ApiRecord[];
+  totalItems: number;
+  pagination: Pagination;
+}
+
+/**
+ * Reads resources: tenant scope -> route scope -> filters -> order ->
+ * pagination -> count. Runs plain SQL on the pool; the statement is built
+ * from the resource declaration only.
+ */
+@Injectable()
+export class DataProvider {
+  readonly reader: RecordReader;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly registry: ResourceRegistry,
+  ) {
+    this.reader = new RecordReader(registry);
+  }
+
+  get pool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  /** The filtered, scoped query of a collection, without select list, order or paging. */
+  buildCollectionQuery(req: CollectionRequest): SqlQuery {
+    const { resource } = req;
+    const query = new SqlQuery(resource.table, 't');
+    const resolve = (path: string) =>
+      resolvePropertyPath(resource, path, query, this.registry.describeColumn);
+    applyTenancy(resource, query, req.principal, resolve);
+    for (const { path, id } of req.scope ?? []) {
+      const resolved = resolve(path);
+      if (!resolved) throw new Error(`${resource.shortName}: route scope ${path} does not resolve`);
+      query.andWhere(`${resolved.sql} = ${query.param(id)}::uuid`);
+    }
+    for (const filter of resource.filters) filter.apply({ params: req.params, query, resolve });
+    if (req.hooks?.scopeCollection && req.request) {
+      req.hooks.scopeCollection(query, {
+        principal: req.principal,
+        resource,
+        request: req.request,
+      });
+    }
+    return query;
+  }
+
+  /** ORDER BY: requested order, else the declared default, always ending with the id. */
+  orderClause(resource: ResourceMeta, query: SqlQuery): string {
+    const parts = [...query.orderBy];
+    if (parts.length === 0) {
+      for (const [property, dir] of Object.entries(
+        resource.options.defaultOrder ?? { createdAt: 'DESC' },
+      )) {
+        const path = resolvePropertyPath(resource, property, query, this.registry.describeColumn);
+        if (path) parts.push(`${path.sql} ${dir}`);
+      }
+    }
+    const idSql = `${query.alias}.${quoteIdent(resource.idColumn)}`;
+    if (!parts.some((p) => p.startsWith(idSql + ' '))) {
+      const lastDesc = parts.length > 0 && parts[parts.length - 1].endsWith(' DESC');
+      parts.push(`${idSql} ${lastDesc ? 'DESC' : 'ASC'}`);
+    }
+    return ` ORDER BY ${parts.join(', ')}`;
+  }
+
+  async list(req: CollectionRequest): Promise<CollectionResult> {
+    const pagination = parsePagination(
+      req.params,
+      req.maxItemsPerPage ?? req.resource.maxItemsPerPage,
+    );
+    const query = this.buildCollectionQuery(req);
+    const countSql = `SELECT count(*)::int AS n ${query.fromClause()}${query.whereClause()}`;
+    const countParams = [...query.params];
+    const select = this.reader.select(req.resource, query);
+    const order = this.orderClause(req.resource, query);
+    const pageSql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${order} LIMIT ${query.param(
+      pagination.itemsPerPage,
+    )} OFFSET ${query.param(pagination.offset)}`;
+    const reader = this.reader.reader(req.resource);
+    const [count, page] = await Promise.all([
+      this.pool.query(countSql, countParams),
+      pagination.itemsPerPage === 0
+        ? Promise.resolve({ rows: [] })
+        : this.pool.query(pageSql, query.params),
+    ]);
+    return {
+      members: page.rows.map((r: Record<string, unknown>) => reader.map(r)),
+      totalItems: count.rows[0].n,
+      pagination,
+    };
+  }
+
+  /** One record visible to the principal, or null (missing and foreign look the same). */
+  async find(
+    resource: ResourceMeta,
+    principal: Principal | null,
+    id: string,
+    client?: PoolClient,
+  ): Promise<ApiRecord | null> {
+    if (!isUuid(id)) return null;
+    const query = new SqlQuery(resource.table, 't');
+    const resolve = (path: string) =>
+      resolvePropertyPath(resource, path, query, this.registry.describeColumn);
+    applyTenancy(resource, query, principal, resolve);
+    query.andWhere(`t.${quoteIdent(resource.idColumn)} = ${query.param(id)}::uuid`);
+    const select = this.reader.select(resource, query);
+    const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}`;
+    const { rows } = await (client ?? this.pool).query(sql, query.params);
+    return rows.length ? this.reader.reader(resource).map(rows[0]) : null;
+  }
+
+  async get(resource: ResourceMeta, principal: Principal | null, id: string): Promise<ApiRecord> {
+    const record = await this.find(resource, principal, id);
+    if (!record) throw new NotFoundError();
+    return record;
+  }
+
+  /** True when the record exists within the principal's tenancy. */
+  async visible(resource: ResourceMeta, principal: Principal | null, id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
+    const query = new SqlQuery(resource.table, 't');
+    const resolve = (path: string) =>
+      resolvePropertyPath(resource, path, query, this.registry.describeColumn);
+    applyTenancy(resource, query, principal, resolve);
+    query.andWhere(`t.${quoteIdent(resource.idColumn)} = ${query.param(id)}::uuid`);
+    const { rows } = await this.pool.query(
+      `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`,
+      query.params,
+    );
+    return rows.length > 0;
+  }
+
+  /** Resolves an IRI or raw id of `target` within the tenancy; null when missing or foreign. */
+  async resolveReference(
+    target: ResourceMeta,
+    principal: Principal | null,
+    iriOrId: string,
+  ): Promise<string | null> {
+    const id = identifierFrom(iriOrId);
+    if (!id) return null;
+    return (await this.visible(target, principal, id)) ? id : null;
+  }
+}

@@ -1,0 +1,195 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { negotiateFormat } from '../serialization/negotiation';
+import type { ResourceRegistry } from '../metadata/resource-registry';
+import { ApiError, ValidationError, Violation, ViolationCodes } from './api-errors';
+import { jsonLdError, problemError } from './error-body';
+import type { RouteTable } from './route-table';
+
+const STATUS_TEXT: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Access Denied.',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Request Entity Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Entity',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+};
+
+interface Rendered {
+  status: number;
+  description: string;
+  violations?: Violation[];
+  headers: Record<string, string>;
+  extra: Record<string, unknown>;
+}
+
+/**
+ * The one place errors become responses: hydra:Error / ConstraintViolationList
+ * in JSON-LD, problem+json for JSON clients. Nothing internal (stack, SQL)
+ * ever reaches the body; unexpected errors are logged with the request id.
+ */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('ApiExceptionFilter');
+
+  constructor(
+    private readonly registry?: ResourceRegistry,
+    private readonly routes?: RouteTable,
+  ) {}
+
+  /** Express error middleware for failures before Nest's router (body parsers). */
+  expressHandler() {
+    return (error: unknown, req: Request, res: Response, _next: (e?: unknown) => void) =>
+      this.respond(error, req, res);
+  }
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const ctx = host.switchToHttp();
+    this.respond(exception, ctx.getRequest<Request>(), ctx.getResponse<Response>());
+  }
+
+  respond(exception: unknown, req: Request, res: Response): void {
+    const rendered = this.render(exception, req);
+    if (rendered.status >= 500) {
+      this.logger.error(
+        { err: exception, reqId: (req as Request & { id?: unknown }).id, path: req.originalUrl },
+        'Unhandled error',
+      );
+    }
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    const format =
+      (req as Request & { apiFormat?: string }).apiFormat ??
+      negotiateFormat(req.headers.accept) ??
+      'jsonld';
+    for (const [k, v] of Object.entries(rendered.headers)) res.setHeader(k, v);
+    const { status, description, violations, extra } = rendered;
+    if (format === 'json') {
+      res.status(status).setHeader('Content-Type', 'application/problem+json; charset=utf-8');
+      res.send(JSON.stringify(problemError(status, description, violations, extra)));
+    } else {
+      res.status(status).setHeader('Content-Type', 'application/ld+json; charset=utf-8');
+      res.send(JSON.stringify(jsonLdError(status, description, violations, extra)));
+    }
+  }
+
+  render(exception: unknown, req: Request): Rendered {
+    if (exception instanceof ValidationError) {
+      return {
+        status: 422,
+        description: exception.description,
+        violations: exception.violations,
+        headers: exception.headers,
+        extra: exception.extra,
+      };
+    }
+    if (exception instanceof ApiError) {
+      return {
+        status: exception.status,
+        description: exception.description,
+        headers: exception.headers,
+        extra: exception.extra,
+      };
+    }
+    if (exception instanceof QueryFailedError) return this.databaseError(exception);
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status === 404 && this.routes) {
+        const allowed = this.routes.allowedMethods(req.path);
+        if (allowed.length > 0 && !allowed.includes(req.method)) {
+          return {
+            status: 405,
+            description: `No route found for "${req.method} ${req.path}": Method Not Allowed (Allow: ${allowed.join(', ')})`,
+            headers: { Allow: allowed.join(', ') },
+            extra: {},
+          };
+        }
+      }
+      const headers: Record<string, string> = {};
+      if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+      if (status === 429) headers['Retry-After'] = '60';
+      const response = exception.getResponse();
+      const message =
+        typeof response === 'object' && response && 'message' in response
+          ? (response as { message: unknown }).message
+          : exception.message;
+      const description =
+        status === 404
+          ? 'Not Found'
+          : status >= 500
+            ? STATUS_TEXT[500]
+            : typeof message === 'string'
+              ? message
+              : (STATUS_TEXT[status] ?? 'Error');
+      return { status, description, headers, extra: {} };
+    }
+    const bodyError = exception as { type?: string; status?: number; statusCode?: number };
+    if (bodyError && typeof bodyError === 'object' && typeof bodyError.type === 'string') {
+      if (bodyError.type === 'entity.parse.failed')
+        return { status: 400, description: 'Syntax error', headers: {}, extra: {} };
+      if (bodyError.type === 'entity.too.large')
+        return { status: 413, description: 'Request Entity Too Large', headers: {}, extra: {} };
+      if (bodyError.type === 'encoding.unsupported' || bodyError.type === 'charset.unsupported') {
+        return { status: 415, description: 'Unsupported Media Type', headers: {}, extra: {} };
+      }
+      const s = bodyError.status ?? bodyError.statusCode;
+      if (s && s >= 400 && s < 500)
+        return { status: s, description: STATUS_TEXT[s] ?? 'Bad Request', headers: {}, extra: {} };
+    }
+    const multer = exception as { code?: string; name?: string };
+    if (multer && multer.name === 'MulterError') {
+      return {
+        status: multer.code === 'LIMIT_FILE_SIZE' ? 413 : 400,
+        description: String((exception as Error).message),
+        headers: {},
+        extra: {},
+      };
+    }
+    return { status: 500, description: STATUS_TEXT[500], headers: {}, extra: {} };
+  }
+
+  private databaseError(error: QueryFailedError): Rendered {
+    const driver = error.driverError as { code?: string; constraint?: string };
+    if (driver.code === '23505') {
+      const hit = this.uniqueProperty(driver.constraint);
+      const message = hit?.message ?? 'This value is already used.';
+      const propertyPath = hit?.property ?? '';
+      return {
+        status: 422,
+        description: (propertyPath ? `${propertyPath}: ` : '') + message,
+        violations: [{ propertyPath, message, code: ViolationCodes.unique }],
+        headers: {},
+        extra: {},
+      };
+    }
+    if (driver.code === '23503')
+      return {
+        status: 409,
+        description: 'The record is still referenced by other records.',
+        headers: {},
+        extra: {},
+      };
+    if (driver.code?.startsWith('22'))
+      return { status: 400, description: 'Invalid value in request.', headers: {}, extra: {} };
+    return { status: 500, description: STATUS_TEXT[500], headers: {}, extra: {} };
+  }
+
+  private uniqueProperty(constraint?: string): { property: string; message: string } | null {
+    if (!constraint || !this.registry) return null;
+    for (const resource of this.registry.all()) {
+      const hit = resource.options.uniqueConstraints?.[constraint];
+      if (hit)
+        return { property: hit.property, message: hit.message ?? 'This value is already used.' };
+    }
+    return null;
+  }
+}

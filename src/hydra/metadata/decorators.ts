@@ -1,0 +1,111 @@
+import 'reflect-metadata';
+import type { FilterDeclaration } from '../filters/filter';
+import { registerResourceClass } from './declared-resources';
+
+export type Operation = 'list' | 'get' | 'post' | 'put' | 'delete';
+export type WriteOperation = 'post' | 'put';
+
+/**
+ * How a row reaches its tenant. Every table owned by a workspace carries a
+ * `workspace_id` column (denormalised on child tables) so the scope is one
+ * indexed comparison, never a chain of joins.
+ */
+export type TenancyRule =
+  | { workspace: string } // property holding the workspace reference
+  | { team: string } // property holding the team reference
+  | { user: string } // property holding the owning user
+  | { self: 'workspace' | 'team' | 'user' }
+  | 'public';
+
+export interface NestedCollectionRoute {
+  /** Express-style path, e.g. `/workspaces/:id/shipments`. */
+  path: string;
+  /** Route parameter -> property path it constrains (`workspace`, `workspace.team`). */
+  params: Record<string, string>;
+}
+
+export interface ApiResourceOptions {
+  /** `@type`, `/contexts/<shortName>`; defaults to the class name. */
+  shortName?: string;
+  /** Collection path, e.g. `/shipments`; items live at `<path>/:id`. */
+  path: string;
+  operations?: Operation[];
+  nested?: NestedCollectionRoute[];
+  tenancy: TenancyRule;
+  /** Upper bound of itemsPerPage (500 unless the spec says otherwise). */
+  maxItemsPerPage?: number;
+  /** Stable default order; the id is always appended as the final tie-breaker. */
+  defaultOrder?: Record<string, 'ASC' | 'DESC'>;
+  description?: string;
+  /** Database unique constraint name -> property reported in the 422 violation. */
+  uniqueConstraints?: Record<string, { property: string; message?: string }>;
+  /** Name of the identifier property used in IRIs (default `id`). */
+  identifier?: string;
+}
+
+export interface ApiPropertyOptions {
+  readable?: boolean;
+  /** Operations whose body may set the property; read-only when absent. */
+  writable?: WriteOperation[];
+  /** Render a to-one relation as an embedded object instead of an IRI. */
+  embed?: boolean;
+  /** Accept an embedded object on these operations where an IRI is expected. */
+  acceptObjectOn?: WriteOperation[];
+  /** Computed read-only value: SQL with `{a}` standing for the row alias. */
+  sql?: string;
+  /** Value type where the column cannot tell (computed values, json columns). */
+  type?: ApiValueType;
+  /** Element type for arrays. */
+  items?: ApiValueType;
+  nullable?: boolean;
+  description?: string;
+  example?: unknown;
+  /** Exclude from the CSV export (large or nested collections). */
+  csv?: boolean;
+}
+
+export type ApiValueType =
+  'string' | 'integer' | 'number' | 'decimal' | 'boolean' | 'datetime' | 'object' | 'array';
+
+export const RESOURCE_KEY = Symbol('hydra:resource');
+export const PROPERTIES_KEY = Symbol('hydra:properties');
+export const FILTERS_KEY = Symbol('hydra:filters');
+
+export function ApiResource(options: ApiResourceOptions): ClassDecorator {
+  return (target) => {
+    Reflect.defineMetadata(RESOURCE_KEY, options, target);
+    registerResourceClass(target);
+  };
+}
+
+export function ApiProperty(options: ApiPropertyOptions = {}): PropertyDecorator {
+  return (target, propertyKey) => {
+    const ctor = target.constructor;
+    const own: Map<string, ApiPropertyOptions> = Reflect.hasOwnMetadata(PROPERTIES_KEY, ctor)
+      ? Reflect.getOwnMetadata(PROPERTIES_KEY, ctor)
+      : new Map(Reflect.getMetadata(PROPERTIES_KEY, ctor) ?? []);
+    own.set(String(propertyKey), options);
+    Reflect.defineMetadata(PROPERTIES_KEY, own, ctor);
+  };
+}
+
+/** Declares filters in order; the order drives `hydra:search` and OpenAPI. */
+export function ApiFilter(...filters: FilterDeclaration[]): ClassDecorator {
+  return (target) => {
+    const existing: FilterDeclaration[] = Reflect.getOwnMetadata(FILTERS_KEY, target) ?? [];
+    // Class decorators apply bottom-up; prepend so source order is kept.
+    Reflect.defineMetadata(FILTERS_KEY, [...filters, ...existing], target);
+  };
+}
+
+export function getResourceOptions(target: Function): ApiResourceOptions | undefined {
+  return Reflect.getOwnMetadata(RESOURCE_KEY, target);
+}
+
+export function getPropertyOptions(target: Function): Map<string, ApiPropertyOptions> {
+  return Reflect.getMetadata(PROPERTIES_KEY, target) ?? new Map();
+}
+
+export function getFilterDeclarations(target: Function): FilterDeclaration[] {
+  return Reflect.getOwnMetadata(FILTERS_KEY, target) ?? [];
+}

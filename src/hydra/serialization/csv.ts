@@ -1,0 +1,98 @@
+import type { ResourceMeta } from '../metadata/resource-metadata';
+import type { ApiRecord } from './record-reader';
+
+/**
+ * CSV as API Platform's encoder writes it: nested objects flattened with dots,
+ * arrays as `key.0`, `key.1`, booleans 1/0, null empty, references as IRIs.
+ * Fields are quoted when they contain a comma, quote, newline, tab or space.
+ */
+export function csvField(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const s =
+    typeof value === 'boolean'
+      ? value
+        ? '1'
+        : '0'
+      : typeof value === 'object'
+        ? JSON.stringify(value)
+        : String(value);
+  return /[,"\r\n\t ]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
+}
+
+export function csvLine(values: unknown[]): string {
+  return values.map(csvField).join(',') + '\n';
+}
+
+/** Flattens one record into dotted keys; embedded resources lose their JSON-LD keys. */
+export function flatten(
+  record: ApiRecord,
+  prefix = '',
+  out: Record<string, unknown> = {},
+): Record<string, unknown> {
+  for (const [key, value] of Object.entries(record)) {
+    if (key.startsWith('@')) continue;
+    const name = prefix + key;
+    if (Array.isArray(value)) {
+      value.forEach((v, i) => {
+        if (v !== null && typeof v === 'object') flatten(v as ApiRecord, `${name}.${i}.`, out);
+        else out[`${name}.${i}`] = v;
+      });
+    } else if (value !== null && typeof value === 'object') {
+      flatten(value as ApiRecord, name + '.', out);
+    } else {
+      out[name] = value;
+    }
+  }
+  return out;
+}
+
+/**
+ * Columns of a collection known before the first row, so it can be streamed:
+ * from the declaration, with array widths measured beforehand. Free-form JSON
+ * properties stay in one column as JSON text.
+ */
+export function plannedColumns(
+  resource: ResourceMeta,
+  arrayWidths: Map<string, number>,
+): Array<{ header: string; get: (r: ApiRecord) => unknown }> {
+  const cols: Array<{ header: string; get: (r: ApiRecord) => unknown }> = [];
+  for (const prop of resource.properties) {
+    if (!prop.readable || prop.options.csv === false) continue;
+    const name = prop.name;
+    if (prop.kind === 'embedded') {
+      for (const child of prop.children!.filter((c) => c.readable)) {
+        cols.push({
+          header: `${name}.${child.name}`,
+          get: (r) => (r[name] as ApiRecord | null)?.[child.name],
+        });
+      }
+    } else if (prop.kind === 'object') {
+      for (const sub of ['id', 'code', 'title']) {
+        cols.push({ header: `${name}.${sub}`, get: (r) => (r[name] as ApiRecord | null)?.[sub] });
+      }
+    } else if (prop.type === 'array') {
+      const width = arrayWidths.get(name) ?? 0;
+      for (let i = 0; i < width; i++) {
+        cols.push({ header: `${name}.${i}`, get: (r) => (r[name] as unknown[] | null)?.[i] });
+      }
+    } else {
+      cols.push({ header: name, get: (r) => r[name] });
+    }
+  }
+  return cols;
+}
+
+export function csvDocument(records: ApiRecord[]): string {
+  const flat = records.map((r) => flatten(r));
+  const headers: string[] = [];
+  const seen = new Set<string>();
+  for (const row of flat) {
+    for (const k of Object.keys(row)) {
+      if (!seen.has(k)) {
+        seen.add(k);
+        headers.push(k);
+      }
+    }
+  }
+  return csvLine(headers) + flat.map((row) => csvLine(headers.map((h) => row[h]))).join('');
+}

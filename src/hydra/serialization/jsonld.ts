@@ -1,0 +1,89 @@
+import type { Filter, SearchVariable } from '../filters/filter';
+import type { ResourceMeta } from '../metadata/resource-metadata';
+import type { QueryParams } from '../query/query-params';
+import { lastPage } from '../collection/pagination';
+import type { CollectionResult } from '../collection/data-provider';
+import type { ApiRecord } from './record-reader';
+import { rebuildQuery } from './query-string';
+
+export function jsonLdItem(
+  resource: ResourceMeta,
+  record: ApiRecord,
+  withContext = true,
+): ApiRecord {
+  const head: ApiRecord = withContext ? { '@context': `/contexts/${resource.shortName}` } : {};
+  head['@id'] = `${resource.path}/${record[resource.idProperty]}`;
+  head['@type'] = resource.shortName;
+  return Object.assign(head, record);
+}
+
+export function jsonLdCollection(
+  resource: ResourceMeta,
+  requestPath: string,
+  params: QueryParams,
+  result: CollectionResult,
+  search: SearchVariable[],
+): ApiRecord {
+  const body: ApiRecord = {
+    '@context': `/contexts/${resource.shortName}`,
+    '@id': requestPath,
+    '@type': 'hydra:Collection',
+    'hydra:member': result.members.map((m) => jsonLdItem(resource, m, false)),
+    'hydra:totalItems': result.totalItems,
+  };
+  const view = hydraView(requestPath, params, result);
+  if (view) body['hydra:view'] = view;
+  if (resource.filters.length > 0) body['hydra:search'] = hydraSearch(requestPath, search);
+  return body;
+}
+
+/** `hydra:view` per API Platform's PartialCollectionViewNormalizer. */
+export function hydraView(
+  path: string,
+  params: QueryParams,
+  result: CollectionResult,
+): ApiRecord | null {
+  const { page, itemsPerPage } = result.pagination;
+  const last = lastPage(result.totalItems, itemsPerPage);
+  const paginated = last !== 1;
+  const others = params.pairs.filter(([k]) => k !== 'page');
+  if (others.length === 0 && !paginated) return null;
+  const iri = (p: number | null) => {
+    const qs = rebuildQuery(others, 'page');
+    const pageQs = p === null ? '' : `page=${p}`;
+    const all = [qs, pageQs].filter(Boolean).join('&');
+    return all ? `${path}?${all}` : path;
+  };
+  const view: ApiRecord = {
+    '@id': iri(paginated ? page : null),
+    '@type': 'hydra:PartialCollectionView',
+  };
+  if (paginated) {
+    view['hydra:first'] = iri(1);
+    view['hydra:last'] = iri(last);
+    if (page !== 1) view['hydra:previous'] = iri(page - 1);
+    if (page < last) view['hydra:next'] = iri(page + 1);
+  }
+  return view;
+}
+
+export function hydraSearch(path: string, variables: SearchVariable[]): ApiRecord {
+  return {
+    '@type': 'hydra:IriTemplate',
+    'hydra:template': `${path}{?${variables.map((v) => v.variable).join(',')}}`,
+    'hydra:variableRepresentation': 'BasicRepresentation',
+    'hydra:mapping': variables.map((v) => ({
+      '@type': 'IriTemplateMapping',
+      variable: v.variable,
+      property: v.property,
+      required: v.required,
+    })),
+  };
+}
+
+export function describeFilters(
+  resource: ResourceMeta,
+  typeOf: (property: string) => ReturnType<Parameters<Filter['describe']>[0]>,
+): SearchVariable[] {
+  return resource.filters.flatMap((f) => f.describe(typeOf));
+}

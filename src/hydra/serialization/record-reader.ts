@@ -1,0 +1,210 @@
+import type { ResourceMeta, PropertyMeta } from '../metadata/resource-metadata';
+import type { ResourceRegistry } from '../metadata/resource-registry';
+import { SqlQuery, quoteIdent } from '../query/sql-query';
+
+/** A record as the API shows it: properties in declaration order, references as IRIs. */
+export type ApiRecord = Record<string, unknown>;
+
+interface Reader {
+  /** SELECT list entries (`expr AS "cN"`). */
+  columns: string[];
+  /** Joins the selection needs, keyed like filter joins so they are shared. */
+  joins: Array<[string, string]>;
+  /** Array-valued select aliases, for CSV column planning. */
+  arrayColumns: Array<{ property: string; expr: string }>;
+  map(row: Record<string, unknown>): ApiRecord;
+}
+
+/**
+ * Compiles, once per resource, the SELECT list and the row mapper that turn
+ * a SQL row into the record the API returns. One place decides how every
+ * kind of property is read.
+ */
+export class RecordReader {
+  private readonly cache = new Map<Function, Reader>();
+
+  constructor(private readonly registry: ResourceRegistry) {}
+
+  reader(resource: ResourceMeta): Reader {
+    let reader = this.cache.get(resource.target);
+    if (!reader) {
+      reader = this.compile(resource, 't');
+      this.cache.set(resource.target, reader);
+    }
+    return reader;
+  }
+
+  /** Adds the selection's joins to a query and returns the SELECT list. */
+  select(resource: ResourceMeta, query: SqlQuery): string {
+    const reader = this.reader(resource);
+    for (const [key, sql] of reader.joins) query.join(key, sql);
+    return reader.columns.join(', ');
+  }
+
+  private compile(resource: ResourceMeta, alias: string): Reader {
+    const columns: string[] = [];
+    const joins: Array<[string, string]> = [];
+    const arrayColumns: Reader['arrayColumns'] = [];
+    const steps: Array<(row: Record<string, unknown>, out: ApiRecord) => void> = [];
+    const col = (expr: string): string => {
+      const name = `c${columns.length}`;
+      columns.push(`${expr} AS ${name}`);
+      return name;
+    };
+    for (const prop of resource.properties) {
+      if (!prop.readable) continue;
+      steps.push(this.compileProperty(resource, prop, alias, col, joins, arrayColumns));
+    }
+    return {
+      columns,
+      joins,
+      arrayColumns,
+      map(row) {
+        const out: ApiRecord = {};
+        for (const step of steps) step(row, out);
+        return out;
+      },
+    };
+  }
+
+  private compileProperty(
+    resource: ResourceMeta,
+    prop: PropertyMeta,
+    alias: string,
+    col: (expr: string) => string,
+    joins: Array<[string, string]>,
+    arrayColumns: Reader['arrayColumns'],
+  ): (row: Record<string, unknown>, out: ApiRecord) => void {
+    const name = prop.name;
+    switch (prop.kind) {
+      case 'column': {
+        const c = col(`${alias}.${quoteIdent(prop.column!.databaseName)}`);
+        if (prop.type === 'array')
+          arrayColumns.push({
+            property: name,
+            expr: `${alias}.${quoteIdent(prop.column!.databaseName)}`,
+          });
+        const convert = valueConverter(prop);
+        return (row, out) => {
+          out[name] = convert(row[c]);
+        };
+      }
+      case 'computed': {
+        const expr = '(' + prop.options.sql!.replace(/\{a\}/g, alias) + ')';
+        const c = col(expr);
+        if (prop.type === 'array') arrayColumns.push({ property: name, expr });
+        const convert = valueConverter(prop);
+        return (row, out) => {
+          out[name] = convert(row[c]);
+        };
+      }
+      case 'embedded': {
+        const children = prop.children!.filter((c) => c.readable);
+        const parts = children.map((child) => ({
+          name: child.name,
+          c: col(`${alias}.${quoteIdent(child.column!.databaseName)}`),
+          convert: valueConverter(child),
+        }));
+        return (row, out) => {
+          let any = false;
+          const value: ApiRecord = {};
+          for (const p of parts) {
+            const v = p.convert(row[p.c]);
+            if (v !== null && v !== undefined) any = true;
+            value[p.name] = v;
+          }
+          out[name] = any ? value : null;
+        };
+      }
+      case 'reference': {
+        const c = col(`${alias}.${quoteIdent(prop.column!.databaseName)}`);
+        const registry = this.registry;
+        const target = prop.target!;
+        let base: string | undefined;
+        return (row, out) => {
+          const id = row[c];
+          base ??= registry.get(target).path;
+          out[name] = id == null ? null : `${base}/${id}`;
+        };
+      }
+      case 'object': {
+        const target = this.registry.get(prop.target!);
+        const joinAlias = `j_${name}`;
+        joins.push([
+          joinAlias,
+          `LEFT JOIN ${quoteIdent(target.table)} ${joinAlias} ON ${joinAlias}.${quoteIdent(target.idColumn)} = ${alias}.${quoteIdent(prop.column!.databaseName)}`,
+        ]);
+        const idCol = col(`${joinAlias}.${quoteIdent(target.idColumn)}`);
+        const parts = target.properties
+          .filter((p) => p.readable && p.kind === 'column')
+          .map((p) => ({
+            name: p.name,
+            c: col(`${joinAlias}.${quoteIdent(p.column!.databaseName)}`),
+            convert: valueConverter(p),
+          }));
+        return (row, out) => {
+          const id = row[idCol];
+          if (id == null) {
+            out[name] = null;
+            return;
+          }
+          const value: ApiRecord = { '@id': `${target.path}/${id}`, '@type': target.shortName };
+          for (const p of parts) value[p.name] = p.convert(row[p.c]);
+          out[name] = value;
+        };
+      }
+      case 'collection': {
+        const expr = this.collectionExpression(resource, prop, alias);
+        const c = col(expr);
+        arrayColumns.push({ property: name, expr });
+        const registry = this.registry;
+        const target = prop.target!;
+        let base: string | undefined;
+        return (row, out) => {
+          base ??= registry.get(target).path;
+          const ids = (row[c] as string[] | null) ?? [];
+          out[name] = ids.map((id) => `${base}/${id}`);
+        };
+      }
+    }
+  }
+
+  /** `ARRAY(SELECT ...)` of related ids for one-to-many and many-to-many relations. */
+  private collectionExpression(resource: ResourceMeta, prop: PropertyMeta, alias: string): string {
+    const relation = prop.relation!;
+    const own = `${alias}.${quoteIdent(resource.idColumn)}`;
+    if (relation.isOneToMany) {
+      const child = relation.inverseEntityMetadata;
+      const fk = relation.inverseRelation!.joinColumns[0].databaseName;
+      const childId = child.primaryColumns[0].databaseName;
+      return `ARRAY(SELECT x.${quoteIdent(childId)} FROM ${quoteIdent(child.tableName)} x WHERE x.${quoteIdent(fk)} = ${own} ORDER BY x.${quoteIdent(childId)})`;
+    }
+    const junction = relation.junctionEntityMetadata!;
+    const mine = relation.isOwning ? junction.ownerColumns[0] : junction.inverseColumns[0];
+    const theirs = relation.isOwning ? junction.inverseColumns[0] : junction.ownerColumns[0];
+    return `ARRAY(SELECT x.${quoteIdent(theirs.databaseName)} FROM ${quoteIdent(junction.tableName)} x WHERE x.${quoteIdent(mine.databaseName)} = ${own} ORDER BY x.${quoteIdent(theirs.databaseName)})`;
+  }
+}
+
+/** RFC 3339 with a numeric offset, as API Platform renders dates. */
+export function formatDateTime(value: Date): string {
+  return value.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+}
+
+function valueConverter(prop: PropertyMeta): (v: unknown) => unknown {
+  switch (prop.type) {
+    case 'datetime':
+      return (v) =>
+        v == null ? null : formatDateTime(v instanceof Date ? v : new Date(String(v)));
+    case 'integer':
+      return (v) => (v == null ? null : typeof v === 'number' ? v : Number(v));
+    case 'number':
+      return (v) => (v == null ? null : Number(v));
+    case 'decimal':
+      return (v) => (v == null ? null : String(v));
+    case 'array':
+      return (v) => (v == null ? (prop.nullable ? null : []) : v);
+    default:
+      return (v) => (v === undefined ? null : v);
+  }
+}

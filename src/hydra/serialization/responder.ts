@@ -1,0 +1,158 @@
+import { Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { pipeline } from 'node:stream/promises';
+import { Transform } from 'node:stream';
+import QueryStream from 'pg-query-stream';
+import { CollectionRequest, CollectionResult, DataProvider } from '../collection/data-provider';
+import { parsePagination } from '../collection/pagination';
+import { ApiError } from '../errors/api-errors';
+import type { ResourceMeta } from '../metadata/resource-metadata';
+import { ResourceRegistry } from '../metadata/resource-registry';
+import { searchVariables } from '../metadata/search-variables';
+import { QueryParams } from '../query/query-params';
+import { csvDocument, csvLine, plannedColumns } from './csv';
+import { htmlDocument } from './html';
+import { jsonLdCollection, jsonLdItem } from './jsonld';
+import { Format, MEDIA_TYPES, negotiateFormat } from './negotiation';
+import type { ApiRecord } from './record-reader';
+
+export const DOCS_LINK = '</docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
+
+/** Writes resources in the negotiated format; the only place that knows the formats. */
+@Injectable()
+export class Responder {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly data: DataProvider,
+  ) {}
+
+  /** The response format for this request, or 406 before any work is done. */
+  negotiate(req: Request, offered?: readonly Format[]): Format {
+    const format = negotiateFormat(req.headers.accept, offered);
+    if (!format) {
+      throw new ApiError(
+        406,
+        `Requested format "${req.headers.accept}" is not supported. Supported MIME types are "${(offered ?? ['jsonld', 'json', 'csv', 'html']).map((f) => MEDIA_TYPES[f]).join('", "')}".`,
+      );
+    }
+    (req as Request & { apiFormat?: Format }).apiFormat = format;
+    return format;
+  }
+
+  item(req: Request, res: Response, resource: ResourceMeta, record: ApiRecord, status = 200): void {
+    const format = this.negotiate(req);
+    res.status(status);
+    if (status === 201) {
+      const iri = `${resource.path}/${record[resource.idProperty]}`;
+      res.setHeader('Location', iri);
+      res.setHeader('Content-Location', iri);
+    }
+    this.send(
+      res,
+      format,
+      resource.shortName,
+      () => jsonLdItem(resource, record),
+      () => record,
+      () => [record],
+    );
+  }
+
+  collection(req: Request, res: Response, resource: ResourceMeta, result: CollectionResult): void {
+    const format = this.negotiate(req);
+    const path = req.path;
+    const params = QueryParams.fromUrl(req.originalUrl);
+    this.send(
+      res,
+      format,
+      resource.shortName,
+      () =>
+        jsonLdCollection(resource, path, params, result, searchVariables(this.registry, resource)),
+      () => result.members,
+      () => result.members,
+      result.totalItems,
+    );
+  }
+
+  /** Any JSON payload that is not a resource (action results), in JSON-LD or JSON. */
+  json(req: Request, res: Response, body: unknown, status = 200): void {
+    const format = this.negotiate(req, ['jsonld', 'json']);
+    res.status(status).setHeader('Content-Type', `${MEDIA_TYPES[format]}; charset=utf-8`);
+    res.send(JSON.stringify(body));
+  }
+
+  /**
+   * A collection page as CSV, streamed from a cursor: rows go from PostgreSQL
+   * to the socket in batches, so a 50 000-row page holds one batch in memory.
+   */
+  async csvCollection(req: Request, res: Response, collection: CollectionRequest): Promise<void> {
+    const { resource } = collection;
+    const pagination = parsePagination(
+      collection.params,
+      collection.maxItemsPerPage ?? resource.maxItemsPerPage,
+    );
+    const query = this.data.buildCollectionQuery(collection);
+    const reader = this.data.reader.reader(resource);
+    const widths = new Map<string, number>();
+    const select = this.data.reader.select(resource, query);
+    if (reader.arrayColumns.length > 0) {
+      const maxes = reader.arrayColumns
+        .map((a, i) => `max(cardinality(${a.expr})) AS w${i}`)
+        .join(', ');
+      const inner = `SELECT t.* ${query.fromClause()}${query.whereClause()}${this.data.orderClause(resource, query)} LIMIT ${pagination.itemsPerPage} OFFSET ${pagination.offset}`;
+      const { rows } = await this.data.pool.query(
+        `SELECT ${maxes} FROM (${inner}) t`,
+        query.params,
+      );
+      reader.arrayColumns.forEach((a, i) => widths.set(a.property, Number(rows[0][`w${i}`] ?? 0)));
+    }
+    const columns = plannedColumns(resource, widths);
+    const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${this.data.orderClause(resource, query)} LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`;
+    const client = await this.data.pool.connect();
+    try {
+      res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
+      res.write(csvLine(columns.map((c) => c.header)));
+      const rows = client.query(new QueryStream(sql, query.params, { batchSize: 500 }));
+      const toCsv = new Transform({
+        writableObjectMode: true,
+        transform(row: Record<string, unknown>, _enc, done) {
+          const record = reader.map(row);
+          done(null, csvLine(columns.map((c) => c.get(record))));
+        },
+      });
+      await pipeline(rows, toCsv, res);
+    } finally {
+      client.release();
+    }
+  }
+
+  private send(
+    res: Response,
+    format: Format,
+    title: string,
+    jsonld: () => unknown,
+    json: () => unknown,
+    records: () => ApiRecord[],
+    totalItems?: number,
+  ): void {
+    switch (format) {
+      case 'jsonld':
+        res.setHeader('Content-Type', 'application/ld+json; charset=utf-8');
+        res.setHeader('Link', DOCS_LINK);
+        res.send(JSON.stringify(jsonld()));
+        return;
+      case 'json':
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.setHeader('Link', DOCS_LINK);
+        res.send(JSON.stringify(json()));
+        return;
+      case 'csv':
+        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+        res.send(csvDocument(records()));
+        return;
+      case 'html':
+        res.setHeader('Content-Type', 'text/html; charset=utf-8');
+        res.send(htmlDocument(title, records(), totalItems));
+        return;
+    }
+  }
+}

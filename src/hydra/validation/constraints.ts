@@ -1,0 +1,127 @@
+import { ValidateBy, ValidationOptions, isEmail } from 'class-validator';
+import { ViolationCodes } from '../errors/api-errors';
+import type { WriteOperation } from '../metadata/decorators';
+
+/**
+ * Constraint decorators with Symfony's messages and codes (clients of the
+ * original service match on them). Each runs on the operations given in
+ * `on` (default: both POST and PUT).
+ */
+interface On {
+  on?: WriteOperation[];
+  message?: string;
+}
+
+function options(code: string, message: string, on?: On): ValidationOptions {
+  return { groups: on?.on ?? ['post', 'put'], message: on?.message ?? message, context: { code } };
+}
+
+const isBlank = (v: unknown) =>
+  v === null || v === undefined || v === '' || v === false || (Array.isArray(v) && v.length === 0);
+
+export const NotBlank = (on?: On) =>
+  ValidateBy(
+    { name: 'notBlank', validator: { validate: (v) => !isBlank(v) } },
+    options(ViolationCodes.notBlank, 'This value should not be blank.', on),
+  );
+
+export const NotNull = (on?: On) =>
+  ValidateBy(
+    { name: 'notNull', validator: { validate: (v) => v !== null && v !== undefined } },
+    options(ViolationCodes.notNull, 'This value should not be null.', on),
+  );
+
+export const MaxLength = (max: number, on?: On) =>
+  ValidateBy(
+    {
+      name: 'maxLength',
+      validator: { validate: (v) => v == null || typeof v !== 'string' || [...v].length <= max },
+    },
+    options(
+      ViolationCodes.tooLong,
+      `This value is too long. It should have ${max} characters or less.`,
+      on,
+    ),
+  );
+
+export const MinLength = (min: number, on?: On) =>
+  ValidateBy(
+    {
+      name: 'minLength',
+      validator: { validate: (v) => v == null || typeof v !== 'string' || [...v].length >= min },
+    },
+    options(
+      ViolationCodes.tooShort,
+      `This value is too short. It should have ${min} characters or more.`,
+      on,
+    ),
+  );
+
+export const Email = (on?: On) =>
+  ValidateBy(
+    {
+      name: 'email',
+      validator: {
+        validate: (v) => v == null || v === '' || (typeof v === 'string' && isEmail(v)),
+      },
+    },
+    options(ViolationCodes.email, 'This value is not a valid email address.', on),
+  );
+
+export const Regex = (pattern: RegExp, on?: On) =>
+  ValidateBy(
+    {
+      name: 'regex',
+      validator: { validate: (v) => v == null || (typeof v === 'string' && pattern.test(v)) },
+    },
+    options(ViolationCodes.regex, 'This value is not valid.', on),
+  );
+
+export const Choice = (choices: readonly unknown[], on?: On) =>
+  ValidateBy(
+    { name: 'choice', validator: { validate: (v) => v == null || choices.includes(v) } },
+    options(ViolationCodes.choice, 'The value you selected is not a valid choice.', on),
+  );
+
+export const EachChoice = (choices: readonly unknown[], on?: On) =>
+  ValidateBy(
+    {
+      name: 'eachChoice',
+      validator: {
+        validate: (v) => v == null || (Array.isArray(v) && v.every((x) => choices.includes(x))),
+      },
+    },
+    options(ViolationCodes.choice, 'One or more of the given values is invalid.', on),
+  );
+
+export const GreaterThanOrEqual = (min: number, on?: On) =>
+  ValidateBy(
+    { name: 'gte', validator: { validate: (v) => v == null || Number(v) >= min } },
+    options(
+      ViolationCodes.greaterThanOrEqual,
+      `This value should be greater than or equal to ${min}.`,
+      on,
+    ),
+  );
+
+export const LessThanOrEqual = (max: number, on?: On) =>
+  ValidateBy(
+    { name: 'lte', validator: { validate: (v) => v == null || Number(v) <= max } },
+    options(
+      ViolationCodes.lessThanOrEqual,
+      `This value should be less than or equal to ${max}.`,
+      on,
+    ),
+  );
+
+/** A rule that needs the whole object; `test` returns true when valid. */
+export const Assert = (
+  name: string,
+  test: (value: unknown, object: any) => boolean,
+  message: string,
+  on?: On,
+) =>
+  ValidateBy(
+    { name, validator: { validate: (v, args) => test(v, args?.object) } },
+    options(ViolationCodes.invalid, message, on),
+  );

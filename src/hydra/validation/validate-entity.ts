@@ -1,0 +1,28 @@
+import { validate } from 'class-validator';
+import { Violation } from '../errors/api-errors';
+import type { WriteOperation } from '../metadata/decorators';
+
+/** Runs the entity's constraints for one operation and returns violations in Symfony's shape. */
+export async function validateEntity(
+  entity: object,
+  operation: WriteOperation,
+): Promise<Violation[]> {
+  const errors = await validate(entity, {
+    groups: [operation],
+    forbidUnknownValues: false,
+    skipMissingProperties: false,
+  });
+  const out: Violation[] = [];
+  const walk = (list: typeof errors, prefix: string) => {
+    for (const e of list) {
+      const path = prefix ? `${prefix}.${e.property}` : e.property;
+      for (const [name, message] of Object.entries(e.constraints ?? {})) {
+        const code = (e.contexts?.[name] as { code?: string } | undefined)?.code ?? null;
+        out.push({ propertyPath: path, message, code });
+      }
+      if (e.children?.length) walk(e.children, path);
+    }
+  };
+  walk(errors, '');
+  return out;
+}

@@ -1,0 +1,250 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../access/principal';
+import { DataProvider } from '../collection/data-provider';
+import { BadRequestError, Violation } from '../errors/api-errors';
+import type { WriteOperation } from '../metadata/decorators';
+import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import { ResourceRegistry } from '../metadata/resource-registry';
+
+export interface DenormalizeResult {
+  /** Reference problems (missing or foreign IRIs), reported as 422. */
+  violations: Violation[];
+  /** Objects given where the resource accepts them instead of an IRI; the service handles them. */
+  nested: Record<string, Record<string, unknown> | null>;
+}
+
+const PHP_TYPE: Record<string, string> = {
+  integer: 'int',
+  number: 'float',
+  decimal: 'string',
+  boolean: 'bool',
+  string: 'string',
+  array: 'array',
+  object: 'array',
+  datetime: 'string',
+};
+
+export function phpTypeOf(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (Array.isArray(value)) return 'array';
+  switch (typeof value) {
+    case 'string':
+      return 'string';
+    case 'number':
+      return Number.isInteger(value) ? 'int' : 'float';
+    case 'boolean':
+      return 'bool';
+    default:
+      return 'array';
+  }
+}
+
+export function typeError(attribute: string, expected: string, value: unknown): BadRequestError {
+  return new BadRequestError(
+    `The type of the "${attribute}" attribute must be "${expected}", "${phpTypeOf(value)}" given.`,
+  );
+}
+
+/**
+ * Applies a request body to an entity: only the properties the operation may
+ * write, type-checked (400 with API Platform's message), references resolved
+ * within the caller's tenancy. Unknown and read-only attributes are ignored.
+ */
+@Injectable()
+export class Denormalizer {
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly data: DataProvider,
+  ) {}
+
+  async apply(
+    resource: ResourceMeta,
+    entity: Record<string, any>,
+    body: unknown,
+    operation: WriteOperation,
+    principal: Principal | null,
+  ): Promise<DenormalizeResult> {
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      throw new BadRequestError('The input data must be an object.');
+    }
+    const input = body as Record<string, unknown>;
+    const result: DenormalizeResult = { violations: [], nested: {} };
+    for (const prop of resource.properties) {
+      if (!prop.writable.has(operation) || !Object.prototype.hasOwnProperty.call(input, prop.name))
+        continue;
+      const value = input[prop.name];
+      switch (prop.kind) {
+        case 'column':
+          entity[prop.name] = this.scalar(prop, prop.name, value);
+          break;
+        case 'embedded':
+          this.embedded(prop, entity, value);
+          break;
+        case 'reference':
+          await this.reference(prop, entity, value, operation, principal, result);
+          break;
+        case 'object':
+          if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
+            if (typeof value === 'string' && this.registry.parseIri(value)) {
+              await this.reference(prop, entity, value, operation, principal, result);
+              break;
+            }
+            throw typeError(prop.name, 'array', value);
+          }
+          result.nested[prop.name] = value as Record<string, unknown> | null;
+          break;
+        case 'collection':
+          await this.collection(prop, entity, value, principal, result);
+          break;
+      }
+    }
+    return result;
+  }
+
+  scalar(prop: PropertyMeta, attribute: string, value: unknown): unknown {
+    if (value === null) {
+      if (prop.nullable) return null;
+      throw typeError(attribute, PHP_TYPE[prop.type] ?? 'string', value);
+    }
+    switch (prop.type) {
+      case 'string':
+        if (typeof value !== 'string') throw typeError(attribute, 'string', value);
+        return value;
+      case 'integer':
+        if (typeof value !== 'number' || !Number.isInteger(value))
+          throw typeError(attribute, 'int', value);
+        if (!Number.isSafeInteger(value) || Math.abs(value) > 2147483647)
+          throw new BadRequestError(`The value of the "${attribute}" attribute is out of range.`);
+        return value;
+      case 'number':
+        if (typeof value !== 'number' || !Number.isFinite(value))
+          throw typeError(attribute, 'float', value);
+        return value;
+      case 'decimal':
+        if (typeof value === 'number' && Number.isFinite(value)) return String(value);
+        if (typeof value !== 'string' || !/^-?\d{1,13}(\.\d{1,4})?$/.test(value.trim()))
+          throw typeError(attribute, 'string', value);
+        return value.trim();
+      case 'boolean':
+        if (typeof value !== 'boolean') throw typeError(attribute, 'bool', value);
+        return value;
+      case 'datetime': {
+        if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) {
+          throw new BadRequestError(
+            `The "${attribute}" attribute must be a valid date-time string (ISO 8601).`,
+          );
+        }
+        return new Date(value);
+      }
+      case 'array':
+        if (!Array.isArray(value)) throw typeError(attribute, 'array', value);
+        if (prop.items === 'string' && value.some((v) => typeof v !== 'string')) {
+          const bad = value.find((v) => typeof v !== 'string');
+          throw typeError(`${attribute}[]`, 'string', bad);
+        }
+        return value;
+      case 'object':
+        if (typeof value !== 'object' || Array.isArray(value))
+          throw typeError(attribute, 'array', value);
+        return value;
+    }
+  }
+
+  private embedded(prop: PropertyMeta, entity: Record<string, any>, value: unknown): void {
+    const Type = prop.embeddedType as new () => Record<string, unknown>;
+    if (value === null) {
+      const empty = new Type();
+      for (const child of prop.children!) empty[child.name] = null;
+      entity[prop.name] = empty;
+      return;
+    }
+    if (typeof value !== 'object' || Array.isArray(value))
+      throw typeError(prop.name, 'array', value);
+    const target = entity[prop.name] ?? new Type();
+    const input = value as Record<string, unknown>;
+    for (const child of prop.children!) {
+      if (!Object.prototype.hasOwnProperty.call(input, child.name)) continue;
+      target[child.name] = this.scalar(
+        { ...child, nullable: true },
+        `${prop.name}.${child.name}`,
+        input[child.name],
+      );
+    }
+    entity[prop.name] = target;
+  }
+
+  private async reference(
+    prop: PropertyMeta,
+    entity: Record<string, any>,
+    value: unknown,
+    operation: WriteOperation,
+    principal: Principal | null,
+    result: DenormalizeResult,
+  ): Promise<void> {
+    if (value === null) {
+      entity[prop.name] = null;
+      return;
+    }
+    if (typeof value === 'object' && !Array.isArray(value)) {
+      if (prop.options.acceptObjectOn?.includes(operation)) {
+        result.nested[prop.name] = value as Record<string, unknown>;
+        return;
+      }
+      throw new BadRequestError(
+        `Nested documents for attribute "${prop.name}" are not allowed. Use IRIs instead.`,
+      );
+    }
+    if (typeof value !== 'string') throw typeError(prop.name, 'string', value);
+    const id = await this.resolve(prop, value, principal, result, prop.name);
+    if (id) entity[prop.name] = { id };
+  }
+
+  private async collection(
+    prop: PropertyMeta,
+    entity: Record<string, any>,
+    value: unknown,
+    principal: Principal | null,
+    result: DenormalizeResult,
+  ): Promise<void> {
+    if (!Array.isArray(value)) throw typeError(prop.name, 'array', value);
+    const ids: Array<{ id: string }> = [];
+    for (const [i, item] of value.entries()) {
+      if (typeof item !== 'string') {
+        if (item !== null && typeof item === 'object') {
+          throw new BadRequestError(
+            `Nested documents for attribute "${prop.name}" are not allowed. Use IRIs instead.`,
+          );
+        }
+        throw typeError(`${prop.name}[${i}]`, 'string', item);
+      }
+      const id = await this.resolve(prop, item, principal, result, `${prop.name}[${i}]`);
+      if (id) ids.push({ id });
+    }
+    entity[prop.name] = ids;
+  }
+
+  /** IRI -> id of a record the caller may see; anything else is a violation naming the property. */
+  private async resolve(
+    prop: PropertyMeta,
+    iri: string,
+    principal: Principal | null,
+    result: DenormalizeResult,
+    path: string,
+  ): Promise<string | null> {
+    const target = this.registry.get(prop.target!);
+    const parsed = this.registry.parseIri(iri);
+    if (!parsed || parsed.resource !== target) {
+      throw new BadRequestError(`Invalid IRI "${iri}".`);
+    }
+    const id = await this.data.resolveReference(target, principal, parsed.id);
+    if (!id) {
+      result.violations.push({
+        propertyPath: path,
+        message: `Item not found for "${iri}".`,
+        code: null,
+      });
+      return null;
+    }
+    return id;
+  }
+}

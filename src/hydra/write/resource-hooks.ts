@@ -1,0 +1,47 @@
+import type { Request } from 'express';
+import type { EntityManager } from 'typeorm';
+import type { Principal } from '../../access/principal';
+import type { Violation } from '../errors/api-errors';
+import type { WriteOperation } from '../metadata/decorators';
+import type { ResourceMeta } from '../metadata/resource-metadata';
+import type { SqlQuery } from '../query/sql-query';
+
+export interface WriteContext {
+  principal: Principal;
+  operation: WriteOperation | 'delete';
+  resource: ResourceMeta;
+  /** The transaction every step of the write runs in. */
+  em: EntityManager;
+  body: Record<string, unknown>;
+  /** Objects given where the declaration accepts them instead of IRIs. */
+  nested: Record<string, Record<string, unknown> | null>;
+  request?: Request;
+}
+
+export interface ReadContext {
+  principal: Principal | null;
+  resource: ResourceMeta;
+  request: Request;
+}
+
+/**
+ * The business rules of one resource, called by the shared write pipeline:
+ * denormalize -> prepare -> validate (constraints + rules) -> persist ->
+ * afterWrite, all in one transaction. Every hook is optional.
+ */
+export interface ResourceHooks<T = any> {
+  /** Derive fields and create nested objects before validation. */
+  prepare?(entity: T, ctx: WriteContext): Promise<void> | void;
+  /** Business rules that need the database; violations become a 422. */
+  validate?(entity: T, ctx: WriteContext): Promise<Violation[]> | Violation[];
+  /** Replaces the default `em.save(entity)`. */
+  persist?(entity: T, ctx: WriteContext): Promise<void>;
+  /** Runs inside the transaction after persisting (counters, outbox events). */
+  afterWrite?(entity: T, ctx: WriteContext): Promise<void> | void;
+  /** Checks or side effects before a delete; throw to refuse. */
+  beforeRemove?(entity: T, ctx: WriteContext): Promise<void> | void;
+  /** Replaces the default delete. */
+  remove?(entity: T, ctx: WriteContext): Promise<void>;
+  /** Extra conditions on every collection read of the resource. */
+  scopeCollection?(query: SqlQuery, ctx: ReadContext): void;
+}

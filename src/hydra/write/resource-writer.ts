@@ -1,0 +1,129 @@
+import { Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../../access/principal';
+import { isUuid } from '../filters/filter';
+import { DataProvider } from '../collection/data-provider';
+import { NotFoundError, ValidationError, Violation } from '../errors/api-errors';
+import type { WriteOperation } from '../metadata/decorators';
+import type { ResourceMeta } from '../metadata/resource-metadata';
+import { validateEntity } from '../validation/validate-entity';
+import { Denormalizer } from './denormalizer';
+import type { ResourceHooks, WriteContext } from './resource-hooks';
+
+/** Creates, replaces and deletes resources through one transactional pipeline. */
+@Injectable()
+export class ResourceWriter {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly data: DataProvider,
+    private readonly denormalizer: Denormalizer,
+  ) {}
+
+  async create(
+    resource: ResourceMeta,
+    body: unknown,
+    principal: Principal,
+    hooks: ResourceHooks = {},
+    request?: Request,
+  ): Promise<string> {
+    return this.dataSource.transaction(async (em) => {
+      const entity = em.create(resource.target as any) as Record<string, any>;
+      await this.write(resource, entity, body, 'post', principal, hooks, em, request);
+      return String(entity[resource.idProperty]);
+    });
+  }
+
+  async replace(
+    resource: ResourceMeta,
+    id: string,
+    body: unknown,
+    principal: Principal,
+    hooks: ResourceHooks = {},
+    request?: Request,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const entity = await this.load(resource, id, principal, em);
+      await this.write(resource, entity, body, 'put', principal, hooks, em, request);
+    });
+  }
+
+  async remove(
+    resource: ResourceMeta,
+    id: string,
+    principal: Principal,
+    hooks: ResourceHooks = {},
+    request?: Request,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const entity = await this.load(resource, id, principal, em);
+      const ctx: WriteContext = {
+        principal,
+        operation: 'delete',
+        resource,
+        em,
+        body: {},
+        nested: {},
+        request,
+      };
+      await hooks.beforeRemove?.(entity, ctx);
+      if (hooks.remove) await hooks.remove(entity, ctx);
+      else await em.delete(resource.target, { [resource.idProperty]: id });
+    });
+  }
+
+  /** The entity, locked for the transaction, if the principal may see it; 404 otherwise. */
+  async load(
+    resource: ResourceMeta,
+    id: string,
+    principal: Principal,
+    em: EntityManager,
+  ): Promise<Record<string, any>> {
+    if (!isUuid(id) || !(await this.data.visible(resource, principal, id)))
+      throw new NotFoundError();
+    const entity = await em.findOne(resource.target as any, {
+      where: { [resource.idProperty]: id },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!entity) throw new NotFoundError();
+    return entity as Record<string, any>;
+  }
+
+  private async write(
+    resource: ResourceMeta,
+    entity: Record<string, any>,
+    body: unknown,
+    operation: WriteOperation,
+    principal: Principal,
+    hooks: ResourceHooks,
+    em: EntityManager,
+    request?: Request,
+  ): Promise<void> {
+    const { violations, nested } = await this.denormalizer.apply(
+      resource,
+      entity,
+      body,
+      operation,
+      principal,
+    );
+    const ctx: WriteContext = {
+      principal,
+      operation,
+      resource,
+      em,
+      body: body as Record<string, unknown>,
+      nested,
+      request,
+    };
+    if (violations.length === 0) await hooks.prepare?.(entity, ctx);
+    const reported = new Set(violations.map((v) => v.propertyPath.replace(/\[\d+\]$/, '')));
+    const all: Violation[] = [...violations];
+    for (const v of await validateEntity(entity, operation))
+      if (!reported.has(v.propertyPath)) all.push(v);
+    if (all.length === 0) all.push(...((await hooks.validate?.(entity, ctx)) ?? []));
+    if (all.length > 0) throw new ValidationError(all);
+    if (hooks.persist) await hooks.persist(entity, ctx);
+    else await em.save(entity);
+    await hooks.afterWrite?.(entity, ctx);
+  }
+}

@@ -1,0 +1,85 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+} from 'typeorm';
+import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { Choice } from '../hydra/validation/constraints';
+import { User } from '../users/user.entity';
+import { Team } from './team.entity';
+
+export const TEAM_ROLES = ['owner', 'admin', 'member'] as const;
+export type TeamRole = (typeof TEAM_ROLES)[number];
+
+@ApiResource({
+  path: '/team_members',
+  operations: ['list', 'get', 'put', 'delete'],
+  nested: [
+    { path: '/teams/:id/team_members', params: { id: 'team' } },
+    { path: '/users/:id/team_members', params: { id: 'member' } },
+  ],
+  tenancy: { team: 'team' },
+  description: 'Membership of a user (or a pending invitation) in a team, with a role.',
+})
+@Index(['team', 'member'], { unique: true, where: 'member_id IS NOT NULL' })
+@Entity('team_member')
+export class TeamMember {
+  @ApiProperty()
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @ApiProperty()
+  @ManyToOne(() => Team, { onDelete: 'CASCADE', nullable: false })
+  team: Team;
+
+  @ApiProperty()
+  @ManyToOne(() => User, { onDelete: 'CASCADE', nullable: true })
+  member: User | null;
+
+  @ApiProperty()
+  @Column('citext', { nullable: true })
+  invitedEmail: string | null;
+
+  @Choice(TEAM_ROLES)
+  @Column('text', { default: 'member' })
+  role: TeamRole;
+
+  @ApiProperty({ sql: "{a}.role IN ('owner','admin')", type: 'boolean' })
+  teamAdmin?: boolean;
+
+  @ApiProperty({ sql: "{a}.role = 'owner'", type: 'boolean' })
+  teamOwner?: boolean;
+
+  @ApiProperty({
+    sql: "(SELECT NULLIF(trim(concat_ws(' ', u.first_name, u.last_name)), '') FROM \"user\" u WHERE u.id = {a}.member_id)",
+  })
+  memberName?: string | null;
+
+  @ApiProperty({ sql: '(SELECT u.email::text FROM "user" u WHERE u.id = {a}.member_id)' })
+  memberEmail?: string | null;
+
+  @ApiProperty({
+    sql: '(SELECT u.last_logged_in_at FROM "user" u WHERE u.id = {a}.member_id)',
+    type: 'datetime',
+  })
+  memberLastLoggedIn?: string | null;
+
+  @ApiProperty({ sql: '(SELECT t.name FROM team t WHERE t.id = {a}.team_id)' })
+  teamName?: string;
+
+  @ApiProperty({ sql: '{a}.team_id::text' })
+  teamId?: string;
+
+  @Column('text', { nullable: true, select: false })
+  inviteTokenHash: string | null;
+
+  @Column('timestamptz', { nullable: true })
+  invitedAt: Date | null;
+
+  @ApiProperty()
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,79 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { MaxLength } from '../hydra/validation/constraints';
+
+@ApiResource({
+  path: '/users',
+  operations: ['get', 'put'],
+  tenancy: { self: 'user' },
+  description: 'An account that signs in and belongs to teams.',
+})
+@Entity('user')
+export class User {
+  @ApiProperty()
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @ApiProperty()
+  @Column('citext', { unique: true })
+  email: string;
+
+  @ApiProperty({ writable: ['put'] })
+  @MaxLength(255)
+  @Column('text', { nullable: true })
+  firstName: string | null;
+
+  @ApiProperty({ writable: ['put'] })
+  @MaxLength(255)
+  @Column('text', { nullable: true })
+  lastName: string | null;
+
+  @ApiProperty()
+  @Column('boolean', { default: false })
+  emailVerified: boolean;
+
+  @ApiProperty({ sql: '{a}.password_hash IS NOT NULL', type: 'boolean' })
+  passwordSet?: boolean;
+
+  @Column('text', { nullable: true, select: false })
+  passwordHash: string | null;
+
+  @ApiProperty()
+  @Column('boolean', { default: false })
+  trialRedeemed: boolean;
+
+  @ApiProperty({ writable: ['put'] })
+  @MaxLength(64)
+  @Column('text', { nullable: true })
+  timezone: string | null;
+
+  @ApiProperty({ writable: ['put'] })
+  @Column('int', { nullable: true })
+  shipmentsVolume: number | null;
+
+  @ApiProperty({ writable: ['put'], items: 'string' })
+  @Column('text', { array: true, default: '{}' })
+  needsHelpWith: string[];
+
+  @ApiProperty({
+    sql: "ARRAY(SELECT '/teams/' || m.team_id FROM team_member m WHERE m.member_id = {a}.id ORDER BY m.team_id)",
+    type: 'array',
+    items: 'string',
+  })
+  teams?: string[];
+
+  @Column('timestamptz', { nullable: true })
+  lastLoggedInAt: Date | null;
+
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}
