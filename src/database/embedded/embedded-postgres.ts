@@ -8,7 +8,7 @@ import { promisify } from 'util';
 import { withFileLock } from './file-lock';
 import { findFreePort } from './free-port';
 import { importEmbeddedPostgres, locatePostgresBinaries } from './postgres-binaries';
-import { parsePostmasterPid, readPostmasterPid } from './postmaster-pid';
+import { classifyPostmaster, parsePostmasterPid, readPostmasterPid } from './postmaster-pid';
 import { isPostgresProcess, isProcessAlive, waitForExit } from './process-probe';
 import { hydrateSymlinks } from './symlink-hydration';
 
@@ -223,17 +223,17 @@ async function reusableServer(
   credentials: Credentials,
   log: EmbeddedLog,
 ): Promise<number | undefined> {
-  const pidFile = await readPostmasterPid(paths.postmasterPid);
-  if (pidFile === undefined) return undefined;
-  if (pidFile === 'garbled' || !isPostgresProcess(pidFile.pid)) {
+  const state = classifyPostmaster(await readPostmasterPid(paths.postmasterPid), isPostgresProcess);
+  if (state.kind === 'none') return undefined;
+  if (state.kind === 'stale') {
     log('warn', 'removing stale postmaster.pid left by an unclean stop');
     await unlink(paths.postmasterPid).catch(() => undefined);
     return undefined;
   }
-  if (await waitUntilReady(credentials, pidFile.port, 15_000, () => isProcessAlive(pidFile.pid))) {
-    return pidFile.port;
+  if (await waitUntilReady(credentials, state.port, 15_000, () => isProcessAlive(state.pid))) {
+    return state.port;
   }
-  log('warn', `embedded PostgreSQL (pid ${pidFile.pid}) does not answer; stopping it`);
+  log('warn', `embedded PostgreSQL (pid ${state.pid}) does not answer; stopping it`);
   await stopServer(paths, log);
   return undefined;
 }

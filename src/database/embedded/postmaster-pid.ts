@@ -36,3 +36,19 @@ export async function readPostmasterPid(
   }
   return parsePostmasterPid(text) ?? 'garbled';
 }
+
+export type PostmasterState =
+  | { kind: 'none' }
+  /** A lock file without its server (unclean stop, reboot, or pid reused by another program). */
+  | { kind: 'stale' }
+  | { kind: 'running'; pid: number; port: number };
+
+/** What a data directory's postmaster.pid says, given a probe for "is pid a PostgreSQL". */
+export function classifyPostmaster(
+  pidFile: PostmasterPid | 'garbled' | undefined,
+  isPostgres: (pid: number) => boolean,
+): PostmasterState {
+  if (pidFile === undefined) return { kind: 'none' };
+  if (pidFile === 'garbled' || !isPostgres(pidFile.pid)) return { kind: 'stale' };
+  return { kind: 'running', pid: pidFile.pid, port: pidFile.port };
+}
