@@ -1,6 +1,8 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { Public } from '../access/public.decorator';
 
+@Public()
 @Controller('health')
 export class HealthController {
   constructor(
