@@ -6,6 +6,7 @@ import { AppConfig } from './config/app-config';
 import { requestId } from './config/logger-options';
 import { ApiExceptionFilter } from './hydra/errors/api-exception.filter';
 import { RouteTable } from './hydra/errors/route-table';
+import { setupOpenApi } from './hydra/docs/openapi-setup';
 import { ResourceRegistry } from './hydra/metadata/resource-registry';
 
 /** Media types parsed as JSON: plain JSON, JSON-LD and every `+json` suffix type. */
@@ -30,6 +31,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const errors = new ApiExceptionFilter(app.get(ResourceRegistry), new RouteTable(app));
   app.use(errors.expressHandler());
   app.useGlobalFilters(errors);
+  setupOpenApi(app);
   // process.exit (not re-raising the signal) lets pino flush its last lines on the way out.
   app.enableShutdownHooks(undefined, { useProcessExit: true });
   return app;

@@ -1,0 +1,255 @@
+import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import type { ResourceRegistry } from '../metadata/resource-registry';
+import { searchVariables } from '../metadata/search-variables';
+import type { WriteOperation } from '../metadata/decorators';
+
+type Schema = Record<string, unknown>;
+type Operation = Record<string, unknown>;
+
+const COLLECTION_FORMATS = ['application/ld+json', 'application/json', 'text/csv', 'text/html'];
+
+/** `:id` -> `{id}` */
+export function openApiPath(expressPath: string): string {
+  return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function valueSchema(p: PropertyMeta): Schema {
+  switch (p.kind) {
+    case 'reference':
+      return { type: 'string', format: 'iri-reference', nullable: p.nullable };
+    case 'collection':
+      return { type: 'array', items: { type: 'string', format: 'iri-reference' } };
+    case 'embedded':
+      return {
+        type: 'object',
+        nullable: true,
+        properties: Object.fromEntries((p.children ?? []).map((c) => [c.name, valueSchema(c)])),
+      };
+    case 'object':
+      return { type: 'object', nullable: p.nullable, additionalProperties: true };
+    default:
+      break;
+  }
+  const base: Schema = (() => {
+    switch (p.type) {
+      case 'integer':
+        return { type: 'integer' };
+      case 'number':
+        return { type: 'number' };
+      case 'decimal':
+        return { type: 'string', format: 'decimal' };
+      case 'boolean':
+        return { type: 'boolean' };
+      case 'datetime':
+        return { type: 'string', format: 'date-time' };
+      case 'array':
+        return { type: 'array', items: { type: p.items === 'integer' ? 'integer' : 'string' } };
+      case 'object':
+        return { type: 'object', additionalProperties: true };
+      default:
+        return p.isUuid ? { type: 'string', format: 'uuid' } : { type: 'string' };
+    }
+  })();
+  if (p.nullable) base.nullable = true;
+  if (p.options.description) base.description = p.options.description;
+  return base;
+}
+
+function readSchema(r: ResourceMeta): Schema {
+  const properties: Schema = {};
+  for (const p of r.properties) {
+    if (!p.readable) continue;
+    properties[p.name] = {
+      ...valueSchema(p),
+      ...(p.writable.size === 0 ? { readOnly: true } : {}),
+    };
+  }
+  return { type: 'object', description: r.options.description, properties };
+}
+
+function writeSchema(r: ResourceMeta, op: WriteOperation): Schema {
+  const properties: Schema = {};
+  for (const p of r.properties) {
+    if (!p.writable.has(op)) continue;
+    const schema = valueSchema(p);
+    properties[p.name] = p.options.acceptObjectOn?.includes(op)
+      ? { oneOf: [schema, { type: 'object' }] }
+      : schema;
+  }
+  return { type: 'object', properties };
+}
+
+const errorResponses = (codes: number[]): Record<string, unknown> =>
+  Object.fromEntries(
+    codes.map((c) => [
+      String(c),
+      {
+        description:
+          {
+            400: 'Invalid input',
+            401: 'Missing or invalid bearer token',
+            404: 'Resource not found',
+            406: 'Not acceptable',
+            415: 'Unsupported media type',
+            422: 'Unprocessable entity',
+          }[c] ?? 'Error',
+      },
+    ]),
+  );
+
+function jsonContent(ref: string): Record<string, unknown> {
+  return {
+    'application/ld+json': { schema: { $ref: ref } },
+    'application/json': { schema: { $ref: ref } },
+  };
+}
+
+/** OpenAPI 3 paths and schemas of every declared resource. */
+export function resourcesOpenApi(registry: ResourceRegistry): {
+  paths: Record<string, Record<string, Operation>>;
+  schemas: Record<string, Schema>;
+} {
+  const paths: Record<string, Record<string, Operation>> = {};
+  const schemas: Record<string, Schema> = {};
+  const add = (path: string, method: string, op: Operation) => {
+    (paths[openApiPath(path)] ??= {})[method] = op;
+  };
+  for (const r of registry.all()) {
+    const name = r.shortName;
+    schemas[name] = readSchema(r);
+    if (r.operations.has('post')) schemas[`${name}-post`] = writeSchema(r, 'post');
+    if (r.operations.has('put')) schemas[`${name}-put`] = writeSchema(r, 'put');
+    const itemRef = `#/components/schemas/${name}`;
+    const security = r.options.tenancy === 'public' ? [] : [{ bearer: [] }];
+    const tags = [name];
+    const pageParams = [
+      {
+        name: 'page',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', default: 1, minimum: 1 },
+        description: 'The collection page number',
+      },
+      {
+        name: 'itemsPerPage',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', default: 30, minimum: 0, maximum: r.maxItemsPerPage },
+        description: 'The number of items per page',
+      },
+    ];
+    const filterParams = searchVariables(registry, r).map((v) => ({
+      name: v.variable,
+      in: 'query',
+      required: v.required,
+      schema: v.schema,
+    }));
+    const listOp = (pathParams: string[]): Operation => ({
+      tags,
+      security,
+      summary: `Retrieves the collection of ${name} resources.`,
+      operationId: `list${name}${pathParams.length ? 'Nested' + pathParams.length : ''}`,
+      parameters: [
+        ...pathParams.map((p) => ({
+          name: p,
+          in: 'path',
+          required: true,
+          schema: { type: 'string' },
+        })),
+        ...pageParams,
+        ...filterParams,
+      ],
+      responses: {
+        200: {
+          description: `${name} collection`,
+          content: Object.fromEntries(
+            COLLECTION_FORMATS.map((f) => [
+              f,
+              {
+                schema:
+                  f === 'application/ld+json'
+                    ? {
+                        type: 'object',
+                        properties: {
+                          'hydra:member': { type: 'array', items: { $ref: itemRef } },
+                          'hydra:totalItems': { type: 'integer', minimum: 0 },
+                          'hydra:view': { type: 'object' },
+                          'hydra:search': { type: 'object' },
+                        },
+                        required: ['hydra:member'],
+                      }
+                    : f === 'application/json'
+                      ? { type: 'array', items: { $ref: itemRef } }
+                      : { type: 'string' },
+              },
+            ]),
+          ),
+        },
+        ...errorResponses([400, 401, 404, 406]),
+      },
+    });
+    const idParam = {
+      name: 'id',
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+      description: `${name} identifier`,
+    };
+    if (r.operations.has('list')) {
+      add(r.path, 'get', listOp([]));
+      r.options.nested?.forEach((n) => add(n.path, 'get', listOp(Object.keys(n.params))));
+    }
+    if (r.operations.has('post')) {
+      add(r.path, 'post', {
+        tags,
+        security,
+        summary: `Creates a ${name} resource.`,
+        operationId: `post${name}`,
+        requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-post`) },
+        responses: {
+          201: { description: `${name} created`, content: jsonContent(itemRef) },
+          ...errorResponses([400, 401, 415, 422]),
+        },
+      });
+    }
+    const item = `${r.path}/:id`;
+    if (r.operations.has('get')) {
+      add(item, 'get', {
+        tags,
+        security,
+        summary: `Retrieves a ${name} resource.`,
+        operationId: `get${name}`,
+        parameters: [idParam],
+        responses: {
+          200: { description: `${name} resource`, content: jsonContent(itemRef) },
+          ...errorResponses([401, 404, 406]),
+        },
+      });
+    }
+    if (r.operations.has('put')) {
+      add(item, 'put', {
+        tags,
+        security,
+        summary: `Replaces the ${name} resource.`,
+        operationId: `put${name}`,
+        parameters: [idParam],
+        requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-put`) },
+        responses: {
+          200: { description: `${name} updated`, content: jsonContent(itemRef) },
+          ...errorResponses([400, 401, 404, 415, 422]),
+        },
+      });
+    }
+    if (r.operations.has('delete')) {
+      add(item, 'delete', {
+        tags,
+        security,
+        summary: `Removes the ${name} resource.`,
+        operationId: `delete${name}`,
+        parameters: [idParam],
+        responses: { 204: { description: `${name} deleted` }, ...errorResponses([401, 404]) },
+      });
+    }
+  }
+  return { paths, schemas };
+}
