@@ -1,0 +1,40 @@
+import { csvDocument, csvField, flatten } from './csv';
+
+describe('CSV', () => {
+  it('quotes fields with comma, quote, newline, tab or space and doubles quotes', () => {
+    expect(csvField('plain')).toBe('plain');
+    expect(csvField('a b')).toBe('"a b"');
+    expect(csvField('a,b')).toBe('"a,b"');
+    expect(csvField('say "hi"')).toBe('"say ""hi"""');
+    expect(csvField('a\tb')).toBe('"a\tb"');
+    expect(csvField(true)).toBe('1');
+    expect(csvField(false)).toBe('0');
+    expect(csvField(null)).toBe('');
+  });
+
+  it('flattens nested objects with dots and arrays with indexes, dropping JSON-LD keys', () => {
+    expect(
+      flatten({
+        id: 1,
+        address: { city: 'Paris' },
+        tags: ['a', 'b'],
+        status: { '@id': '/s/1', code: 'x' },
+      }),
+    ).toEqual({
+      id: 1,
+      'address.city': 'Paris',
+      'tags.0': 'a',
+      'tags.1': 'b',
+      'status.code': 'x',
+    });
+  });
+
+  it('writes a header and one row per record', () => {
+    expect(
+      csvDocument([
+        { a: 1, b: 'x y' },
+        { a: 2, c: true },
+      ]),
+    ).toBe('a,b,c\n1,"x y",\n2,,1\n');
+  });
+});

@@ -1,0 +1,26 @@
+import { isAcceptedBodyType, negotiateFormat } from './negotiation';
+
+describe('content negotiation', () => {
+  it.each([
+    [undefined, 'jsonld'],
+    ['*/*', 'jsonld'],
+    ['application/json', 'json'],
+    ['text/csv', 'csv'],
+    ['text/html,application/xhtml+xml,*/*;q=0.8', 'html'],
+    ['application/json;q=0.5, text/csv', 'csv'],
+    ['application/xml, application/*;q=0.1', 'jsonld'],
+    ['application/problem+json', 'json'],
+  ])('Accept %s -> %s', (accept, format) => {
+    expect(negotiateFormat(accept)).toBe(format);
+  });
+  it('answers null (406) for formats we cannot serve', () => {
+    expect(negotiateFormat('application/xml')).toBeNull();
+    expect(negotiateFormat('text/csv;q=0')).toBeNull();
+  });
+  it('knows the body types it reads', () => {
+    expect(isAcceptedBodyType('application/ld+json; charset=utf-8')).toBe(true);
+    expect(isAcceptedBodyType('multipart/form-data; boundary=x')).toBe(true);
+    expect(isAcceptedBodyType('text/plain')).toBe(false);
+    expect(isAcceptedBodyType(undefined)).toBe(false);
+  });
+});
