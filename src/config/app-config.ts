@@ -21,6 +21,15 @@ export class AppConfig {
   /** Maximum request body size, in the `bytes` notation body-parser accepts (e.g. `1mb`). */
   readonly bodyLimit: string;
   readonly migrateOnStart: boolean;
+  /** External base URL for links in mail; undefined means `http://localhost:<port>`. */
+  readonly publicUrl: string | undefined;
+  /** SMTP server (`smtp://` or `smtps://`); undefined means mail is written to the log. */
+  readonly smtpUrl: string | undefined;
+  readonly mailFrom: string;
+  /** OAuth token endpoints: requests per window, per client address and per client_id. */
+  readonly tokenRateLimitPerAddress: number;
+  readonly tokenRateLimitPerClient: number;
+  readonly tokenRateWindowSeconds: number;
 
   constructor(values: AppConfig) {
     Object.assign(this, values);

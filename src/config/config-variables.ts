@@ -54,6 +54,18 @@ const byteSize: Parser<string> = (raw) =>
 const directory: Parser<string> = (raw) =>
   raw.trim() ? { value: resolve(raw.trim()) } : { error: 'must be a directory path' };
 
+const urlWith =
+  (protocols: string[], example: string): Parser<string> =>
+  (raw) => {
+    try {
+      const url = new URL(raw.trim());
+      if (protocols.includes(url.protocol) && url.hostname) return { value: raw.trim() };
+    } catch {
+      // fall through to the error below
+    }
+    return { error: `must be a URL like ${example}` };
+  };
+
 /** Every environment variable the service reads. `.env.example` documents each one. */
 export const CONFIG_VARIABLES = {
   nodeEnv: {
@@ -109,5 +121,41 @@ export const CONFIG_VARIABLES = {
     default: 'true',
     description: 'run pending migrations at start-up (under an advisory lock)',
     parse: boolean,
+  },
+  publicUrl: {
+    name: 'PUBLIC_URL',
+    default: undefined,
+    description: 'external base URL used in e-mailed links; unset means http://localhost:PORT',
+    parse: urlWith(['http:', 'https:'], 'https://api.example.com'),
+  },
+  smtpUrl: {
+    name: 'SMTP_URL',
+    default: undefined,
+    description: 'SMTP server for outgoing mail; unset writes each mail to the log instead',
+    parse: urlWith(['smtp:', 'smtps:'], 'smtp://user:password@smtp.example.com:587'),
+  },
+  mailFrom: {
+    name: 'MAIL_FROM',
+    default: 'Shipment Tracking <no-reply@localhost>',
+    description: 'sender of outgoing mail',
+    parse: nonEmpty,
+  },
+  tokenRateLimitPerAddress: {
+    name: 'TOKEN_RATE_LIMIT_PER_ADDRESS',
+    default: '300',
+    description: 'OAuth token requests allowed per client IP address per window',
+    parse: integer(1, 1000000),
+  },
+  tokenRateLimitPerClient: {
+    name: 'TOKEN_RATE_LIMIT_PER_CLIENT',
+    default: '120',
+    description: 'OAuth token requests allowed per client_id per window',
+    parse: integer(1, 1000000),
+  },
+  tokenRateWindowSeconds: {
+    name: 'TOKEN_RATE_WINDOW_SECONDS',
+    default: '60',
+    description: 'length of the OAuth token rate-limit window',
+    parse: integer(1, 86400),
   },
 } satisfies Record<string, ConfigVariable<any>>;
