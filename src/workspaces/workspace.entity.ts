@@ -38,7 +38,7 @@ export class Workspace {
   @Column('text')
   title: string;
 
-  @ApiProperty({ writable: ['post', 'put'], items: 'string' })
+  @ApiProperty({ writable: ['post', 'put'], type: 'array', items: 'string' })
   @Column('jsonb', { default: () => "'[]'::jsonb" })
   workflowsOrder: string[];
 

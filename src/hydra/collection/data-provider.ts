@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Pool, PoolClient } from 'pg';
 import type { Principal } from '../../access/principal';
-import { identifierFrom, isUuid } from '../filters/filter';
+import { identifierFrom } from '../filters/filter';
+import { identifierCast, itemIdentifier } from '../metadata/resource-identifier';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { QueryParams } from '../query/query-params';
@@ -63,7 +64,7 @@ export class DataProvider {
     for (const { path, id } of req.scope ?? []) {
       const resolved = resolve(path);
       if (!resolved) throw new Error(`${resource.shortName}: route scope ${path} does not resolve`);
-      query.andWhere(`${resolved.sql} = ${query.param(id)}::uuid`);
+      query.andWhere(`${resolved.sql} = ${query.param(id)}${resolved.isUuid ? '::uuid' : ''}`);
     }
     for (const filter of resource.filters) filter.apply({ params: req.params, query, resolve });
     if (req.hooks?.scopeCollection && req.request) {
@@ -129,12 +130,15 @@ export class DataProvider {
     id: string,
     client?: PoolClient,
   ): Promise<ApiRecord | null> {
-    if (!isUuid(id)) return null;
+    const key = itemIdentifier(resource, id);
+    if (key === null) return null;
     const query = new SqlQuery(resource.table, 't');
     const resolve = (path: string) =>
       resolvePropertyPath(resource, path, query, this.registry.describeColumn);
     applyTenancy(resource, query, principal, resolve);
-    query.andWhere(`t.${quoteIdent(resource.idColumn)} = ${query.param(id)}::uuid`);
+    query.andWhere(
+      `t.${quoteIdent(resource.idColumn)} = ${query.param(key)}${identifierCast(resource)}`,
+    );
     const select = this.reader.select(resource, query);
     const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}`;
     const { rows } = await (client ?? this.pool).query(sql, query.params);
@@ -149,12 +153,15 @@ export class DataProvider {
 
   /** True when the record exists within the principal's tenancy. */
   async visible(resource: ResourceMeta, principal: Principal | null, id: string): Promise<boolean> {
-    if (!isUuid(id)) return false;
+    const key = itemIdentifier(resource, id);
+    if (key === null) return false;
     const query = new SqlQuery(resource.table, 't');
     const resolve = (path: string) =>
       resolvePropertyPath(resource, path, query, this.registry.describeColumn);
     applyTenancy(resource, query, principal, resolve);
-    query.andWhere(`t.${quoteIdent(resource.idColumn)} = ${query.param(id)}::uuid`);
+    query.andWhere(
+      `t.${quoteIdent(resource.idColumn)} = ${query.param(key)}${identifierCast(resource)}`,
+    );
     const { rows } = await this.pool.query(
       `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`,
       query.params,
@@ -168,7 +175,9 @@ export class DataProvider {
     principal: Principal | null,
     iriOrId: string,
   ): Promise<string | null> {
-    const id = identifierFrom(iriOrId);
+    const id = target.idIsUuid
+      ? identifierFrom(iriOrId)
+      : itemIdentifier(target, iriOrId.slice(iriOrId.lastIndexOf('/') + 1));
     if (!id) return null;
     return (await this.visible(target, principal, id)) ? id : null;
   }

@@ -4,7 +4,7 @@ import { principalOf } from '../../access/current-principal';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
 import { ApiError, NotFoundError } from '../errors/api-errors';
-import { isUuid } from '../filters/filter';
+import { itemIdentifier } from '../metadata/resource-identifier';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { relationTarget } from '../metadata/search-variables';
@@ -143,11 +143,11 @@ export class HydraApi {
   ) {
     const scope: Array<{ path: string; id: string }> = [];
     for (const [param, path] of Object.entries(nestedParams)) {
-      const id = routeParam(req, param);
-      if (!id || !isUuid(id)) throw new NotFoundError();
       const parent = relationTarget(this.registry, resource, path);
-      if (!parent || !(await this.data.visible(parent, principal, id))) throw new NotFoundError();
-      scope.push({ path, id: id.toLowerCase() });
+      const id = parent ? itemIdentifier(parent, routeParam(req, param)) : null;
+      if (!parent || id === null || !(await this.data.visible(parent, principal, id)))
+        throw new NotFoundError();
+      scope.push({ path, id });
     }
     return scope;
   }

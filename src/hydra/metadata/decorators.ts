@@ -51,6 +51,8 @@ export interface ApiPropertyOptions {
   embed?: boolean;
   /** Accept an embedded object on these operations where an IRI is expected. */
   acceptObjectOn?: WriteOperation[];
+  /** With `embed`: the target's properties shown in the embedded object (default: all its columns). */
+  embedProperties?: string[];
   /** Computed read-only value: SQL with `{a}` standing for the row alias. */
   sql?: string;
   /** Value type where the column cannot tell (computed values, json columns). */

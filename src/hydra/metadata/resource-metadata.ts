@@ -47,6 +47,8 @@ export interface ResourceMeta {
   table: string;
   idProperty: string;
   idColumn: string;
+  /** False when items are identified by a text code (see resource-identifier.ts). */
+  idIsUuid: boolean;
   properties: PropertyMeta[];
   byName: Map<string, PropertyMeta>;
   filters: Filter[];
@@ -77,6 +79,7 @@ export function buildResourceMeta(target: Function, dataSource: DataSource): Res
     table: entity.tableName,
     idProperty,
     idColumn: idColumn.databaseName,
+    idIsUuid: dataSource.driver.normalizeType(idColumn).toLowerCase() === 'uuid',
     properties,
     byName: new Map(properties.map((p) => [p.name, p])),
     filters: getFilterDeclarations(target).map((d) => d as Filter),

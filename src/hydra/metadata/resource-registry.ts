@@ -7,7 +7,7 @@ import {
   columnDescriber,
 } from './resource-metadata';
 import { getResourceOptions } from './decorators';
-import { identifierFrom } from '../filters/filter';
+import { itemIdentifier } from './resource-identifier';
 import { declaredResources } from './declared-resources';
 
 /** The resolved metadata of every resource known to the data source; built once. */
@@ -49,8 +49,8 @@ export class ResourceRegistry {
     const slash = iri.lastIndexOf('/');
     if (slash <= 0) return null;
     const resource = this.byPath.get(iri.slice(0, slash));
-    const id = identifierFrom(iri.slice(slash + 1));
-    return resource && id && iri.slice(slash + 1).toLowerCase() === id ? { resource, id } : null;
+    const id = resource ? itemIdentifier(resource, iri.slice(slash + 1)) : null;
+    return resource && id ? { resource, id } : null;
   }
 
   private ensureBuilt(): void {

@@ -10,8 +10,8 @@ interface Reader {
   columns: string[];
   /** Joins the selection needs, keyed like filter joins so they are shared. */
   joins: Array<[string, string]>;
-  /** Array-valued select aliases, for CSV column planning. */
-  arrayColumns: Array<{ property: string; expr: string }>;
+  /** Array-valued properties with the SQL of their length, for CSV column planning. */
+  arrayColumns: Array<{ property: string; length: string }>;
   map(row: Record<string, unknown>): ApiRecord;
 }
 
@@ -79,11 +79,13 @@ export class RecordReader {
     switch (prop.kind) {
       case 'column': {
         const c = col(`${alias}.${quoteIdent(prop.column!.databaseName)}`);
-        if (prop.type === 'array')
+        if (prop.type === 'array') {
+          const expr = `${alias}.${quoteIdent(prop.column!.databaseName)}`;
           arrayColumns.push({
             property: name,
-            expr: `${alias}.${quoteIdent(prop.column!.databaseName)}`,
+            length: prop.column!.isArray ? `cardinality(${expr})` : jsonArrayLength(expr),
           });
+        }
         const convert = valueConverter(prop);
         return (row, out) => {
           out[name] = convert(row[c]);
@@ -92,7 +94,8 @@ export class RecordReader {
       case 'computed': {
         const expr = '(' + prop.options.sql!.replace(/\{a\}/g, alias) + ')';
         const c = col(expr);
-        if (prop.type === 'array') arrayColumns.push({ property: name, expr });
+        if (prop.type === 'array')
+          arrayColumns.push({ property: name, length: `cardinality(${expr})` });
         const convert = valueConverter(prop);
         return (row, out) => {
           out[name] = convert(row[c]);
@@ -135,8 +138,10 @@ export class RecordReader {
           `LEFT JOIN ${quoteIdent(target.table)} ${joinAlias} ON ${joinAlias}.${quoteIdent(target.idColumn)} = ${alias}.${quoteIdent(prop.column!.databaseName)}`,
         ]);
         const idCol = col(`${joinAlias}.${quoteIdent(target.idColumn)}`);
+        const shown = prop.options.embedProperties;
         const parts = target.properties
           .filter((p) => p.readable && p.kind === 'column')
+          .filter((p) => !shown || shown.includes(p.name))
           .map((p) => ({
             name: p.name,
             c: col(`${joinAlias}.${quoteIdent(p.column!.databaseName)}`),
@@ -156,7 +161,7 @@ export class RecordReader {
       case 'collection': {
         const expr = this.collectionExpression(resource, prop, alias);
         const c = col(expr);
-        arrayColumns.push({ property: name, expr });
+        arrayColumns.push({ property: name, length: `cardinality(${expr})` });
         const registry = this.registry;
         const target = prop.target!;
         let base: string | undefined;
@@ -184,6 +189,10 @@ export class RecordReader {
     const theirs = relation.isOwning ? junction.inverseColumns[0] : junction.ownerColumns[0];
     return `ARRAY(SELECT x.${quoteIdent(theirs.databaseName)} FROM ${quoteIdent(junction.tableName)} x WHERE x.${quoteIdent(mine.databaseName)} = ${own} ORDER BY x.${quoteIdent(theirs.databaseName)})`;
   }
+}
+
+function jsonArrayLength(expr: string): string {
+  return `jsonb_array_length(CASE WHEN jsonb_typeof(${expr}) = 'array' THEN ${expr} ELSE '[]'::jsonb END)`;
 }
 
 /** RFC 3339 with a numeric offset, as API Platform renders dates. */

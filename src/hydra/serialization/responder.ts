@@ -96,7 +96,7 @@ export class Responder {
     const select = this.data.reader.select(resource, query);
     if (reader.arrayColumns.length > 0) {
       const maxes = reader.arrayColumns
-        .map((a, i) => `max(cardinality(${a.expr})) AS w${i}`)
+        .map((a, i) => `max(${a.length}) AS w${i}`)
         .join(', ');
       const inner = `SELECT t.* ${query.fromClause()}${query.whereClause()}${this.data.orderClause(resource, query)} LIMIT ${pagination.itemsPerPage} OFFSET ${pagination.offset}`;
       const { rows } = await this.data.pool.query(

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
-import { isUuid } from '../filters/filter';
+import { itemIdentifier } from '../metadata/resource-identifier';
 import { DataProvider } from '../collection/data-provider';
 import { NotFoundError, ValidationError, Violation } from '../errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
@@ -32,6 +32,36 @@ export class ResourceWriter {
       await this.write(resource, entity, body, 'post', principal, hooks, em, request);
       return String(entity[resource.idProperty]);
     });
+  }
+
+  /**
+   * Creates a resource inside a transaction that is already open, through the
+   * same pipeline: e.g. a shipment given as an object in a shipment item POST.
+   * Violations are reported under `pathPrefix` (`shipment.trackingNumber`).
+   */
+  async createWithin(
+    em: EntityManager,
+    resource: ResourceMeta,
+    body: unknown,
+    principal: Principal,
+    hooks: ResourceHooks = {},
+    pathPrefix = '',
+    request?: Request,
+  ): Promise<string> {
+    const entity = em.create(resource.target as any) as Record<string, any>;
+    try {
+      await this.write(resource, entity, body, 'post', principal, hooks, em, request);
+    } catch (error) {
+      if (!pathPrefix || !(error instanceof ValidationError)) throw error;
+      throw new ValidationError(
+        error.violations.map((v) => ({
+          ...v,
+          propertyPath: v.propertyPath ? `${pathPrefix}.${v.propertyPath}` : pathPrefix,
+        })),
+        error.extra,
+      );
+    }
+    return String(entity[resource.idProperty]);
   }
 
   async replace(
@@ -79,7 +109,10 @@ export class ResourceWriter {
     principal: Principal,
     em: EntityManager,
   ): Promise<Record<string, any>> {
-    if (!isUuid(id) || !(await this.data.visible(resource, principal, id)))
+    if (
+      itemIdentifier(resource, id) === null ||
+      !(await this.data.visible(resource, principal, id))
+    )
       throw new NotFoundError();
     const entity = await em.findOne(resource.target as any, {
       where: { [resource.idProperty]: id },
