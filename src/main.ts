@@ -8,9 +8,11 @@ import { loadConfigOrExit } from './config/load-config';
 import { DatabaseServer } from './database/database-server';
 import { releaseAllEmbeddedPostgres } from './database/embedded/embedded-postgres';
 
+let app: NestExpressApplication | undefined;
+
 async function bootstrap(): Promise<void> {
   const config = loadConfigOrExit();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  app = await NestFactory.create<NestExpressApplication>(AppModule, {
     bodyParser: false,
     bufferLogs: true,
     abortOnError: false,
@@ -36,6 +38,8 @@ bootstrap().catch(async (error: unknown) => {
       ? ' (set PORT to use another port)'
       : '';
   process.stderr.write(`Start-up failed: ${message}${hint}\n`);
+  // Close the pool first, so the embedded PostgreSQL we started sees no client and stops.
+  await app?.close().catch(() => undefined);
   await releaseAllEmbeddedPostgres();
   process.exit(1);
 });
