@@ -5,7 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { configureApp } from './app.setup';
 import { loadConfigOrExit } from './config/load-config';
-import { DatabaseServer } from './database/database-server';
+import { DatabaseServer, redactUrl } from './database/database-server';
 import { releaseAllEmbeddedPostgres } from './database/embedded/embedded-postgres';
 
 let app: NestExpressApplication | undefined;
@@ -33,10 +33,14 @@ async function bootstrap(): Promise<void> {
 
 bootstrap().catch(async (error: unknown) => {
   const message = error instanceof Error ? error.message : String(error);
+  const code = (error as NodeJS.ErrnoException)?.code ?? '';
+  const databaseUrl = process.env.DATABASE_URL;
   const hint =
-    (error as NodeJS.ErrnoException)?.code === 'EADDRINUSE'
+    code === 'EADDRINUSE'
       ? ' (set PORT to use another port)'
-      : '';
+      : databaseUrl && /^(ECONNREFUSED|ENOTFOUND|ETIMEDOUT|EAI_AGAIN|28P01|3D000)$/.test(code)
+        ? ` (database: ${redactUrl(databaseUrl)}; unset DATABASE_URL to use the embedded one)`
+        : '';
   process.stderr.write(`Start-up failed: ${message}${hint}\n`);
   // Close the pool first, so the embedded PostgreSQL we started sees no client and stops.
   await app?.close().catch(() => undefined);
