@@ -38,7 +38,10 @@ describe('health', () => {
   it('answers 413 to a body above BODY_LIMIT, JSON-LD included', async () => {
     const big = { data: 'x'.repeat(1024 * 1024 + 10) };
     const res = await api(app).post('/health', big).expect(413);
-    expect(res.body).toMatchObject({ '@type': 'hydra:Error', 'hydra:description': 'Request Entity Too Large' });
+    expect(res.body).toMatchObject({
+      '@type': 'hydra:Error',
+      'hydra:description': 'Request Entity Too Large',
+    });
     expect(res.headers['x-request-id']).toBeDefined();
   });
 
