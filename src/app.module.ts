@@ -10,6 +10,8 @@ import { HydraModule } from './hydra/hydra.module';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { CarriersModule } from './carriers/carriers.module';
+import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-statuses.module';
 
 @Module({
   imports: [
@@ -22,6 +24,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
     UsersModule,
     TeamsModule,
     WorkspacesModule,
+    CarriersModule,
+    TrackingStatusesModule,
   ],
 })
 export class AppModule {}
