@@ -10,6 +10,8 @@ import { HydraModule } from './hydra/hydra.module';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { StatusesModule } from './statuses/statuses.module';
+import { ShipmentsModule } from './shipments/shipments.module';
 import { CarriersModule } from './carriers/carriers.module';
 import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-statuses.module';
 
@@ -24,6 +26,8 @@ import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-sta
     UsersModule,
     TeamsModule,
     WorkspacesModule,
+    StatusesModule,
+    ShipmentsModule,
     CarriersModule,
     TrackingStatusesModule,
   ],

@@ -63,7 +63,7 @@ export class ExactFilter implements Filter {
       } else if (path.isArray) {
         query.andWhere(
           converted.length === 1
-            ? `${query.param(converted[0])} = ANY(${path.sql})`
+            ? `${path.sql} @> ARRAY[${query.param(converted[0])}]::text[]` // GIN-indexable
             : `${path.sql} && ${query.param(converted)}::text[]`,
         );
       } else if (converted.length === 1) {

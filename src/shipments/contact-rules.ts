@@ -1,0 +1,40 @@
+import { isValidPhoneNumber } from 'libphonenumber-js';
+import type { CountryCode } from 'libphonenumber-js';
+import { ValidateBy } from 'class-validator';
+import { ViolationCodes } from '../hydra/errors/api-errors';
+
+/**
+ * A customer phone number is valid in international form (`+14155552671`)
+ * or in the national form of the given country (the address's country).
+ */
+export function isValidPhone(value: string, countryIso2?: string | null): boolean {
+  const country =
+    countryIso2 && /^[A-Z]{2}$/.test(countryIso2) ? (countryIso2 as CountryCode) : undefined;
+  try {
+    return country ? isValidPhoneNumber(value, country) : isValidPhoneNumber(value);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Symfony-style constraint on a phone number property; `countryOf` reads the
+ * country used for national numbers from the object being validated.
+ */
+export const PhoneNumber = (countryOf: (object: any) => string | null | undefined) =>
+  ValidateBy(
+    {
+      name: 'phoneNumber',
+      validator: {
+        validate: (v, args) =>
+          v == null ||
+          v === '' ||
+          (typeof v === 'string' && isValidPhone(v, countryOf(args?.object))),
+      },
+    },
+    {
+      groups: ['post', 'put'],
+      message: 'This value is not a valid phone number.',
+      context: { code: ViolationCodes.invalid },
+    },
+  );

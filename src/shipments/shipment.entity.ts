@@ -1,0 +1,262 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { ValidateNested } from 'class-validator';
+import { Address } from '../common/address';
+import { DateFilter, EmptyFilter, ExactFilter, OrderFilter, RangeFilter } from '../hydra/filters';
+import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { Email, MaxLength, NotBlank, Regex } from '../hydra/validation/constraints';
+import { Status } from '../statuses/status.entity';
+import { Workspace } from '../workspaces/workspace.entity';
+import { PhoneNumber } from './contact-rules';
+
+export const TRACKING_NUMBER_PATTERN = /^\s*[a-zA-Z\d]+\s*$/;
+/** Workflows do not exist yet: their IRIs are stored as text until they do (no FK). */
+export const WORKFLOW_IRI_PATTERN =
+  /^\/workflows\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const ADDRESS_FIELDS = [
+  'address.addressLine1',
+  'address.addressLine2',
+  'address.city',
+  'address.company',
+  'address.countryIso2',
+  'address.firstName',
+  'address.lastName',
+  'address.postcode',
+  'address.state',
+];
+
+/**
+ * One tracking number of one workspace. The tracking fields (trackingStatus,
+ * daysInTransit, carriers, countries, dates, review) are read-only: the
+ * tracking engine writes them, never a request body.
+ */
+@ApiResource({
+  path: '/shipments',
+  nested: [
+    { path: '/workspaces/:id/shipments', params: { id: 'workspace' } },
+    {
+      path: '/teams/:id/workspaces/:workspaces/shipments',
+      params: { id: 'workspace.team', workspaces: 'workspace' },
+    },
+  ],
+  tenancy: { workspace: 'workspace' },
+  uniqueConstraints: {
+    uq_shipment_workspace_tracking_number: {
+      property: 'trackingNumber',
+      message: 'This tracking number is already used by another shipment of the workspace.',
+    },
+  },
+  defaultOrder: { createdAt: 'DESC' },
+  description: 'A parcel tracked by its tracking number.',
+})
+@ApiFilter(
+  new OrderFilter([
+    'id',
+    'trackingNumber',
+    'trackingStatus',
+    'shipmentStatus.code',
+    'originCarrier',
+    'destinationCarrier',
+    'createdAt',
+    'updatedAt',
+    'shippedAt',
+    'lastStatusUpdate',
+    'expectedDeliveryDate',
+    'originCountry',
+    'destinationCountry',
+    'originCountryIso2',
+    'destinationCountryIso2',
+    'email',
+    'phoneNumber',
+    'daysInTransit',
+    'reviewTotalScore',
+    'daysInIdle',
+    'orderNumbers',
+    ...ADDRESS_FIELDS,
+  ]),
+  new ExactFilter([
+    'orderNumbers',
+    'id',
+    ['trackingNumber', { array: false }],
+    'trackingStatus',
+    'shipmentStatus.code',
+    'originCarrier',
+    'destinationCarrier',
+    ['originCountry', { array: false }],
+    'originCountryIso2',
+    ['destinationCountry', { array: false }],
+    'destinationCountryIso2',
+    ['email', { array: false }],
+    ['phoneNumber', { array: false }],
+    ...ADDRESS_FIELDS.map((f): [string, { array: boolean }] => [
+      f,
+      { array: f === 'address.countryIso2' },
+    ]),
+    'daysInTransit',
+    'daysInIdle',
+  ]),
+  new DateFilter([
+    'createdAt',
+    'updatedAt',
+    'shippedAt',
+    'lastStatusUpdate',
+    'expectedDeliveryDate',
+  ]),
+  new RangeFilter(['daysInTransit', 'reviewTotalScore', 'daysInIdle']),
+  new EmptyFilter([
+    'orderNumbers',
+    'trackingNumber',
+    'email',
+    'phoneNumber',
+    ...ADDRESS_FIELDS.filter((f) => f !== 'address.countryIso2'),
+  ]),
+)
+@Entity('shipment')
+export class Shipment {
+  @ApiProperty()
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  /** Trimmed before storing; unique per workspace. */
+  @ApiProperty({ writable: ['post', 'put'], example: 'TM102123456789TM' })
+  @Regex(TRACKING_NUMBER_PATTERN)
+  @MaxLength(100)
+  @Column('text', { nullable: true })
+  trackingNumber: string | null;
+
+  @ApiProperty({ example: 'in_transit' })
+  @Column('text', { nullable: true })
+  trackingStatus: string | null;
+
+  @ApiProperty({ writable: ['post', 'put'], items: 'string' })
+  @Column('text', { array: true, default: () => "'{}'" })
+  orderNumbers: string[];
+
+  @ApiProperty({ writable: ['post', 'put'] })
+  @Email()
+  @MaxLength(1000)
+  @Column('text', { nullable: true })
+  email: string | null;
+
+  @ApiProperty({ writable: ['post', 'put'] })
+  @PhoneNumber((shipment: Shipment) => shipment.address?.countryIso2)
+  @Column('text', { nullable: true })
+  phoneNumber: string | null;
+
+  @ApiProperty()
+  @Column('int', { nullable: true })
+  daysInTransit: number | null;
+
+  @ApiProperty()
+  @Column('int', { nullable: true })
+  daysInIdle: number | null;
+
+  /**
+   * Identified from the tracking number when not given. It is set once: a
+   * PUT leaves a known carrier alone unless it changes the tracking number
+   * (then the carrier is identified again, from the body or the number).
+   */
+  @ApiProperty({ writable: ['post', 'put'], example: 'ups' })
+  @Column('text', { nullable: true })
+  originCarrier: string | null;
+
+  @ApiProperty()
+  @Column('text', { nullable: true })
+  destinationCarrier: string | null;
+
+  @ApiProperty()
+  @Column('text', { nullable: true })
+  originCountry: string | null;
+
+  @ApiProperty()
+  @Column('text', { nullable: true })
+  destinationCountry: string | null;
+
+  @ApiProperty()
+  @Column('text', { nullable: true })
+  originCountryIso2: string | null;
+
+  @ApiProperty()
+  @Column('text', { nullable: true })
+  destinationCountryIso2: string | null;
+
+  @ApiProperty()
+  @Column('timestamptz', { nullable: true })
+  shippedAt: Date | null;
+
+  @ApiProperty()
+  @Column('timestamptz', { nullable: true })
+  expectedDeliveryDate: Date | null;
+
+  @ApiProperty()
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @ApiProperty()
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+
+  @ApiProperty()
+  @Column('timestamptz', { nullable: true })
+  lastStatusUpdate: Date | null;
+
+  @ApiProperty({ writable: ['post'] })
+  @NotBlank({ on: ['post'] })
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  workspace: Workspace;
+
+  /** IRI of the customer's review; reviews are written by the tracking pages. */
+  @ApiProperty()
+  @Column('text', { nullable: true })
+  review: string | null;
+
+  @ApiProperty()
+  @Column('double precision', { nullable: true })
+  reviewTotalScore: number | null;
+
+  @ApiProperty({ writable: ['post'] })
+  @Regex(WORKFLOW_IRI_PATTERN)
+  @Column('text', { nullable: true })
+  externalSourceIntegration: string | null;
+
+  @ApiProperty({ writable: ['post'] })
+  @MaxLength(255)
+  @Column('text', { nullable: true })
+  externalSourceSyncId: string | null;
+
+  @ApiProperty({ writable: ['post'] })
+  @Regex(WORKFLOW_IRI_PATTERN)
+  @Column('text', { nullable: true })
+  fulfillmentIntegration: string | null;
+
+  @ApiProperty({ writable: ['post'] })
+  @MaxLength(255)
+  @Column('text', { nullable: true })
+  fulfillmentSyncId: string | null;
+
+  @ApiProperty({ writable: ['post', 'put'] })
+  @ValidateNested({ groups: ['post', 'put'] })
+  @Column(() => Address)
+  address: Address;
+
+  /** `{code, title}` on write (the workspace's shipment status with that code, created if new). */
+  @ApiProperty({
+    writable: ['post', 'put'],
+    embed: true,
+    embedProperties: ['id', 'code', 'title'],
+    nullable: true,
+  })
+  @ManyToOne(() => Status, { onDelete: 'RESTRICT', nullable: true })
+  shipmentStatus: Status | null;
+
+  @ApiProperty()
+  @Column('text', { nullable: true })
+  externalSourceIntegrationType: string | null;
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { Shipment } from './shipment.entity';
+import { ShipmentsService } from './shipments.service';
+
+export class ShipmentsController extends ResourceController(Shipment, ShipmentsService) {}
+
+@Module({
+  controllers: [ShipmentsController],
+  providers: [ShipmentsService],
+  exports: [ShipmentsService],
+})
+export class ShipmentsModule {}

@@ -1,0 +1,15 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { StatusReferencesController } from './status-references.controller';
+import { Status } from './status.entity';
+import { StatusesService } from './statuses.service';
+
+export class StatusesController extends ResourceController(Status, StatusesService) {}
+
+@Module({
+  // The actions first: their paths must not be taken for `/statuses/:id`.
+  controllers: [StatusReferencesController, StatusesController],
+  providers: [StatusesService],
+  exports: [StatusesService],
+})
+export class StatusesModule {}

@@ -1,0 +1,28 @@
+import { Injectable } from '@nestjs/common';
+import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { Status } from './status.entity';
+import { countStatusReferences, loadStatus } from './status-references';
+
+/** Status rules: trimmed codes and titles; a status in use cannot be deleted. */
+@Injectable()
+export class StatusesService implements ResourceHooks<Status> {
+  prepare(status: Status): void {
+    if (typeof status.code === 'string') status.code = status.code.trim();
+    if (typeof status.title === 'string') status.title = status.title.trim() || null;
+  }
+
+  async beforeRemove(status: Status, ctx: WriteContext): Promise<void> {
+    const row = await loadStatus(ctx.em, status.id);
+    if (!row) return;
+    const used = await countStatusReferences(ctx.em, row);
+    if (used > 0) {
+      throw ValidationError.of(
+        'id',
+        `This status is used by ${used} ${row.entity}; move them to another status first (POST /statuses/migrate-references).`,
+        ViolationCodes.invalid,
+        { refsCount: used },
+      );
+    }
+  }
+}
