@@ -14,6 +14,9 @@ import { StatusesModule } from './statuses/statuses.module';
 import { ShipmentsModule } from './shipments/shipments.module';
 import { CarriersModule } from './carriers/carriers.module';
 import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-statuses.module';
+import { AuthModule } from './auth/auth.module';
+import { MailModule } from './mail/mail.module';
+import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
 
 @Module({
   imports: [
@@ -30,6 +33,9 @@ import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-sta
     ShipmentsModule,
     CarriersModule,
     TrackingStatusesModule,
+    MailModule,
+    AuthModule,
+    OauthClientsModule,
   ],
 })
 export class AppModule {}

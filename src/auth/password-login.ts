@@ -1,0 +1,34 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { hashPassword, needsRehash, verifyPassword } from './password-hasher';
+
+export interface AuthenticatedUser {
+  id: string;
+  email: string;
+}
+
+/** E-mail and password sign-in (the authorization page). */
+@Injectable()
+export class PasswordLogin {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * The user, or null for an unknown e-mail, a wrong password, no password or an unverified
+   * address: one answer for all, and the same scrypt work in every case.
+   */
+  async authenticate(email: string, password: string): Promise<AuthenticatedUser | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT id, email::text AS email, password_hash, email_verified FROM "user" WHERE email = $1`,
+      [email.trim()],
+    );
+    const ok = await verifyPassword(password, row?.password_hash ?? null);
+    if (!ok || !row.email_verified) return null;
+    if (needsRehash(row.password_hash)) {
+      await this.dataSource.query(`UPDATE "user" SET password_hash = $2 WHERE id = $1`, [
+        row.id,
+        await hashPassword(password),
+      ]);
+    }
+    return { id: row.id, email: row.email };
+  }
+}

@@ -1,0 +1,62 @@
+import { Injectable } from '@nestjs/common';
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { hashToken, randomSecret } from '../auth/secret-token';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { OauthClient } from './oauth-client.entity';
+
+/** `<id>_<random>`: the public client id (FOSOAuthServer's format: readable, unguessable). */
+export function newPublicId(id: string): string {
+  return `${id}_${randomBytes(18).toString('base64url')}`;
+}
+
+/** OAuth clients: owned by the caller; the secret is generated here and only hashed. */
+@Injectable()
+export class OauthClientsService {
+  /** Hooks of one creation; the plain secret goes back to the caller once. */
+  creationHooks(secret: string): ResourceHooks<OauthClient> {
+    return {
+      prepare(client: OauthClient, ctx: WriteContext) {
+        client.user = { id: ctx.principal.userId } as OauthClient['user'];
+        client.redirectUris ??= [];
+        client.secretHash = hashToken(secret);
+        client.publicId = newPublicId(randomSecret(8));
+      },
+      async persist(client: OauthClient, ctx: WriteContext) {
+        await ctx.em.save(client);
+        // The public id starts with the row id, known only once saved.
+        client.publicId = newPublicId(client.id);
+        await ctx.em.update(OauthClient, { id: client.id }, { publicId: client.publicId });
+      },
+    };
+  }
+
+  /** Creates a client for a user outside HTTP (CLI bootstrap); returns the plain secret. */
+  async createFor(
+    em: EntityManager,
+    principal: Pick<Principal, 'userId'>,
+    name: string,
+    redirectUris: string[] = [],
+  ): Promise<{ client: OauthClient; secret: string }> {
+    const secret = randomSecret();
+    const client = em.create(OauthClient, {
+      name,
+      redirectUris,
+      user: { id: principal.userId },
+      publicId: newPublicId(randomSecret(8)),
+      secretHash: hashToken(secret),
+    });
+    await em.save(client);
+    client.publicId = newPublicId(client.id);
+    await em.update(OauthClient, { id: client.id }, { publicId: client.publicId });
+    return { client, secret };
+  }
+
+  /** Replaces the secret of an existing client (the old one stops working at once). */
+  async rotateSecret(em: EntityManager, clientId: string): Promise<string> {
+    const secret = randomSecret();
+    await em.update(OauthClient, { id: clientId }, { secretHash: hashToken(secret) });
+    return secret;
+  }
+}

@@ -1,0 +1,49 @@
+import type { INestApplication } from '@nestjs/common';
+import { createHash, randomBytes } from 'node:crypto';
+import { Clock } from '../../src/auth/clock';
+import { api } from '../support/http';
+import type { Tenant } from './tenant.factory';
+
+export interface ClientCredentials {
+  id: string;
+  clientId: string;
+  clientSecret: string;
+  redirectUris: string[];
+}
+
+/** An OAuth client of the tenant's user, created over HTTP (the secret is in that answer only). */
+export async function createClient(
+  app: INestApplication,
+  tenant: Pick<Tenant, 'token'>,
+  body: { name?: string; redirectUris?: string[] } = {},
+): Promise<ClientCredentials> {
+  const res = await api(app, { token: tenant.token })
+    .post('/oauth_clients', { name: 'Test app', redirectUris: [], ...body })
+    .expect(201);
+  return {
+    id: res.body.id,
+    clientId: res.body.publicId,
+    clientSecret: res.body.secret,
+    redirectUris: res.body.redirectUris,
+  };
+}
+
+/**
+ * Moves the application's clock (src/auth/clock.ts) forward by `seconds` from now on;
+ * returns a function that puts it back.
+ */
+export function travel(app: INestApplication, seconds: number): () => void {
+  const clock = app.get(Clock);
+  const real = Clock.prototype.now;
+  const spy = jest.spyOn(clock, 'now').mockImplementation(function (this: Clock) {
+    return new Date(real.call(this).getTime() + seconds * 1000);
+  });
+  return () => spy.mockRestore();
+}
+
+/** A PKCE verifier and its S256 challenge. */
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(48).toString('base64url');
+  const challenge = createHash('sha256').update(verifier).digest('base64url');
+  return { verifier, challenge };
+}
