@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
@@ -10,6 +11,8 @@ import { HydraModule } from './hydra/hydra.module';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { MediaModule } from './media/media.module';
+import { TrackingPagesModule } from './tracking-pages/tracking-pages.module';
 import { StatusesModule } from './statuses/statuses.module';
 import { ShipmentsModule } from './shipments/shipments.module';
 import { CarriersModule } from './carriers/carriers.module';
@@ -28,7 +31,10 @@ import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
     AccessModule,
     UsersModule,
     TeamsModule,
+    ScheduleModule.forRoot(),
     WorkspacesModule,
+    MediaModule,
+    TrackingPagesModule,
     StatusesModule,
     ShipmentsModule,
     CarriersModule,

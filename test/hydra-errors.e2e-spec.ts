@@ -149,7 +149,7 @@ describe('hydra errors, formats and bodies', () => {
       .expect(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
     expect(csv.text.split('\n')[0]).toBe(
-      'id,team,title,emailSettings,scheduledForDelete,createdAt,updatedAt',
+      'id,team,title,defaultTrackingPage,logo.id,logo.filePath,emailSettings,scheduledForDelete,createdAt,updatedAt',
     );
     const item = await api(app, { token: t.token, accept: 'text/csv' })
       .get(`/workspaces/${t.workspaceId}`)

@@ -11,6 +11,8 @@ export function hashToken(token: string): string {
 /**
  * Resolves a bearer token to the principal with all its memberships in one
  * indexed query: the token by its SHA-256, then teams and visible workspaces.
+ * Workspaces scheduled for deletion are left out, so they and everything in them
+ * answer 404 while the background deletion works through them.
  */
 @Injectable()
 export class PrincipalLoader {
@@ -39,10 +41,11 @@ export class PrincipalLoader {
               COALESCE((SELECT array_agg(m.team_id ORDER BY m.team_id) FROM team_member m WHERE m.member_id = u.id AND m.role IN ('owner','admin')), '{}') AS admin_team_ids,
               COALESCE((SELECT array_agg(id ORDER BY id) FROM (
                  SELECT w.id FROM workspace w JOIN team_member m ON m.team_id = w.team_id AND m.member_id = u.id AND m.role IN ('owner','admin')
+                  WHERE NOT w.scheduled_for_delete
                  UNION
                  SELECT w.id FROM workspace_member wm JOIN workspace w ON w.id = wm.workspace_id
                    JOIN team_member m ON m.team_id = w.team_id AND m.member_id = u.id
-                  WHERE wm.user_id = u.id) v), '{}') AS workspace_ids
+                  WHERE wm.user_id = u.id AND NOT w.scheduled_for_delete) v), '{}') AS workspace_ids
          FROM "user" u WHERE u.id = $1`,
       [userId],
     );

@@ -30,6 +30,13 @@ export class AppConfig {
   readonly tokenRateLimitPerAddress: number;
   readonly tokenRateLimitPerClient: number;
   readonly tokenRateWindowSeconds: number;
+  /** Base of public tracking page links; undefined means publicUrl (or the request's base). */
+  readonly publicTrackingBaseUrl: string | undefined;
+  /** Shipments+orders above which DELETE /workspaces/{id} schedules a background deletion. */
+  readonly workspaceSyncDeleteLimit: number;
+  readonly workspaceDeleteBatchSize: number;
+  /** Period of the background workspace deletion; 0 disables it on this node. */
+  readonly workspaceDeleteIntervalSeconds: number;
 
   constructor(values: AppConfig) {
     Object.assign(this, values);

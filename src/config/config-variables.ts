@@ -158,4 +158,28 @@ export const CONFIG_VARIABLES = {
     description: 'length of the OAuth token rate-limit window',
     parse: integer(1, 86400),
   },
+  publicTrackingBaseUrl: {
+    name: 'PUBLIC_TRACKING_BASE_URL',
+    default: undefined,
+    description: 'base URL of public tracking page links (<base>/t/<hash>); unset uses PUBLIC_URL',
+    parse: urlWith(['http:', 'https:'], 'https://track.example.com'),
+  },
+  workspaceSyncDeleteLimit: {
+    name: 'WORKSPACE_SYNC_DELETE_LIMIT',
+    default: '10000',
+    description: 'workspaces with more shipments+orders are deleted in the background',
+    parse: integer(0, 100000000),
+  },
+  workspaceDeleteBatchSize: {
+    name: 'WORKSPACE_DELETE_BATCH_SIZE',
+    default: '1000',
+    description: 'rows removed per transaction by the background workspace deletion',
+    parse: integer(1, 1000000),
+  },
+  workspaceDeleteIntervalSeconds: {
+    name: 'WORKSPACE_DELETE_INTERVAL_SECONDS',
+    default: '10',
+    description: 'how often a node looks for workspaces scheduled for deletion (0 disables)',
+    parse: integer(0, 86400),
+  },
 } satisfies Record<string, ConfigVariable<any>>;

@@ -10,8 +10,15 @@ import {
 import { OrderFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
+import { Media } from '../media/media.entity';
 import { Team } from '../teams/team.entity';
+import { TrackingPage } from '../tracking-pages/tracking-page.entity';
 
+/**
+ * Not yet exposed, on purpose: `workflowsCount` (no workflow table exists yet; a constant 0
+ * would be a lie) and `widgets` (no widget resource yet). Add them as computed properties when
+ * those tables land.
+ */
 @ApiResource({
   path: '/workspaces',
   nested: [{ path: '/teams/:id/workspaces', params: { id: 'team' } }],
@@ -38,12 +45,31 @@ export class Workspace {
   @Column('text')
   title: string;
 
+  /**
+   * An IRI on read. On write an object creates (or, on PUT, updates) the workspace's default
+   * tracking page; an IRI picks an existing page of this workspace; null unsets it.
+   */
+  @ApiProperty({ writable: ['post', 'put'], acceptObjectOn: ['post', 'put'] })
+  @ManyToOne(() => TrackingPage, { nullable: true, onDelete: 'SET NULL' })
+  defaultTrackingPage: TrackingPage | null;
+
   @ApiProperty({ writable: ['post', 'put'], type: 'array', items: 'string' })
   @Column('jsonb', { default: () => "'[]'::jsonb" })
   workflowsOrder: string[];
 
+  /** `{id, filePath}` on read; the IRI of an uploaded image (POST /media) or null on write. */
+  @ApiProperty({ writable: ['post', 'put'], embed: true, nullable: true })
+  @ManyToOne(() => Media, { nullable: true, onDelete: 'SET NULL' })
+  logo: Media | null;
+
+  /**
+   * `{logo, signature, smtpCredentials}`: logo is stored as the `{id, filePath}` clients read
+   * and written as a media IRI (see WorkspacesService.emailSettings).
+   */
   @ApiProperty({ writable: ['post', 'put'], type: 'object' })
-  @Column('jsonb', { default: () => "'{}'::jsonb" })
+  @Column('jsonb', {
+    default: () => `'{"logo": null, "signature": null, "smtpCredentials": null}'::jsonb`,
+  })
   emailSettings: Record<string, unknown>;
 
   @ApiProperty()

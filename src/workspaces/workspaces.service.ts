@@ -1,37 +1,311 @@
 import { Injectable } from '@nestjs/common';
-import { ForbiddenError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { randomUUID } from 'node:crypto';
+import { DataProvider } from '../hydra/collection/data-provider';
+import {
+  BadRequestError,
+  ForbiddenError,
+  ValidationError,
+  Violation,
+  ViolationCodes,
+} from '../hydra/errors/api-errors';
+import { ResourceRegistry } from '../hydra/metadata/resource-registry';
+import { validateEntity } from '../hydra/validation/validate-entity';
+import { Denormalizer, typeError } from '../hydra/write/denormalizer';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { Media } from '../media/media.entity';
+import { MediaService } from '../media/media.service';
+import { isImage } from '../media/sniff-media-type';
 import { TeamMember } from '../teams/team-member.entity';
 import { createOwnedTeam, isTeamAdmin } from '../teams/team-membership';
 import { Team } from '../teams/team.entity';
+import { TrackingPage } from '../tracking-pages/tracking-page.entity';
+import { TrackingPagesService } from '../tracking-pages/tracking-pages.service';
+import { WorkspaceDeletion } from './workspace-deletion';
 import { Workspace } from './workspace.entity';
+
+const PAGE_PATH = 'defaultTrackingPage.';
+const SIGNATURE_MAX_LENGTH = 10000;
+const CREDENTIALS_IRI =
+  /^\/credentials\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface EmailSettings {
+  logo: { id: string; filePath: string } | null;
+  signature: string | null;
+  smtpCredentials: string | null;
+}
+
+/** What prepare() worked out, for validate() and afterWrite() of the same write. */
+interface Pending {
+  violations: Violation[];
+  /** Default tracking page to create or update from the body's object. */
+  page?: TrackingPage;
+  pageOperation?: 'post' | 'put';
+  emailLogoId?: string | null;
+}
 
 /**
  * Workspace rules. `team` on POST is an IRI of a team the caller administers,
  * or an object `{name}`: a name the caller's teams do not have creates that
  * team (owned by the caller); no name uses the caller's own team, creating
  * one when the caller has none.
+ *
+ * PUT replaces: optional attributes left out of the body go back to their defaults
+ * (workflowsOrder [], logo null, emailSettings empty, defaultTrackingPage unset; the page
+ * itself is kept).
  */
 @Injectable()
 export class WorkspacesService implements ResourceHooks<Workspace> {
+  private readonly pending = new WeakMap<Workspace, Pending>();
+
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly data: DataProvider,
+    private readonly denormalizer: Denormalizer,
+    private readonly trackingPages: TrackingPagesService,
+    private readonly media: MediaService,
+    private readonly deletion: WorkspaceDeletion,
+  ) {}
+
   async prepare(workspace: Workspace, ctx: WriteContext): Promise<void> {
+    const pending: Pending = { violations: [] };
+    this.pending.set(workspace, pending);
     if (ctx.operation === 'post') {
       const teamInput = ctx.nested.team;
       if (teamInput !== undefined) workspace.team = await this.teamFromObject(teamInput, ctx);
       if (workspace.team && !isTeamAdmin(ctx.principal, workspace.team.id))
         throw new ForbiddenError();
+      // Known before the insert, so pages and media can point at it in the same transaction.
+      workspace.id = randomUUID();
     }
+    if (ctx.operation === 'put') this.resetOmitted(workspace, ctx.body);
+    if ('logo' in ctx.nested) {
+      if (ctx.nested.logo !== null)
+        throw new BadRequestError(
+          'Nested documents for attribute "logo" are not allowed. Use IRIs instead.',
+        );
+      workspace.logo = null;
+    }
+    if ('emailSettings' in ctx.body) {
+      workspace.emailSettings = (await this.emailSettings(
+        ctx.body.emailSettings,
+        ctx,
+        pending,
+      )) as unknown as Record<string, unknown>;
+    }
+    if ('defaultTrackingPage' in ctx.nested) await this.pageFromObject(workspace, ctx, pending);
   }
 
-  afterWrite(workspace: Workspace, ctx: WriteContext): void {
+  async validate(workspace: Workspace, ctx: WriteContext): Promise<Violation[]> {
+    const pending = this.pending.get(workspace) ?? { violations: [] };
+    const out = [...pending.violations];
+    if (pending.page) {
+      for (const v of await validateEntity(pending.page, pending.pageOperation!))
+        out.push({ ...v, propertyPath: PAGE_PATH + v.propertyPath });
+      out.push(...(await this.trackingPages.violations(pending.page, ctx.em, PAGE_PATH)));
+    } else if (workspace.defaultTrackingPage?.id) {
+      const rows = await ctx.em.query(
+        `SELECT 1 FROM tracking_page WHERE id = $1 AND workspace_id = $2`,
+        [workspace.defaultTrackingPage.id, workspace.id ?? null],
+      );
+      if (rows.length === 0)
+        out.push({
+          propertyPath: 'defaultTrackingPage',
+          message: 'This tracking page does not belong to this workspace.',
+          code: ViolationCodes.invalid,
+        });
+    }
+    const logoId = workspace.logo?.id;
+    if (logoId) {
+      const logo = await this.media.summary(ctx.em, logoId);
+      if (!logo || !isImage(logo.mimeType))
+        out.push({
+          propertyPath: 'logo',
+          message: 'This file is not a valid image.',
+          code: ViolationCodes.invalid,
+        });
+    }
+    return out;
+  }
+
+  async afterWrite(workspace: Workspace, ctx: WriteContext): Promise<void> {
+    const { em } = ctx;
     if (ctx.operation === 'post' && !ctx.principal.workspaceIds.includes(workspace.id)) {
       ctx.principal.workspaceIds.push(workspace.id);
+    }
+    const pending = this.pending.get(workspace);
+    if (pending?.page) {
+      pending.page.workspace = { id: workspace.id } as Workspace;
+      await em.save(pending.page);
+      await em.query(`UPDATE workspace SET default_tracking_page_id = $2 WHERE id = $1`, [
+        workspace.id,
+        pending.page.id,
+      ]);
+    }
+    if (workspace.logo?.id) {
+      const id = await this.media.attach(em, workspace.logo.id, workspace.id);
+      if (id !== workspace.logo.id)
+        await em.query(`UPDATE workspace SET logo_id = $2 WHERE id = $1`, [workspace.id, id]);
+    }
+    if (pending?.emailLogoId) {
+      const id = await this.media.attach(em, pending.emailLogoId, workspace.id);
+      if (id !== pending.emailLogoId)
+        await em.query(
+          `UPDATE workspace SET email_settings = jsonb_set(email_settings, '{logo,id}', to_jsonb($2::text)) WHERE id = $1`,
+          [workspace.id, id],
+        );
     }
   }
 
   async beforeRemove(workspace: Workspace, ctx: WriteContext): Promise<void> {
     const row = await ctx.em.query('SELECT team_id FROM workspace WHERE id = $1', [workspace.id]);
     if (!isTeamAdmin(ctx.principal, row[0].team_id)) throw new ForbiddenError();
+  }
+
+  /** Everything in the workspace goes with it (FK cascades), now or in the background. */
+  async remove(workspace: Workspace, ctx: WriteContext): Promise<void> {
+    await this.deletion.deleteOrSchedule(ctx.em, workspace.id);
+    const i = ctx.principal.workspaceIds.indexOf(workspace.id);
+    if (i >= 0) ctx.principal.workspaceIds.splice(i, 1);
+  }
+
+  private resetOmitted(workspace: Workspace, body: Record<string, unknown>): void {
+    if (!('workflowsOrder' in body)) workspace.workflowsOrder = [];
+    if (!('logo' in body)) workspace.logo = null;
+    if (!('emailSettings' in body))
+      workspace.emailSettings = { logo: null, signature: null, smtpCredentials: null };
+    if (!('defaultTrackingPage' in body)) workspace.defaultTrackingPage = null;
+  }
+
+  /**
+   * `{logo, signature, smtpCredentials}`: logo an IRI of a visible image (stored as the
+   * `{id, filePath}` clients read back), unknown members dropped.
+   */
+  private async emailSettings(
+    raw: unknown,
+    ctx: WriteContext,
+    pending: Pending,
+  ): Promise<EmailSettings> {
+    const out: EmailSettings = { logo: null, signature: null, smtpCredentials: null };
+    if (raw === null) return out;
+    if (typeof raw !== 'object' || Array.isArray(raw))
+      throw typeError('emailSettings', 'array', raw);
+    const input = raw as Record<string, unknown>;
+    const logo = input.logo;
+    if (logo !== undefined && logo !== null) {
+      if (typeof logo === 'object')
+        throw new BadRequestError(
+          'Nested documents for attribute "emailSettings.logo" are not allowed. Use IRIs instead.',
+        );
+      if (typeof logo !== 'string') throw typeError('emailSettings.logo', 'string', logo);
+      const id = await this.data.resolveReference(this.registry.get(Media), ctx.principal, logo);
+      const summary = id ? await this.media.summary(ctx.em, id) : null;
+      if (!summary || !logo.startsWith('/media/')) {
+        pending.violations.push({
+          propertyPath: 'emailSettings.logo',
+          message: `Item not found for "${logo}".`,
+          code: null,
+        });
+      } else if (!isImage(summary.mimeType)) {
+        pending.violations.push({
+          propertyPath: 'emailSettings.logo',
+          message: 'This file is not a valid image.',
+          code: ViolationCodes.invalid,
+        });
+      } else {
+        out.logo = { id: summary.id, filePath: summary.filePath };
+        pending.emailLogoId = summary.id;
+      }
+    }
+    const signature = input.signature;
+    if (signature !== undefined && signature !== null) {
+      if (typeof signature !== 'string')
+        throw typeError('emailSettings.signature', 'string', signature);
+      if ([...signature].length > SIGNATURE_MAX_LENGTH)
+        pending.violations.push({
+          propertyPath: 'emailSettings.signature',
+          message: `This value is too long. It should have ${SIGNATURE_MAX_LENGTH} characters or less.`,
+          code: ViolationCodes.tooLong,
+        });
+      out.signature = signature;
+    }
+    const credentials = input.smtpCredentials;
+    if (credentials !== undefined && credentials !== null) {
+      if (typeof credentials !== 'string')
+        throw typeError('emailSettings.smtpCredentials', 'string', credentials);
+      out.smtpCredentials = await this.credentialsReference(credentials, ctx, pending);
+    }
+    return out;
+  }
+
+  /**
+   * An IRI of SMTP credentials. Checked against the credentials resource when it exists;
+   * until then (credentials are not built yet) only its form is checked.
+   */
+  private async credentialsReference(
+    iri: string,
+    ctx: WriteContext,
+    pending: Pending,
+  ): Promise<string | null> {
+    const violation = {
+      propertyPath: 'emailSettings.smtpCredentials',
+      message: `Item not found for "${iri}".`,
+      code: null,
+    };
+    const resource = this.registry.all().find((r) => r.path === '/credentials');
+    if (!CREDENTIALS_IRI.test(iri)) throw new BadRequestError(`Invalid IRI "${iri}".`);
+    if (resource && !(await this.data.resolveReference(resource, ctx.principal, iri))) {
+      pending.violations.push(violation);
+      return null;
+    }
+    return iri.toLowerCase();
+  }
+
+  /**
+   * `defaultTrackingPage` given as an object: on POST (or a workspace without a default page)
+   * a new page, on PUT the current default page updated with the given members.
+   */
+  private async pageFromObject(
+    workspace: Workspace,
+    ctx: WriteContext,
+    pending: Pending,
+  ): Promise<void> {
+    const input = ctx.nested.defaultTrackingPage;
+    if (input === null) {
+      workspace.defaultTrackingPage = null;
+      return;
+    }
+    const { em } = ctx;
+    let page: TrackingPage | null = null;
+    if (ctx.operation === 'put') {
+      const [row] = await em.query(`SELECT default_tracking_page_id FROM workspace WHERE id = $1`, [
+        workspace.id,
+      ]);
+      if (row?.default_tracking_page_id)
+        page = await em.findOne(TrackingPage, {
+          where: { id: row.default_tracking_page_id },
+          lock: { mode: 'pessimistic_write' },
+        });
+    }
+    const operation = page ? 'put' : 'post';
+    page ??= em.create(TrackingPage);
+    page.workspace = { id: workspace.id } as Workspace;
+    // The page belongs to this workspace whatever the object says.
+    const { workspace: _ignored, ...members } = input;
+    const result = await this.denormalizer.apply(
+      this.registry.get(TrackingPage),
+      page as unknown as Record<string, unknown>,
+      members,
+      operation,
+      ctx.principal,
+    );
+    pending.violations.push(
+      ...result.violations.map((v) => ({ ...v, propertyPath: PAGE_PATH + v.propertyPath })),
+    );
+    this.trackingPages.normalize(page, PAGE_PATH);
+    pending.page = page;
+    pending.pageOperation = operation;
+    // Set after the page is saved (afterWrite); keep the column as it is until then.
+    workspace.defaultTrackingPage = undefined as unknown as null;
   }
 
   private async teamFromObject(

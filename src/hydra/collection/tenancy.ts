@@ -1,7 +1,10 @@
 import type { Principal } from '../../access/principal';
+import type { TenancyRule } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import type { ResolvedPath } from '../query/property-path';
 import { SqlQuery, quoteIdent } from '../query/sql-query';
+
+type SingleRule = Exclude<TenancyRule, 'public' | { anyOf: unknown }>;
 
 /**
  * Restricts a query to the caller's tenancy as the resource declares it. It
@@ -20,6 +23,22 @@ export function applyTenancy(
     query.andWhere('FALSE');
     return;
   }
+  if ('anyOf' in rule) {
+    const parts = rule.anyOf.map((r) => tenancyCondition(resource, r, query, principal, resolve));
+    const admitted = parts.filter((p) => p !== 'FALSE');
+    query.andWhere(admitted.length === 0 ? 'FALSE' : `(${admitted.join(' OR ')})`);
+    return;
+  }
+  query.andWhere(tenancyCondition(resource, rule, query, principal, resolve));
+}
+
+function tenancyCondition(
+  resource: ResourceMeta,
+  rule: SingleRule,
+  query: SqlQuery,
+  principal: Principal,
+  resolve: (path: string) => ResolvedPath | null,
+): string {
   let sql: string;
   let ids: string[];
   if ('self' in rule) {
@@ -42,9 +61,9 @@ export function applyTenancy(
     sql = resolved.sql;
     ids = scope;
   }
-  if (ids.length === 0) query.andWhere('FALSE');
+  if (ids.length === 0) return 'FALSE';
   // One id is by far the common case: a plain equality lets the planner walk
   // the (workspace_id, sort key) index in order.
-  else if (ids.length === 1) query.andWhere(`${sql} = ${query.param(ids[0])}::uuid`);
-  else query.andWhere(`${sql} = ANY(${query.param(ids)}::uuid[])`);
+  if (ids.length === 1) return `${sql} = ${query.param(ids[0])}::uuid`;
+  return `${sql} = ANY(${query.param(ids)}::uuid[])`;
 }

@@ -15,6 +15,8 @@ export type TenancyRule =
   | { team: string } // property holding the team reference
   | { user: string } // property holding the owning user
   | { self: 'workspace' | 'team' | 'user' }
+  /** Visible when any of the rules admits the row (e.g. uploader or attached workspace). */
+  | { anyOf: Array<Exclude<TenancyRule, 'public' | { anyOf: unknown }>> }
   | 'public';
 
 export interface NestedCollectionRoute {

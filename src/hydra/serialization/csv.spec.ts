@@ -1,4 +1,5 @@
-import { csvDocument, csvField, flatten } from './csv';
+import type { ResourceMeta } from '../metadata/resource-metadata';
+import { csvDocument, csvField, flatten, plannedColumns } from './csv';
 
 describe('CSV', () => {
   it('quotes fields with comma, quote, newline, tab or space and doubles quotes', () => {
@@ -36,5 +37,29 @@ describe('CSV', () => {
         { a: 2, c: true },
       ]),
     ).toBe('a,b,c\n1,"x y",\n2,,1\n');
+  });
+});
+
+describe('plannedColumns', () => {
+  it('flattens an embedded resource into the members the record reader embeds', () => {
+    class Media {}
+    const resource = {
+      properties: [
+        { name: 'id', kind: 'column', type: 'string', readable: true, options: {} },
+        {
+          name: 'logo',
+          kind: 'object',
+          type: 'object',
+          readable: true,
+          options: {},
+          target: Media,
+        },
+      ],
+    } as unknown as ResourceMeta;
+    const columns = plannedColumns(resource, new Map(), (target) =>
+      target === Media ? ['id', 'filePath'] : [],
+    );
+    expect(columns.map((c) => c.header)).toEqual(['id', 'logo.id', 'logo.filePath']);
+    expect(columns[2].get({ id: 'x', logo: { id: 'm', filePath: '/f' } })).toBe('/f');
   });
 });

@@ -54,6 +54,8 @@ export function flatten(
 export function plannedColumns(
   resource: ResourceMeta,
   arrayWidths: Map<string, number>,
+  /** Members of an embedded resource (`embed: true`), as the record reader embeds them. */
+  embeddedMembers: (target: Function) => string[] = () => ['id', 'code', 'title'],
 ): Array<{ header: string; get: (r: ApiRecord) => unknown }> {
   const cols: Array<{ header: string; get: (r: ApiRecord) => unknown }> = [];
   for (const prop of resource.properties) {
@@ -67,7 +69,7 @@ export function plannedColumns(
         });
       }
     } else if (prop.kind === 'object') {
-      for (const sub of ['id', 'code', 'title']) {
+      for (const sub of embeddedMembers(prop.target!)) {
         cols.push({ header: `${name}.${sub}`, get: (r) => (r[name] as ApiRecord | null)?.[sub] });
       }
     } else if (prop.type === 'array') {

@@ -105,7 +105,12 @@ export class Responder {
       );
       reader.arrayColumns.forEach((a, i) => widths.set(a.property, Number(rows[0][`w${i}`] ?? 0)));
     }
-    const columns = plannedColumns(resource, widths);
+    const columns = plannedColumns(resource, widths, (target) =>
+      this.registry
+        .get(target)
+        .properties.filter((p) => p.readable && p.kind === 'column')
+        .map((p) => p.name),
+    );
     const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${this.data.orderClause(resource, query)} LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`;
     const client = await this.data.pool.connect();
     try {

@@ -1,0 +1,25 @@
+import { Module } from '@nestjs/common';
+import { join } from 'node:path';
+import { AppConfig } from '../config/app-config';
+import { FileStorage } from './file-storage';
+import { LocalFileStorage } from './local-file-storage';
+import { MediaController, MediaFilesController } from './media.controller';
+import { MediaService } from './media.service';
+
+@Module({
+  controllers: [MediaController, MediaFilesController],
+  providers: [
+    MediaService,
+    {
+      provide: FileStorage,
+      inject: [AppConfig],
+      useFactory: (config: AppConfig) =>
+        new LocalFileStorage(
+          join(config.dataDir, 'media'),
+          `${(config.publicUrl ?? '').replace(/\/+$/, '')}/media/files`,
+        ),
+    },
+  ],
+  exports: [MediaService, FileStorage],
+})
+export class MediaModule {}
