@@ -35,11 +35,27 @@ describe('workspaces', () => {
         team: `/teams/${t.teamId}`,
         title: 'Main store',
         defaultTrackingPage: null,
+        shipmentsCount: 0,
         workflowsOrder: [],
         logo: null,
         emailSettings: { logo: null, signature: null, smtpCredentials: null },
         scheduledForDelete: false,
       });
+    });
+
+    it('counts the shipments of each workspace', async () => {
+      const second = await addWorkspace(app, t);
+      for (const [ws, n] of [
+        [t.workspaceId, 2],
+        [second, 1],
+      ] as const)
+        for (let i = 0; i < n; i++)
+          await db.query(`INSERT INTO shipment (workspace_id, tracking_number) VALUES ($1, $2)`, [
+            ws,
+            `TMCOUNT${i}`,
+          ]);
+      const res = await api(app, { token: t.token }).get('/workspaces?order[createdAt]=asc');
+      expect(res.body['hydra:member'].map((w: any) => w.shipmentsCount)).toEqual([2, 1]);
     });
   });
 

@@ -53,6 +53,13 @@ export class Workspace {
   @ManyToOne(() => TrackingPage, { nullable: true, onDelete: 'SET NULL' })
   defaultTrackingPage: TrackingPage | null;
 
+  /** Counted through the (workspace_id, ...) indexes of shipment; index-only for small pages. */
+  @ApiProperty({
+    sql: '(SELECT count(*)::int FROM shipment s WHERE s.workspace_id = {a}.id)',
+    type: 'integer',
+  })
+  shipmentsCount?: number;
+
   @ApiProperty({ writable: ['post', 'put'], type: 'array', items: 'string' })
   @Column('jsonb', { default: () => "'[]'::jsonb" })
   workflowsOrder: string[];
