@@ -15,6 +15,9 @@ import { MediaModule } from './media/media.module';
 import { TrackingPagesModule } from './tracking-pages/tracking-pages.module';
 import { StatusesModule } from './statuses/statuses.module';
 import { ShipmentsModule } from './shipments/shipments.module';
+import { OrdersModule } from './orders/orders.module';
+import { OrderItemsModule } from './order-items/order-items.module';
+import { ShipmentItemsModule } from './shipment-items/shipment-items.module';
 import { CarriersModule } from './carriers/carriers.module';
 import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-statuses.module';
 import { AuthModule } from './auth/auth.module';
@@ -37,6 +40,9 @@ import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
     TrackingPagesModule,
     StatusesModule,
     ShipmentsModule,
+    OrdersModule,
+    OrderItemsModule,
+    ShipmentItemsModule,
     CarriersModule,
     TrackingStatusesModule,
     MailModule,

@@ -2,7 +2,10 @@ import {
   Column,
   CreateDateColumn,
   Entity,
+  JoinTable,
+  ManyToMany,
   ManyToOne,
+  OneToMany,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
@@ -11,6 +14,8 @@ import { Address } from '../common/address';
 import { DateFilter, EmptyFilter, ExactFilter, OrderFilter, RangeFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { Email, MaxLength, NotBlank, Regex } from '../hydra/validation/constraints';
+import type { Order } from '../orders/order.entity';
+import type { ShipmentItem } from '../shipment-items/shipment-item.entity';
 import { Status } from '../statuses/status.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { PhoneNumber } from './contact-rules';
@@ -220,6 +225,21 @@ export class Shipment {
   @ApiProperty()
   @Column('double precision', { nullable: true })
   reviewTotalScore: number | null;
+
+  /** Linked orders; kept consistent with `orderNumbers` (shipment-orders.ts). */
+  @ApiProperty({ writable: ['post', 'put'] })
+  @ManyToMany('Order', (order: Order) => order.shipments)
+  @JoinTable({
+    name: 'shipment_order',
+    joinColumn: { name: 'shipment_id' },
+    inverseJoinColumn: { name: 'order_id' },
+  })
+  orders: Order[];
+
+  /** On PUT the list replaces the shipment's items: items left out are deleted. */
+  @ApiProperty({ writable: ['post', 'put'] })
+  @OneToMany('ShipmentItem', (item: ShipmentItem) => item.shipment)
+  shipmentItems: ShipmentItem[];
 
   @ApiProperty({ writable: ['post'] })
   @Regex(WORKFLOW_IRI_PATTERN)

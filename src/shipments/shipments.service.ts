@@ -5,8 +5,18 @@ import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import { Status } from '../statuses/status.entity';
+import { ordersOfShipment, refreshOrderAggregates } from '../orders/order-aggregates';
 import { decideOriginCarrier } from './shipment-carrier';
+import {
+  completeShipmentOrders,
+  linkedOrders,
+  loadOrders,
+  ordersByNumbers,
+  planShipmentOrders,
+  replaceShipmentLinks,
+} from './shipment-orders';
 import { Shipment } from './shipment.entity';
+import { blankToNull } from './text-input';
 
 /** What a write did to a shipment, for those who react to it (tracking). */
 export interface ShipmentWriteEvent {
@@ -25,6 +35,7 @@ interface StoredState {
   workspaceId: string;
   trackingNumber: string | null;
   originCarrier: string | null;
+  orderNumbers: string[];
 }
 
 /**
@@ -46,13 +57,14 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
   async prepare(shipment: Shipment, ctx: WriteContext): Promise<void> {
     if (ctx.operation === 'put') {
       const [row] = await ctx.em.query(
-        'SELECT workspace_id, tracking_number, origin_carrier FROM shipment WHERE id = $1',
+        'SELECT workspace_id, tracking_number, origin_carrier, order_numbers FROM shipment WHERE id = $1',
         [shipment.id],
       );
       this.stored.set(shipment, {
         workspaceId: row.workspace_id,
         trackingNumber: row.tracking_number,
         originCarrier: row.origin_carrier,
+        orderNumbers: row.order_numbers,
       });
     }
     shipment.trackingNumber = trimTrackingNumber(shipment.trackingNumber);
@@ -130,6 +142,8 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
         });
       }
     }
+    violations.push(...(await this.checkOrders(shipment, workspaceId, ctx)));
+    violations.push(...(await this.checkItems(shipment, ctx)));
     if (violations.length) return violations;
 
     const previous = this.stored.get(shipment);
@@ -151,6 +165,63 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
     return [];
   }
 
+  /**
+   * Saves the shipment, then its links to orders (kept consistent with
+   * `orderNumbers`), the items a PUT left out (deleted), and the aggregates
+   * of every order involved.
+   */
+  async persist(shipment: Shipment, ctx: WriteContext): Promise<void> {
+    const { em } = ctx;
+    const given = (name: string) => Object.prototype.hasOwnProperty.call(ctx.body, name);
+    const givenOrderIds = given('orders') ? (shipment.orders ?? []).map((o) => o.id) : undefined;
+    const keptItemIds = given('shipmentItems')
+      ? (shipment.shipmentItems ?? []).map((i) => i.id)
+      : undefined;
+    // Relations are written below with SQL, not by TypeORM's cascade.
+    delete (shipment as Partial<Shipment>).orders;
+    delete (shipment as Partial<Shipment>).shipmentItems;
+
+    const workspaceId = this.workspaceIdOf(shipment)!;
+    const stored = this.stored.get(shipment);
+    const existingLinks = stored ? await linkedOrders(em, shipment.id) : [];
+    const plan = planShipmentOrders({
+      existingLinks,
+      existingNumbers: stored?.orderNumbers ?? [],
+      givenOrders: givenOrderIds ? await loadOrders(em, givenOrderIds) : undefined,
+      givenNumbers: given('orderNumbers') ? shipment.orderNumbers : undefined,
+    });
+    const linked = completeShipmentOrders(
+      plan,
+      await ordersByNumbers(em, workspaceId, plan.numbers),
+    );
+    shipment.orderNumbers = linked.numbers;
+    await em.save(shipment);
+    await replaceShipmentLinks(
+      em,
+      shipment.id,
+      linked.orders.map((o) => o.id),
+    );
+
+    const affected = [...existingLinks, ...linked.orders].map((o) => o.id);
+    if (keptItemIds) {
+      const removed: Array<{ order_id: string }> = await em.query(
+        `DELETE FROM shipment_item si USING order_item oi
+          WHERE si.shipment_id = $1 AND NOT (si.id = ANY($2::uuid[])) AND oi.id = si.order_item_id
+          RETURNING oi.order_id`,
+        [shipment.id, keptItemIds],
+      );
+      affected.push(...removed.map((r) => r.order_id));
+    }
+    await refreshOrderAggregates(em, affected);
+  }
+
+  /** Deletes the shipment (its items go with it) and refreshes the orders it counted in. */
+  async remove(shipment: Shipment, ctx: WriteContext): Promise<void> {
+    const affected = await ordersOfShipment(ctx.em, shipment.id);
+    await ctx.em.delete(Shipment, { id: shipment.id });
+    await refreshOrderAggregates(ctx.em, affected);
+  }
+
   async afterWrite(shipment: Shipment, ctx: WriteContext): Promise<void> {
     const previous = this.stored.get(shipment);
     const event: ShipmentWriteEvent = {
@@ -165,15 +236,56 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
     for (const listener of this.listeners) await listener(event);
   }
 
+  /** Linked orders must belong to the shipment's workspace. */
+  private async checkOrders(
+    shipment: Shipment,
+    workspaceId: string,
+    ctx: WriteContext,
+  ): Promise<Violation[]> {
+    if (!Object.prototype.hasOwnProperty.call(ctx.body, 'orders') || !shipment.orders) return [];
+    const ids = shipment.orders.map((o) => o.id);
+    const found = new Map((await loadOrders(ctx.em, ids)).map((o) => [o.id, o]));
+    return ids.flatMap((id, i) =>
+      found.get(id)?.workspaceId === workspaceId
+        ? []
+        : [
+            {
+              propertyPath: `orders[${i}]`,
+              message: 'The order must belong to the workspace of the shipment.',
+              code: ViolationCodes.invalid,
+            },
+          ],
+    );
+  }
+
+  /** Items listed in `shipmentItems` must already be items of this shipment. */
+  private async checkItems(shipment: Shipment, ctx: WriteContext): Promise<Violation[]> {
+    if (!Object.prototype.hasOwnProperty.call(ctx.body, 'shipmentItems') || !shipment.shipmentItems)
+      return [];
+    const ids = shipment.shipmentItems.map((i) => i.id);
+    const rows: Array<{ id: string; shipment_id: string }> = ids.length
+      ? await ctx.em.query('SELECT id, shipment_id FROM shipment_item WHERE id = ANY($1::uuid[])', [
+          ids,
+        ])
+      : [];
+    const owner = new Map(rows.map((r) => [r.id, r.shipment_id]));
+    return ids.flatMap((id, i) =>
+      shipment.id && owner.get(id) === shipment.id
+        ? []
+        : [
+            {
+              propertyPath: `shipmentItems[${i}]`,
+              message:
+                'The shipment item belongs to another shipment; items are added through POST /shipment_items.',
+              code: ViolationCodes.invalid,
+            },
+          ],
+    );
+  }
+
   private workspaceIdOf(shipment: Shipment): string | undefined {
     return this.stored.get(shipment)?.workspaceId ?? shipment.workspace?.id;
   }
-}
-
-function blankToNull(value: string | null | undefined): string | null {
-  if (value === undefined || value === null) return null;
-  const trimmed = value.trim();
-  return trimmed === '' ? null : trimmed;
 }
 
 /**

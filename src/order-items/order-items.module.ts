@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { OrderItem } from './order-item.entity';
+import { OrderItemsService } from './order-items.service';
+
+export class OrderItemsController extends ResourceController(OrderItem, OrderItemsService) {}
+
+@Module({
+  controllers: [OrderItemsController],
+  providers: [OrderItemsService],
+  exports: [OrderItemsService],
+})
+export class OrderItemsModule {}

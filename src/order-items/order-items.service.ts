@@ -1,0 +1,81 @@
+import { Injectable } from '@nestjs/common';
+import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { refreshOrderAggregates } from '../orders/order-aggregates';
+import type { Workspace } from '../workspaces/workspace.entity';
+import { OrderItem } from './order-item.entity';
+import { blankToNull } from '../shipments/text-input';
+
+/**
+ * Order item rules: the item lives in its order's workspace; qty and price
+ * default to 0; qty may not drop below what shipments already carry; the
+ * order's fulfilment is recomputed with every change.
+ */
+@Injectable()
+export class OrderItemsService implements ResourceHooks<OrderItem> {
+  private readonly orderOf = new WeakMap<OrderItem, string>();
+
+  async prepare(item: OrderItem, ctx: WriteContext): Promise<void> {
+    if (ctx.operation === 'put') {
+      const [row] = await ctx.em.query('SELECT order_id FROM order_item WHERE id = $1', [item.id]);
+      this.orderOf.set(item, row.order_id);
+    } else if (item.order?.id) {
+      this.orderOf.set(item, item.order.id);
+      const [row] = await ctx.em.query('SELECT workspace_id FROM "order" WHERE id = $1', [
+        item.order.id,
+      ]);
+      if (row) item.workspace = { id: row.workspace_id } as Workspace;
+    }
+    item.qty ??= 0;
+    item.price ??= '0';
+    item.productOptions ??= {};
+    item.productName = blankToNull(item.productName);
+    item.productSku = blankToNull(item.productSku);
+    item.externalProductId = blankToNull(item.externalProductId);
+    item.externalSourceSyncId = blankToNull(item.externalSourceSyncId);
+    item.externalSourceIntegration = blankToNull(item.externalSourceIntegration);
+    item.imageUrl = blankToNull(item.imageUrl);
+  }
+
+  async validate(item: OrderItem, ctx: WriteContext): Promise<Violation[]> {
+    const violations: Violation[] = [];
+    const options = item.productOptions;
+    if (
+      typeof options !== 'object' ||
+      options === null ||
+      Array.isArray(options) ||
+      Object.values(options).some((v) => typeof v !== 'string')
+    ) {
+      violations.push({
+        propertyPath: 'productOptions',
+        message: 'This value should be an object of option codes to string values.',
+        code: ViolationCodes.invalid,
+      });
+    }
+    if (ctx.operation === 'put') {
+      // The row is locked by the write: shipment items of it wait for us.
+      const [row] = await ctx.em.query(
+        'SELECT COALESCE(sum(qty), 0)::int AS shipped FROM shipment_item WHERE order_item_id = $1',
+        [item.id],
+      );
+      if (item.qty < row.shipped) {
+        violations.push({
+          propertyPath: 'qty',
+          message: `This value should be greater than or equal to ${row.shipped}, the quantity already in shipments.`,
+          code: ViolationCodes.greaterThanOrEqual,
+        });
+      }
+    }
+    return violations;
+  }
+
+  async afterWrite(item: OrderItem, ctx: WriteContext): Promise<void> {
+    await refreshOrderAggregates(ctx.em, [this.orderOf.get(item)]);
+  }
+
+  async remove(item: OrderItem, ctx: WriteContext): Promise<void> {
+    const [row] = await ctx.em.query('SELECT order_id FROM order_item WHERE id = $1', [item.id]);
+    await ctx.em.delete(OrderItem, { id: item.id });
+    await refreshOrderAggregates(ctx.em, [row?.order_id]);
+  }
+}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { Order } from './order.entity';
+import { OrdersService } from './orders.service';
+
+export class OrdersController extends ResourceController(Order, OrdersService) {}
+
+@Module({
+  controllers: [OrdersController],
+  providers: [OrdersService],
+  exports: [OrdersService],
+})
+export class OrdersModule {}

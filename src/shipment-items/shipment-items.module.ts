@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { ShipmentsModule } from '../shipments/shipments.module';
+import { ShipmentItem } from './shipment-item.entity';
+import { ShipmentItemsService } from './shipment-items.service';
+
+export class ShipmentItemsController extends ResourceController(
+  ShipmentItem,
+  ShipmentItemsService,
+) {}
+
+@Module({
+  imports: [ShipmentsModule],
+  controllers: [ShipmentItemsController],
+  providers: [ShipmentItemsService],
+})
+export class ShipmentItemsModule {}

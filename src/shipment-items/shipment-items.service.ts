@@ -1,0 +1,139 @@
+import { Injectable } from '@nestjs/common';
+import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ResourceRegistry } from '../hydra/metadata/resource-registry';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { ResourceWriter } from '../hydra/write/resource-writer';
+import { refreshOrderAggregates } from '../orders/order-aggregates';
+import { linkShipmentsToOrder } from '../shipments/shipment-orders';
+import { Shipment } from '../shipments/shipment.entity';
+import { ShipmentsService } from '../shipments/shipments.service';
+import type { Workspace } from '../workspaces/workspace.entity';
+import { availableQuantity } from './shipment-item-quantity';
+import { ShipmentItem } from './shipment-item.entity';
+import { blankToNull } from '../shipments/text-input';
+
+interface Stored {
+  orderItemId: string;
+  workspaceId: string;
+}
+
+/**
+ * Shipment item rules. On POST `shipment` may be an object: it is created
+ * first through the shipment rules (carrier identification included), in
+ * the same transaction. The order item must belong to the shipment's
+ * workspace, and the quantity must fit what is left of it: checked with the
+ * order item row locked, so parallel requests cannot together exceed it.
+ * The shipment is linked to the item's order, and the order's fulfilment is
+ * recomputed.
+ */
+@Injectable()
+export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
+  private readonly stored = new WeakMap<ShipmentItem, Stored>();
+
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly writer: ResourceWriter,
+    private readonly shipments: ShipmentsService,
+  ) {}
+
+  async prepare(item: ShipmentItem, ctx: WriteContext): Promise<void> {
+    const { em } = ctx;
+    if (ctx.operation === 'put') {
+      const [row] = await em.query(
+        'SELECT order_item_id, workspace_id FROM shipment_item WHERE id = $1',
+        [item.id],
+      );
+      this.stored.set(item, { orderItemId: row.order_item_id, workspaceId: row.workspace_id });
+    } else {
+      const shipmentInput = ctx.nested.shipment;
+      if (shipmentInput) {
+        const id = await this.writer.createWithin(
+          em,
+          this.registry.get(Shipment),
+          shipmentInput,
+          ctx.principal,
+          this.shipments,
+          'shipment',
+          ctx.request,
+        );
+        item.shipment = { id } as Shipment;
+      }
+      if (item.shipment?.id) {
+        const [row] = await em.query('SELECT workspace_id FROM shipment WHERE id = $1', [
+          item.shipment.id,
+        ]);
+        item.workspace = { id: row.workspace_id } as Workspace;
+      }
+    }
+    item.qty ??= 0;
+    item.externalSourceSyncId = blankToNull(item.externalSourceSyncId);
+    item.fulfillmentSyncId = blankToNull(item.fulfillmentSyncId);
+    item.externalSourceIntegration = blankToNull(item.externalSourceIntegration);
+    item.fulfillmentIntegration = blankToNull(item.fulfillmentIntegration);
+  }
+
+  async validate(item: ShipmentItem, ctx: WriteContext): Promise<Violation[]> {
+    const { em } = ctx;
+    const workspaceId = this.stored.get(item)?.workspaceId ?? item.workspace.id;
+    // The lock serialises every quantity check of this order item.
+    const [orderItem] = await em.query(
+      'SELECT id, workspace_id, qty FROM order_item WHERE id = $1 FOR UPDATE',
+      [item.orderItem.id],
+    );
+    if (!orderItem || orderItem.workspace_id !== workspaceId) {
+      return [
+        {
+          propertyPath: 'orderItem',
+          message: 'The order item must belong to the workspace of the shipment.',
+          code: ViolationCodes.invalid,
+        },
+      ];
+    }
+    const [others] = await em.query(
+      `SELECT COALESCE(sum(qty), 0)::int AS shipped FROM shipment_item
+        WHERE order_item_id = $1 AND id IS DISTINCT FROM $2`,
+      [orderItem.id, item.id ?? null],
+    );
+    const available = availableQuantity(orderItem.qty, others.shipped);
+    if (item.qty > available) {
+      throw ValidationError.of(
+        'qty',
+        `This value should be less than or equal to ${available}, the quantity of the order item left to fulfil.`,
+        ViolationCodes.lessThanOrEqual,
+      );
+    }
+    return [];
+  }
+
+  async afterWrite(item: ShipmentItem, ctx: WriteContext): Promise<void> {
+    const { em } = ctx;
+    const [row] = await em.query(
+      `SELECT si.shipment_id, o.id AS order_id, o.order_number
+         FROM shipment_item si
+         JOIN order_item oi ON oi.id = si.order_item_id
+         JOIN "order" o ON o.id = oi.order_id
+        WHERE si.id = $1`,
+      [item.id],
+    );
+    // A shipment carrying an order's items belongs to that order.
+    await linkShipmentsToOrder(em, { id: row.order_id, orderNumber: row.order_number }, [
+      row.shipment_id,
+    ]);
+    const previous = this.stored.get(item);
+    const previousOrder = previous
+      ? (await em.query('SELECT order_id FROM order_item WHERE id = $1', [previous.orderItemId]))[0]
+          ?.order_id
+      : null;
+    await refreshOrderAggregates(em, [row.order_id, previousOrder]);
+  }
+
+  async remove(item: ShipmentItem, ctx: WriteContext): Promise<void> {
+    const [row] = await ctx.em.query(
+      `SELECT oi.order_id FROM shipment_item si JOIN order_item oi ON oi.id = si.order_item_id
+        WHERE si.id = $1`,
+      [item.id],
+    );
+    await ctx.em.delete(ShipmentItem, { id: item.id });
+    await refreshOrderAggregates(ctx.em, [row?.order_id]);
+  }
+}
