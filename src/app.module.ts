@@ -23,6 +23,8 @@ import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-sta
 import { AuthModule } from './auth/auth.module';
 import { MailModule } from './mail/mail.module';
 import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
+import { WorkspaceMembersModule } from './workspace-members/workspace-members.module';
+import { SecurityModule } from './security/security.module';
 
 @Module({
   imports: [
@@ -48,6 +50,8 @@ import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
     MailModule,
     AuthModule,
     OauthClientsModule,
+    WorkspaceMembersModule,
+    SecurityModule,
   ],
 })
 export class AppModule {}

@@ -1,6 +1,7 @@
-import { Global, Inject, Module, OnModuleDestroy } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { LogMailer } from './log-mailer';
+import { MailDispatcher } from './mail-dispatcher';
 import { MAILER, type Mailer } from './mailer';
 import { SmtpMailer } from './smtp-mailer';
 
@@ -10,16 +11,13 @@ export function mailerFor(config: AppConfig): Mailer {
     : new LogMailer(config.mailFrom);
 }
 
-/** Provides the `MAILER` port everywhere: SMTP when SMTP_URL is set, the log otherwise. */
+/**
+ * Provides the `MAILER` port everywhere (SMTP when SMTP_URL is set, the log otherwise) and
+ * the `MailDispatcher` that sends in the background.
+ */
 @Global()
 @Module({
-  providers: [{ provide: MAILER, inject: [AppConfig], useFactory: mailerFor }],
-  exports: [MAILER],
+  providers: [{ provide: MAILER, inject: [AppConfig], useFactory: mailerFor }, MailDispatcher],
+  exports: [MAILER, MailDispatcher],
 })
-export class MailModule implements OnModuleDestroy {
-  constructor(@Inject(MAILER) private readonly mailer: Mailer) {}
-
-  onModuleDestroy(): void {
-    if (this.mailer instanceof SmtpMailer) this.mailer.close();
-  }
-}
+export class MailModule {}

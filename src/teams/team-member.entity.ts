@@ -6,7 +6,8 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ExactFilter } from '../hydra/filters';
+import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { Choice } from '../hydra/validation/constraints';
 import { User } from '../users/user.entity';
 import { Team } from './team.entity';
@@ -16,14 +17,17 @@ export type TeamRole = (typeof TEAM_ROLES)[number];
 
 @ApiResource({
   path: '/team_members',
-  operations: ['list', 'get', 'put', 'delete'],
+  // PUT, DELETE, POST (invitation) and resend_invite are custom: TeamMembersController.
+  operations: ['list', 'get'],
   nested: [
     { path: '/teams/:id/team_members', params: { id: 'team' } },
     { path: '/users/:id/team_members', params: { id: 'member' } },
   ],
   tenancy: { team: 'team' },
   description: 'Membership of a user (or a pending invitation) in a team, with a role.',
+  defaultOrder: { createdAt: 'ASC' },
 })
+@ApiFilter(new ExactFilter(['team.id', 'member.id']))
 @Index(['team', 'member'], { unique: true, where: 'member_id IS NOT NULL' })
 @Entity('team_member')
 export class TeamMember {
@@ -31,7 +35,7 @@ export class TeamMember {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @ApiProperty()
+  @ApiProperty({ embed: true })
   @ManyToOne(() => Team, { onDelete: 'CASCADE', nullable: false })
   team: Team;
 
@@ -76,8 +80,13 @@ export class TeamMember {
   @Column('text', { nullable: true, select: false })
   inviteTokenHash: string | null;
 
+  @ApiProperty()
   @Column('timestamptz', { nullable: true })
   invitedAt: Date | null;
+
+  /** Workspace access granted with the invitation, applied when it is accepted. */
+  @Column('jsonb', { default: () => "'[]'::jsonb" })
+  invitedPermissions: Array<{ workspaceId: string; accessLevel: string }>;
 
   @ApiProperty()
   @CreateDateColumn({ type: 'timestamptz' })

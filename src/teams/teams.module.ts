@@ -1,9 +1,15 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
+import { InvitationsService } from './invitations.service';
+import { TeamMembersController } from './team-members.controller';
 import { Team } from './team.entity';
 import { TeamsService } from './teams.service';
 
 export class TeamsController extends ResourceController(Team, TeamsService) {}
 
-@Module({ controllers: [TeamsController], providers: [TeamsService], exports: [TeamsService] })
+@Module({
+  controllers: [TeamsController, TeamMembersController],
+  providers: [TeamsService, InvitationsService],
+  exports: [TeamsService, InvitationsService],
+})
 export class TeamsModule {}

@@ -6,20 +6,26 @@ import {
   ManyToOne,
   PrimaryGeneratedColumn,
 } from 'typeorm';
-import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ExactFilter } from '../hydra/filters';
+import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { Choice } from '../hydra/validation/constraints';
 import { User } from '../users/user.entity';
 import { Workspace } from './workspace.entity';
 
 export const ACCESS_LEVELS = ['full', 'read'] as const;
 
-/** A user's access to one workspace of a team they belong to. */
+/**
+ * A user's access to one workspace of a team they belong to. Created by invitations and
+ * POST /workspace_permissions_batch; rules in src/workspace-members/.
+ */
 @ApiResource({
   path: '/workspace_members',
   operations: ['list', 'get', 'put', 'delete'],
   nested: [{ path: '/workspaces/:id/workspace_members', params: { id: 'workspace' } }],
   tenancy: { workspace: 'workspace' },
+  defaultOrder: { createdAt: 'ASC' },
 })
+@ApiFilter(new ExactFilter(['workspace.id', 'user.id']))
 @Index(['workspace', 'user'], { unique: true })
 @Index(['user'])
 @Entity('workspace_member')
@@ -28,7 +34,7 @@ export class WorkspaceMember {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @ApiProperty()
+  @ApiProperty({ embed: true })
   @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
   workspace: Workspace;
 

@@ -1,0 +1,173 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { hashPassword } from '../auth/password-hasher';
+import { TokenIssuer, type TokenResponse } from '../auth/token-issuer';
+import { AppConfig } from '../config/app-config';
+import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { MailDispatcher } from '../mail/mail-dispatcher';
+import { InvitationsService } from '../teams/invitations.service';
+import { accountMails } from './account-mails';
+import { UserTokens } from './user-tokens';
+
+export interface SignupInput {
+  email: string;
+  password: string | null;
+  invitationCode: string | null;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+/** Sign-up with an invitation code: the account is ready at once. */
+export interface ReadyAccount {
+  userId: string;
+  token: TokenResponse;
+}
+
+/**
+ * Accounts: sign-up, e-mail verification, password reset. Answers never depend on whether
+ * an address has an account (the e-mail tells its owner), and mail leaves after the answer.
+ */
+@Injectable()
+export class AccountService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly tokens: UserTokens,
+    private readonly issuer: TokenIssuer,
+    private readonly invitations: InvitationsService,
+    private readonly mail: MailDispatcher,
+  ) {}
+
+  /**
+   * A new address gets an unverified account and a verification code; an unverified one a
+   * new code (carrying this sign-up's password); a verified one a notice. With a valid
+   * invitation code the address is proven: the account is verified and signed in at once.
+   */
+  async signup(input: SignupInput): Promise<ReadyAccount | null> {
+    const passwordHash = input.password ? await hashPassword(input.password) : null;
+    return this.dataSource.transaction(async (em) => {
+      if (input.invitationCode) return this.signupInvited(em, input, passwordHash);
+      const [created] = await em.query(
+        `INSERT INTO "user" (email, first_name, last_name) VALUES ($1, $2, $3)
+         ON CONFLICT (email) DO NOTHING RETURNING id, email::text AS email`,
+        [input.email, input.firstName, input.lastName],
+      );
+      const user =
+        created ??
+        (
+          await em.query(
+            `SELECT id, email::text AS email, email_verified FROM "user" WHERE email = $1`,
+            [input.email],
+          )
+        )[0];
+      if (user.email_verified) {
+        this.mail.dispatch(accountMails.alreadyRegistered(this.config, user.email));
+        return null;
+      }
+      const code = await this.tokens.issue(em, user.id, 'verify_email', passwordHash);
+      this.mail.dispatch(accountMails.verification(this.config, user.email, code));
+      return null;
+    });
+  }
+
+  /** Verifies the address of a code: the user (with the sign-up password) and a token. */
+  async verifyEmail(code: string): Promise<ReadyAccount> {
+    return this.dataSource.transaction(async (em) => {
+      const spent = await this.tokens.consume(em, code, 'verify_email');
+      if (!spent) throw invalidCode('code');
+      const user = await this.markVerified(em, spent.userId, spent.passwordHash);
+      return { userId: user.id, token: await this.issuer.issue(user, em) };
+    });
+  }
+
+  async resendVerification(email: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const [user] = await em.query(
+        `SELECT id, email::text AS email, email_verified FROM "user" WHERE email = $1`,
+        [email],
+      );
+      if (!user || user.email_verified) return;
+      const password = await this.tokens.pendingPassword(em, user.id);
+      const code = await this.tokens.issue(em, user.id, 'verify_email', password);
+      this.mail.dispatch(accountMails.verification(this.config, user.email, code));
+    });
+  }
+
+  async sendPasswordReset(email: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const [user] = await em.query(
+        `SELECT id, email::text AS email FROM "user" WHERE email = $1`,
+        [email],
+      );
+      if (!user) return;
+      const code = await this.tokens.issue(em, user.id, 'reset_password');
+      this.mail.dispatch(accountMails.passwordReset(this.config, user.email, code));
+    });
+  }
+
+  /**
+   * Sets a new password with a reset code. The code proves the address (verified), and
+   * every token issued before stops working.
+   */
+  async resetPassword(code: string, newPassword: string): Promise<string> {
+    const passwordHash = await hashPassword(newPassword);
+    return this.dataSource.transaction(async (em) => {
+      const spent = await this.tokens.consume(em, code, 'reset_password');
+      if (!spent) throw invalidCode('code');
+      await this.issuer.revokeAllFor(spent.userId, em);
+      const user = await this.markVerified(em, spent.userId, passwordHash);
+      return user.id;
+    });
+  }
+
+  async lookupTeamName(email: string, code: string): Promise<string> {
+    const invitation = await this.invitations.find(this.dataSource.manager, email, code);
+    if (!invitation) throw invalidCode('code', 'This invitation code is invalid or has expired.');
+    return invitation.teamName;
+  }
+
+  private async signupInvited(
+    em: EntityManager,
+    input: SignupInput,
+    passwordHash: string | null,
+  ): Promise<ReadyAccount> {
+    const invitation = await this.invitations.find(em, input.email, input.invitationCode!);
+    if (!invitation) {
+      throw invalidCode('invitationCode', 'This invitation code is invalid or has expired.');
+    }
+    await em.query(
+      `INSERT INTO "user" (email, first_name, last_name) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`,
+      [input.email, input.firstName, input.lastName],
+    );
+    const [row] = await em.query(`SELECT id, password_hash FROM "user" WHERE email = $1`, [
+      input.email,
+    ]);
+    // An existing password stays: the invitation proves the address, not a wish to change it.
+    const user = await this.markVerified(em, row.id, row.password_hash ? null : passwordHash);
+    return { userId: user.id, token: await this.issuer.issue(user, em) };
+  }
+
+  /** The address is proven: verified, optional new password, pending invitations accepted. */
+  private async markVerified(
+    em: EntityManager,
+    userId: string,
+    passwordHash: string | null,
+  ): Promise<{ id: string; email: string }> {
+    const [row] = await em.query(
+      `UPDATE "user" SET email_verified = true, password_hash = COALESCE($2, password_hash), updated_at = now()
+        WHERE id = $1 RETURNING id, email::text AS email`,
+      [userId, passwordHash],
+    );
+    const user = (Array.isArray(row) ? row[0] : row) as { id: string; email: string };
+    await this.tokens.invalidate(em, user.id, 'verify_email');
+    await this.invitations.acceptAll(em, user.id, user.email);
+    return user;
+  }
+}
+
+function invalidCode(
+  property: string,
+  message = 'This code is invalid or has expired.',
+): ValidationError {
+  return ValidationError.of(property, message, ViolationCodes.invalid);
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { TeamsModule } from '../teams/teams.module';
+import { WorkspaceMember } from '../workspaces/workspace-member.entity';
+import { WorkspaceMembersService } from './workspace-members.service';
+import { WorkspacePermissionsBatchController } from './workspace-permissions-batch.controller';
+
+export class WorkspaceMembersController extends ResourceController(
+  WorkspaceMember,
+  WorkspaceMembersService,
+) {}
+
+@Module({
+  imports: [TeamsModule],
+  controllers: [WorkspaceMembersController, WorkspacePermissionsBatchController],
+  providers: [WorkspaceMembersService],
+})
+export class WorkspaceMembersModule {}

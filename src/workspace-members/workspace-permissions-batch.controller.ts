@@ -1,0 +1,146 @@
+import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { HydraApi } from '../hydra/controller/hydra-api';
+import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { typeError } from '../hydra/write/denormalizer';
+import { readBoolean, requireEmail } from '../security/body-fields';
+import {
+  applyPermissions,
+  InvitationsService,
+  type WorkspacePermission,
+} from '../teams/invitations.service';
+import { checkPermissionTargets, readPermissions } from './permissions-input';
+
+type Outcome = 'updated' | 'invited' | 'added';
+
+/**
+ * POST /workspace_permissions_batch `{inviteMode, changes: [{email, permissions:
+ * [{workspaceId, accessLevel}]}]}`: grants (accessLevel full|read) or revokes (null or
+ * "none") workspace access of team members in one transaction. With inviteMode, an address
+ * that is not in the workspace's team is invited with that access. All or nothing: any
+ * invalid change is a 422 and nothing is applied.
+ */
+@Controller()
+export class WorkspacePermissionsBatchController {
+  constructor(
+    private readonly api: HydraApi,
+    private readonly dataSource: DataSource,
+    private readonly invitations: InvitationsService,
+  ) {}
+
+  @Post('/workspace_permissions_batch')
+  @HttpCode(201)
+  async apply(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.api.responder.negotiate(req, ['jsonld', 'json']);
+    const principal = this.api.requirePrincipal(req);
+    const body = this.api.body(req);
+    const inviteMode = readBoolean(body, 'inviteMode') ?? false;
+    const rawChanges = body.changes ?? [];
+    if (!Array.isArray(rawChanges)) throw typeError('changes', 'array', rawChanges);
+    const changes = rawChanges.map((c: unknown, i) => {
+      if (!c || typeof c !== 'object' || Array.isArray(c))
+        throw typeError(`changes[${i}]`, 'array', c);
+      const change = c as Record<string, unknown>;
+      return {
+        email: requireEmail(change, 'email'),
+        permissions: readPermissions(change.permissions, `changes[${i}].permissions`),
+      };
+    });
+    const outcomes = await this.dataSource.transaction(async (em) => {
+      const violations: Violation[] = [];
+      const results: Outcome[] = [];
+      for (const [i, change] of changes.entries()) {
+        const teams = await checkPermissionTargets(
+          em,
+          principal,
+          change.permissions,
+          `changes[${i}].permissions`,
+        );
+        const byTeam = new Map<string, WorkspacePermission[]>();
+        for (const p of change.permissions) {
+          const team = teams.get(p.workspaceId)!;
+          byTeam.set(team, [...(byTeam.get(team) ?? []), p]);
+        }
+        let outcome: Outcome = 'updated';
+        for (const [teamId, permissions] of byTeam) {
+          const result = await this.applyToTeam(
+            em,
+            principal,
+            teamId,
+            change.email,
+            permissions,
+            inviteMode,
+          );
+          if (result === null) {
+            violations.push({
+              propertyPath: `changes[${i}].email`,
+              message: 'This person is not a member of the team; set inviteMode to invite them.',
+              code: ViolationCodes.invalid,
+            });
+          } else if (result !== 'updated') outcome = result;
+        }
+        results.push(outcome);
+      }
+      if (violations.length) throw new ValidationError(violations);
+      return results;
+    });
+    this.api.responder.json(
+      req,
+      res,
+      {
+        inviteMode,
+        changes: changes.map((c, i) => ({ ...c, result: outcomes[i] })),
+      },
+      201,
+    );
+  }
+
+  /** null: not in the team and not invited. */
+  private async applyToTeam(
+    em: EntityManager,
+    principal: Principal,
+    teamId: string,
+    email: string,
+    permissions: WorkspacePermission[],
+    inviteMode: boolean,
+  ): Promise<Outcome | null> {
+    const [member] = await em.query(
+      `SELECT m.member_id FROM team_member m JOIN "user" u ON u.id = m.member_id
+        WHERE m.team_id = $1 AND u.email = $2`,
+      [teamId, email],
+    );
+    if (member) {
+      await applyPermissions(em, teamId, member.member_id, permissions);
+      return 'updated';
+    }
+    const [pending] = await em.query(
+      `SELECT id, invited_permissions FROM team_member
+        WHERE team_id = $1 AND member_id IS NULL AND invited_email = $2 FOR UPDATE`,
+      [teamId, email],
+    );
+    if (pending) {
+      const changed = new Set(permissions.map((p) => p.workspaceId));
+      const kept = (pending.invited_permissions as WorkspacePermission[]).filter(
+        (p) => !changed.has(p.workspaceId),
+      );
+      const granted = permissions.filter((p) => p.accessLevel !== null);
+      await em.query(`UPDATE team_member SET invited_permissions = $2::jsonb WHERE id = $1`, [
+        pending.id,
+        JSON.stringify([...kept, ...granted]),
+      ]);
+      return 'updated';
+    }
+    if (!inviteMode) return null;
+    const result = await this.invitations.invite(
+      em,
+      principal,
+      teamId,
+      email,
+      'member',
+      permissions,
+    );
+    return result.added ? 'added' : 'invited';
+  }
+}

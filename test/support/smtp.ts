@@ -1,0 +1,101 @@
+import { SMTPServer } from 'smtp-server';
+import type { AddressInfo } from 'node:net';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  /** Raw message (headers and body). */
+  raw: string;
+  subject: string;
+  /** Body with transfer encodings undone (quoted-printable soft breaks, =XX). */
+  text: string;
+}
+
+export interface TestSmtp {
+  url: string;
+  messages: ReceivedMail[];
+  /** The next (or an already received) message to `to` matching `subject`. */
+  waitFor(to: string, subject?: RegExp, timeoutMs?: number): Promise<ReceivedMail>;
+  close(): Promise<void>;
+}
+
+/**
+ * A real SMTP server in the test process (the `smtp-server` package) on a free loopback
+ * port. Point the app at it with `process.env.SMTP_URL = smtp.url` before creating it.
+ */
+export async function startTestSmtp(): Promise<TestSmtp> {
+  const messages: ReceivedMail[] = [];
+  const waiters: Array<() => void> = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        messages.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          raw,
+          subject: decodeHeader(/^Subject: (.*(?:\r\n[ \t].*)*)/im.exec(raw)?.[1] ?? ''),
+          text: decodeQuotedPrintable(raw),
+        });
+        waiters.splice(0).forEach((wake) => wake());
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+
+  const find = (to: string, subject?: RegExp) =>
+    messages.find((m) => m.to.includes(to.toLowerCase()) && (!subject || subject.test(m.subject)));
+
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    async waitFor(to, subject, timeoutMs = 10000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = find(to, subject);
+        if (found) {
+          messages.splice(messages.indexOf(found), 1);
+          return found;
+        }
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error(`No mail to ${to} matching ${subject ?? 'anything'}`);
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(left, 200));
+          waiters.push(() => (clearTimeout(timer), resolve()));
+        });
+      }
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+function decodeQuotedPrintable(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, '')
+    .replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+function decodeHeader(value: string): string {
+  return value
+    .replace(/\r\n[ \t]/g, ' ')
+    .replace(/=\?utf-8\?([QB])\?([^?]*)\?=/gi, (_m, enc: string, text: string) =>
+      enc.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+    )
+    .trim();
+}
+
+/** The first match of `pattern`'s group 1 in a mail's decoded text. */
+export function extract(mail: ReceivedMail, pattern: RegExp): string {
+  const m = pattern.exec(mail.text);
+  if (!m) throw new Error(`Pattern ${pattern} not found in mail:\n${mail.text}`);
+  return m[1];
+}
