@@ -20,6 +20,9 @@ import { OrderItemsModule } from './order-items/order-items.module';
 import { ShipmentItemsModule } from './shipment-items/shipment-items.module';
 import { CarriersModule } from './carriers/carriers.module';
 import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-statuses.module';
+import { JobsModule } from './jobs/jobs.module';
+import { NotificationsModule } from './notifications/notifications.module';
+import { TrackingModule } from './tracking/tracking.module';
 import { AuthModule } from './auth/auth.module';
 import { MailModule } from './mail/mail.module';
 import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
@@ -47,6 +50,9 @@ import { SecurityModule } from './security/security.module';
     ShipmentItemsModule,
     CarriersModule,
     TrackingStatusesModule,
+    JobsModule,
+    NotificationsModule,
+    TrackingModule,
     MailModule,
     AuthModule,
     OauthClientsModule,

@@ -37,6 +37,16 @@ export class AppConfig {
   readonly workspaceDeleteBatchSize: number;
   /** Period of the background workspace deletion; 0 disables it on this node. */
   readonly workspaceDeleteIntervalSeconds: number;
+  /** A create waits this long for the tracking provider, then a background job takes over. */
+  readonly trackingSyncTimeoutMs: number;
+  readonly trackingTransitLimitDays: number;
+  /** Periodic tracking refresh on this node; undefined: on unless nodeEnv is test. */
+  readonly trackingRefreshEnabled: boolean | undefined;
+  readonly trackingRefreshIntervalSeconds: number;
+  readonly trackingRefreshBatchSize: number;
+  readonly trackingRefreshConcurrency: number;
+  /** This node processes background jobs (pg-boss workers). */
+  readonly jobWorkersEnabled: boolean;
 
   constructor(values: AppConfig) {
     Object.assign(this, values);

@@ -182,4 +182,48 @@ export const CONFIG_VARIABLES = {
     description: 'how often a node looks for workspaces scheduled for deletion (0 disables)',
     parse: integer(0, 86400),
   },
+  trackingSyncTimeoutMs: {
+    name: 'TRACKING_SYNC_TIMEOUT_MS',
+    default: '2000',
+    description:
+      'how long a shipment create waits for the tracking provider before a background job takes over',
+    parse: integer(0, 60000),
+  },
+  trackingTransitLimitDays: {
+    name: 'TRACKING_TRANSIT_LIMIT_DAYS',
+    default: '60',
+    description: 'days in transit after which a shipment becomes transit_limit_exceeded',
+    parse: integer(1, 3650),
+  },
+  trackingRefreshEnabled: {
+    name: 'TRACKING_REFRESH_ENABLED',
+    default: undefined,
+    description:
+      'run the periodic tracking refresh on this node; unset means on, except with NODE_ENV=test',
+    parse: boolean,
+  },
+  trackingRefreshIntervalSeconds: {
+    name: 'TRACKING_REFRESH_INTERVAL_SECONDS',
+    default: '30',
+    description: 'how often a node claims shipments due for a tracking refresh',
+    parse: integer(1, 86400),
+  },
+  trackingRefreshBatchSize: {
+    name: 'TRACKING_REFRESH_BATCH_SIZE',
+    default: '500',
+    description: 'shipments claimed per refresh round',
+    parse: integer(1, 100000),
+  },
+  trackingRefreshConcurrency: {
+    name: 'TRACKING_REFRESH_CONCURRENCY',
+    default: '8',
+    description: 'shipments refreshed at once by one node',
+    parse: integer(1, 256),
+  },
+  jobWorkersEnabled: {
+    name: 'JOB_WORKERS_ENABLED',
+    default: 'true',
+    description: 'process background jobs (pg-boss queues) on this node; sending works either way',
+    parse: boolean,
+  },
 } satisfies Record<string, ConfigVariable<any>>;

@@ -1,0 +1,171 @@
+import {
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+  OnModuleDestroy,
+  OnModuleInit,
+} from '@nestjs/common';
+import PgBoss from 'pg-boss';
+import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { AppConfig } from '../config/app-config';
+import { rowsOf, type SqlRunner } from '../events/sql-runner';
+
+/** Schema pg-boss creates and maintains itself, beside ours (not in our migrations). */
+export const JOB_SCHEMA = 'pgboss';
+
+export interface QueueDefinition {
+  name: string;
+  retryLimit?: number;
+  /** Seconds before the first retry; doubled each time with retryBackoff. */
+  retryDelay?: number;
+  retryBackoff?: boolean;
+  expireInSeconds?: number;
+}
+
+export interface WorkerDefinition<T> {
+  queue: string;
+  /** Jobs fetched per poll and handled at once by one node. */
+  batchSize?: number;
+  handle(data: T, job: PgBoss.Job<T>): Promise<void>;
+}
+
+export interface SendOptions {
+  /** Enqueue within this transaction: the job exists only if the transaction commits. */
+  runner?: SqlRunner;
+  /** At most one queued job per key (pg-boss singletonKey). */
+  singletonKey?: string;
+  startAfter?: Date | number;
+}
+
+/**
+ * Durable background jobs on the application's PostgreSQL (pg-boss; its tables live in the
+ * `pgboss` schema, created and upgraded by pg-boss itself on start). Jobs survive restarts:
+ * a job whose worker died expires and is retried. Modules declare their queues and workers in
+ * their constructors or onModuleInit; queues are created when the application has started,
+ * and workers run only where JOB_WORKERS_ENABLED (sending works on every node).
+ */
+@Injectable()
+export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(JobQueue.name);
+  private readonly queues = new Map<string, QueueDefinition>();
+  private readonly workers: WorkerDefinition<any>[] = [];
+  private boss: PgBoss | null = null;
+  private readyResolve!: () => void;
+  private readyReject!: (error: unknown) => void;
+  /** Settles once pg-boss runs and every declared queue exists. */
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {
+    this.ready = new Promise<void>((resolve, reject) => {
+      this.readyResolve = resolve;
+      this.readyReject = reject;
+    });
+    // A send before start-up completes waits; a failed start-up must not be unhandled twice.
+    this.ready.catch(() => undefined);
+  }
+
+  declareQueue(definition: QueueDefinition): void {
+    this.queues.set(definition.name, definition);
+  }
+
+  work<T>(definition: WorkerDefinition<T>): void {
+    this.workers.push(definition);
+  }
+
+  async onModuleInit(): Promise<void> {
+    const url = (this.dataSource.options as PostgresConnectionOptions).url;
+    const boss = new PgBoss({
+      connectionString: url,
+      schema: JOB_SCHEMA,
+      max: 4,
+      application_name: 'shipment-tracking-jobs',
+      // No cron schedules: periodic work runs from @nestjs/schedule and claims rows itself.
+      schedule: false,
+    });
+    boss.on('error', (error) => this.logger.error(`job queue: ${error.message}`));
+    try {
+      await boss.start();
+    } catch (error) {
+      this.readyReject(error);
+      throw error;
+    }
+    this.boss = boss;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    const boss = this.requireBoss();
+    try {
+      for (const q of this.queues.values()) {
+        await boss.createQueue(q.name, {
+          name: q.name,
+          retryLimit: q.retryLimit ?? 5,
+          retryDelay: q.retryDelay ?? 10,
+          retryBackoff: q.retryBackoff ?? true,
+          expireInSeconds: q.expireInSeconds ?? 15 * 60,
+        });
+      }
+      if (this.config.jobWorkersEnabled) {
+        for (const w of this.workers) {
+          await boss.work<any>(
+            w.queue,
+            { batchSize: w.batchSize ?? 1, pollingIntervalSeconds: 1 },
+            async (jobs) => {
+              for (const job of jobs) await w.handle(job.data, job);
+            },
+          );
+        }
+      }
+      this.readyResolve();
+    } catch (error) {
+      this.readyReject(error);
+      throw error;
+    }
+  }
+
+  /** Enqueues a job; returns its id (null when a singleton key already has one queued). */
+  async send(queue: string, data: object, options: SendOptions = {}): Promise<string | null> {
+    if (!this.queues.has(queue)) throw new Error(`job queue "${queue}" is not declared`);
+    await this.ready;
+    const boss = this.requireBoss();
+    const { runner } = options;
+    return boss.send(queue, data, {
+      singletonKey: options.singletonKey,
+      startAfter: options.startAfter,
+      db: runner
+        ? {
+            executeSql: async (text, values) => ({
+              rows: rowsOf(await runner.query(text, values)),
+            }),
+          }
+        : undefined,
+    });
+  }
+
+  /** Number of jobs of a queue not yet finished (created, retry or active). */
+  async pending(queue: string): Promise<number> {
+    await this.ready;
+    const { rows } = await this.requireBoss()
+      .getDb()
+      .executeSql(
+        `SELECT count(*)::int AS n FROM ${JOB_SCHEMA}.job WHERE name = $1 AND state < 'completed'`,
+        [queue],
+      );
+    return rows[0].n;
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    const boss = this.boss;
+    this.boss = null;
+    // Graceful: running handlers finish (up to 10 s) before the pool closes.
+    await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+
+  private requireBoss(): PgBoss {
+    if (!this.boss) throw new Error('the job queue is not running');
+    return this.boss;
+  }
+}

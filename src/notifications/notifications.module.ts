@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import {
+  NotificationActionsController,
+  NotificationsResourceController,
+} from './notifications.controller';
+import { NotificationsService } from './notifications.service';
+
+/** In-app notifications: GET/PUT /notifications, /users/{id}/notifications, mark_as_read. */
+@Module({
+  controllers: [NotificationActionsController, NotificationsResourceController],
+  providers: [NotificationsService],
+  exports: [NotificationsService],
+})
+export class NotificationsModule {}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { DataSource } from 'typeorm';
+import type { SqlRunner } from '../events/outbox';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { Notification } from './notification.entity';
+
+export interface NewNotification {
+  userId: string;
+  tag: string;
+  message: string;
+  /** IRIs of the records concerned. */
+  data?: string[];
+}
+
+/** Creates notifications for users and applies the read/unread rules of PUT. */
+@Injectable()
+export class NotificationsService implements ResourceHooks<Notification> {
+  constructor(private readonly dataSource: DataSource) {}
+
+  private get pool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  /** PUT: `readAt` follows `unread`; `updatedAt` records the change. */
+  prepare(notification: Notification, ctx: WriteContext): void {
+    if (ctx.operation !== 'put') return;
+    const now = new Date();
+    if (!notification.unread) notification.readAt ??= now;
+    else notification.readAt = null;
+    notification.updatedAt = now;
+  }
+
+  /** Creates a notification, in the caller's transaction when a runner is given. */
+  async notify(input: NewNotification, runner?: SqlRunner): Promise<string> {
+    const sql = `INSERT INTO notification (user_id, tag, message, data) VALUES ($1, $2, $3, $4::jsonb) RETURNING id`;
+    const params = [input.userId, input.tag, input.message, JSON.stringify(input.data ?? [])];
+    if (runner) {
+      const rows = await runner.query(sql, params);
+      return rows[0].id;
+    }
+    const { rows } = await this.pool.query(sql, params);
+    return rows[0].id;
+  }
+
+  /**
+   * Marks the user's notifications as read: the given ids, or all when `ids` is undefined.
+   * Returns how many changed; ids that are not the user's are reported as missing.
+   */
+  async markAsRead(
+    userId: string,
+    ids: string[] | undefined,
+  ): Promise<{ updated: number; missing: string[] }> {
+    if (ids !== undefined && ids.length === 0) return { updated: 0, missing: [] };
+    if (ids !== undefined) {
+      const { rows } = await this.pool.query<{ id: string }>(
+        `SELECT id FROM notification WHERE user_id = $1 AND id = ANY($2::uuid[])`,
+        [userId, ids],
+      );
+      const mine = new Set(rows.map((r) => r.id));
+      const missing = ids.filter((id) => !mine.has(id));
+      if (missing.length > 0) return { updated: 0, missing };
+    }
+    const { rowCount } = await this.pool.query(
+      `UPDATE notification SET unread = false, read_at = now(), updated_at = now()
+        WHERE user_id = $1 AND unread AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[]))`,
+      [userId, ids ?? null],
+    );
+    return { updated: rowCount ?? 0, missing: [] };
+  }
+}

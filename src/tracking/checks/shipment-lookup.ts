@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import type { Principal } from '../../access/principal';
+import { HydraApi } from '../../hydra/controller/hydra-api';
+import { NotFoundError, ValidationError, type Violation } from '../../hydra/errors/api-errors';
+import { typeError } from '../../hydra/write/denormalizer';
+import { Shipment } from '../../shipments/shipment.entity';
+import { Workspace } from '../../workspaces/workspace.entity';
+
+/**
+ * Finds the shipments a tracking action names, within the caller's tenancy: by id or IRI
+ * (a missing or foreign one is 404, like any reference), or by tracking number in a workspace
+ * (the workspace must be visible: 404; an unknown number is a 422 violation at its index).
+ */
+@Injectable()
+export class ShipmentLookup {
+  constructor(private readonly api: HydraApi) {}
+
+  async byReferences(principal: Principal, references: unknown, attribute: string) {
+    const values = stringArray(references, attribute);
+    const resource = this.api.resource(Shipment);
+    const ids: string[] = [];
+    for (const value of values) {
+      const id = await this.api.data.resolveReference(resource, principal, value);
+      if (!id) throw new NotFoundError();
+      if (!ids.includes(id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  async workspaceId(principal: Principal, reference: unknown, attribute: string): Promise<string> {
+    if (typeof reference !== 'string') throw typeError(attribute, 'string', reference);
+    const id = await this.api.data.resolveReference(
+      this.api.resource(Workspace),
+      principal,
+      reference,
+    );
+    if (!id) throw new NotFoundError();
+    return id;
+  }
+
+  /** Shipment ids for tracking numbers of one workspace, in the given order. */
+  async byTrackingNumbers(
+    workspaceId: string,
+    numbers: string[],
+    attribute: string,
+  ): Promise<string[]> {
+    const rows: Array<{ id: string; tracking_number: string }> = await this.api.data.pool
+      .query(
+        `SELECT id, tracking_number FROM shipment
+          WHERE workspace_id = $1 AND tracking_number = ANY($2::text[])`,
+        [workspaceId, numbers.map((n) => n.trim())],
+      )
+      .then((r) => r.rows);
+    const byNumber = new Map(rows.map((r) => [r.tracking_number, r.id]));
+    const violations: Violation[] = [];
+    const ids: string[] = [];
+    numbers.forEach((n, i) => {
+      const id = byNumber.get(n.trim());
+      if (!id) {
+        violations.push({
+          propertyPath: `${attribute}[${i}]`,
+          message: 'No shipment of the workspace has this tracking number.',
+          code: null,
+        });
+      } else if (!ids.includes(id)) ids.push(id);
+    });
+    if (violations.length > 0) throw new ValidationError(violations);
+    return ids;
+  }
+}
+
+export function stringArray(value: unknown, attribute: string): string[] {
+  if (!Array.isArray(value)) throw typeError(attribute, 'array', value);
+  value.forEach((v, i) => {
+    if (typeof v !== 'string') throw typeError(`${attribute}[${i}]`, 'string', v);
+  });
+  return value as string[];
+}

@@ -1,0 +1,146 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { rowsOf, type SqlRunner } from '../../events/sql-runner';
+import { JobQueue } from '../../jobs/job-queue';
+import { Clock } from '../clock';
+import { TRACKING_STATUSES, isFinal } from '../statuses';
+import { chunk } from '../tracking-service/concurrency';
+import { TrackingService } from '../tracking-service/tracking.service';
+
+export const REFRESH_QUEUE = 'tracking.refresh';
+/** A claimed shipment is not claimed again for this long (its refresh is in progress). */
+export const REFRESH_LEASE_MS = 10 * 60_000;
+/** Shipments per refresh job. */
+const JOB_SIZE = 100;
+const INTERVAL_NAME = 'tracking-refresh';
+
+const FINAL_CODES = TRACKING_STATUSES.filter((s) => isFinal(s.code)).map((s) => s.code);
+
+export interface RefreshRound {
+  claimed: number;
+  refreshed: number;
+  failed: number;
+  statusChanges: number;
+}
+
+/**
+ * Refreshes due shipments in the background. Due means `next_check_at <= now` (the engine's
+ * nextCheckAt; null for final statuses, so they are never refreshed). Any number of nodes can
+ * run rounds at once: a round claims its shipments with one statement that skips rows locked
+ * by another round (FOR UPDATE SKIP LOCKED) and leases them by moving next_check_at forward,
+ * so no shipment is refreshed by two rounds at once; a node that dies mid-round leaves its
+ * shipments due again when the lease ends, so restarts lose nothing.
+ *
+ * The periodic tick (TRACKING_REFRESH_INTERVAL_SECONDS, on unless TRACKING_REFRESH_ENABLED is
+ * false or NODE_ENV=test) claims a batch and enqueues it as durable jobs in the same transaction,
+ * so the work spreads over every node running job workers. `runBatch()` claims and refreshes
+ * inline: tests, the `refresh` CLI command and the benchmark call it.
+ */
+@Injectable()
+export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(TrackingRefresher.name);
+  private ticking: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly tracking: TrackingService,
+    private readonly jobs: JobQueue,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly scheduler: SchedulerRegistry,
+  ) {
+    jobs.declareQueue({ name: REFRESH_QUEUE, retryLimit: 3, retryDelay: 30 });
+    jobs.work<{ ids: string[] }>({
+      queue: REFRESH_QUEUE,
+      handle: async ({ ids }) => {
+        await this.tracking.trackMany(ids);
+      },
+    });
+  }
+
+  get enabled(): boolean {
+    return this.config.trackingRefreshEnabled ?? this.config.nodeEnv !== 'test';
+  }
+
+  onApplicationBootstrap(): void {
+    if (!this.enabled) return;
+    const timer = setInterval(() => {
+      if (this.ticking) return;
+      this.ticking = this.enqueueDue()
+        .catch((error: Error) => this.logger.error(`refresh tick failed: ${error.message}`))
+        .finally(() => (this.ticking = null));
+    }, this.config.trackingRefreshIntervalSeconds * 1000);
+    this.scheduler.addInterval(INTERVAL_NAME, timer);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) {
+      this.scheduler.deleteInterval(INTERVAL_NAME);
+    }
+    await this.ticking;
+  }
+
+  /**
+   * Claims up to `limit` due shipments, oldest due first, and leases them. Runs in the given
+   * transaction, or on its own (autocommit) without one.
+   */
+  async claimDue(limit: number, runner: SqlRunner = this.dataSource): Promise<string[]> {
+    const now = this.clock.now();
+    const result: unknown = await runner.query(
+      `WITH due AS (
+         SELECT id FROM shipment
+          WHERE next_check_at <= $1
+            AND (tracking_status IS NULL OR tracking_status <> ALL($4::text[]))
+          ORDER BY next_check_at
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED)
+       UPDATE shipment s SET next_check_at = $3
+         FROM due WHERE s.id = due.id
+       RETURNING s.id`,
+      [now, limit, new Date(now.getTime() + REFRESH_LEASE_MS), FINAL_CODES],
+    );
+    return rowsOf<{ id: string }>(result).map((r) => r.id);
+  }
+
+  /** One round on this node: claim up to `limit` due shipments and refresh them now. */
+  async runBatch(limit = this.config.trackingRefreshBatchSize): Promise<RefreshRound> {
+    const ids = await this.claimDue(limit);
+    const report = await this.tracking.trackMany(ids);
+    return {
+      claimed: ids.length,
+      refreshed: report.outcomes.filter((o) => o.applied).length,
+      failed: report.failures.length,
+      statusChanges: report.outcomes.filter((o) => o.statusChanged).length,
+    };
+  }
+
+  /** Rounds until nothing is due; returns the totals. */
+  async runUntilIdle(limit = this.config.trackingRefreshBatchSize): Promise<RefreshRound> {
+    const total: RefreshRound = { claimed: 0, refreshed: 0, failed: 0, statusChanges: 0 };
+    for (;;) {
+      const round = await this.runBatch(limit);
+      total.claimed += round.claimed;
+      total.refreshed += round.refreshed;
+      total.failed += round.failed;
+      total.statusChanges += round.statusChanges;
+      if (round.claimed < limit) return total;
+    }
+  }
+
+  /**
+   * The periodic tick: claims a batch and enqueues it as refresh jobs, atomically (a claim
+   * without its job would wait for the lease). Skipped while earlier jobs are still queued.
+   */
+  async enqueueDue(limit = this.config.trackingRefreshBatchSize): Promise<number> {
+    if ((await this.jobs.pending(REFRESH_QUEUE)) >= Math.ceil(limit / JOB_SIZE)) return 0;
+    return this.dataSource.transaction(async (em) => {
+      const ids = await this.claimDue(limit, em);
+      for (const part of chunk(ids, JOB_SIZE)) {
+        await this.jobs.send(REFRESH_QUEUE, { ids: part }, { runner: em });
+      }
+      return ids.length;
+    });
+  }
+}

@@ -1,0 +1,254 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import { AppConfig } from '../../config/app-config';
+import { JobQueue } from '../../jobs/job-queue';
+import { findCarrier } from '../carriers';
+import { Clock } from '../clock';
+import { DEFAULT_TRACKING_LIMITS, type TrackingLimits } from '../engine';
+import {
+  TrackingProviderError,
+  TrackingProviderRegistry,
+  type ProviderCheckpoint,
+  type TrackingResult,
+} from '../providers';
+import { chunk, mapWithConcurrency, withTimeout } from './concurrency';
+import { applyTrackingUpdates, type TrackingOutcome, type TrackingUpdate } from './tracking-writer';
+
+export const TRACK_QUEUE = 'tracking.track';
+
+/** Provider calls outside a request (jobs, refresh rounds) may take this long. */
+export const BACKGROUND_PROVIDER_TIMEOUT_MS = 30_000;
+/** Shipments written per transaction by a batch. */
+const APPLY_CHUNK = 100;
+const RETRY_BASE_MS = 15 * 60_000;
+const RETRY_MAX_MS = 24 * 3_600_000;
+
+export interface TrackFailure {
+  shipmentId: string;
+  error: string;
+  transient: boolean;
+  retryAt: Date;
+}
+
+export interface TrackReport {
+  outcomes: TrackingOutcome[];
+  failures: TrackFailure[];
+}
+
+export interface TrackOptions {
+  timeoutMs?: number;
+  concurrency?: number;
+}
+
+interface ShipmentToTrack {
+  id: string;
+  tracking_number: string | null;
+  origin_carrier: string | null;
+  created_at: Date;
+  tracking_attempts: number;
+}
+
+type Fetched =
+  { row: ShipmentToTrack; update: TrackingUpdate } | { row: ShipmentToTrack; error: unknown };
+
+/**
+ * Tracks shipments: asks the provider registry about each shipment's number and carrier
+ * (outside any transaction: no lock is held while a carrier answers), then applies the
+ * results set-based in short transactions (tracking-writer.ts). Failures are rescheduled with
+ * backoff, never lost: the shipment's next_check_at is the durable reminder.
+ */
+@Injectable()
+export class TrackingService {
+  private readonly logger = new Logger(TrackingService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly providers: TrackingProviderRegistry,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly jobs: JobQueue,
+  ) {
+    jobs.declareQueue({ name: TRACK_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true });
+    jobs.work<{ shipmentId: string }>({
+      queue: TRACK_QUEUE,
+      handle: async ({ shipmentId }) => {
+        const report = await this.trackMany([shipmentId]);
+        // A transient failure is retried by the queue (seconds); the shipment is also due.
+        const failure = report.failures[0];
+        if (failure?.transient) throw new Error(failure.error);
+      },
+    });
+  }
+
+  /** Re-tracks one shipment now. */
+  async track(shipmentId: string, options: TrackOptions = {}): Promise<TrackReport> {
+    return this.trackMany([shipmentId], options);
+  }
+
+  /** Re-tracks shipments now: provider calls in parallel, results in batched transactions. */
+  async trackMany(ids: readonly string[], options: TrackOptions = {}): Promise<TrackReport> {
+    if (ids.length === 0) return { outcomes: [], failures: [] };
+    const rows: ShipmentToTrack[] = await this.dataSource.query(
+      `SELECT id, tracking_number, origin_carrier, created_at, tracking_attempts
+         FROM shipment WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    const timeoutMs = options.timeoutMs ?? BACKGROUND_PROVIDER_TIMEOUT_MS;
+    const fetched = await mapWithConcurrency(
+      rows,
+      options.concurrency ?? this.config.trackingRefreshConcurrency,
+      (row) => this.fetch(row, timeoutMs),
+    );
+    const now = this.clock.now();
+    const outcomes: TrackingOutcome[] = [];
+    const updates = fetched.flatMap((f) => ('update' in f ? [f.update] : []));
+    for (const part of chunk(updates, APPLY_CHUNK)) {
+      outcomes.push(...(await this.dataSource.transaction((em) => this.apply(em, part, now))));
+    }
+    const failures = fetched.flatMap((f) =>
+      'error' in f ? [this.failure(f.row, f.error, now)] : [],
+    );
+    if (failures.length > 0) await this.reschedule(failures);
+    return { outcomes, failures };
+  }
+
+  /**
+   * Tracks a shipment inside the transaction that just wrote its tracking number (create, or a
+   * PUT that changed it): the provider gets `trackingSyncTimeoutMs`; when it is slower or fails,
+   * the shipment is left due and a job (enqueued in the same transaction, so it exists exactly
+   * when the shipment does) tracks it within seconds. A changed number starts a new journey.
+   */
+  async trackInTransaction(
+    em: EntityManager,
+    shipmentId: string,
+    options: { newJourney: boolean },
+  ): Promise<TrackingOutcome | null> {
+    const now = this.clock.now();
+    if (options.newJourney) {
+      await em.query(`DELETE FROM tracking_checkpoint WHERE shipment_id = $1`, [shipmentId]);
+      await em.query(
+        `UPDATE shipment SET tracking_status = NULL, days_in_transit = NULL, days_in_idle = NULL,
+                shipped_at = NULL, last_status_update = NULL, expected_delivery_date = NULL,
+                origin_country = NULL, origin_country_iso2 = NULL, destination_country = NULL,
+                destination_country_iso2 = NULL, destination_carrier = NULL,
+                tracking_attempts = 0, tracking_facts = NULL
+          WHERE id = $1`,
+        [shipmentId],
+      );
+    }
+    const [row]: ShipmentToTrack[] = await em.query(
+      `SELECT id, tracking_number, origin_carrier, created_at, tracking_attempts
+         FROM shipment WHERE id = $1`,
+      [shipmentId],
+    );
+    if (!row) return null;
+    const fetched = await this.fetch(row, this.config.trackingSyncTimeoutMs);
+    if ('error' in fetched) {
+      this.logger.warn(
+        `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
+      );
+      await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
+      await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
+      return null;
+    }
+    const [outcome] = await this.apply(em, [fetched.update], now);
+    return outcome;
+  }
+
+  /**
+   * Adds checkpoints pushed by a carrier or aggregator and recomputes the shipment, in the
+   * caller's transaction. The provider is not asked; its last facts are kept.
+   */
+  async ingest(
+    em: EntityManager,
+    shipmentId: string,
+    checkpoints: readonly ProviderCheckpoint[],
+  ): Promise<TrackingOutcome> {
+    const [outcome] = await this.apply(
+      em,
+      [{ shipmentId, checkpoints, source: 'push' }],
+      this.clock.now(),
+    );
+    return outcome;
+  }
+
+  /** Tracking limits of a shipment: the carrier's transit limit when known, else the default. */
+  limitsFor(originCarrier: string | null): TrackingLimits {
+    const carrierLimit = originCarrier ? findCarrier(originCarrier)?.transitLimitDays : undefined;
+    return {
+      expiredAfterDays: DEFAULT_TRACKING_LIMITS.expiredAfterDays,
+      transitLimitDays: carrierLimit ?? this.config.trackingTransitLimitDays,
+    };
+  }
+
+  private apply(em: EntityManager, updates: TrackingUpdate[], now: Date) {
+    return applyTrackingUpdates(em, updates, { now, limitsFor: (c) => this.limitsFor(c) });
+  }
+
+  private async fetch(row: ShipmentToTrack, timeoutMs: number): Promise<Fetched> {
+    const number = row.tracking_number;
+    if (number === null || number.trim() === '') {
+      // Nothing to ask: the engine clears the tracking fields.
+      return {
+        row,
+        update: {
+          shipmentId: row.id,
+          expectedTrackingNumber: number,
+          checkpoints: [],
+          facts: {},
+          source: 'provider',
+        },
+      };
+    }
+    try {
+      const result: TrackingResult = await withTimeout(
+        this.providers.track(number, row.origin_carrier, {
+          now: this.clock.now(),
+          createdAt: row.created_at,
+        }),
+        timeoutMs,
+        `tracking ${number}`,
+      );
+      return {
+        row,
+        update: {
+          shipmentId: row.id,
+          expectedTrackingNumber: number,
+          checkpoints: result.checkpoints,
+          facts: result.facts,
+          source: 'provider',
+        },
+      };
+    } catch (error) {
+      return { row, error };
+    }
+  }
+
+  private failure(row: ShipmentToTrack, error: unknown, now: Date): TrackFailure {
+    const transient = TrackingProviderError.isRetryable(error);
+    const hint = error instanceof TrackingProviderError ? error.retryAfterMs : null;
+    const backoff = transient
+      ? Math.min(RETRY_MAX_MS, hint ?? RETRY_BASE_MS * 2 ** Math.min(row.tracking_attempts, 10))
+      : RETRY_MAX_MS;
+    this.logger.warn(`tracking ${row.tracking_number} failed: ${describe(error)}`);
+    return {
+      shipmentId: row.id,
+      error: describe(error),
+      transient,
+      retryAt: new Date(now.getTime() + backoff),
+    };
+  }
+
+  private async reschedule(failures: TrackFailure[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE shipment s SET next_check_at = f.retry_at, tracking_attempts = s.tracking_attempts + 1
+         FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, retry_at timestamptz)
+        WHERE s.id = f.id AND s.next_check_at IS NOT NULL`,
+      [JSON.stringify(failures.map((f) => ({ id: f.shipmentId, retry_at: f.retryAt })))],
+    );
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

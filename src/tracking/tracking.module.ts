@@ -1,0 +1,43 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { ShipmentsModule } from '../shipments/shipments.module';
+import { TrackingCheckpoint } from './checkpoints/tracking-checkpoint.entity';
+import { ShipmentLookup } from './checks/shipment-lookup';
+import { TrackingChecks } from './checks/tracking-checks';
+import { TrackingChecksController } from './checks/tracking-checks.controller';
+import { Clock } from './clock';
+import { TrackingIngestController } from './ingest/tracking-ingest.controller';
+import { SandboxTrackingProvider, TrackingProviderRegistry } from './providers';
+import { TrackingRefresher } from './refresh/tracking-refresher';
+import { TrackingStatusesModule } from './status-catalogue/tracking-statuses.module';
+import { TrackingOnWrite } from './tracking-on-write';
+import { TrackingService } from './tracking-service/tracking.service';
+
+/** GET /tracking_checkpoints, /shipments/{id}/checkpoints and the nested forms. */
+export class TrackingCheckpointsController extends ResourceController(TrackingCheckpoint) {}
+
+/**
+ * The tracking engine wired to the application: providers (the sandbox carrier `tm-test`;
+ * real carriers are further adapters registered here, before the no-info fallback),
+ * tracking on shipment writes, background refresh, checks on demand, pushed checkpoints,
+ * and the checkpoint and status resources.
+ */
+@Module({
+  imports: [ShipmentsModule, NotificationsModule, TrackingStatusesModule],
+  controllers: [TrackingCheckpointsController, TrackingChecksController, TrackingIngestController],
+  providers: [
+    Clock,
+    {
+      provide: TrackingProviderRegistry,
+      useFactory: () => new TrackingProviderRegistry([new SandboxTrackingProvider()]),
+    },
+    TrackingService,
+    TrackingOnWrite,
+    TrackingRefresher,
+    TrackingChecks,
+    ShipmentLookup,
+  ],
+  exports: [Clock, TrackingProviderRegistry, TrackingService, TrackingRefresher, TrackingChecks],
+})
+export class TrackingModule {}
