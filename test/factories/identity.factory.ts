@@ -1,6 +1,8 @@
 import type { INestApplication } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
 import { Clock } from '../../src/auth/clock';
+import { hashPassword } from '../../src/auth/password-hasher';
 import { api } from '../support/http';
 import type { Tenant } from './tenant.factory';
 
@@ -46,4 +48,32 @@ export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(48).toString('base64url');
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   return { verifier, challenge };
+}
+
+/** Gives a user a password (scrypt hash written directly). */
+export async function setPassword(
+  app: INestApplication,
+  userId: string,
+  password: string,
+): Promise<void> {
+  await app
+    .get(DataSource)
+    .query(`UPDATE "user" SET password_hash = $2 WHERE id = $1`, [
+      userId,
+      await hashPassword(password),
+    ]);
+}
+
+/** The hidden fields of the authorization page's form. */
+export function hiddenFields(html: string): Record<string, string> {
+  const fields: Record<string, string> = {};
+  for (const m of html.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    fields[m[1]] = m[2]
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  }
+  return fields;
 }
