@@ -13,6 +13,7 @@ import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
 import { MediaModule } from './media/media.module';
 import { TrackingPagesModule } from './tracking-pages/tracking-pages.module';
+import { NotesModule } from './notes/notes.module';
 import { StatusesModule } from './statuses/statuses.module';
 import { ShipmentsModule } from './shipments/shipments.module';
 import { OrdersModule } from './orders/orders.module';
@@ -43,6 +44,7 @@ import { SecurityModule } from './security/security.module';
     WorkspacesModule,
     MediaModule,
     TrackingPagesModule,
+    NotesModule,
     StatusesModule,
     ShipmentsModule,
     OrdersModule,

@@ -69,7 +69,9 @@ export class ExactFilter implements Filter {
       } else if (converted.length === 1) {
         query.andWhere(`${path.sql} = ${query.param(converted[0])}${cast(path)}`);
       } else {
-        query.andWhere(`${path.sql} = ANY(${query.param(converted)}${cast(path)}[])`);
+        // Without a cast PostgreSQL types the array from the column (text, citext).
+        const arrayCast = cast(path) ? `${cast(path)}[]` : '';
+        query.andWhere(`${path.sql} = ANY(${query.param(converted)}${arrayCast})`);
       }
     }
   }

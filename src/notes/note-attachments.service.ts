@@ -1,0 +1,27 @@
+import { Injectable } from '@nestjs/common';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { assertMayChange, noteOwner } from './note-access';
+import { NoteAttachment } from './note-attachment.entity';
+
+/** Removing a file is changing the note: its author or a team admin. */
+@Injectable()
+export class NoteAttachmentsService implements ResourceHooks<NoteAttachment> {
+  async beforeRemove(attachment: NoteAttachment, ctx: WriteContext): Promise<void> {
+    const [row] = await ctx.em.query(`SELECT note_id FROM note_attachment WHERE id = $1`, [
+      attachment.id,
+    ]);
+    assertMayChange(ctx.principal, await noteOwner(ctx.em, row.note_id));
+  }
+
+  async remove(attachment: NoteAttachment, ctx: WriteContext): Promise<void> {
+    const [row] = await ctx.em.query(
+      `DELETE FROM note_attachment WHERE id = $1 RETURNING note_id, media_id`,
+      [attachment.id],
+    );
+    // The note's main file goes with it.
+    await ctx.em.query(
+      `UPDATE note SET attachment_id = NULL WHERE id = $1 AND attachment_id = $2`,
+      [row.note_id, row.media_id],
+    );
+  }
+}
