@@ -71,7 +71,7 @@ export class TeamMember {
   })
   memberLastLoggedIn?: string | null;
 
-  @ApiProperty({ sql: '(SELECT t.name FROM team t WHERE t.id = {a}.team_id)' })
+  @ApiProperty({ sql: '(SELECT tm.name FROM team tm WHERE tm.id = {a}.team_id)' })
   teamName?: string;
 
   @ApiProperty({ sql: '{a}.team_id::text' })

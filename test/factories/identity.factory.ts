@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { Clock } from '../../src/auth/clock';
 import { hashPassword } from '../../src/auth/password-hasher';
 import { api } from '../support/http';
-import type { Tenant } from './tenant.factory';
+import { issueToken, type Tenant } from './tenant.factory';
 
 export interface ClientCredentials {
   id: string;
@@ -76,4 +76,42 @@ export function hiddenFields(html: string): Record<string, string> {
       .replace(/&amp;/g, '&');
   }
   return fields;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  token: string;
+  teamMemberId: string;
+}
+
+/** A new verified user in the tenant's team with `role`, with access to `workspaceIds`. */
+export async function joinTeam(
+  app: INestApplication,
+  tenant: Pick<Tenant, 'teamId'>,
+  role: 'owner' | 'admin' | 'member',
+  workspaceIds: string[] = [],
+): Promise<Member> {
+  const db = app.get(DataSource);
+  const email = `member-${randomBytes(6).toString('hex')}@example.test`;
+  const [user] = await db.query(
+    `INSERT INTO "user" (email, email_verified) VALUES ($1, true) RETURNING id`,
+    [email],
+  );
+  const [membership] = await db.query(
+    `INSERT INTO team_member (team_id, member_id, role) VALUES ($1, $2, $3) RETURNING id`,
+    [tenant.teamId, user.id, role],
+  );
+  for (const workspaceId of workspaceIds) {
+    await db.query(`INSERT INTO workspace_member (workspace_id, user_id) VALUES ($1, $2)`, [
+      workspaceId,
+      user.id,
+    ]);
+  }
+  return {
+    userId: user.id,
+    email,
+    token: await issueToken(app, user.id),
+    teamMemberId: membership.id,
+  };
 }
