@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
 import { extract, startTestSmtp, type TestSmtp } from './support/smtp';
-import { addWorkspace, createTenant, Tenant } from './factories/tenant.factory';
+import { addWorkspace, createTenant } from './factories/tenant.factory';
 import { joinTeam, setPassword } from './factories/identity.factory';
 
 const CODE = /Invitation code: ([\w-]+)/;
