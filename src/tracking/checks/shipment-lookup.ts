@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../access/principal';
 import { HydraApi } from '../../hydra/controller/hydra-api';
+import { identifierFrom } from '../../hydra/filters';
 import { NotFoundError, ValidationError, type Violation } from '../../hydra/errors/api-errors';
 import { typeError } from '../../hydra/write/denormalizer';
-import { Shipment } from '../../shipments/shipment.entity';
 import { Workspace } from '../../workspaces/workspace.entity';
 
 /**
@@ -15,15 +15,22 @@ import { Workspace } from '../../workspaces/workspace.entity';
 export class ShipmentLookup {
   constructor(private readonly api: HydraApi) {}
 
+  /** Shipment ids for ids or IRIs, deduplicated in the given order; one query for all. */
   async byReferences(principal: Principal, references: unknown, attribute: string) {
     const values = stringArray(references, attribute);
-    const resource = this.api.resource(Shipment);
     const ids: string[] = [];
     for (const value of values) {
-      const id = await this.api.data.resolveReference(resource, principal, value);
-      if (!id) throw new NotFoundError();
+      const id = identifierFrom(value);
+      if (!id || (value.includes('/') && value !== `/shipments/${value.split('/').pop()}`)) {
+        throw new NotFoundError();
+      }
       if (!ids.includes(id)) ids.push(id);
     }
+    const { rows } = await this.api.data.pool.query<{ id: string }>(
+      `SELECT id FROM shipment WHERE id = ANY($1::uuid[]) AND workspace_id = ANY($2::uuid[])`,
+      [ids, principal.workspaceIds],
+    );
+    if (rows.length !== ids.length) throw new NotFoundError();
     return ids;
   }
 
