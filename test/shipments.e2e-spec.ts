@@ -269,6 +269,15 @@ describe('shipments', () => {
       const res = await http.get(path).expect(200);
       expect(res.body['hydra:member'].map((s: { id: string }) => s.id)).toEqual([a.id]);
     }
+    const csv = await api(app, { token: tenant.token, accept: 'text/csv' })
+      .get('/shipments?order[createdAt]=asc')
+      .expect(200);
+    const header = csv.text.split('\n')[0].split(',');
+    expect(header).toEqual(
+      expect.arrayContaining(['trackingNumber', 'address.city', 'shipmentStatus.code']),
+    );
+    expect(header).not.toContain('shipmentStatus.entity');
+    expect(csv.text).toContain(a.trackingNumber);
     const res = await http.get('/shipments').expect(200);
     const template: string = res.body['hydra:search']['hydra:template'];
     for (const variable of [

@@ -62,4 +62,26 @@ describe('plannedColumns', () => {
     expect(columns.map((c) => c.header)).toEqual(['id', 'logo.id', 'logo.filePath']);
     expect(columns[2].get({ id: 'x', logo: { id: 'm', filePath: '/f' } })).toBe('/f');
   });
+
+  it('keeps to the declared embedProperties of an embedded resource', () => {
+    class Status {}
+    const resource = {
+      properties: [
+        {
+          name: 'shipmentStatus',
+          kind: 'object',
+          type: 'object',
+          readable: true,
+          options: { embed: true, embedProperties: ['id', 'code', 'title'] },
+          target: Status,
+        },
+      ],
+    } as unknown as ResourceMeta;
+    const columns = plannedColumns(resource, new Map(), () => ['id', 'entity', 'code', 'title']);
+    expect(columns.map((c) => c.header)).toEqual([
+      'shipmentStatus.id',
+      'shipmentStatus.code',
+      'shipmentStatus.title',
+    ]);
+  });
 });

@@ -69,7 +69,7 @@ export function plannedColumns(
         });
       }
     } else if (prop.kind === 'object') {
-      for (const sub of embeddedMembers(prop.target!)) {
+      for (const sub of prop.options.embedProperties ?? embeddedMembers(prop.target!)) {
         cols.push({ header: `${name}.${sub}`, get: (r) => (r[name] as ApiRecord | null)?.[sub] });
       }
     } else if (prop.type === 'array') {
