@@ -11,15 +11,21 @@ import {
 import { Tenant, createTenant } from './factories/tenant.factory';
 import { closeTestApp, createTestApp } from './support/app';
 
-/** An app of its own on the same database, with or without job workers. */
-async function startNode(workers: boolean): Promise<NestExpressApplication> {
-  const previous = process.env.JOB_WORKERS_ENABLED;
-  process.env.JOB_WORKERS_ENABLED = String(workers);
+/** An app of its own on the same database, with or without job workers and periodic tick. */
+async function startNode(
+  workers: boolean,
+  env: Record<string, string> = {},
+): Promise<NestExpressApplication> {
+  const overrides: Record<string, string> = { JOB_WORKERS_ENABLED: String(workers), ...env };
+  const previous = Object.fromEntries(Object.keys(overrides).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, overrides);
   try {
     return await createTestApp();
   } finally {
-    if (previous === undefined) delete process.env.JOB_WORKERS_ENABLED;
-    else process.env.JOB_WORKERS_ENABLED = previous;
+    for (const [k, v] of Object.entries(previous)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
   }
 }
 
@@ -141,6 +147,25 @@ describe('background refresh', () => {
     } finally {
       await closeTestApp(producer);
       await closeTestApp(consumer);
+    }
+  });
+
+  it('with the scheduler on, due shipments are refreshed without anyone asking', async () => {
+    await seed(30, '410');
+    const node = await startNode(true, {
+      TRACKING_REFRESH_ENABLED: 'true',
+      TRACKING_REFRESH_INTERVAL_SECONDS: '1',
+    });
+    try {
+      let rows: Array<{ status: string | null; n: number }> = [];
+      for (let i = 0; i < 60; i++) {
+        rows = await statuses();
+        if (rows.length === 1 && rows[0].status === 'unsuccessful_delivery') break;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(rows).toEqual([expect.objectContaining({ status: 'unsuccessful_delivery', n: 30 })]);
+    } finally {
+      await closeTestApp(node);
     }
   });
 
