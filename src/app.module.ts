@@ -14,6 +14,8 @@ import { WorkspacesModule } from './workspaces/workspaces.module';
 import { MediaModule } from './media/media.module';
 import { TrackingPagesModule } from './tracking-pages/tracking-pages.module';
 import { NotesModule } from './notes/notes.module';
+import { FieldsModule } from './fields/fields.module';
+import { EntityTypesModule } from './entity-types/entity-types.module';
 import { StatusesModule } from './statuses/statuses.module';
 import { ShipmentsModule } from './shipments/shipments.module';
 import { OrdersModule } from './orders/orders.module';
@@ -45,6 +47,8 @@ import { SecurityModule } from './security/security.module';
     MediaModule,
     TrackingPagesModule,
     NotesModule,
+    FieldsModule,
+    EntityTypesModule,
     StatusesModule,
     ShipmentsModule,
     OrdersModule,

@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { FileStorage } from '../src/media/file-storage';
 import { WorkspaceDeletion } from '../src/workspaces/workspace-deletion';
 import { Tenant, addWorkspace, createTenant } from './factories/tenant.factory';
 import { PNG, upload } from './factories/media.factory';
@@ -86,16 +87,28 @@ describe('media', () => {
     expect(row.workspace_id).toBe(second);
   });
 
-  it('removes stored files once their last row is gone', async () => {
+  it('removes stored files once their last row is gone, not before', async () => {
+    const db = app.get(DataSource);
+    const storage = app.get(FileStorage);
     const res = await upload(app, tenant.token, PNG).expect(201);
-    await app.get(DataSource).query(`DELETE FROM media WHERE id = $1`, [res.body.id]);
+    const key = String(res.body.filePath).replace('/media/files/', '');
+    const [copy] = await db.query(
+      `INSERT INTO media (workspace_id, uploaded_by_id, storage_key, file_path, mime_type, size)
+       SELECT $2, uploaded_by_id, storage_key, file_path, mime_type, size FROM media WHERE id = $1 RETURNING id`,
+      [res.body.id, tenant.workspaceId],
+    );
+    await db.query(`DELETE FROM media WHERE id = $1`, [res.body.id]);
+    await app.get(WorkspaceDeletion).tick(100);
+    expect(await storage.open(key)).not.toBeNull();
+    await request(app.getHttpServer()).get(res.body.filePath).expect(200);
+
+    await db.query(`DELETE FROM media WHERE id = $1`, [copy.id]);
     await request(app.getHttpServer()).get(res.body.filePath).expect(404);
-    const [queued] = await app
-      .get(DataSource)
-      .query(`SELECT count(*)::int AS n FROM media_file_gc`);
+    const [queued] = await db.query(`SELECT count(*)::int AS n FROM media_file_gc`);
     expect(queued.n).toBeGreaterThan(0);
     await app.get(WorkspaceDeletion).tick(100);
-    const [left] = await app.get(DataSource).query(`SELECT count(*)::int AS n FROM media_file_gc`);
+    const [left] = await db.query(`SELECT count(*)::int AS n FROM media_file_gc`);
     expect(left.n).toBe(0);
+    expect(await storage.open(key)).toBeNull();
   });
 });

@@ -199,6 +199,10 @@ describe('notes', () => {
           attachment: { id: media.body.id },
         })
         .expect(400);
+      // Removing the main file from the list clears the note's attachment.
+      await api(app, { token: t.token }).delete(list.body['hydra:member'][0]['@id']).expect(204);
+      const after = await api(app, { token: t.token }).get(res.body['@id']).expect(200);
+      expect(after.body.attachment).toBeNull();
     });
 
     it('uploads files to a note and lists them on the nested routes', async () => {

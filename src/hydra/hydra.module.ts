@@ -6,14 +6,31 @@ import { MultipartMiddleware } from './serialization/multipart.middleware';
 import { ResourceRegistry } from './metadata/resource-registry';
 import { Responder } from './serialization/responder';
 import { Denormalizer } from './write/denormalizer';
+import { PropertyValidators } from './write/property-validators';
 import { ResourceWriter } from './write/resource-writer';
 
 /** The API-Platform-like layer: every resource module imports nothing else to be served. */
 @Global()
 @Module({
   controllers: [HydraDocsController],
-  providers: [ResourceRegistry, DataProvider, Denormalizer, ResourceWriter, Responder, HydraApi],
-  exports: [ResourceRegistry, DataProvider, Denormalizer, ResourceWriter, Responder, HydraApi],
+  providers: [
+    ResourceRegistry,
+    DataProvider,
+    Denormalizer,
+    PropertyValidators,
+    ResourceWriter,
+    Responder,
+    HydraApi,
+  ],
+  exports: [
+    ResourceRegistry,
+    DataProvider,
+    Denormalizer,
+    PropertyValidators,
+    ResourceWriter,
+    Responder,
+    HydraApi,
+  ],
 })
 export class HydraModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

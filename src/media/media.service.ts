@@ -94,7 +94,8 @@ export class MediaService {
    */
   async sweepOrphanFiles(limit = 200): Promise<number> {
     const removed = await this.dataSource.transaction(async (em) => {
-      const rows: Array<{ storage_key: string; in_use: boolean }> = await em.query(
+      // DELETE ... RETURNING answers [rows, count] through TypeORM.
+      const [rows]: [Array<{ storage_key: string; in_use: boolean }>, number] = await em.query(
         `DELETE FROM media_file_gc g
           WHERE g.storage_key IN (SELECT storage_key FROM media_file_gc ORDER BY queued_at LIMIT $1 FOR UPDATE SKIP LOCKED)
           RETURNING g.storage_key, EXISTS (SELECT 1 FROM media m WHERE m.storage_key = g.storage_key) AS in_use`,

@@ -14,7 +14,8 @@ export class NoteAttachmentsService implements ResourceHooks<NoteAttachment> {
   }
 
   async remove(attachment: NoteAttachment, ctx: WriteContext): Promise<void> {
-    const [row] = await ctx.em.query(
+    // DELETE ... RETURNING answers [rows, count] through TypeORM.
+    const [[row]] = await ctx.em.query(
       `DELETE FROM note_attachment WHERE id = $1 RETURNING note_id, media_id`,
       [attachment.id],
     );

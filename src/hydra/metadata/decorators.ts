@@ -66,6 +66,8 @@ export interface ApiPropertyOptions {
   example?: unknown;
   /** Exclude from the CSV export (large or nested collections). */
   csv?: boolean;
+  /** Name of a registered PropertyValidator run on writes that set the property. */
+  validatedBy?: string;
 }
 
 export type ApiValueType =

@@ -1,4 +1,4 @@
-import { ValidateBy, ValidationOptions, isEmail } from 'class-validator';
+import { ValidateBy, ValidationOptions, getMetadataStorage, isEmail } from 'class-validator';
 import { ViolationCodes } from '../errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
 
@@ -79,7 +79,12 @@ export const Regex = (pattern: RegExp, on?: On) =>
 
 export const Choice = (choices: readonly unknown[], on?: On) =>
   ValidateBy(
-    { name: 'choice', validator: { validate: (v) => v == null || choices.includes(v) } },
+    {
+      name: 'choice',
+      // Kept as the constraint's argument so tools can read the allowed values (choicesOf).
+      constraints: [choices],
+      validator: { validate: (v) => v == null || choices.includes(v) },
+    },
     options(ViolationCodes.choice, 'The value you selected is not a valid choice.', on),
   );
 
@@ -125,3 +130,11 @@ export const Assert = (
     { name, validator: { validate: (v, args) => test(v, args?.object) } },
     options(ViolationCodes.invalid, message, on),
   );
+
+/** The values a `@Choice` property allows, or undefined when it has none. */
+export function choicesOf(target: Function, property: string): readonly unknown[] | undefined {
+  const metadata = getMetadataStorage()
+    .getTargetValidationMetadatas(target, '', true, false)
+    .find((m) => m.propertyName === property && m.name === 'choice');
+  return metadata?.constraints?.[0] as readonly unknown[] | undefined;
+}

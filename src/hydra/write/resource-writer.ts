@@ -9,6 +9,7 @@ import type { WriteOperation } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { validateEntity } from '../validation/validate-entity';
 import { Denormalizer } from './denormalizer';
+import { PropertyValidators } from './property-validators';
 import type { ResourceHooks, WriteContext } from './resource-hooks';
 
 /** Creates, replaces and deletes resources through one transactional pipeline. */
@@ -18,6 +19,7 @@ export class ResourceWriter {
     private readonly dataSource: DataSource,
     private readonly data: DataProvider,
     private readonly denormalizer: Denormalizer,
+    private readonly propertyValidators: PropertyValidators = new PropertyValidators(),
   ) {}
 
   async create(
@@ -153,6 +155,7 @@ export class ResourceWriter {
     const all: Violation[] = [...violations];
     for (const v of await validateEntity(entity, operation))
       if (!reported.has(v.propertyPath)) all.push(v);
+    if (all.length === 0) all.push(...(await this.propertyValidators.run(entity, ctx)));
     if (all.length === 0) all.push(...((await hooks.validate?.(entity, ctx)) ?? []));
     if (all.length > 0) throw new ValidationError(all);
     if (hooks.persist) await hooks.persist(entity, ctx);

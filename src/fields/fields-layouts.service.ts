@@ -1,0 +1,167 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { DataProvider } from '../hydra/collection/data-provider';
+import {
+  NotFoundError,
+  ValidationError,
+  Violation,
+  ViolationCodes,
+} from '../hydra/errors/api-errors';
+import { identifierFrom } from '../hydra/filters/filter';
+import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
+import { ResourceRegistry } from '../hydra/metadata/resource-registry';
+import type { QueryParams } from '../hydra/query/query-params';
+import type { ApiRecord } from '../hydra/serialization/record-reader';
+import { validateEntity } from '../hydra/validation/validate-entity';
+import type { Workspace } from '../workspaces/workspace.entity';
+import { Denormalizer } from '../hydra/write/denormalizer';
+import { StoredRecord, ambiguousCode, selectRecords, visibleRecords } from './code-addressed';
+import { FieldsLayout } from './fields-layout.entity';
+import { FieldsService } from './fields.service';
+
+/** Layout rules: codes unique per workspace, every listed field exists once for the entity. */
+@Injectable()
+export class FieldsLayoutsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly registry: ResourceRegistry,
+    private readonly data: DataProvider,
+    private readonly denormalizer: Denormalizer,
+    private readonly fields: FieldsService,
+  ) {}
+
+  get resource(): ResourceMeta {
+    return this.registry.get(FieldsLayout);
+  }
+
+  /** The layout `/fields_layouts/{code}` means within the caller's workspaces. */
+  async find(principal: Principal, code: string, params: QueryParams): Promise<StoredRecord> {
+    const matches = await visibleRecords(
+      this.data,
+      this.registry,
+      this.resource,
+      principal,
+      params,
+      (q) => {
+        q.andWhere(`t.code = ${q.param(code)}`);
+        const workspace = params.get('workspace');
+        if (workspace) {
+          const id = identifierFrom(workspace);
+          q.andWhere(id ? `t.workspace_id = ${q.param(id)}::uuid` : 'FALSE');
+        }
+      },
+    );
+    if (matches.length > 1) throw ambiguousCode(code);
+    if (matches.length === 0) throw new NotFoundError();
+    return matches[0];
+  }
+
+  async record(id: string): Promise<ApiRecord> {
+    const [match] = await selectRecords(this.data, this.registry, this.resource, (q) =>
+      q.andWhere(`t.id = ${q.param(id)}::uuid`),
+    );
+    if (!match) throw new NotFoundError();
+    return match.record;
+  }
+
+  /** Field codes of a workspace's default layout of `entity` (its code is the entity), if any. */
+  async defaultLayout(workspaceId: string, entity: string): Promise<string[] | null> {
+    const rows = await this.dataSource.query(
+      `SELECT fields FROM fields_layout WHERE workspace_id = $1 AND entity = $2 AND code = $2`,
+      [workspaceId, entity],
+    );
+    return rows.length ? (rows[0].fields as string[]) : null;
+  }
+
+  async create(principal: Principal, body: unknown): Promise<string> {
+    return this.dataSource.transaction(async (em) => {
+      const layout = em.create(FieldsLayout);
+      await this.write(em, layout, body, 'post', principal);
+      return layout.id;
+    });
+  }
+
+  async replace(principal: Principal, id: string, body: unknown): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const layout = await em.findOne(FieldsLayout, {
+        where: { id },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!layout) throw new NotFoundError();
+      // Relations are not loaded with the row; the rules need the workspace.
+      const [row] = await em.query(`SELECT workspace_id FROM fields_layout WHERE id = $1`, [id]);
+      layout.workspace = { id: row.workspace_id } as Workspace;
+      await this.write(em, layout, body, 'put', principal);
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM fields_layout WHERE id = $1`, [id]);
+  }
+
+  private async write(
+    em: EntityManager,
+    layout: FieldsLayout,
+    body: unknown,
+    operation: 'post' | 'put',
+    principal: Principal,
+  ): Promise<void> {
+    const { violations } = await this.denormalizer.apply(
+      this.resource,
+      layout as unknown as Record<string, unknown>,
+      body,
+      operation,
+      principal,
+    );
+    // PUT replaces: no list means an empty layout.
+    if (operation === 'put' && !('fields' in (body as object))) layout.fields = [];
+    layout.fields ??= [];
+    const all: Violation[] = [...violations];
+    const reported = new Set(violations.map((v) => v.propertyPath));
+    for (const v of await validateEntity(layout, operation))
+      if (!reported.has(v.propertyPath)) all.push(v);
+    if (all.length === 0) all.push(...(await this.rules(em, layout)));
+    if (all.length > 0) throw new ValidationError(all);
+    await em.save(layout);
+  }
+
+  private async rules(em: EntityManager, layout: FieldsLayout): Promise<Violation[]> {
+    const out: Violation[] = [];
+    const taken = await em.query(
+      `SELECT 1 FROM fields_layout WHERE workspace_id = $1 AND code = $2 AND id IS DISTINCT FROM $3::uuid`,
+      [layout.workspace!.id, layout.code, layout.id ?? null],
+    );
+    if (taken.length)
+      out.push({
+        propertyPath: 'code',
+        message: 'This code is already used by another layout of this workspace.',
+        code: ViolationCodes.unique,
+      });
+    const custom = await em.query(
+      `SELECT code FROM field WHERE workspace_id = $1 AND entity = $2`,
+      [layout.workspace!.id, layout.entity],
+    );
+    const known = new Set([
+      ...this.fields.primary(layout.entity).map((f) => f.code as string),
+      ...custom.map((r: { code: string }) => r.code),
+    ]);
+    const seen = new Set<string>();
+    layout.fields.forEach((code, i) => {
+      if (!known.has(code))
+        out.push({
+          propertyPath: `fields[${i}]`,
+          message: `The field "${code}" does not exist for ${layout.entity}.`,
+          code: ViolationCodes.invalid,
+        });
+      else if (seen.has(code))
+        out.push({
+          propertyPath: `fields[${i}]`,
+          message: `The field "${code}" is listed twice.`,
+          code: ViolationCodes.unique,
+        });
+      seen.add(code);
+    });
+    return out;
+  }
+}
