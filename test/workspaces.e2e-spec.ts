@@ -323,6 +323,20 @@ describe('workspaces', () => {
       await api(app, { token: t.token }).delete(`/workspaces/${second}`).expect(404);
     });
 
+    it('removes records that reference each other with RESTRICT (shipment -> status)', async () => {
+      const second = await addWorkspace(app, t);
+      const [status] = await db.query(
+        `INSERT INTO status (workspace_id, entity, code, title) VALUES ($1, 'shipments', 'held', 'Held') RETURNING id`,
+        [second],
+      );
+      await db.query(
+        `INSERT INTO shipment (workspace_id, tracking_number, shipment_status_id) VALUES ($1, 'TMRESTRICT1', $2)`,
+        [second, status.id],
+      );
+      await api(app, { token: t.token }).delete(`/workspaces/${second}`).expect(204);
+      expect(await db.query(`SELECT 1 FROM status WHERE id = $1`, [status.id])).toEqual([]);
+    });
+
     it('answers 404 for another tenant’s workspace and 403 for a plain member', async () => {
       const other = await createTenant(app);
       await api(app, { token: t.token }).delete(`/workspaces/${other.workspaceId}`).expect(404);
