@@ -148,9 +148,12 @@ describe('hydra errors, formats and bodies', () => {
       .get('/workspaces')
       .expect(200);
     expect(csv.headers['content-type']).toMatch(/^text\/csv/);
-    expect(csv.text.split('\n')[0]).toBe(
-      'id,team,title,defaultTrackingPage,logo.id,logo.filePath,emailSettings,scheduledForDelete,createdAt,updatedAt',
+    const header = csv.text.split('\n')[0].split(',');
+    expect(header.slice(0, 3)).toEqual(['id', 'team', 'title']);
+    expect(header).toEqual(
+      expect.arrayContaining(['logo.id', 'logo.filePath', 'scheduledForDelete', 'createdAt']),
     );
+    expect(csv.text).toContain(t.workspaceId);
     const item = await api(app, { token: t.token, accept: 'text/csv' })
       .get(`/workspaces/${t.workspaceId}`)
       .expect(200);

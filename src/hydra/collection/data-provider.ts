@@ -9,6 +9,7 @@ import { ResourceRegistry } from '../metadata/resource-registry';
 import { QueryParams } from '../query/query-params';
 import { resolvePropertyPath } from '../query/property-path';
 import { SqlQuery, quoteIdent } from '../query/sql-query';
+import { preparedQuery } from '../query/prepared';
 import { ApiRecord, RecordReader } from '../serialization/record-reader';
 import { Pagination, parsePagination } from './pagination';
 import { applyTenancy } from './tenancy';
@@ -26,6 +27,14 @@ export interface CollectionRequest {
   /** The resource's rules, for extra collection conditions. */
   hooks?: ResourceHooks;
   request?: Request;
+}
+
+export interface CollectionPlan {
+  pagination: Pagination;
+  countSql: string;
+  countParams: unknown[];
+  pageSql: string;
+  pageParams: unknown[];
 }
 
 export interface CollectionResult {
@@ -96,7 +105,8 @@ export class DataProvider {
     return ` ORDER BY ${parts.join(', ')}`;
   }
 
-  async list(req: CollectionRequest): Promise<CollectionResult> {
+  /** The two statements of a collection page (count and rows), exactly as `list` runs them. */
+  plan(req: CollectionRequest): CollectionPlan {
     const pagination = parsePagination(
       req.params,
       req.maxItemsPerPage ?? req.resource.maxItemsPerPage,
@@ -106,20 +116,25 @@ export class DataProvider {
     const countParams = [...query.params];
     const select = this.reader.select(req.resource, query);
     const order = this.orderClause(req.resource, query);
-    const pageSql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${order} LIMIT ${query.param(
-      pagination.itemsPerPage,
-    )} OFFSET ${query.param(pagination.offset)}`;
+    const limit = query.param(pagination.itemsPerPage);
+    const offset = query.param(pagination.offset);
+    const pageSql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${order} LIMIT ${limit} OFFSET ${offset}`;
+    return { pagination, countSql, countParams, pageSql, pageParams: query.params };
+  }
+
+  async list(req: CollectionRequest): Promise<CollectionResult> {
+    const plan = this.plan(req);
     const reader = this.reader.reader(req.resource);
     const [count, page] = await Promise.all([
-      this.pool.query(countSql, countParams),
-      pagination.itemsPerPage === 0
+      preparedQuery(this.pool, plan.countSql, plan.countParams),
+      plan.pagination.itemsPerPage === 0
         ? Promise.resolve({ rows: [] })
-        : this.pool.query(pageSql, query.params),
+        : preparedQuery(this.pool, plan.pageSql, plan.pageParams),
     ]);
     return {
       members: page.rows.map((r: Record<string, unknown>) => reader.map(r)),
       totalItems: count.rows[0].n,
-      pagination,
+      pagination: plan.pagination,
     };
   }
 
@@ -141,7 +156,7 @@ export class DataProvider {
     );
     const select = this.reader.select(resource, query);
     const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}`;
-    const { rows } = await (client ?? this.pool).query(sql, query.params);
+    const { rows } = await preparedQuery(client ?? this.pool, sql, query.params);
     return rows.length ? this.reader.reader(resource).map(rows[0]) : null;
   }
 

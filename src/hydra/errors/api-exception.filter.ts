@@ -178,6 +178,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
         headers: {},
         extra: {},
       };
+    // Deadlock or serialization failure between concurrent writes: nothing was
+    // changed and the same request can simply be sent again.
+    if (driver.code === '40P01' || driver.code === '40001')
+      return {
+        status: 409,
+        description: 'The record was changed by a concurrent request; retry the request.',
+        headers: { 'Retry-After': '1' },
+        extra: {},
+      };
     if (driver.code?.startsWith('22'))
       return { status: 400, description: 'Invalid value in request.', headers: {}, extra: {} };
     return { status: 500, description: STATUS_TEXT[500], headers: {}, extra: {} };

@@ -95,9 +95,7 @@ export class Responder {
     const widths = new Map<string, number>();
     const select = this.data.reader.select(resource, query);
     if (reader.arrayColumns.length > 0) {
-      const maxes = reader.arrayColumns
-        .map((a, i) => `max(${a.length}) AS w${i}`)
-        .join(', ');
+      const maxes = reader.arrayColumns.map((a, i) => `max(${a.length}) AS w${i}`).join(', ');
       const inner = `SELECT t.* ${query.fromClause()}${query.whereClause()}${this.data.orderClause(resource, query)} LIMIT ${pagination.itemsPerPage} OFFSET ${pagination.offset}`;
       const { rows } = await this.data.pool.query(
         `SELECT ${maxes} FROM (${inner}) t`,

@@ -1,0 +1,60 @@
+import { parseArgs } from 'util';
+import { seedWorkspace } from '../../seed/bulk-seeder';
+import { CliCommand, CliUsageError } from '../cli-command';
+
+const positive = (name: string, raw: string | undefined, fallback: number): number => {
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw)) throw new CliUsageError(`--${name} must be a whole number, got "${raw}"`);
+  return Number(raw);
+};
+
+export const seedCommand: CliCommand = {
+  name: 'seed',
+  description:
+    'Fill a workspace with realistic orders, items and shipments in bulk (for benchmarks and demos)',
+  usage: '[--shipments N] [--orders N] [--workspace <uuid>] [--batch N]',
+  async run(args, context) {
+    let values: Record<string, string | undefined>;
+    try {
+      ({ values } = parseArgs({
+        args,
+        options: {
+          shipments: { type: 'string' },
+          orders: { type: 'string' },
+          workspace: { type: 'string' },
+          batch: { type: 'string' },
+        },
+      }));
+    } catch (error) {
+      throw new CliUsageError((error as Error).message);
+    }
+    const shipments = positive('shipments', values.shipments, 1000);
+    const orders = positive('orders', values.orders, Math.min(shipments, 1000));
+    const batch = Math.max(1, positive('batch', values.batch, 50000));
+    if (values.workspace && !/^[0-9a-f-]{36}$/i.test(values.workspace))
+      throw new CliUsageError('--workspace must be a workspace id');
+    const db = await context.dataSource();
+    if (values.workspace) {
+      const found = await db.query('SELECT 1 FROM workspace WHERE id = $1', [values.workspace]);
+      if (found.length === 0) throw new CliUsageError(`No workspace ${values.workspace}`);
+    }
+    const result = await seedWorkspace(db, {
+      shipments,
+      orders,
+      batch,
+      workspaceId: values.workspace,
+      onProgress: ({ table, rows, total }) =>
+        process.stderr.write(`seed: ${table} ${rows}/${total}\n`),
+    });
+    context.print(
+      JSON.stringify({
+        workspace_id: result.workspaceId,
+        user_id: result.userId,
+        access_token: result.token,
+        shipments: result.shipments,
+        orders: result.orders,
+        seconds: result.seconds,
+      }),
+    );
+  },
+};
