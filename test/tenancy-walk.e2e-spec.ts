@@ -35,6 +35,7 @@ const PUBLIC_ROUTES = [
   /^\/oauth\//,
   // Capability URLs: the random key is the credential.
   /^\/media\/files\//,
+  /^\/t\//,
   /^\/reviews\//,
 ];
 

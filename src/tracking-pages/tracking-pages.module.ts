@@ -1,4 +1,7 @@
 import { Module } from '@nestjs/common';
+import { ReviewsService } from './reviews.service';
+import { ReviewsController, TrackingPageLinksController } from './tracking-page-links.controller';
+import { TrackingPageLinksService } from './tracking-page-links.service';
 import {
   TrackingPageActionsController,
   TrackingPagesController,
@@ -6,8 +9,13 @@ import {
 import { TrackingPagesService } from './tracking-pages.service';
 
 @Module({
-  controllers: [TrackingPagesController, TrackingPageActionsController],
-  providers: [TrackingPagesService],
-  exports: [TrackingPagesService],
+  controllers: [
+    TrackingPagesController,
+    TrackingPageActionsController,
+    TrackingPageLinksController,
+    ReviewsController,
+  ],
+  providers: [TrackingPagesService, TrackingPageLinksService, ReviewsService],
+  exports: [TrackingPagesService, TrackingPageLinksService],
 })
 export class TrackingPagesModule {}

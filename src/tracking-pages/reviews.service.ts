@@ -1,0 +1,95 @@
+import { Injectable } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { typeError } from '../hydra/write/denormalizer';
+import { TrackingPageLinksService } from './tracking-page-links.service';
+
+const SCORES = ['carrierScore', 'productScore', 'packagingScore'] as const;
+const COMMENT_MAX_LENGTH = 5000;
+
+/**
+ * Reviews left on a public tracking page: scores 1 to 5 (carrier, product, packaging as in
+ * the reference service, or one overall `score`), an optional comment. One review per
+ * shipment: a second one replaces the first. The shipment's `review` and `reviewTotalScore`
+ * follow in the same transaction.
+ */
+@Injectable()
+export class ReviewsService {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly links: TrackingPageLinksService,
+  ) {}
+
+  async submit(hash: string, body: Record<string, unknown>): Promise<string> {
+    const linked = await this.links.resolve(hash);
+    const violations: Violation[] = [];
+    if (!linked.reviewsEnabled)
+      throw ValidationError.of(
+        '',
+        'Reviews are disabled on this tracking page.',
+        ViolationCodes.invalid,
+      );
+    const scores: Record<string, number | null> = {};
+    for (const key of [...SCORES, 'score'] as const) {
+      const value = body[key];
+      if (value === undefined || value === null) {
+        scores[key] = null;
+        continue;
+      }
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw typeError(key, 'int', value);
+      if (value < 1 || value > 5)
+        violations.push({
+          propertyPath: key,
+          message: 'This value should be between 1 and 5.',
+          code: ViolationCodes.range,
+        });
+      scores[key] = value;
+    }
+    const given = SCORES.map((k) => scores[k]).filter((v): v is number => v !== null);
+    if (given.length === 0 && scores.score === null)
+      for (const key of SCORES)
+        violations.push({
+          propertyPath: key,
+          message: 'This value should not be null.',
+          code: ViolationCodes.notNull,
+        });
+    const comment = body.comment;
+    if (comment !== undefined && comment !== null && typeof comment !== 'string')
+      throw typeError('comment', 'string', comment);
+    if (typeof comment === 'string' && [...comment].length > COMMENT_MAX_LENGTH)
+      violations.push({
+        propertyPath: 'comment',
+        message: `This value is too long. It should have ${COMMENT_MAX_LENGTH} characters or less.`,
+        code: ViolationCodes.tooLong,
+      });
+    if (violations.length) throw new ValidationError(violations);
+    const all = given.length ? given : [scores.score as number];
+    const total = Math.round((all.reduce((a, b) => a + b, 0) / all.length) * 100) / 100;
+    return this.dataSource.transaction(async (em) => {
+      const [review] = await em.query(
+        `INSERT INTO review (workspace_id, shipment_id, tracking_page_id, carrier_score, product_score, packaging_score, total_score, comment)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         ON CONFLICT (shipment_id) WHERE shipment_id IS NOT NULL DO UPDATE SET
+           tracking_page_id = EXCLUDED.tracking_page_id, carrier_score = EXCLUDED.carrier_score,
+           product_score = EXCLUDED.product_score, packaging_score = EXCLUDED.packaging_score,
+           total_score = EXCLUDED.total_score, comment = EXCLUDED.comment, updated_at = now()
+         RETURNING id`,
+        [
+          linked.workspaceId,
+          linked.shipmentId,
+          linked.trackingPageId,
+          scores.carrierScore,
+          scores.productScore,
+          scores.packagingScore,
+          total,
+          typeof comment === 'string' && comment.trim() ? comment : null,
+        ],
+      );
+      await em.query(
+        `UPDATE shipment SET review = $2, review_total_score = $3, updated_at = now() WHERE id = $1`,
+        [linked.shipmentId, `/reviews/${review.id}`, total],
+      );
+      return review.id as string;
+    });
+  }
+}

@@ -1,0 +1,228 @@
+import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { Public } from '../access/public.decorator';
+import { HydraApi } from '../hydra/controller/hydra-api';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { identifierFrom } from '../hydra/filters/filter';
+import { typeError } from '../hydra/write/denormalizer';
+import { Shipment } from '../shipments/shipment.entity';
+import { sendAction } from './action-response';
+import { trackingPageHtml } from './public-tracking-page.html';
+import { Review } from './review.entity';
+import { ReviewsService } from './reviews.service';
+import { TrackingPage } from './tracking-page.entity';
+import { TrackingPageLinksService } from './tracking-page-links.service';
+
+/** Most shipments one bulk request links. */
+const MAX_BULK = 1000;
+
+/** GET /reviews, GET /reviews/{id}. */
+export class ReviewsController extends ResourceController(Review) {}
+
+/**
+ * Tracking page links: generated for a page and a shipment of the same workspace, served to
+ * anyone holding the link (JSON at /public/tracking_page_links/{hash}, a minimal page at
+ * /t/{hash}), and reviews posted through them.
+ */
+@Controller()
+export class TrackingPageLinksController {
+  constructor(
+    private readonly api: HydraApi,
+    private readonly links: TrackingPageLinksService,
+    private readonly reviews: ReviewsService,
+    private readonly dataSource: DataSource,
+  ) {}
+
+  /** Body: `trackingPageId`, `filter: {id: <shipment id>}` (or `trackingNumber`). 201 `{link}`. */
+  @Post('/generate_tracking_page_link')
+  @HttpCode(201)
+  async generate(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.api.responder.negotiate(req, ['jsonld', 'json']);
+    const principal = this.api.requirePrincipal(req);
+    const body = this.api.body(req);
+    const page = await this.visiblePage(principal, body.trackingPageId);
+    const filter = this.filter(body.filter);
+    const trackingNumber = body.trackingNumber;
+    if (
+      trackingNumber !== undefined &&
+      trackingNumber !== null &&
+      typeof trackingNumber !== 'string'
+    )
+      throw typeError('trackingNumber', 'string', trackingNumber);
+    const ids = filter.id === undefined ? [] : [filter.id].flat();
+    if (ids.length > 1) throw typeError('filter.id', 'string', ids);
+    const link = await this.dataSource.transaction(async (em) => {
+      const shipmentId = ids.length
+        ? await this.shipment(em, principal, page, ids[0], 'filter.id')
+        : await this.byTrackingNumber(em, page, trackingNumber as string | null | undefined);
+      return this.links.linkOf(
+        await this.links.hashFor(em, page.workspaceId, page.id, shipmentId),
+        req,
+      );
+    });
+    sendAction(this.api.responder, req, res, 'TrackingPageLink', { link }, 201);
+  }
+
+  /** Body: `trackingPageId`, `filter: {id: [<shipment ids>]}`. 201 `{links: [{id, link}]}`. */
+  @Post('/generate_tracking_page_links')
+  @HttpCode(201)
+  async generateMany(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.api.responder.negotiate(req, ['jsonld', 'json']);
+    const principal = this.api.requirePrincipal(req);
+    const body = this.api.body(req);
+    const page = await this.visiblePage(principal, body.trackingPageId);
+    const filter = this.filter(body.filter);
+    const ids = filter.id === undefined ? [] : [filter.id].flat();
+    if (ids.length === 0)
+      throw ValidationError.of(
+        'filter.id',
+        'This value should not be blank.',
+        ViolationCodes.notBlank,
+      );
+    if (ids.length > MAX_BULK)
+      throw ValidationError.of(
+        'filter.id',
+        `This collection should contain ${MAX_BULK} elements or less.`,
+        ViolationCodes.tooLong,
+      );
+    const links = await this.dataSource.transaction(async (em) => {
+      const out: Array<{ id: string; link: string }> = [];
+      const violations: Violation[] = [];
+      for (const [i, raw] of ids.entries()) {
+        try {
+          const id = await this.shipment(em, principal, page, raw, `filter.id[${i}]`);
+          out.push({
+            id,
+            link: this.links.linkOf(
+              await this.links.hashFor(em, page.workspaceId, page.id, id),
+              req,
+            ),
+          });
+        } catch (error) {
+          if (!(error instanceof ValidationError)) throw error;
+          violations.push(...error.violations);
+        }
+      }
+      if (violations.length) throw new ValidationError(violations);
+      return out;
+    });
+    sendAction(this.api.responder, req, res, 'TrackingPageLinks', { links }, 201);
+  }
+
+  @Public()
+  @Get('/public/tracking_page_links/:hash')
+  async view(
+    @Param('hash') hash: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.api.responder.negotiate(req, ['jsonld', 'json']);
+    sendAction(this.api.responder, req, res, 'PublicTrackingPage', await this.links.view(hash));
+  }
+
+  /** The page behind a link, for browsers; clients that build their own page read the JSON. */
+  @Public()
+  @Get('/t/:hash')
+  async html(@Param('hash') hash: string, @Res() res: Response): Promise<void> {
+    const view = await this.links.view(hash);
+    res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8');
+    res.send(trackingPageHtml(view));
+  }
+
+  @Public()
+  @Post('/public/tracking_page_links/:hash/reviews')
+  @HttpCode(201)
+  async review(
+    @Param('hash') hash: string,
+    @Req() req: Request,
+    @Res() res: Response,
+  ): Promise<void> {
+    this.api.responder.negotiate(req, ['jsonld', 'json']);
+    const id = await this.reviews.submit(hash, this.api.body(req));
+    res.setHeader('Location', `/reviews/${id}`);
+    sendAction(this.api.responder, req, res, 'PostReviewResponse', { id }, 201, `/reviews/${id}`);
+  }
+
+  private async visiblePage(
+    principal: Principal,
+    raw: unknown,
+  ): Promise<{ id: string; workspaceId: string }> {
+    if (raw === undefined || raw === null || raw === '')
+      throw ValidationError.of(
+        'trackingPageId',
+        'This value should not be blank.',
+        ViolationCodes.notBlank,
+      );
+    if (typeof raw !== 'string') throw typeError('trackingPageId', 'string', raw);
+    const id = await this.api.data.resolveReference(
+      this.api.resource(TrackingPage),
+      principal,
+      raw,
+    );
+    if (!id) throw ValidationError.of('trackingPageId', `Item not found for "${raw}".`);
+    const [row] = await this.dataSource.query(
+      `SELECT workspace_id FROM tracking_page WHERE id = $1`,
+      [id],
+    );
+    return { id, workspaceId: row.workspace_id };
+  }
+
+  private filter(raw: unknown): { id?: string | string[] } {
+    if (raw === undefined || raw === null) return {};
+    if (typeof raw !== 'object' || Array.isArray(raw)) throw typeError('filter', 'array', raw);
+    const id = (raw as Record<string, unknown>).id;
+    if (id === undefined || id === null) return {};
+    if (typeof id === 'string') return { id };
+    if (Array.isArray(id) && id.every((x) => typeof x === 'string')) return { id: id as string[] };
+    throw typeError('filter.id', 'string', id);
+  }
+
+  /** A shipment the caller sees, in the page's workspace; a violation at `path` otherwise. */
+  private async shipment(
+    em: EntityManager,
+    principal: Principal,
+    page: { workspaceId: string },
+    raw: string,
+    path: string,
+  ): Promise<string> {
+    const id = identifierFrom(raw);
+    const visible = id
+      ? await this.api.data.resolveReference(this.api.resource(Shipment), principal, id)
+      : null;
+    const rows = visible
+      ? await em.query(`SELECT 1 FROM shipment WHERE id = $1 AND workspace_id = $2`, [
+          visible,
+          page.workspaceId,
+        ])
+      : [];
+    if (!rows.length)
+      throw ValidationError.of(path, `Item not found for "/shipments/${id ?? raw}".`);
+    return visible!;
+  }
+
+  private async byTrackingNumber(
+    em: EntityManager,
+    page: { workspaceId: string },
+    trackingNumber: string | null | undefined,
+  ): Promise<string> {
+    if (!trackingNumber)
+      throw ValidationError.of(
+        'filter.id',
+        'This value should not be blank.',
+        ViolationCodes.notBlank,
+      );
+    const rows = await em.query(
+      `SELECT id FROM shipment WHERE workspace_id = $1 AND tracking_number = $2`,
+      [page.workspaceId, trackingNumber.trim()],
+    );
+    if (!rows.length)
+      throw ValidationError.of(
+        'trackingNumber',
+        `No shipment has the tracking number "${trackingNumber}".`,
+      );
+    return rows[0].id;
+  }
+}
