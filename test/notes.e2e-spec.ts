@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { NoteReminderDispatcher } from '../src/notes/note-reminder-dispatcher';
 import { Tenant, addWorkspace, createTenant } from './factories/tenant.factory';
 import { PNG, upload } from './factories/media.factory';
 import { closeTestApp, createTestApp } from './support/app';
@@ -291,6 +292,39 @@ describe('notes', () => {
       await api(app, { token: other.token })
         .post('/note_reminders', { note: n.body['@id'], remindAt: at })
         .expect(422);
+    });
+
+    it('delivers due reminders once, as notifications to the reminded user', async () => {
+      const n = await note(t, { entity: 'orders', entityId: orderId, comment: 'x' }).expect(201);
+      const r = await api(app, { token: t.token })
+        .post('/note_reminders', {
+          note: n.body['@id'],
+          remindAt: new Date(Date.now() + 60_000).toISOString(),
+          comment: 'Call the customer back',
+        })
+        .expect(201);
+      const dispatcher = app.get(NoteReminderDispatcher);
+      await dispatcher.dispatch();
+      expect((await api(app, { token: t.token }).get(r.body['@id'])).body.sentAt).toBeNull();
+      await db.query(
+        `UPDATE note_reminder SET remind_at = now() - interval '1 minute' WHERE id = $1`,
+        [r.body.id],
+      );
+      expect(await dispatcher.dispatch()).toBeGreaterThanOrEqual(1);
+      expect(await dispatcher.dispatch()).toBe(0);
+      const after = await api(app, { token: t.token }).get(r.body['@id']).expect(200);
+      expect(after.body.sentAt).not.toBeNull();
+      const rows = await db.query(
+        `SELECT tag, message, data FROM notification WHERE user_id = $1`,
+        [t.userId],
+      );
+      expect(rows).toEqual([
+        {
+          tag: 'note_reminder',
+          message: 'Call the customer back',
+          data: [n.body['@id'], r.body['@id']],
+        },
+      ]);
     });
 
     it('refuses reminders in the past and re-arms a moved one', async () => {

@@ -37,6 +37,8 @@ export class AppConfig {
   readonly workspaceDeleteBatchSize: number;
   /** Period of the background workspace deletion; 0 disables it on this node. */
   readonly workspaceDeleteIntervalSeconds: number;
+  /** Period of the note reminder delivery; 0 disables it on this node. */
+  readonly noteReminderIntervalSeconds: number;
   /** A create waits this long for the tracking provider, then a background job takes over. */
   readonly trackingSyncTimeoutMs: number;
   readonly trackingTransitLimitDays: number;

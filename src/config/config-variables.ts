@@ -182,6 +182,12 @@ export const CONFIG_VARIABLES = {
     description: 'how often a node looks for workspaces scheduled for deletion (0 disables)',
     parse: integer(0, 86400),
   },
+  noteReminderIntervalSeconds: {
+    name: 'NOTE_REMINDER_INTERVAL_SECONDS',
+    default: '60',
+    description: 'how often a node delivers due note reminders as notifications (0 disables)',
+    parse: integer(0, 86400),
+  },
   trackingSyncTimeoutMs: {
     name: 'TRACKING_SYNC_TIMEOUT_MS',
     default: '2000',

@@ -16,7 +16,7 @@ import { COMMENT_MAX_LENGTH, Note } from './note.entity';
 /**
  * A reminder about a note for one user at `remindAt`. The spec lists only reads; creating,
  * changing and removing reminders is offered too, as a reminder nobody can create is useless.
- * `sentAt` is set by whoever delivers it (not built yet: see README roadmap).
+ * When due, NoteReminderDispatcher notifies the user in-app and sets `sentAt`.
  */
 @ApiResource({
   path: '/note_reminders',

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MediaModule } from '../media/media.module';
+import { NotificationsModule } from '../notifications/notifications.module';
+import { NoteReminderDispatcher } from './note-reminder-dispatcher';
 import {
   NoteAttachmentUploadController,
   NoteAttachmentsController,
@@ -11,14 +13,14 @@ import { NoteRemindersService } from './note-reminders.service';
 import { NotesService } from './notes.service';
 
 @Module({
-  imports: [MediaModule],
+  imports: [MediaModule, NotificationsModule],
   controllers: [
     NotesController,
     NoteAttachmentsController,
     NoteRemindersController,
     NoteAttachmentUploadController,
   ],
-  providers: [NotesService, NoteAttachmentsService, NoteRemindersService],
+  providers: [NotesService, NoteAttachmentsService, NoteRemindersService, NoteReminderDispatcher],
   exports: [NotesService],
 })
 export class NotesModule {}
