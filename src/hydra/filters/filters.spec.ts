@@ -45,7 +45,7 @@ describe('filters build bound SQL', () => {
     const id = '5f0c6c43-5d39-4c47-9a3e-0a1b2c3d4e5f';
     expect(run(f, `id=/things/${id}`).params).toEqual([id]);
     expect(run(f, 'id=nope').where).toEqual(['FALSE']);
-    expect(run(f, 'tags=x').where).toEqual(['$1 = ANY(t.tags)']);
+    expect(run(f, 'tags=x').where).toEqual(['t.tags @> ARRAY[$1]::text[]']);
     expect(run(f, 'qty=abc').where).toEqual([]);
     expect(run(f, 'qty[]=1&qty[]=2').where).toEqual(['t.qty = ANY($1::bigint[])']);
   });
