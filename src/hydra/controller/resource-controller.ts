@@ -111,7 +111,7 @@ export function ResourceController(target: Function, hooksType?: Type<ResourceHo
   }
 
   Controller()(GeneratedResourceController);
-  if (options.tenancy === 'public') Public()(GeneratedResourceController);
+  if (options.tenancy === 'public' && !options.requireToken) Public()(GeneratedResourceController);
   Object.defineProperty(GeneratedResourceController, 'name', {
     value: `${target.name}ResourceController`,
   });

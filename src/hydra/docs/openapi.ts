@@ -120,7 +120,8 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
     if (r.operations.has('post')) schemas[`${name}-post`] = writeSchema(r, 'post');
     if (r.operations.has('put')) schemas[`${name}-put`] = writeSchema(r, 'put');
     const itemRef = `#/components/schemas/${name}`;
-    const security = r.options.tenancy === 'public' ? [] : [{ bearer: [] }];
+    const security =
+      r.options.tenancy === 'public' && !r.options.requireToken ? [] : [{ bearer: [] }];
     const tags = [name];
     const pageParams = [
       {

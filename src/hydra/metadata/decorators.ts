@@ -34,6 +34,11 @@ export interface ApiResourceOptions {
   operations?: Operation[];
   nested?: NestedCollectionRoute[];
   tenancy: TenancyRule;
+  /**
+   * With tenancy 'public': every caller sees every row (a shared catalogue), but a bearer token
+   * is still required. Without it a public resource answers anonymous requests too.
+   */
+  requireToken?: boolean;
   /** Upper bound of itemsPerPage (500 unless the spec says otherwise). */
   maxItemsPerPage?: number;
   /** Stable default order; the id is always appended as the final tie-breaker. */

@@ -1,4 +1,9 @@
-import { identifierCast, itemIdentifier } from './resource-identifier';
+import {
+  identifierCast,
+  identifierFromSegment,
+  iriSegment,
+  itemIdentifier,
+} from './resource-identifier';
 
 describe('itemIdentifier', () => {
   const uuidResource = { idIsUuid: true };
@@ -20,10 +25,24 @@ describe('itemIdentifier', () => {
     );
   });
 
-  it('rejects empty, over-long or slashed codes', () => {
+  it('rejects empty or over-long codes', () => {
     expect(itemIdentifier(codeResource, '')).toBeNull();
     expect(itemIdentifier(codeResource, 'x'.repeat(256))).toBeNull();
-    expect(itemIdentifier(codeResource, 'a/b')).toBeNull();
+  });
+
+  it('carries codes with slashes percent-encoded in IRIs, and reads them back', () => {
+    expect(itemIdentifier(codeResource, 'Europe/Berlin')).toBe('Europe/Berlin');
+    expect(iriSegment(codeResource, 'America/Argentina/Buenos_Aires')).toBe(
+      'America%2FArgentina%2FBuenos_Aires',
+    );
+    expect(identifierFromSegment(codeResource, 'America%2FArgentina%2FBuenos_Aires')).toBe(
+      'America/Argentina/Buenos_Aires',
+    );
+    expect(identifierFromSegment(codeResource, '%E0%A4%A')).toBeNull();
+    expect(iriSegment(uuidResource, 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11')).toBe(
+      'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11',
+    );
+    expect(identifierFromSegment(uuidResource, 'ups')).toBeNull();
   });
 
   it('casts parameters for uuid identifiers only', () => {

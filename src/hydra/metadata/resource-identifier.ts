@@ -12,11 +12,28 @@ const MAX_CODE_LENGTH = 255;
  * The identifier of an item as stored, from a route segment or the last segment of an IRI,
  * or null when it cannot identify a record of the resource (answered 404, never an SQL error).
  * uuid resources accept UUIDs only (lower-cased); resources identified by a text code (carriers,
- * tracking statuses) accept any non-empty segment without a slash, compared as is.
+ * tracking statuses, time zones) accept any non-empty code, compared as is. A code may hold a
+ * slash (`Europe/Berlin`): its IRI carries it percent-encoded (iriSegment), as Symfony's router
+ * does, and route parameters arrive decoded.
  */
 export function itemIdentifier(resource: IdentifierShape, raw: string): string | null {
   if (resource.idIsUuid) return isUuid(raw) ? raw.toLowerCase() : null;
-  return raw.length > 0 && raw.length <= MAX_CODE_LENGTH && !raw.includes('/') ? raw : null;
+  return raw.length > 0 && raw.length <= MAX_CODE_LENGTH ? raw : null;
+}
+
+/** The identifier as the last segment of an IRI: codes percent-encoded, UUIDs as they are. */
+export function iriSegment(resource: IdentifierShape, id: unknown): string {
+  return resource.idIsUuid ? String(id) : encodeURIComponent(String(id));
+}
+
+/** The identifier in the last segment of an IRI (decoded for codes); null when malformed. */
+export function identifierFromSegment(resource: IdentifierShape, segment: string): string | null {
+  if (resource.idIsUuid) return itemIdentifier(resource, segment);
+  try {
+    return itemIdentifier(resource, decodeURIComponent(segment));
+  } catch {
+    return null;
+  }
 }
 
 /** SQL cast for a parameter compared with the identifier column. */

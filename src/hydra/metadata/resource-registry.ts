@@ -7,7 +7,7 @@ import {
   columnDescriber,
 } from './resource-metadata';
 import { getResourceOptions } from './decorators';
-import { itemIdentifier } from './resource-identifier';
+import { identifierFromSegment, iriSegment } from './resource-identifier';
 import { declaredResources } from './declared-resources';
 
 /** The resolved metadata of every resource known to the data source; built once. */
@@ -40,7 +40,8 @@ export class ResourceRegistry {
   }
 
   iriOf(target: Function, id: string): string {
-    return `${this.get(target).path}/${id}`;
+    const resource = this.get(target);
+    return `${resource.path}/${iriSegment(resource, id)}`;
   }
 
   /** `/workspaces/<uuid>` -> the resource and the id; null when not an item IRI of ours. */
@@ -49,7 +50,7 @@ export class ResourceRegistry {
     const slash = iri.lastIndexOf('/');
     if (slash <= 0) return null;
     const resource = this.byPath.get(iri.slice(0, slash));
-    const id = resource ? itemIdentifier(resource, iri.slice(slash + 1)) : null;
+    const id = resource ? identifierFromSegment(resource, iri.slice(slash + 1)) : null;
     return resource && id ? { resource, id } : null;
   }
 

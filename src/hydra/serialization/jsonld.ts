@@ -1,4 +1,5 @@
 import type { Filter, SearchVariable } from '../filters/filter';
+import { iriSegment } from '../metadata/resource-identifier';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import type { QueryParams } from '../query/query-params';
 import { lastPage } from '../collection/pagination';
@@ -12,7 +13,7 @@ export function jsonLdItem(
   withContext = true,
 ): ApiRecord {
   const head: ApiRecord = withContext ? { '@context': `/contexts/${resource.shortName}` } : {};
-  head['@id'] = `${resource.path}/${record[resource.idProperty]}`;
+  head['@id'] = `${resource.path}/${iriSegment(resource, record[resource.idProperty])}`;
   head['@type'] = resource.shortName;
   return Object.assign(head, record);
 }
