@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { pipeline } from 'node:stream/promises';
-import { Transform } from 'node:stream';
-import QueryStream from 'pg-query-stream';
 import { CollectionRequest, CollectionResult, DataProvider } from '../collection/data-provider';
-import { parsePagination } from '../collection/pagination';
 import { ApiError } from '../errors/api-errors';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';
 import { QueryParams } from '../query/query-params';
-import { csvDocument, csvLine, plannedColumns } from './csv';
+import { csvDocument } from './csv';
+import { writeCollectionCsv } from './csv-stream';
 import { htmlDocument } from './html';
 import { jsonLdCollection, jsonLdItem } from './jsonld';
 import { Format, MEDIA_TYPES, negotiateFormat } from './negotiation';
@@ -85,47 +82,10 @@ export class Responder {
    * to the socket in batches, so a 50 000-row page holds one batch in memory.
    */
   async csvCollection(req: Request, res: Response, collection: CollectionRequest): Promise<void> {
-    const { resource } = collection;
-    const pagination = parsePagination(
-      collection.params,
-      collection.maxItemsPerPage ?? resource.maxItemsPerPage,
-    );
-    const query = this.data.buildCollectionQuery(collection);
-    const reader = this.data.reader.reader(resource);
-    const widths = new Map<string, number>();
-    const select = this.data.reader.select(resource, query);
-    if (reader.arrayColumns.length > 0) {
-      const maxes = reader.arrayColumns.map((a, i) => `max(${a.length}) AS w${i}`).join(', ');
-      const inner = `SELECT t.* ${query.fromClause()}${query.whereClause()}${this.data.orderClause(resource, query)} LIMIT ${pagination.itemsPerPage} OFFSET ${pagination.offset}`;
-      const { rows } = await this.data.pool.query(
-        `SELECT ${maxes} FROM (${inner}) t`,
-        query.params,
-      );
-      reader.arrayColumns.forEach((a, i) => widths.set(a.property, Number(rows[0][`w${i}`] ?? 0)));
-    }
-    const columns = plannedColumns(resource, widths, (target) =>
-      this.registry
-        .get(target)
-        .properties.filter((p) => p.readable && p.kind === 'column')
-        .map((p) => p.name),
-    );
-    const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${this.data.orderClause(resource, query)} LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`;
-    const client = await this.data.pool.connect();
-    try {
-      res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8');
-      res.write(csvLine(columns.map((c) => c.header)));
-      const rows = client.query(new QueryStream(sql, query.params, { batchSize: 500 }));
-      const toCsv = new Transform({
-        writableObjectMode: true,
-        transform(row: Record<string, unknown>, _enc, done) {
-          const record = reader.map(row);
-          done(null, csvLine(columns.map((c) => c.get(record))));
-        },
-      });
-      await pipeline(rows, toCsv, res);
-    } finally {
-      client.release();
-    }
+    await writeCollectionCsv(this.data, this.registry, collection, res, {
+      paginate: true,
+      onStart: () => res.status(200).setHeader('Content-Type', 'text/csv; charset=utf-8'),
+    });
   }
 
   private send(

@@ -1,0 +1,80 @@
+import { Transform, type Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import QueryStream from 'pg-query-stream';
+import type { CollectionRequest, DataProvider } from '../collection/data-provider';
+import { parsePagination } from '../collection/pagination';
+import type { ResourceRegistry } from '../metadata/resource-registry';
+import { csvLine, plannedColumns } from './csv';
+
+export interface CollectionCsvOptions {
+  /**
+   * Only the requested page (`page`, `itemsPerPage`), as a CSV response answers;
+   * false writes every row the filters select (exports).
+   */
+  paginate: boolean;
+  /** Called once the columns are known, right before the header is written. */
+  onStart?: () => void;
+}
+
+/**
+ * Writes a collection as CSV to `output`, streamed from a cursor: rows go from
+ * PostgreSQL to the output in batches of 500, so any number of rows holds one
+ * batch in memory. Columns come from the declaration (array widths measured
+ * first), so they are known before the first row. Returns the number of rows.
+ * `output` is ended when the last row is written.
+ */
+export async function writeCollectionCsv(
+  data: DataProvider,
+  registry: ResourceRegistry,
+  collection: CollectionRequest,
+  output: Writable,
+  options: CollectionCsvOptions,
+): Promise<number> {
+  const { resource } = collection;
+  const pagination = options.paginate
+    ? parsePagination(collection.params, collection.maxItemsPerPage ?? resource.maxItemsPerPage)
+    : null;
+  const query = data.buildCollectionQuery(collection);
+  const reader = data.reader.reader(resource);
+  const widths = new Map<string, number>();
+  const select = data.reader.select(resource, query);
+  const order = data.orderClause(resource, query);
+  if (reader.arrayColumns.length > 0) {
+    const maxes = reader.arrayColumns.map((a, i) => `max(${a.length}) AS w${i}`).join(', ');
+    const page = pagination
+      ? `${order} LIMIT ${pagination.itemsPerPage} OFFSET ${pagination.offset}`
+      : '';
+    const inner = `SELECT t.* ${query.fromClause()}${query.whereClause()}${page}`;
+    const { rows } = await data.pool.query(`SELECT ${maxes} FROM (${inner}) t`, query.params);
+    reader.arrayColumns.forEach((a, i) => widths.set(a.property, Number(rows[0][`w${i}`] ?? 0)));
+  }
+  const columns = plannedColumns(resource, widths, (target) =>
+    registry
+      .get(target)
+      .properties.filter((p) => p.readable && p.kind === 'column')
+      .map((p) => p.name),
+  );
+  const limit = pagination
+    ? ` LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`
+    : '';
+  const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${order}${limit}`;
+  const client = await data.pool.connect();
+  let count = 0;
+  try {
+    options.onStart?.();
+    output.write(csvLine(columns.map((c) => c.header)));
+    const rows = client.query(new QueryStream(sql, query.params, { batchSize: 500 }));
+    const toCsv = new Transform({
+      writableObjectMode: true,
+      transform(row: Record<string, unknown>, _enc, done) {
+        count++;
+        const record = reader.map(row);
+        done(null, csvLine(columns.map((c) => c.get(record))));
+      },
+    });
+    await pipeline(rows, toCsv, output);
+  } finally {
+    client.release();
+  }
+  return count;
+}
