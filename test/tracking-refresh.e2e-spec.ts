@@ -70,6 +70,11 @@ describe('background refresh', () => {
 
   /** `count` due, never tracked shipments with distinct sandbox numbers (generate_series). */
   async function seed(count: number, prefix = '102'): Promise<string[]> {
+    // This worker's database is shared with the spec files that ran before in
+    // the same worker: park their still-due shipments so counts are ours only.
+    await db.query(`UPDATE shipment SET next_check_at = NULL WHERE workspace_id <> $1`, [
+      tenant.workspaceId,
+    ]);
     const rows: Array<{ tracking_number: string }> = await db.query(
       `INSERT INTO shipment (workspace_id, tracking_number, origin_carrier)
        SELECT $1, 'TM' || $2 || 'R' || $3 || 'N' || g || 'TM', 'tm-test'
