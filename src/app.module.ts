@@ -26,6 +26,7 @@ import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-sta
 import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { TrackingModule } from './tracking/tracking.module';
+import { LookupsModule } from './lookups/lookups.module';
 import { AuthModule } from './auth/auth.module';
 import { MailModule } from './mail/mail.module';
 import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
@@ -64,6 +65,7 @@ import { SecurityModule } from './security/security.module';
     OauthClientsModule,
     WorkspaceMembersModule,
     SecurityModule,
+    LookupsModule,
   ],
 })
 export class AppModule {}
