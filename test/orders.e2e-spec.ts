@@ -291,6 +291,49 @@ describe('orders and order items', () => {
       .expect(422);
   });
 
+  it('survives concurrent link changes from both sides, staying consistent', async () => {
+    const http = api(app, { token: tenant.token });
+    const orders = await Promise.all([1, 2, 3].map(() => createOrder(app, tenant)));
+    const shipments = await Promise.all([1, 2, 3].map(() => createShipment(app, tenant)));
+    const requests = [];
+    for (let round = 0; round < 2; round++) {
+      for (const [i, order] of orders.entries()) {
+        requests.push(
+          http.put(order['@id'], {
+            shipments: shipments.slice(0, ((i + round) % 3) + 1).map((s) => s['@id']),
+          }),
+        );
+      }
+      for (const [i, shipment] of shipments.entries()) {
+        requests.push(
+          http.put(shipment['@id'], {
+            orders: orders.slice(0, ((i + round + 1) % 3) + 1).map((o) => o['@id']),
+          }),
+        );
+      }
+    }
+    const statuses = (await Promise.all(requests)).map((r) => r.status);
+    // A deadlock between the two directions is answered 409 (retry), never 5xx.
+    expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(0);
+    const linksFromOrders = new Set<string>();
+    for (const order of orders) {
+      const current = (await http.get(order['@id']).expect(200)).body;
+      for (const s of current.shipments) linksFromOrders.add(`${s}|${order['@id']}`);
+      expect(current.shipmentsWithoutTrackingCount).toBe(0);
+    }
+    const linksFromShipments = new Set<string>();
+    for (const shipment of shipments) {
+      const current = (await http.get(shipment['@id']).expect(200)).body;
+      for (const o of current.orders) linksFromShipments.add(`${shipment['@id']}|${o}`);
+      const numbers = orders
+        .filter((o) => current.orders.includes(o['@id']))
+        .map((o) => o.orderNumber);
+      expect([...current.orderNumbers].sort()).toEqual(numbers.sort());
+    }
+    expect([...linksFromShipments].sort()).toEqual([...linksFromOrders].sort());
+  });
+
   it('lists orders on the nested routes and hides other tenants', async () => {
     const order = await createOrder(app, tenant, { email: 'a@example.com' });
     await createOrder(app, tenant, { email: 'b@example.com' });

@@ -242,6 +242,31 @@ describe('shipments', () => {
     expect(again.body.originCarrier).toBe('dhl');
   });
 
+  it('answers many concurrent writes (transactions never wait on a second pool connection)', async () => {
+    const http = api(app, { token: tenant.token });
+    const created = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        http.post('/shipments', { workspace, trackingNumber: testTrackingNumber() }),
+      ),
+    );
+    expect(created.map((r) => r.status)).toEqual(Array(30).fill(201));
+    const replaced = await Promise.all(
+      created.map((r) => http.put(r.body['@id'], { email: 'x@example.com' })),
+    );
+    expect(replaced.map((r) => r.status)).toEqual(Array(30).fill(200));
+    // Many writers queued on one row lock while the lock holder resolves IRIs.
+    const order = (
+      await http
+        .post('/orders', { workspace, orderNumber: 'CONTENDED', orderType: 'customer' })
+        .expect(201)
+    ).body;
+    const target = created[0].body['@id'];
+    const contended = await Promise.all(
+      Array.from({ length: 25 }, () => http.put(target, { orders: [order['@id']] })),
+    );
+    expect(contended.map((r) => r.status)).toEqual(Array(25).fill(200));
+  }, 30000);
+
   it('deletes a shipment and hides shipments of other tenants', async () => {
     const created = await createShipment(app, tenant);
     const other = await createTenant(app);

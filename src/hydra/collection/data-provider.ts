@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { Pool, PoolClient } from 'pg';
 import type { Principal } from '../../access/principal';
 import { identifierFrom } from '../filters/filter';
@@ -166,8 +166,17 @@ export class DataProvider {
     return record;
   }
 
-  /** True when the record exists within the principal's tenancy. */
-  async visible(resource: ResourceMeta, principal: Principal | null, id: string): Promise<boolean> {
+  /**
+   * True when the record exists within the principal's tenancy. Inside a write
+   * pass its transaction (`em`): a transaction that waited for a second pool
+   * connection could starve the pool while holding row locks.
+   */
+  async visible(
+    resource: ResourceMeta,
+    principal: Principal | null,
+    id: string,
+    em?: EntityManager,
+  ): Promise<boolean> {
     const key = itemIdentifier(resource, id);
     if (key === null) return false;
     const query = new SqlQuery(resource.table, 't');
@@ -177,10 +186,10 @@ export class DataProvider {
     query.andWhere(
       `t.${quoteIdent(resource.idColumn)} = ${query.param(key)}${identifierCast(resource)}`,
     );
-    const { rows } = await this.pool.query(
-      `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`,
-      query.params,
-    );
+    const sql = `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`;
+    const rows: unknown[] = em
+      ? await em.query(sql, query.params)
+      : (await this.pool.query(sql, query.params)).rows;
     return rows.length > 0;
   }
 
@@ -189,11 +198,12 @@ export class DataProvider {
     target: ResourceMeta,
     principal: Principal | null,
     iriOrId: string,
+    em?: EntityManager,
   ): Promise<string | null> {
     const id = target.idIsUuid
       ? identifierFrom(iriOrId)
       : itemIdentifier(target, iriOrId.slice(iriOrId.lastIndexOf('/') + 1));
     if (!id) return null;
-    return (await this.visible(target, principal, id)) ? id : null;
+    return (await this.visible(target, principal, id, em)) ? id : null;
   }
 }

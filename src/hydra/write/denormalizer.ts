@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
 import { BadRequestError, Violation } from '../errors/api-errors';
@@ -63,6 +64,8 @@ export class Denormalizer {
     body: unknown,
     operation: WriteOperation,
     principal: Principal | null,
+    /** The write's transaction: references are resolved on its connection. */
+    em?: EntityManager,
   ): Promise<DenormalizeResult> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new BadRequestError('The input data must be an object.');
@@ -81,12 +84,12 @@ export class Denormalizer {
           this.embedded(prop, entity, value);
           break;
         case 'reference':
-          await this.reference(prop, entity, value, operation, principal, result);
+          await this.reference(prop, entity, value, operation, principal, result, em);
           break;
         case 'object':
           if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
             if (typeof value === 'string' && this.registry.parseIri(value)) {
-              await this.reference(prop, entity, value, operation, principal, result);
+              await this.reference(prop, entity, value, operation, principal, result, em);
               break;
             }
             throw typeError(prop.name, 'array', value);
@@ -94,7 +97,7 @@ export class Denormalizer {
           result.nested[prop.name] = value as Record<string, unknown> | null;
           break;
         case 'collection':
-          await this.collection(prop, entity, value, principal, result);
+          await this.collection(prop, entity, value, principal, result, em);
           break;
       }
     }
@@ -180,6 +183,7 @@ export class Denormalizer {
     operation: WriteOperation,
     principal: Principal | null,
     result: DenormalizeResult,
+    em?: EntityManager,
   ): Promise<void> {
     if (value === null) {
       entity[prop.name] = null;
@@ -195,7 +199,7 @@ export class Denormalizer {
       );
     }
     if (typeof value !== 'string') throw typeError(prop.name, 'string', value);
-    const id = await this.resolve(prop, value, principal, result, prop.name);
+    const id = await this.resolve(prop, value, principal, result, prop.name, em);
     if (id) entity[prop.name] = { id };
   }
 
@@ -205,6 +209,7 @@ export class Denormalizer {
     value: unknown,
     principal: Principal | null,
     result: DenormalizeResult,
+    em?: EntityManager,
   ): Promise<void> {
     if (!Array.isArray(value)) throw typeError(prop.name, 'array', value);
     const ids: Array<{ id: string }> = [];
@@ -217,7 +222,7 @@ export class Denormalizer {
         }
         throw typeError(`${prop.name}[${i}]`, 'string', item);
       }
-      const id = await this.resolve(prop, item, principal, result, `${prop.name}[${i}]`);
+      const id = await this.resolve(prop, item, principal, result, `${prop.name}[${i}]`, em);
       if (id) ids.push({ id });
     }
     entity[prop.name] = ids;
@@ -230,13 +235,14 @@ export class Denormalizer {
     principal: Principal | null,
     result: DenormalizeResult,
     path: string,
+    em?: EntityManager,
   ): Promise<string | null> {
     const target = this.registry.get(prop.target!);
     const parsed = this.registry.parseIri(iri);
     if (!parsed || parsed.resource !== target) {
       throw new BadRequestError(`Invalid IRI "${iri}".`);
     }
-    const id = await this.data.resolveReference(target, principal, parsed.id);
+    const id = await this.data.resolveReference(target, principal, parsed.id, em);
     if (!id) {
       result.violations.push({
         propertyPath: path,

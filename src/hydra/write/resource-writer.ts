@@ -113,7 +113,7 @@ export class ResourceWriter {
   ): Promise<Record<string, any>> {
     if (
       itemIdentifier(resource, id) === null ||
-      !(await this.data.visible(resource, principal, id))
+      !(await this.data.visible(resource, principal, id, em))
     )
       throw new NotFoundError();
     const entity = await em.findOne(resource.target as any, {
@@ -140,6 +140,7 @@ export class ResourceWriter {
       body,
       operation,
       principal,
+      em,
     );
     const ctx: WriteContext = {
       principal,
