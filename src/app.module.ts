@@ -32,6 +32,7 @@ import { MailModule } from './mail/mail.module';
 import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
 import { WorkspaceMembersModule } from './workspace-members/workspace-members.module';
 import { SecurityModule } from './security/security.module';
+import { GeographyModule } from './geography/geography.module';
 
 @Module({
   imports: [
@@ -66,6 +67,7 @@ import { SecurityModule } from './security/security.module';
     WorkspaceMembersModule,
     SecurityModule,
     LookupsModule,
+    GeographyModule,
   ],
 })
 export class AppModule {}
