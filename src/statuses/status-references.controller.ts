@@ -45,8 +45,8 @@ export class StatusReferencesController {
     const principal = this.api.requirePrincipal(req);
     const body = this.api.body(req);
     const updatedRefsCount = await this.dataSource.transaction(async (em: EntityManager) => {
-      const from = await this.statusFrom(body, 'fromStatusId', principal);
-      const to = await this.statusFrom(body, 'toStatusId', principal);
+      const from = await this.statusFrom(body, 'fromStatusId', principal, em);
+      const to = await this.statusFrom(body, 'toStatusId', principal, em);
       const violations: Violation[] = [];
       if (to.workspaceId !== from.workspaceId || to.entity !== from.entity) {
         violations.push({
@@ -76,6 +76,7 @@ export class StatusReferencesController {
     body: Record<string, unknown>,
     field: string,
     principal: Principal,
+    em: EntityManager = this.dataSource.manager,
   ): Promise<StatusRow> {
     const raw = body[field];
     if (raw === undefined || raw === null || raw === '') {
@@ -91,8 +92,8 @@ export class StatusReferencesController {
     const resource = this.api.resource(Status);
     const id = identifierFrom(raw);
     const status =
-      id && (await this.api.data.visible(resource, principal, id))
-        ? await loadStatus(this.dataSource.manager, id)
+      id && (await this.api.data.visible(resource, principal, id, em))
+        ? await loadStatus(em, id)
         : null;
     if (!status) {
       throw ValidationError.of(field, `Item not found for "${raw}".`, ViolationCodes.invalid);
