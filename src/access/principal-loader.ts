@@ -19,7 +19,11 @@ const MEMBERSHIPS = `
      UNION
      SELECT w.id FROM workspace_member wm JOIN workspace w ON w.id = wm.workspace_id
        JOIN team_member m ON m.team_id = w.team_id AND m.member_id = u.id
-      WHERE wm.user_id = u.id AND NOT w.scheduled_for_delete) v), '{}') AS workspace_ids`;
+      WHERE wm.user_id = u.id AND NOT w.scheduled_for_delete) v), '{}') AS workspace_ids,
+  COALESCE((SELECT array_agg(wm.workspace_id ORDER BY wm.workspace_id) FROM workspace_member wm
+     JOIN workspace w ON w.id = wm.workspace_id
+     JOIN team_member m ON m.team_id = w.team_id AND m.member_id = u.id AND m.role = 'member'
+    WHERE wm.user_id = u.id AND wm.access_level = 'read'), '{}') AS read_only_workspace_ids`;
 
 function toPrincipal(r: Record<string, any>): Principal {
   return {
@@ -28,6 +32,7 @@ function toPrincipal(r: Record<string, any>): Principal {
     teamIds: r.team_ids,
     adminTeamIds: r.admin_team_ids,
     workspaceIds: r.workspace_ids,
+    readOnlyWorkspaceIds: r.read_only_workspace_ids,
     clientId: r.client_id ?? null,
   };
 }

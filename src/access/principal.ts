@@ -11,6 +11,16 @@ export interface Principal {
   adminTeamIds: string[];
   /** Workspaces visible to the user: explicit memberships plus all of admin teams. */
   workspaceIds: string[];
+  /**
+   * Visible workspaces the user may only read: a `read` workspace membership
+   * and no owner/admin role in the team. Writes there answer 403.
+   */
+  readOnlyWorkspaceIds?: string[];
   /** OAuth client the token was issued to, when any. */
   clientId?: string | null;
+}
+
+/** True when the principal may change records of the workspace (not a read-only member). */
+export function canWriteWorkspace(principal: Principal, workspaceId: string): boolean {
+  return !(principal.readOnlyWorkspaceIds ?? []).includes(workspaceId);
 }

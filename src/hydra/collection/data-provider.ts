@@ -54,7 +54,7 @@ export class DataProvider {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly registry: ResourceRegistry,
+    readonly registry: ResourceRegistry,
   ) {
     this.reader = new RecordReader(registry);
   }

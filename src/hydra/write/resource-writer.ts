@@ -4,7 +4,10 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { itemIdentifier } from '../metadata/resource-identifier';
 import { DataProvider } from '../collection/data-provider';
-import { NotFoundError, ValidationError, Violation } from '../errors/api-errors';
+import { ForbiddenError, NotFoundError, ValidationError, Violation } from '../errors/api-errors';
+import { canWriteWorkspace } from '../../access/principal';
+import { resolvePropertyPath } from '../query/property-path';
+import { SqlQuery, quoteIdent } from '../query/sql-query';
 import type { WriteOperation } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { validateEntity } from '../validation/validate-entity';
@@ -121,7 +124,51 @@ export class ResourceWriter {
       lock: { mode: 'pessimistic_write' },
     });
     if (!entity) throw new NotFoundError();
+    await this.assertWritable(resource, principal, em, { id });
     return entity as Record<string, any>;
+  }
+
+  /**
+   * Read-only workspace members see a workspace's records but may not change
+   * them: 403 for a write to a record (by id) or into a workspace (new entity).
+   */
+  private async assertWritable(
+    resource: ResourceMeta,
+    principal: Principal,
+    em: EntityManager,
+    target: { id: string } | { entity: Record<string, any> },
+  ): Promise<void> {
+    if (!principal.readOnlyWorkspaceIds?.length) return;
+    const rule = resource.options.tenancy;
+    if (
+      rule === 'public' ||
+      !('workspace' in rule || ('self' in rule && rule.self === 'workspace'))
+    )
+      return;
+    let workspaceId: string | undefined;
+    if ('entity' in target) {
+      if ('workspace' in rule && !rule.workspace.includes('.'))
+        workspaceId = target.entity[rule.workspace]?.id;
+    } else if ('self' in rule) {
+      workspaceId = target.id;
+    } else {
+      const query = new SqlQuery(resource.table, 't');
+      const path = resolvePropertyPath(
+        resource,
+        rule.workspace,
+        query,
+        this.data.registry.describeColumn,
+      );
+      query.andWhere(`t.${quoteIdent(resource.idColumn)} = ${query.param(target.id)}`);
+      const rows = await em.query(
+        `SELECT ${path!.sql} AS w ${query.fromClause()}${query.whereClause()}`,
+        query.params,
+      );
+      workspaceId = rows[0]?.w;
+    }
+    if (workspaceId && !canWriteWorkspace(principal, workspaceId)) {
+      throw new ForbiddenError('Read-only access to this workspace.');
+    }
   }
 
   private async write(
@@ -152,6 +199,7 @@ export class ResourceWriter {
       request,
     };
     if (violations.length === 0) await hooks.prepare?.(entity, ctx);
+    if (operation === 'post') await this.assertWritable(resource, principal, em, { entity });
     const reported = new Set(violations.map((v) => v.propertyPath.replace(/\[\d+\]$/, '')));
     const all: Violation[] = [...violations];
     for (const v of await validateEntity(entity, operation))
