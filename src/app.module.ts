@@ -33,6 +33,7 @@ import { OauthClientsModule } from './oauth-clients/oauth-clients.module';
 import { WorkspaceMembersModule } from './workspace-members/workspace-members.module';
 import { SecurityModule } from './security/security.module';
 import { GeographyModule } from './geography/geography.module';
+import { BatchesModule } from './batches/batches.module';
 
 @Module({
   imports: [
@@ -68,6 +69,7 @@ import { GeographyModule } from './geography/geography.module';
     SecurityModule,
     LookupsModule,
     GeographyModule,
+    BatchesModule,
   ],
 })
 export class AppModule {}

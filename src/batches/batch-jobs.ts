@@ -1,0 +1,173 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { PrincipalLoader } from '../access/principal-loader';
+import { rowsOf } from '../events/sql-runner';
+import { ApiError } from '../hydra/errors/api-errors';
+import { JobQueue } from '../jobs/job-queue';
+import { NotificationsService } from '../notifications/notifications.service';
+import { BATCH_ENTITIES } from './batch-entities';
+import { BatchOperations } from './batch-operations';
+import type { BatchRequest, StatusSpec } from './batch-request';
+
+export const BATCH_QUEUE = 'batches.change_status';
+export const CHANGE_STATUS_NOTIFICATION_TAG = 'change_status_batch';
+/** Runs of a job that failed for reasons other than its input (database down, crash). */
+export const MAX_BATCH_ATTEMPTS = 3;
+
+interface BatchJobMessage {
+  batchJobId: string;
+}
+
+interface BatchJobRow {
+  id: string;
+  user_id: string;
+  entity: string;
+  target_status_id: string | null;
+  status_code: string | null;
+  workspace_id: string | null;
+  record_ids: string[];
+  attempts: number;
+}
+
+/**
+ * change_status_batch_async: the request is checked like the synchronous form, recorded as
+ * a `batch_job` row and queued in the same transaction. The worker runs the change and
+ * records the outcome in one transaction with the caller's notification, so a crash in
+ * between runs the job again and never changes twice or reports twice. It acts with the
+ * user's memberships at run time: records the user can no longer see fail the job (404).
+ */
+@Injectable()
+export class BatchJobs {
+  private readonly logger = new Logger(BatchJobs.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly jobs: JobQueue,
+    private readonly principals: PrincipalLoader,
+    private readonly operations: BatchOperations,
+    private readonly notifications: NotificationsService,
+  ) {
+    jobs.declareQueue({ name: BATCH_QUEUE, retryLimit: MAX_BATCH_ATTEMPTS, retryDelay: 5 });
+    jobs.work<BatchJobMessage>({
+      queue: BATCH_QUEUE,
+      handle: async (message) => {
+        await this.run(message.batchJobId);
+      },
+    });
+  }
+
+  /** Checks the request, then records and queues it; returns the batch job id. */
+  async queueChangeStatus(
+    principal: Principal,
+    request: BatchRequest,
+    spec: StatusSpec,
+    workspaceId: string | undefined,
+  ): Promise<string> {
+    await this.operations.checkChangeStatus(principal, request, spec, workspaceId);
+    return this.dataSource.transaction(async (em) => {
+      const [row] = await em.query(
+        `INSERT INTO batch_job (user_id, operation, entity, target_status_id, status_code, workspace_id, record_ids, total_count)
+         VALUES ($1, 'change_status', $2, $3, $4, $5, $6::uuid[], $7) RETURNING id`,
+        [
+          principal.userId,
+          request.entity.name,
+          'id' in spec ? spec.id : null,
+          'code' in spec ? spec.code : null,
+          workspaceId ?? null,
+          request.ids,
+          request.ids.length,
+        ],
+      );
+      await this.jobs.send(BATCH_QUEUE, { batchJobId: row.id } satisfies BatchJobMessage, {
+        runner: em,
+      });
+      return row.id as string;
+    });
+  }
+
+  /** The job: claim the row, run the change, record and notify; idempotent. */
+  async run(batchJobId: string): Promise<void> {
+    const [job]: BatchJobRow[] = rowsOf(
+      await this.dataSource.query(
+        `UPDATE batch_job SET status = 'running', attempts = attempts + 1,
+                started_at = COALESCE(started_at, now()), updated_at = now()
+          WHERE id = $1 AND status IN ('queued', 'running')
+          RETURNING id, user_id, entity, target_status_id, status_code, workspace_id, record_ids, attempts`,
+        [batchJobId],
+      ),
+    );
+    if (!job) return; // finished already, or gone with its user
+    const request: BatchRequest = { entity: BATCH_ENTITIES[job.entity], ids: job.record_ids };
+    const spec: StatusSpec = job.target_status_id
+      ? { id: job.target_status_id }
+      : { code: job.status_code ?? '' };
+    try {
+      const principal = await this.principals.forUser(job.user_id);
+      if (!principal) return;
+      await this.dataSource.transaction(async (em) => {
+        const result = await this.operations.changeStatus(
+          principal,
+          request,
+          spec,
+          job.workspace_id ?? undefined,
+          em,
+        );
+        await em.query(
+          `UPDATE batch_job SET status = 'done', changed_count = $2, result = $3::jsonb,
+                  error = NULL, finished_at = now(), updated_at = now()
+            WHERE id = $1`,
+          [job.id, result.count, JSON.stringify(result)],
+        );
+        await this.notifications.notify(
+          {
+            userId: job.user_id,
+            tag: CHANGE_STATUS_NOTIFICATION_TAG,
+            message: `Status changed for ${result.count} of ${job.record_ids.length} ${job.entity}${
+              result.unchangedIds.length ? `; ${result.unchangedIds.length} already had it` : ''
+            }.`,
+            data: [
+              `/batch_jobs/${job.id}`,
+              ...result.ids.map((id) => `/${request.entity.name}/${id}`),
+            ],
+          },
+          em,
+        );
+      });
+    } catch (error) {
+      // Input that no longer holds (records deleted or no longer visible, status gone)
+      // fails for good; anything else is retried a few times.
+      const final = error instanceof ApiError || job.attempts >= MAX_BATCH_ATTEMPTS;
+      if (!final) {
+        await this.dataSource.query(
+          `UPDATE batch_job SET status = 'queued', updated_at = now() WHERE id = $1`,
+          [job.id],
+        );
+        throw error;
+      }
+      const reason =
+        error instanceof ApiError ? describe(error) : 'The batch could not be completed.';
+      if (!(error instanceof ApiError)) this.logger.error(`batch job ${job.id}: ${String(error)}`);
+      await this.dataSource.transaction(async (em) => {
+        await em.query(
+          `UPDATE batch_job SET status = 'failed', error = $2, finished_at = now(), updated_at = now()
+            WHERE id = $1`,
+          [job.id, reason],
+        );
+        await this.notifications.notify(
+          {
+            userId: job.user_id,
+            tag: CHANGE_STATUS_NOTIFICATION_TAG,
+            message: `The status change of ${job.record_ids.length} ${job.entity} failed; nothing was changed: ${reason}`,
+            data: [`/batch_jobs/${job.id}`],
+          },
+          em,
+        );
+      });
+    }
+  }
+}
+
+function describe(error: ApiError): string {
+  return error.status === 404 ? 'Some of the records no longer exist.' : error.description;
+}
