@@ -34,6 +34,7 @@ import { WorkspaceMembersModule } from './workspace-members/workspace-members.mo
 import { SecurityModule } from './security/security.module';
 import { GeographyModule } from './geography/geography.module';
 import { BatchesModule } from './batches/batches.module';
+import { ProductsModule } from './products/products.module';
 
 @Module({
   imports: [
@@ -70,6 +71,7 @@ import { BatchesModule } from './batches/batches.module';
     LookupsModule,
     GeographyModule,
     BatchesModule,
+    ProductsModule,
   ],
 })
 export class AppModule {}

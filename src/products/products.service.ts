@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { blankToNull } from '../shipments/text-input';
+import { ProductVariant } from './product-variant.entity';
+import { Product } from './product.entity';
+
+/** Product rules: trimmed text, blank values stored as null (a blank SKU is no SKU). */
+@Injectable()
+export class ProductsService implements ResourceHooks<Product> {
+  prepare(product: Product): void {
+    product.name = blankToNull(product.name);
+    product.sku = blankToNull(product.sku);
+    product.originUrl = blankToNull(product.originUrl);
+    product.imageUrl = blankToNull(product.imageUrl);
+    product.externalSourceSyncId = blankToNull(product.externalSourceSyncId);
+    product.externalSourceIntegration = blankToNull(product.externalSourceIntegration);
+  }
+}
+
+/** Variant rules: a trimmed SKU, and the product must be one of the variant's team. */
+@Injectable()
+export class ProductVariantsService implements ResourceHooks<ProductVariant> {
+  prepare(variant: ProductVariant): void {
+    if (typeof variant.sku === 'string') variant.sku = variant.sku.trim();
+    variant.imageUrl = blankToNull(variant.imageUrl);
+    variant.externalSourceSyncId = blankToNull(variant.externalSourceSyncId);
+    variant.externalSourceIntegration = blankToNull(variant.externalSourceIntegration);
+  }
+
+  async validate(variant: ProductVariant, ctx: WriteContext): Promise<Violation[]> {
+    if (ctx.operation !== 'post') return [];
+    const rows = await ctx.em.query('SELECT team_id FROM product WHERE id = $1', [
+      variant.product.id,
+    ]);
+    if (rows.length && rows[0].team_id !== variant.team.id) {
+      return [
+        {
+          propertyPath: 'product',
+          message: 'The product must belong to the team of the variant.',
+          code: ViolationCodes.invalid,
+        },
+      ];
+    }
+    return [];
+  }
+}
