@@ -35,6 +35,10 @@ import { SecurityModule } from './security/security.module';
 import { GeographyModule } from './geography/geography.module';
 import { BatchesModule } from './batches/batches.module';
 import { ProductsModule } from './products/products.module';
+import { CredentialsModule } from './credentials/credentials.module';
+import { WorkflowsModule } from './workflows/workflows.module';
+import { EmailNotificationsModule } from './email-notifications/email-notifications.module';
+import { EventsModule } from './events/events.module';
 
 @Module({
   imports: [
@@ -72,6 +76,10 @@ import { ProductsModule } from './products/products.module';
     GeographyModule,
     BatchesModule,
     ProductsModule,
+    CredentialsModule,
+    WorkflowsModule,
+    EmailNotificationsModule,
+    EventsModule,
   ],
 })
 export class AppModule {}

@@ -49,6 +49,17 @@ export class AppConfig {
   readonly trackingRefreshConcurrency: number;
   /** This node processes background jobs (pg-boss workers). */
   readonly jobWorkersEnabled: boolean;
+  /** Seals credential secrets; undefined outside production means a development key. */
+  readonly credentialsEncryptionKey: string | undefined;
+  /** Outbox delivery on this node; undefined: on unless nodeEnv is test. */
+  readonly eventDeliveryEnabled: boolean | undefined;
+  readonly eventDeliveryIntervalMs: number;
+  readonly eventDeliveryBatchSize: number;
+  readonly eventDeliveryMaxAttempts: number;
+  readonly eventDeliveryRetryBaseSeconds: number;
+  readonly webhookTimeoutMs: number;
+  /** Hosts (names or addresses, lower case) webhooks may reach despite private addresses. */
+  readonly webhookAllowedHosts: string[];
 
   constructor(values: AppConfig) {
     Object.assign(this, values);

@@ -66,6 +66,16 @@ const urlWith =
     return { error: `must be a URL like ${example}` };
   };
 
+const hostList: Parser<string[]> = (raw) => {
+  const hosts = raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter(Boolean);
+  return hosts.every((h) => /^[a-z0-9.:_-]+$/.test(h))
+    ? { value: hosts }
+    : { error: 'must be a comma-separated list of host names or IP addresses' };
+};
+
 /** Every environment variable the service reads. `.env.example` documents each one. */
 export const CONFIG_VARIABLES = {
   nodeEnv: {
@@ -231,5 +241,56 @@ export const CONFIG_VARIABLES = {
     default: 'true',
     description: 'process background jobs (pg-boss queues) on this node; sending works either way',
     parse: boolean,
+  },
+  credentialsEncryptionKey: {
+    name: 'CREDENTIALS_ENCRYPTION_KEY',
+    default: undefined,
+    description:
+      'key sealing credential secrets (64 hex digits or base64 of 32 bytes); required in production',
+    parse: nonEmpty,
+  },
+  eventDeliveryEnabled: {
+    name: 'EVENT_DELIVERY_ENABLED',
+    default: undefined,
+    description:
+      'deliver outbox events (webhooks, e-mail notifications) from this node; unset means on, except with NODE_ENV=test',
+    parse: boolean,
+  },
+  eventDeliveryIntervalMs: {
+    name: 'EVENT_DELIVERY_INTERVAL_MS',
+    default: '1000',
+    description: 'how often a node looks for outbox events and deliveries that are due',
+    parse: integer(50, 3600000),
+  },
+  eventDeliveryBatchSize: {
+    name: 'EVENT_DELIVERY_BATCH_SIZE',
+    default: '50',
+    description: 'events dispatched and deliveries attempted per round',
+    parse: integer(1, 10000),
+  },
+  eventDeliveryMaxAttempts: {
+    name: 'EVENT_DELIVERY_MAX_ATTEMPTS',
+    default: '8',
+    description: 'attempts of one delivery before it is given up',
+    parse: integer(1, 100),
+  },
+  eventDeliveryRetryBaseSeconds: {
+    name: 'EVENT_DELIVERY_RETRY_BASE_SECONDS',
+    default: '30',
+    description: 'delay before the first retry; doubled after every failed attempt (at most 6 h)',
+    parse: integer(1, 86400),
+  },
+  webhookTimeoutMs: {
+    name: 'WEBHOOK_TIMEOUT_MS',
+    default: '10000',
+    description: 'how long a webhook request may take before it counts as failed',
+    parse: integer(100, 120000),
+  },
+  webhookAllowedHosts: {
+    name: 'WEBHOOK_ALLOWED_HOSTS',
+    default: '',
+    description:
+      'comma-separated host names or IP addresses webhooks may reach although they are private or loopback',
+    parse: hostList,
   },
 } satisfies Record<string, ConfigVariable<any>>;

@@ -1,3 +1,5 @@
+import { TRACKING_STATUS_CODES } from '../tracking/statuses';
+
 /** Names of the events written to the outbox; consumers match on them. */
 export const EventTypes = {
   /** A shipment's trackingStatus changed (payload: ShipmentStatusChangedPayload). */
@@ -14,4 +16,21 @@ export interface ShipmentStatusChangedPayload {
   trackingStatus: string | null;
   /** ISO 8601. */
   lastStatusUpdate: string | null;
+}
+
+/**
+ * The event names e-mail notifications subscribe to: `shipment.status_changed` (every change)
+ * and `shipment.<status>` for each tracking status (the change into that status), e.g.
+ * `shipment.delivered`. Both are derived from the outbox's `shipment.status_changed` rows.
+ */
+export const NOTIFICATION_EVENTS: readonly string[] = [
+  EventTypes.shipmentStatusChanged,
+  ...TRACKING_STATUS_CODES.map((code) => `shipment.${code}`),
+];
+
+/** The notification event names one outbox event stands for. */
+export function notificationEventsOf(type: string, payload: Record<string, unknown>): string[] {
+  if (type !== EventTypes.shipmentStatusChanged) return [type];
+  const status = payload.trackingStatus;
+  return typeof status === 'string' && status ? [type, `shipment.${status}`] : [type];
 }

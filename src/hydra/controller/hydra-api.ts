@@ -38,13 +38,14 @@ export class HydraApi {
     res: Response,
     hooks: ResourceHooks = {},
     nestedParams: Record<string, string> = {},
+    maxItemsPerPage?: number,
   ): Promise<void> {
     const resource = this.resource(target);
     const format = this.responder.negotiate(req);
     const principal = principalOf(req);
     const scope = await this.routeScope(resource, req, principal, nestedParams);
     const params = QueryParams.fromUrl(req.originalUrl);
-    const collection = { resource, principal, params, scope, hooks, request: req };
+    const collection = { resource, principal, params, scope, hooks, request: req, maxItemsPerPage };
     if (format === 'csv') {
       await this.responder.csvCollection(req, res, collection);
       return;

@@ -67,7 +67,14 @@ export function ResourceController(target: Function, hooksType?: Type<ResourceHo
       define(
         `listNested${i}`,
         function (req, res) {
-          return this.api.list(target, req, res, this.hooks ?? {}, nested.params);
+          return this.api.list(
+            target,
+            req,
+            res,
+            this.hooks ?? {},
+            nested.params,
+            nested.maxItemsPerPage,
+          );
         },
         [Get(nested.path)],
       );

@@ -145,7 +145,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
       required: v.required,
       schema: v.schema,
     }));
-    const listOp = (pathParams: string[]): Operation => ({
+    const listOp = (pathParams: string[], maxItemsPerPage = r.maxItemsPerPage): Operation => ({
       tags,
       security,
       summary: `Retrieves the collection of ${name} resources.`,
@@ -157,7 +157,11 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
           required: true,
           schema: { type: 'string' },
         })),
-        ...pageParams,
+        ...pageParams.map((p) =>
+          p.name === 'itemsPerPage'
+            ? { ...p, schema: { ...p.schema, maximum: maxItemsPerPage } }
+            : p,
+        ),
         ...filterParams,
       ],
       responses: {
@@ -198,7 +202,9 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
     };
     if (r.operations.has('list')) {
       add(r.path, 'get', listOp([]));
-      r.options.nested?.forEach((n) => add(n.path, 'get', listOp(Object.keys(n.params))));
+      r.options.nested?.forEach((n) =>
+        add(n.path, 'get', listOp(Object.keys(n.params), n.maxItemsPerPage)),
+      );
     }
     if (r.operations.has('post')) {
       add(r.path, 'post', {

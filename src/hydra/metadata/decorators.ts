@@ -24,6 +24,8 @@ export interface NestedCollectionRoute {
   path: string;
   /** Route parameter -> property path it constrains (`workspace`, `workspace.team`). */
   params: Record<string, string>;
+  /** Upper bound of itemsPerPage on this route when it differs from the resource's. */
+  maxItemsPerPage?: number;
 }
 
 export interface ApiResourceOptions {

@@ -1,0 +1,139 @@
+import { isEmail } from 'class-validator';
+
+export type ParameterKind = 'string' | 'url' | 'host' | 'integer' | 'boolean' | 'email';
+
+export interface CredentialTypeSpec {
+  title: string;
+  /** Listed with `onlyVisibleTypes`; hidden ones exist only as a workflow's own settings. */
+  visible: boolean;
+  tags: string[];
+  /** Plain settings, returned as given. */
+  parameters: Record<string, ParameterKind>;
+  /** Secret settings: stored encrypted, returned masked. */
+  secrets: string[];
+}
+
+/**
+ * The kinds of credentials and what each holds. Every member is optional when a record is
+ * written (the spec lets a workflow POST create credentials from `{type, team}` alone, to be
+ * completed later); whoever uses credentials checks that what it needs is there (a webhook
+ * workflow needs `url` and `signingSecret`).
+ */
+export const CREDENTIAL_TYPES = {
+  webhook: {
+    title: 'Webhook endpoint',
+    visible: false,
+    tags: ['webhook'],
+    parameters: { url: 'url' },
+    secrets: ['signingSecret'],
+  },
+  smtp: {
+    title: 'SMTP server',
+    visible: true,
+    tags: ['email'],
+    parameters: {
+      host: 'host',
+      port: 'integer',
+      secure: 'boolean',
+      username: 'string',
+      fromEmail: 'email',
+    },
+    secrets: ['password'],
+  },
+  shopify: {
+    title: 'Shopify',
+    visible: true,
+    tags: ['ecommerce'],
+    parameters: { shopDomain: 'host' },
+    secrets: ['accessToken'],
+  },
+  woocommerce: {
+    title: 'WooCommerce',
+    visible: true,
+    tags: ['ecommerce'],
+    parameters: { storeUrl: 'url', consumerKey: 'string' },
+    secrets: ['consumerSecret'],
+  },
+  bigcommerce: {
+    title: 'BigCommerce',
+    visible: true,
+    tags: ['ecommerce'],
+    parameters: { storeHash: 'string' },
+    secrets: ['accessToken'],
+  },
+  magento: {
+    title: 'Magento',
+    visible: true,
+    tags: ['ecommerce'],
+    parameters: { storeUrl: 'url' },
+    secrets: ['accessToken'],
+  },
+  shipstation: {
+    title: 'ShipStation',
+    visible: true,
+    tags: ['fulfillment'],
+    parameters: { apiKey: 'string' },
+    secrets: ['apiSecret'],
+  },
+  shipbob: {
+    title: 'ShipBob',
+    visible: true,
+    tags: ['fulfillment'],
+    parameters: {},
+    secrets: ['accessToken'],
+  },
+} satisfies Record<string, CredentialTypeSpec>;
+
+export type CredentialType = keyof typeof CREDENTIAL_TYPES;
+export const CREDENTIAL_TYPE_NAMES = Object.keys(CREDENTIAL_TYPES) as CredentialType[];
+export const VISIBLE_CREDENTIAL_TYPES = CREDENTIAL_TYPE_NAMES.filter(
+  (t) => CREDENTIAL_TYPES[t].visible,
+);
+
+export function credentialType(type: string): CredentialTypeSpec | undefined {
+  return Object.prototype.hasOwnProperty.call(CREDENTIAL_TYPES, type)
+    ? (CREDENTIAL_TYPES as Record<string, CredentialTypeSpec>)[type]
+    : undefined;
+}
+
+const MAX_VALUE_LENGTH = 2048;
+
+/** The message for a parameter value that does not fit its kind; null when it fits. */
+export function parameterProblem(kind: ParameterKind, value: unknown): string | null {
+  if (value === null) return null;
+  switch (kind) {
+    case 'integer':
+      return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535
+        ? null
+        : 'This value should be an integer from 0 to 65535.';
+    case 'boolean':
+      return typeof value === 'boolean' ? null : 'This value should be of type bool.';
+  }
+  if (typeof value !== 'string') return 'This value should be of type string.';
+  if (value.length > MAX_VALUE_LENGTH) {
+    return `This value is too long. It should have ${MAX_VALUE_LENGTH} characters or less.`;
+  }
+  switch (kind) {
+    case 'url':
+      return isHttpUrl(value) ? null : 'This value is not a valid URL.';
+    case 'host':
+      return /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(
+        value,
+      )
+        ? null
+        : 'This value is not a valid host name.';
+    case 'email':
+      return isEmail(value) ? null : 'This value is not a valid email address.';
+    default:
+      return null;
+  }
+}
+
+export function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== '';
+  } catch {
+    return false;
+  }
+}

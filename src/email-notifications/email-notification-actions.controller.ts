@@ -1,0 +1,226 @@
+import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { isEmail } from 'class-validator';
+import type { Request, Response } from 'express';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { HydraApi } from '../hydra/controller/hydra-api';
+import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { identifierFrom } from '../hydra/filters/filter';
+import { typeError } from '../hydra/write/denormalizer';
+import { MAILER, type Mailer } from '../mail/mailer';
+import { Shipment } from '../shipments/shipment.entity';
+import { Workspace } from '../workspaces/workspace.entity';
+import { DEFAULT_NOTIFICATIONS } from './default-notifications';
+import { composeEmail } from './email-composer';
+import { unknownVariables } from './email-template';
+import { EmailNotification } from './email-notification.entity';
+import { NOTIFICATION_EVENTS } from '../events/event-types';
+import { NotificationValues } from './notification-values';
+
+interface NotificationTemplate {
+  id: string | null;
+  workspaceId: string;
+  event: string;
+  subject: string | null;
+  body: string | null;
+  trackingPageId: string | null;
+}
+
+/**
+ * Actions on e-mail notifications (bodies: ids or IRIs):
+ * - `POST /email_notifications/preview` `{id}` (a notification) or `{workspace, event, subject?,
+ *   body?}` (a draft), optional `shipment` (else sample values): 200 `{subject, html, text}`.
+ * - `POST /email_notifications/send_test` same plus `email` (default: the caller's address):
+ *   sends the rendered mail through the Mailer now; 200 `{sent: true, to, subject}`.
+ * - `POST /email_notifications/reset_defaults` `{id}` (a workspace; `workspace` also read):
+ *   replaces the workspace's system notifications with the defaults, one per main status
+ *   event, keeping the ones users made; 200 `{workspace, emailNotifications: [...]}`.
+ */
+@Controller()
+export class EmailNotificationActionsController {
+  constructor(
+    private readonly api: HydraApi,
+    private readonly dataSource: DataSource,
+    private readonly values: NotificationValues,
+    @Inject(MAILER) private readonly mailer: Mailer,
+  ) {}
+
+  @Post('/email_notifications/preview')
+  @HttpCode(200)
+  async preview(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.api.responder.negotiate(req, ['jsonld', 'json']);
+    const principal = this.api.requirePrincipal(req);
+    const body = this.api.body(req);
+    const mail = await this.render(principal, body);
+    this.send(req, res, 'EmailNotificationPreview', { ...mail });
+  }
+
+  @Post('/email_notifications/send_test')
+  @HttpCode(200)
+  async sendTest(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.api.responder.negotiate(req, ['jsonld', 'json']);
+    const principal = this.api.requirePrincipal(req);
+    const body = this.api.body(req);
+    const to = body.email ?? principal.email;
+    if (typeof to !== 'string') throw typeError('email', 'string', to);
+    if (!isEmail(to)) {
+      throw ValidationError.of(
+        'email',
+        'This value is not a valid email address.',
+        ViolationCodes.email,
+      );
+    }
+    const mail = await this.render(principal, body);
+    try {
+      await this.mailer.send({ to, subject: mail.subject, text: mail.text, html: mail.html });
+    } catch {
+      throw new ApiError(502, 'The test e-mail could not be handed to the mail server.');
+    }
+    this.send(req, res, 'EmailNotificationSendTest', { sent: true, to, subject: mail.subject });
+  }
+
+  @Post('/email_notifications/reset_defaults')
+  @HttpCode(200)
+  async resetDefaults(@Req() req: Request, @Res() res: Response): Promise<void> {
+    this.api.responder.negotiate(req, ['jsonld', 'json']);
+    const principal = this.api.requirePrincipal(req);
+    const body = this.api.body(req);
+    const field = body.id !== undefined && body.id !== null ? 'id' : 'workspace';
+    const workspaceId = await this.visibleId(principal, Workspace, body[field], field);
+    const ids = await this.dataSource.transaction(async (em) => {
+      // Serialises concurrent resets of one workspace.
+      await em.query(`SELECT id FROM workspace WHERE id = $1 FOR UPDATE`, [workspaceId]);
+      await em.query(`DELETE FROM email_notification WHERE workspace_id = $1 AND system`, [
+        workspaceId,
+      ]);
+      const rows: Array<{ id: string }> = await em.query(
+        `INSERT INTO email_notification (workspace_id, event, system, enabled, title, subject, body)
+         SELECT $1, d.event, true, true, d.title, d.subject, d.body
+           FROM jsonb_to_recordset($2::jsonb) WITH ORDINALITY
+                AS d(event text, title text, subject text, body text, n bigint)
+          ORDER BY n
+         RETURNING id`,
+        [workspaceId, JSON.stringify(DEFAULT_NOTIFICATIONS)],
+      );
+      return rows.map((r) => r.id);
+    });
+    const resource = this.api.resource(EmailNotification);
+    const records = [];
+    for (const id of ids) records.push(await this.api.data.get(resource, principal, id));
+    this.send(req, res, 'EmailNotificationResetDefaults', {
+      workspace: `/workspaces/${workspaceId}`,
+      emailNotifications: records,
+    });
+  }
+
+  private send(req: Request, res: Response, type: string, payload: Record<string, unknown>): void {
+    const format = this.api.responder.negotiate(req, ['jsonld', 'json']);
+    this.api.responder.json(
+      req,
+      res,
+      format === 'jsonld'
+        ? { '@context': `/contexts/${type}`, '@id': req.path, '@type': type, ...payload }
+        : payload,
+    );
+  }
+
+  private async render(principal: Principal, body: Record<string, unknown>) {
+    const template = await this.template(principal, body);
+    let shipmentId: string | null = null;
+    if (body.shipment !== undefined && body.shipment !== null) {
+      shipmentId = await this.visibleId(principal, Shipment, body.shipment, 'shipment');
+      const [row] = await this.dataSource.query(`SELECT workspace_id FROM shipment WHERE id = $1`, [
+        shipmentId,
+      ]);
+      if (row.workspace_id !== template.workspaceId) {
+        throw ValidationError.of(
+          'shipment',
+          'The shipment must belong to the workspace of the notification.',
+          ViolationCodes.invalid,
+        );
+      }
+    }
+    const values = shipmentId
+      ? (await this.values.forShipment(
+          this.dataSource.manager,
+          shipmentId,
+          template.trackingPageId,
+          { event: template.event },
+        ))!.values
+      : this.values.sample(template.event, await this.workspaceTitle(template.workspaceId));
+    return composeEmail(template, values);
+  }
+
+  /** The stored notification `id`, or a draft from `workspace`, `event`, `subject`, `body`. */
+  private async template(
+    principal: Principal,
+    body: Record<string, unknown>,
+  ): Promise<NotificationTemplate> {
+    if (body.id !== undefined && body.id !== null) {
+      const id = await this.visibleId(principal, EmailNotification, body.id, 'id');
+      const [row] = await this.dataSource.query(
+        `SELECT workspace_id, event, subject, body, tracking_page_id FROM email_notification WHERE id = $1`,
+        [id],
+      );
+      return {
+        id,
+        workspaceId: row.workspace_id,
+        event: row.event,
+        subject: row.subject,
+        body: row.body,
+        trackingPageId: row.tracking_page_id,
+      };
+    }
+    const workspaceId = await this.visibleId(principal, Workspace, body.workspace, 'workspace');
+    const event = body.event ?? 'shipment.status_changed';
+    if (typeof event !== 'string') throw typeError('event', 'string', event);
+    if (!NOTIFICATION_EVENTS.includes(event)) {
+      throw ValidationError.of(
+        'event',
+        'The value you selected is not a valid choice.',
+        ViolationCodes.choice,
+      );
+    }
+    const texts: Record<'subject' | 'body', string | null> = { subject: null, body: null };
+    for (const key of ['subject', 'body'] as const) {
+      const v = body[key];
+      if (v === undefined || v === null) continue;
+      if (typeof v !== 'string') throw typeError(key, 'string', v);
+      const unknown = unknownVariables(v);
+      if (unknown.length) {
+        throw ValidationError.of(
+          key,
+          `Unknown template variable(s): ${unknown.join(', ')}.`,
+          ViolationCodes.invalid,
+        );
+      }
+      texts[key] = v;
+    }
+    return { id: null, workspaceId, event, ...texts, trackingPageId: null };
+  }
+
+  /** The id of a record of `target` the caller may see; 422 naming `field` otherwise. */
+  private async visibleId(
+    principal: Principal,
+    target: Function,
+    raw: unknown,
+    field: string,
+  ): Promise<string> {
+    if (raw === undefined || raw === null || raw === '') {
+      throw ValidationError.of(field, 'This value should not be blank.', ViolationCodes.notBlank);
+    }
+    if (typeof raw !== 'string') throw typeError(field, 'string', raw);
+    const id = identifierFrom(raw);
+    if (!id || !(await this.api.data.visible(this.api.resource(target), principal, id))) {
+      throw ValidationError.of(field, `Item not found for "${raw}".`, ViolationCodes.invalid);
+    }
+    return id;
+  }
+
+  private async workspaceTitle(workspaceId: string): Promise<string> {
+    const [row] = await this.dataSource.query(`SELECT title FROM workspace WHERE id = $1`, [
+      workspaceId,
+    ]);
+    return row?.title ?? '';
+  }
+}

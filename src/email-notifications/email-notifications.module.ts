@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { TrackingPagesModule } from '../tracking-pages/tracking-pages.module';
+import { EmailNotificationActionsController } from './email-notification-actions.controller';
+import { EmailNotificationDelivery } from './email-notification-delivery';
+import { EmailNotification } from './email-notification.entity';
+import { EmailNotificationsService } from './email-notifications.service';
+import { NotificationValues } from './notification-values';
+
+export class EmailNotificationsController extends ResourceController(
+  EmailNotification,
+  EmailNotificationsService,
+) {}
+
+/** /email_notifications (+ workspace and team forms), preview, send_test, reset_defaults. */
+@Module({
+  imports: [TrackingPagesModule],
+  // The actions first: their paths must not be taken for `/email_notifications/:id`.
+  controllers: [EmailNotificationActionsController, EmailNotificationsController],
+  providers: [EmailNotificationsService, NotificationValues, EmailNotificationDelivery],
+  exports: [EmailNotificationDelivery],
+})
+export class EmailNotificationsModule {}

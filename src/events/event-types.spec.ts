@@ -1,0 +1,19 @@
+import { NOTIFICATION_EVENTS, notificationEventsOf } from './event-types';
+
+describe('notification events', () => {
+  it('lists the status change and one event per tracking status', () => {
+    expect(NOTIFICATION_EVENTS).toContain('shipment.status_changed');
+    expect(NOTIFICATION_EVENTS).toContain('shipment.delivered');
+    expect(NOTIFICATION_EVENTS).toContain('shipment.return_to_sender');
+    expect(NOTIFICATION_EVENTS).toHaveLength(13);
+  });
+
+  it('maps a status change to the generic and the status event', () => {
+    expect(
+      notificationEventsOf('shipment.status_changed', { trackingStatus: 'delivered' }),
+    ).toEqual(['shipment.status_changed', 'shipment.delivered']);
+    expect(notificationEventsOf('shipment.status_changed', { trackingStatus: null })).toEqual([
+      'shipment.status_changed',
+    ]);
+  });
+});

@@ -1,0 +1,155 @@
+import { Injectable } from '@nestjs/common';
+import { lookup } from 'node:dns/promises';
+import http from 'node:http';
+import https from 'node:https';
+import { isIP, type LookupFunction } from 'node:net';
+import { AppConfig } from '../config/app-config';
+import { bareHost, isPrivateAddress } from './address-policy';
+
+/** Answers read back at most this far (kept in the run's log). */
+const MAX_RESPONSE_BYTES = 8 * 1024;
+
+export interface WebhookResponse {
+  status: number;
+  body: string;
+  durationMs: number;
+}
+
+/** The target may not be called at all (bad URL, private address): retrying will not help. */
+export class WebhookRefusedError extends Error {
+  override readonly name = 'WebhookRefusedError';
+}
+
+/**
+ * POSTs webhook bodies. The target's host is resolved first and every address it resolves to
+ * is checked against the private ranges (address-policy.ts) unless the host or address is in
+ * WEBHOOK_ALLOWED_HOSTS; the connection then goes to the checked address (the socket's lookup
+ * is pinned to it), so a DNS answer that changes between check and connect cannot slip
+ * through. Redirects are not followed; WEBHOOK_TIMEOUT_MS bounds the whole exchange.
+ */
+@Injectable()
+export class WebhookSender {
+  constructor(private readonly config: AppConfig) {}
+
+  /** Why a URL is refused before any lookup (scheme, literal private address); null if fine. */
+  staticProblem(rawUrl: string): string | null {
+    let url: URL;
+    try {
+      url = new URL(rawUrl);
+    } catch {
+      return 'The webhook URL is not a valid URL.';
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+      return 'The webhook URL must use http or https.';
+    }
+    if (url.username || url.password) return 'The webhook URL must not carry credentials.';
+    const host = bareHost(url.hostname);
+    if (isIP(host) && isPrivateAddress(host) && !this.allowed(host)) {
+      return 'The webhook URL points to a private, loopback or link-local address.';
+    }
+    if (
+      !isIP(host) &&
+      (host === 'localhost' || host.endsWith('.localhost')) &&
+      !this.allowed(host)
+    ) {
+      return 'The webhook URL points to a private, loopback or link-local address.';
+    }
+    return null;
+  }
+
+  /** The address to connect to, after the policy check. */
+  async resolveTarget(url: URL): Promise<{ address: string; family: number }> {
+    const host = bareHost(url.hostname);
+    const problem = this.staticProblem(url.toString());
+    if (problem) throw new WebhookRefusedError(problem);
+    const addresses = isIP(host)
+      ? [{ address: host, family: isIP(host) }]
+      : await lookup(host, { all: true, verbatim: true }).catch((error: Error) => {
+          throw new Error(`DNS lookup of ${host} failed: ${error.message}`);
+        });
+    if (addresses.length === 0) throw new Error(`DNS lookup of ${host} found no address`);
+    if (!this.allowed(host)) {
+      const blocked = addresses.find(
+        (a) => isPrivateAddress(a.address) && !this.allowed(a.address),
+      );
+      if (blocked) {
+        throw new WebhookRefusedError(
+          `${host} resolves to ${blocked.address}, a private, loopback or link-local address.`,
+        );
+      }
+    }
+    return addresses[0];
+  }
+
+  async post(
+    rawUrl: string,
+    body: string,
+    headers: Record<string, string>,
+  ): Promise<WebhookResponse> {
+    const url = new URL(rawUrl);
+    const target = await this.resolveTarget(url);
+    const pinned: LookupFunction = (_hostname, options, callback) => {
+      if ((options as { all?: boolean }).all) {
+        (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(
+          null,
+          [target],
+        );
+      } else {
+        callback(null, target.address, target.family);
+      }
+    };
+    const started = Date.now();
+    const client = url.protocol === 'https:' ? https : http;
+    return new Promise<WebhookResponse>((resolve, reject) => {
+      const req = client.request(
+        url,
+        {
+          method: 'POST',
+          lookup: pinned,
+          headers: {
+            ...headers,
+            'Content-Type': 'application/json',
+            'Content-Length': String(Buffer.byteLength(body)),
+          },
+          timeout: this.config.webhookTimeoutMs,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            if (size < MAX_RESPONSE_BYTES) chunks.push(chunk);
+            size += chunk.length;
+          });
+          res.on('end', () => {
+            clearTimeout(deadline);
+            resolve({
+              status: res.statusCode ?? 0,
+              body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_RESPONSE_BYTES),
+              durationMs: Date.now() - started,
+            });
+          });
+          res.on('error', (error) => {
+            clearTimeout(deadline);
+            reject(error);
+          });
+        },
+      );
+      const deadline = setTimeout(
+        () => req.destroy(new Error(`timed out after ${this.config.webhookTimeoutMs} ms`)),
+        this.config.webhookTimeoutMs,
+      );
+      req.on('timeout', () =>
+        req.destroy(new Error(`timed out after ${this.config.webhookTimeoutMs} ms`)),
+      );
+      req.on('error', (error) => {
+        clearTimeout(deadline);
+        reject(error);
+      });
+      req.end(body);
+    });
+  }
+
+  private allowed(hostOrAddress: string): boolean {
+    return this.config.webhookAllowedHosts.includes(bareHost(hostOrAddress));
+  }
+}

@@ -1,0 +1,145 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { BooleanAliasFilter, TagFilter } from '../credentials/credential-filters';
+import { Credentials } from '../credentials/credentials.entity';
+import { BooleanFilter, ExactFilter, ExistsFilter, OrderFilter } from '../hydra/filters';
+import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { Choice, MaxLength, NotBlank } from '../hydra/validation/constraints';
+import { Workspace } from '../workspaces/workspace.entity';
+import { WORKFLOW_PERIODS, WORKFLOW_TYPE_NAMES } from './workflow-types';
+
+/**
+ * A workflow of a workspace: a webhook that receives the workspace's events, or an integration
+ * with a store or fulfilment system (see workflow-types.ts). `credentials` is an IRI on read and
+ * PUT and may be an object `{type, team, parameters, secrets}` on POST (creating them);
+ * `integration` is another workflow, embedded on read, an object (created) or IRI on write.
+ */
+@ApiResource({
+  path: '/workflows',
+  nested: [
+    { path: '/workspaces/:id/workflows', params: { id: 'workspace' } },
+    {
+      path: '/teams/:id/workspaces/:workspaces/workflows',
+      params: { id: 'workspace.team', workspaces: 'workspace' },
+    },
+  ],
+  tenancy: { workspace: 'workspace' },
+  defaultOrder: { createdAt: 'DESC' },
+  description: 'A workflow (webhook or integration) of a workspace.',
+})
+@ApiFilter(
+  new ExactFilter(['type', 'period', ['title', { array: false }]]),
+  new OrderFilter(['createdAt']),
+  new TagFilter(),
+  new ExistsFilter(['integration']),
+  new BooleanFilter(['firstTimeSetupPassed']),
+  new BooleanAliasFilter('first_time_setup_required', 'firstTimeSetupRequired', { type: 'string' }),
+)
+@Entity('workflow')
+export class Workflow {
+  @ApiProperty()
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @ApiProperty({ writable: ['post', 'put'], example: 'Status changes to our ERP' })
+  @NotBlank()
+  @MaxLength(255)
+  @Column('text', { nullable: true })
+  title: string | null;
+
+  @ApiProperty({ writable: ['post', 'put'], example: 'webhook' })
+  @NotBlank()
+  @Choice(WORKFLOW_TYPE_NAMES)
+  @Column('text')
+  type: string;
+
+  @ApiProperty({ writable: ['post', 'put'] })
+  @NotBlank({ on: ['post'] })
+  @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
+  workspace: Workspace;
+
+  @ApiProperty({ writable: ['post', 'put'], acceptObjectOn: ['post'], nullable: true })
+  @ManyToOne(() => Credentials, { nullable: true, onDelete: 'SET NULL' })
+  credentials: Credentials | null;
+
+  @ApiProperty({
+    writable: ['post', 'put'],
+    type: 'array',
+    items: 'string',
+    description: 'Addresses told when a delivery of this workflow fails for good.',
+  })
+  @Column('text', { array: true, default: () => "'{}'" })
+  notificationEmails: string[];
+
+  @ApiProperty({ writable: ['post', 'put'], example: true })
+  @Column('boolean', { default: true })
+  enabled: boolean;
+
+  @ApiProperty()
+  @Column('timestamptz', { nullable: true })
+  lastRunDate: Date | null;
+
+  @ApiProperty({
+    writable: ['post', 'put'],
+    example: 'immediately',
+    description: 'immediately, hourly, daily or manual; applies only to outgoing workflows',
+  })
+  @NotBlank()
+  @Choice(WORKFLOW_PERIODS)
+  @Column('text')
+  period: string;
+
+  @ApiProperty({
+    writable: ['post', 'put'],
+    embed: true,
+    acceptObjectOn: ['post', 'put'],
+    nullable: true,
+  })
+  @ManyToOne(() => Workflow, { nullable: true, onDelete: 'SET NULL' })
+  integration: Workflow | null;
+
+  @ApiProperty({ writable: ['post', 'put'] })
+  @Column('boolean', { default: false })
+  firstTimeSetupPassed: boolean;
+
+  @ApiProperty({ type: 'array', items: 'string' })
+  @Column('text', { array: true, default: () => "'{}'" })
+  tags: string[];
+
+  @ApiProperty({ nullable: true })
+  @Column('text', { nullable: true })
+  integrationType: string | null;
+
+  @ApiProperty({ description: 'Nothing happens on this side: the workflow has no executor.' })
+  @Column('boolean', { default: false })
+  passive: boolean;
+
+  @ApiProperty({ description: 'The external system controls this integration.' })
+  @Column('boolean', { default: false })
+  remote: boolean;
+
+  @ApiProperty()
+  @Column('boolean', { default: false })
+  firstTimeSetupRequired: boolean;
+
+  @ApiProperty({
+    sql: `EXISTS (SELECT 1 FROM workflow_run r WHERE r.workflow_id = {a}.id AND r.status = 'running')`,
+    type: 'boolean',
+    nullable: false,
+  })
+  runInProgress?: boolean;
+
+  @ApiProperty()
+  @CreateDateColumn({ type: 'timestamptz' })
+  createdAt: Date;
+
+  @ApiProperty()
+  @UpdateDateColumn({ type: 'timestamptz' })
+  updatedAt: Date;
+}

@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import { isEmail } from 'class-validator';
+import { CredentialsService } from '../credentials/credentials.service';
+import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ResourceRegistry } from '../hydra/metadata/resource-registry';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { ResourceWriter } from '../hydra/write/resource-writer';
+import { WebhookSender } from '../webhooks/webhook-sender';
+import type { Credentials } from '../credentials/credentials.entity';
+import { workflowType } from './workflow-types';
+import { Workflow } from './workflow.entity';
+
+const MAX_NOTIFICATION_EMAILS = 20;
+/** How deep `integration` objects may nest in one request. */
+const MAX_NESTING = 3;
+
+/**
+ * Workflow rules: the read-only facts (tags, integrationType, passive, remote,
+ * firstTimeSetupRequired) follow the type; `credentials` given as an object on POST creates
+ * them (team defaults to the workspace's) and must belong to the workspace's team and suit
+ * the type; an enabled webhook needs credentials with a public http(s) `url` and a
+ * `signingSecret`; `integration` is a workflow of the same workspace (an object creates one),
+ * never the workflow itself or one that leads back to it. On PUT, attributes left out keep
+ * their values.
+ */
+@Injectable()
+export class WorkflowsService implements ResourceHooks<Workflow> {
+  private readonly depth = new WeakMap<object, number>();
+
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly writer: ResourceWriter,
+    private readonly credentials: CredentialsService,
+    private readonly webhooks: WebhookSender,
+  ) {}
+
+  async prepare(workflow: Workflow, ctx: WriteContext): Promise<void> {
+    const { em } = ctx;
+    if (ctx.operation === 'post') {
+      workflow.enabled ??= true;
+      workflow.notificationEmails ??= [];
+      workflow.firstTimeSetupPassed ??= false;
+    }
+    const spec = workflowType(workflow.type);
+    if (spec) {
+      workflow.tags = [...spec.tags];
+      workflow.integrationType = spec.integrationType;
+      workflow.passive = spec.passive;
+      workflow.remote = spec.remote;
+      workflow.firstTimeSetupRequired = spec.requiresSetup && !workflow.firstTimeSetupPassed;
+    }
+    const workspaceId = await this.workspaceOf(workflow, ctx);
+    if (!workspaceId) return; // NotBlank reports it
+    const [{ team_id: teamId }] = await em.query(`SELECT team_id FROM workspace WHERE id = $1`, [
+      workspaceId,
+    ]);
+
+    const credentialsInput = ctx.nested.credentials;
+    if (credentialsInput) {
+      const id = await this.credentials.createNested(em, credentialsInput, teamId, ctx.principal);
+      workflow.credentials = { id } as Credentials;
+    }
+
+    if ('integration' in ctx.nested) {
+      const input = ctx.nested.integration;
+      if (input === null) {
+        workflow.integration = null;
+      } else {
+        const depth = (ctx.request ? (this.depth.get(ctx.request) ?? 0) : 0) + 1;
+        if (depth > MAX_NESTING) {
+          workflow.integration = null;
+        } else {
+          if (ctx.request) this.depth.set(ctx.request, depth);
+          const body = { ...input };
+          body.workspace ??= `/workspaces/${workspaceId}`;
+          const id = await this.writer.createWithin(
+            em,
+            this.registry.get(Workflow),
+            body,
+            ctx.principal,
+            this,
+            'integration',
+            ctx.request,
+          );
+          workflow.integration = { id } as Workflow;
+        }
+      }
+    }
+  }
+
+  async validate(workflow: Workflow, ctx: WriteContext): Promise<Violation[]> {
+    const { em } = ctx;
+    const out: Violation[] = [];
+    const emails = workflow.notificationEmails ?? [];
+    if (emails.length > MAX_NOTIFICATION_EMAILS) {
+      out.push(
+        invalid(
+          'notificationEmails',
+          `This collection should contain ${MAX_NOTIFICATION_EMAILS} elements or less.`,
+        ),
+      );
+    }
+    emails.forEach((email, i) => {
+      if (!isEmail(email)) {
+        out.push({
+          propertyPath: `notificationEmails[${i}]`,
+          message: 'This value is not a valid email address.',
+          code: ViolationCodes.email,
+        });
+      }
+    });
+    const workspaceId = await this.workspaceOf(workflow, ctx);
+    const spec = workflowType(workflow.type);
+    if (!workspaceId || !spec) return out;
+
+    const credentialsId =
+      workflow.credentials === undefined
+        ? await this.currentCredentials(workflow, ctx)
+        : (workflow.credentials?.id ?? null);
+    const opened = credentialsId ? await this.credentials.open(em, credentialsId) : null;
+    if (opened) {
+      const [{ team_id: teamId }] = await em.query(`SELECT team_id FROM workspace WHERE id = $1`, [
+        workspaceId,
+      ]);
+      if (opened.teamId !== teamId) {
+        out.push(
+          invalid('credentials', 'The credentials must belong to the team of the workspace.'),
+        );
+      } else if (!spec.credentialTypes.includes(opened.type)) {
+        out.push(
+          invalid(
+            'credentials',
+            spec.credentialTypes.length
+              ? `A ${workflow.type} workflow takes credentials of type ${spec.credentialTypes.join(', ')}.`
+              : `A ${workflow.type} workflow takes no credentials.`,
+          ),
+        );
+      }
+    }
+    if (workflow.type === 'webhook' && workflow.enabled !== false) {
+      const url = opened?.parameters.url;
+      if (!opened || typeof url !== 'string' || !opened.secrets.signingSecret) {
+        out.push(
+          invalid(
+            'credentials',
+            'An enabled webhook workflow needs webhook credentials with parameters.url and secrets.signingSecret.',
+          ),
+        );
+      } else {
+        const problem = this.webhooks.staticProblem(url);
+        if (problem) out.push(invalid('credentials', problem));
+      }
+    }
+
+    const integrationId = workflow.integration?.id;
+    if (integrationId) {
+      const rows: Array<{ workspace_id: string }> = await em.query(
+        `SELECT workspace_id FROM workflow WHERE id = $1`,
+        [integrationId],
+      );
+      if (rows[0]?.workspace_id !== workspaceId) {
+        out.push(
+          invalid('integration', 'The integration must be a workflow of the same workspace.'),
+        );
+      } else if (workflow.id && (await this.leadsBackTo(ctx, integrationId, workflow.id))) {
+        out.push(invalid('integration', 'A workflow cannot be its own integration.'));
+      }
+    }
+    return out;
+  }
+
+  /** A workflow moved to another workspace takes its runs and pending deliveries along. */
+  async afterWrite(workflow: Workflow, ctx: WriteContext): Promise<void> {
+    if (ctx.operation !== 'put' || !workflow.workspace?.id) return;
+    await ctx.em.query(
+      `UPDATE workflow_run SET workspace_id = $2 WHERE workflow_id = $1 AND workspace_id <> $2`,
+      [workflow.id, workflow.workspace.id],
+    );
+    await ctx.em.query(
+      `DELETE FROM event_delivery WHERE workflow_id = $1 AND workspace_id <> $2 AND status IN ('pending', 'held')`,
+      [workflow.id, workflow.workspace.id],
+    );
+  }
+
+  private async workspaceOf(workflow: Workflow, ctx: WriteContext): Promise<string | null> {
+    if (workflow.workspace?.id) return workflow.workspace.id;
+    if (!workflow.id) return null;
+    const rows: Array<{ workspace_id: string }> = await ctx.em.query(
+      `SELECT workspace_id FROM workflow WHERE id = $1`,
+      [workflow.id],
+    );
+    return rows[0]?.workspace_id ?? null;
+  }
+
+  private async currentCredentials(workflow: Workflow, ctx: WriteContext): Promise<string | null> {
+    if (!workflow.id) return null;
+    const rows: Array<{ credentials_id: string | null }> = await ctx.em.query(
+      `SELECT credentials_id FROM workflow WHERE id = $1`,
+      [workflow.id],
+    );
+    return rows[0]?.credentials_id ?? null;
+  }
+
+  /** True when following `integration` links from `startId` reaches `selfId`. */
+  private async leadsBackTo(ctx: WriteContext, startId: string, selfId: string): Promise<boolean> {
+    const rows: Array<{ found: boolean }> = await ctx.em.query(
+      `WITH RECURSIVE chain(id, depth) AS (
+         SELECT $1::uuid, 0
+         UNION ALL
+         SELECT w.integration_id, c.depth + 1 FROM workflow w JOIN chain c ON w.id = c.id
+          WHERE w.integration_id IS NOT NULL AND c.depth < 50)
+       SELECT EXISTS (SELECT 1 FROM chain WHERE id = $2::uuid) AS found`,
+      [startId, selfId],
+    );
+    return rows[0].found;
+  }
+}
+
+function invalid(propertyPath: string, message: string): Violation {
+  return { propertyPath, message, code: ViolationCodes.invalid };
+}
