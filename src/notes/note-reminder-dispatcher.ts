@@ -1,0 +1,86 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { rowsOf } from '../events/sql-runner';
+import { NotificationsService } from '../notifications/notifications.service';
+
+const INTERVAL_NAME = 'note-reminders';
+const BATCH = 200;
+
+/**
+ * Delivers due note reminders as in-app notifications to the reminded user. Every node runs
+ * it: due reminders are claimed with FOR UPDATE SKIP LOCKED and marked `sentAt` in the same
+ * transaction as their notification, so each is delivered exactly once.
+ */
+@Injectable()
+export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('NoteReminderDispatcher');
+  private running: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const seconds = this.config.noteReminderIntervalSeconds;
+    if (seconds <= 0) return;
+    const handle = setInterval(() => {
+      if (this.running) return;
+      this.running = this.dispatch()
+        .catch((error) => this.logger.error({ err: error }, 'note reminder dispatch failed'))
+        .finally(() => (this.running = null));
+    }, seconds * 1000);
+    handle.unref();
+    this.scheduler.addInterval(INTERVAL_NAME, handle);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.scheduler.doesExist('interval', INTERVAL_NAME))
+      this.scheduler.deleteInterval(INTERVAL_NAME);
+    await this.running;
+  }
+
+  /** Sends every reminder due by `now`, in batches; returns how many were sent. */
+  async dispatch(now = new Date()): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const n = await this.dataSource.transaction(async (em) => {
+        const due = rowsOf<{
+          id: string;
+          user_id: string;
+          note_id: string;
+          comment: string | null;
+          entity: string;
+        }>(
+          await em.query(
+            `WITH due AS (
+               SELECT id FROM note_reminder WHERE sent_at IS NULL AND remind_at <= $1
+                ORDER BY remind_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
+             UPDATE note_reminder r SET sent_at = now() FROM due, note n
+              WHERE r.id = due.id AND n.id = r.note_id
+             RETURNING r.id, r.user_id, r.note_id, r.comment, n.entity`,
+            [now, BATCH],
+          ),
+        );
+        for (const r of due)
+          await this.notifications.notify(
+            {
+              userId: r.user_id,
+              tag: 'note_reminder',
+              message:
+                r.comment?.trim() || `Reminder about a note on ${r.entity.replace(/_/g, ' ')}`,
+              data: [`/notes/${r.note_id}`, `/note_reminders/${r.id}`],
+            },
+            em,
+          );
+        return due.length;
+      });
+      sent += n;
+      if (n < BATCH) return sent;
+    }
+  }
+}
