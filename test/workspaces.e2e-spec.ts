@@ -36,6 +36,7 @@ describe('workspaces', () => {
         title: 'Main store',
         defaultTrackingPage: null,
         shipmentsCount: 0,
+        workflowsCount: 0,
         workflowsOrder: [],
         logo: null,
         emailSettings: { logo: null, signature: null, smtpCredentials: null },
@@ -56,6 +57,15 @@ describe('workspaces', () => {
           ]);
       const res = await api(app, { token: t.token }).get('/workspaces?order[createdAt]=asc');
       expect(res.body['hydra:member'].map((w: any) => w.shipmentsCount)).toEqual([2, 1]);
+    });
+
+    it('counts the workflows of each workspace', async () => {
+      await db.query(
+        `INSERT INTO workflow (workspace_id, title, type, period) VALUES ($1, 'a', 'webhook', 'immediately'), ($1, 'b', 'webhook', 'immediately')`,
+        [t.workspaceId],
+      );
+      const res = await api(app, { token: t.token }).get(`/workspaces/${t.workspaceId}`);
+      expect(res.body.workflowsCount).toBe(2);
     });
   });
 

@@ -15,9 +15,8 @@ import { Team } from '../teams/team.entity';
 import { TrackingPage } from '../tracking-pages/tracking-page.entity';
 
 /**
- * Not yet exposed, on purpose: `workflowsCount` (no workflow table exists yet; a constant 0
- * would be a lie) and `widgets` (no widget resource yet). Add them as computed properties when
- * those tables land.
+ * Not yet exposed, on purpose: `widgets` (no widget table is committed yet; an always-empty
+ * list would be a lie). Add it as a computed array of widget IRIs when that table lands.
  */
 @ApiResource({
   path: '/workspaces',
@@ -59,6 +58,12 @@ export class Workspace {
     type: 'integer',
   })
   shipmentsCount?: number;
+
+  @ApiProperty({
+    sql: '(SELECT count(*)::int FROM workflow w WHERE w.workspace_id = {a}.id)',
+    type: 'integer',
+  })
+  workflowsCount?: number;
 
   @ApiProperty({ writable: ['post', 'put'], type: 'array', items: 'string' })
   @Column('jsonb', { default: () => "'[]'::jsonb" })
