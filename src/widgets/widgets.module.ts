@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { ResourceController } from '../hydra/controller/resource-controller';
+import { PublicWidgetsController } from './public-widgets.controller';
+import { WidgetLog } from './widget-log.entity';
+import { WidgetLookupThrottlerGuard } from './widget-lookup-throttler.guard';
+import { WidgetLookupService } from './widget-lookup.service';
+import { Widget } from './widget.entity';
+import { WidgetsService } from './widgets.service';
+
+export class WidgetsController extends ResourceController(Widget, WidgetsService) {}
+export class WidgetLogsController extends ResourceController(WidgetLog) {}
+
+@Module({
+  controllers: [PublicWidgetsController, WidgetsController, WidgetLogsController],
+  providers: [WidgetsService, WidgetLookupService, WidgetLookupThrottlerGuard],
+})
+export class WidgetsModule {}
