@@ -39,6 +39,7 @@ import { CredentialsModule } from './credentials/credentials.module';
 import { WorkflowsModule } from './workflows/workflows.module';
 import { EmailNotificationsModule } from './email-notifications/email-notifications.module';
 import { EventsModule } from './events/events.module';
+import { WidgetsModule } from './widgets/widgets.module';
 
 @Module({
   imports: [
@@ -80,6 +81,7 @@ import { EventsModule } from './events/events.module';
     WorkflowsModule,
     EmailNotificationsModule,
     EventsModule,
+    WidgetsModule,
   ],
 })
 export class AppModule {}
