@@ -27,6 +27,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '8' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '8' },
+    only: { type: 'string' },
   },
 });
 const ROWS = Number(values.rows);
@@ -117,6 +118,8 @@ async function main(): Promise<void> {
     `/shipments?trackingNumber=${oneNumber}`,
     '/shipments?order%5BupdatedAt%5D=desc&itemsPerPage=30',
   ];
+  if (values.only)
+    scenarios.splice(0, scenarios.length, ...scenarios.filter((s) => s.includes(values.only!)));
   const plansFile = join(tmpdir(), `bench-plans-${process.pid}.json`);
   writeFileSync(plansFile, JSON.stringify(await planCollection(DB_URL, seed.userId, scenarios)));
 
@@ -127,8 +130,15 @@ async function main(): Promise<void> {
     LOG_LEVEL: 'warn',
     DATABASE_POOL_SIZE: '10',
   };
+  // The API node under test serves requests only; background work (refresh,
+  // job workers, event delivery) runs on worker nodes in such a deployment.
+  const apiOnly = {
+    TRACKING_REFRESH_ENABLED: 'false',
+    JOB_WORKERS_ENABLED: 'false',
+    EVENT_DELIVERY_ENABLED: 'false',
+  };
   const app = spawn('node', ['dist/src/main.js'], {
-    env: { ...process.env, ...common, PORT: port, HOST: '127.0.0.1' },
+    env: { ...process.env, ...common, ...apiOnly, PORT: port, HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   await waitReady(Number(port));
