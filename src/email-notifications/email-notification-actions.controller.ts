@@ -93,16 +93,19 @@ export class EmailNotificationActionsController {
       await em.query(`DELETE FROM email_notification WHERE workspace_id = $1 AND system`, [
         workspaceId,
       ]);
-      const rows: Array<{ id: string }> = await em.query(
-        `INSERT INTO email_notification (workspace_id, event, system, enabled, title, subject, body)
-         SELECT $1, d.event, true, true, d.title, d.subject, d.body
-           FROM jsonb_to_recordset($2::jsonb) WITH ORDINALITY
-                AS d(event text, title text, subject text, body text, n bigint)
-          ORDER BY n
-         RETURNING id`,
-        [workspaceId, JSON.stringify(DEFAULT_NOTIFICATIONS)],
-      );
-      return rows.map((r) => r.id);
+      const ids: string[] = [];
+      for (const d of DEFAULT_NOTIFICATIONS) {
+        // clock_timestamp(): distinct creation times keep the defaults in their listed order.
+        const [row] = await em.query(
+          `INSERT INTO email_notification
+             (workspace_id, event, system, enabled, title, subject, body, created_at, updated_at)
+           VALUES ($1, $2, true, true, $3, $4, $5, clock_timestamp(), clock_timestamp())
+           RETURNING id`,
+          [workspaceId, d.event, d.title, d.subject, d.body],
+        );
+        ids.push(row.id);
+      }
+      return ids;
     });
     const resource = this.api.resource(EmailNotification);
     const records = [];

@@ -64,7 +64,7 @@ export class WebhookSender {
     if (problem) throw new WebhookRefusedError(problem);
     const addresses = isIP(host)
       ? [{ address: host, family: isIP(host) }]
-      : await lookup(host, { all: true, verbatim: true }).catch((error: Error) => {
+      : await this.lookupHost(host).catch((error: Error) => {
           throw new Error(`DNS lookup of ${host} failed: ${error.message}`);
         });
     if (addresses.length === 0) throw new Error(`DNS lookup of ${host} found no address`);
@@ -147,6 +147,11 @@ export class WebhookSender {
       });
       req.end(body);
     });
+  }
+
+  /** Every address a host name resolves to (the system resolver, as connections use). */
+  protected lookupHost(host: string): Promise<Array<{ address: string; family: number }>> {
+    return lookup(host, { all: true, verbatim: true });
   }
 
   private allowed(hostOrAddress: string): boolean {

@@ -1,0 +1,402 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { Tenant, addWorkspace, createTenant } from './factories/tenant.factory';
+import { closeTestApp, createTestApp } from './support/app';
+import { api } from './support/http';
+
+describe('workflows', () => {
+  let app: NestExpressApplication;
+  let db: DataSource;
+  let tenant: Tenant;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    db = app.get(DataSource);
+  });
+  beforeEach(async () => {
+    tenant = await createTenant(app);
+  });
+  afterAll(() => closeTestApp(app));
+
+  const http = () => api(app, { token: tenant.token });
+  const workspace = () => `/workspaces/${tenant.workspaceId}`;
+  const hookCredentials = (url = 'https://hooks.example.com/tracking') => ({
+    type: 'webhook',
+    team: null,
+    parameters: { url },
+    secrets: { signingSecret: 'whsec_0123456789abcdef' },
+  });
+  const webhook = (extra: Record<string, unknown> = {}) =>
+    http().post('/workflows', {
+      title: 'Status changes to our ERP',
+      type: 'webhook',
+      workspace: workspace(),
+      enabled: true,
+      period: 'immediately',
+      credentials: hookCredentials(),
+      ...extra,
+    });
+  const integration = (type: string, extra: Record<string, unknown> = {}) =>
+    http().post('/workflows', {
+      title: `${type} store`,
+      type,
+      workspace: workspace(),
+      enabled: true,
+      period: 'daily',
+      ...extra,
+    });
+
+  describe('POST /workflows', () => {
+    it('creates a webhook with its credentials from an object and answers the IRI', async () => {
+      const res = await webhook({ notificationEmails: ['ops@example.com'] }).expect(201);
+      expect(res.headers.location).toBe(`/workflows/${res.body.id}`);
+      expect(res.body).toMatchObject({
+        '@context': '/contexts/Workflow',
+        '@type': 'Workflow',
+        title: 'Status changes to our ERP',
+        type: 'webhook',
+        workspace: workspace(),
+        credentials: expect.stringMatching(/^\/credentials\/[0-9a-f-]{36}$/),
+        notificationEmails: ['ops@example.com'],
+        enabled: true,
+        lastRunDate: null,
+        period: 'immediately',
+        integration: null,
+        firstTimeSetupPassed: false,
+        tags: ['outgoing', 'webhook'],
+        integrationType: 'webhook',
+        passive: false,
+        remote: false,
+        firstTimeSetupRequired: false,
+        runInProgress: false,
+      });
+      const credentials = await http().get(res.body.credentials).expect(200);
+      expect(credentials.body).toMatchObject({
+        type: 'webhook',
+        team: `/teams/${tenant.teamId}`,
+        secrets: { signingSecret: '********cdef' },
+      });
+    });
+
+    it('derives the read-only facts from the type and ignores them in bodies', async () => {
+      const res = await integration('shopify', {
+        passive: false,
+        remote: false,
+        tags: ['x'],
+        lastRunDate: '2020-01-01T00:00:00Z',
+        runInProgress: true,
+        firstTimeSetupRequired: false,
+      }).expect(201);
+      expect(res.body).toMatchObject({
+        integrationType: 'ecommerce',
+        passive: true,
+        remote: true,
+        tags: ['ecommerce', 'incoming'],
+        lastRunDate: null,
+        runInProgress: false,
+        firstTimeSetupRequired: true,
+      });
+      const done = await http().put(res.body['@id'], { firstTimeSetupPassed: true }).expect(200);
+      expect(done.body).toMatchObject({
+        firstTimeSetupPassed: true,
+        firstTimeSetupRequired: false,
+      });
+    });
+
+    it('answers 422 for missing or invalid fields', async () => {
+      const empty = await http().post('/workflows', {}).expect(422);
+      const paths = empty.body.violations.map((v: { propertyPath: string }) => v.propertyPath);
+      expect(paths).toEqual(expect.arrayContaining(['title', 'type', 'workspace', 'period']));
+      const bad = await integration('ftp', { period: 'weekly' }).expect(422);
+      expect(bad.body.violations.map((v: { propertyPath: string }) => v.propertyPath)).toEqual(
+        expect.arrayContaining(['type', 'period']),
+      );
+      const mails = await integration('api', {
+        notificationEmails: ['ok@example.com', 'nope'],
+      }).expect(422);
+      expect(mails.body.violations[0].propertyPath).toBe('notificationEmails[1]');
+      await integration('api', { enabled: 'yes' }).expect(400);
+      await integration('api', { notificationEmails: 'a@b.c' }).expect(400);
+    });
+
+    it('requires an enabled webhook to have a public URL and a signing secret', async () => {
+      const none = await webhook({ credentials: null }).expect(422);
+      expect(none.body.violations[0]).toMatchObject({ propertyPath: 'credentials' });
+      const noSecret = await webhook({
+        credentials: { type: 'webhook', parameters: { url: 'https://hooks.example.com/' } },
+      }).expect(422);
+      expect(noSecret.body['hydra:description']).toMatch(/signingSecret/);
+      for (const url of [
+        'http://10.0.0.5/hook',
+        'http://192.168.1.1/hook',
+        'http://127.0.0.1:8080/hook',
+        'http://[::1]/hook',
+        'http://169.254.169.254/latest/meta-data',
+        'http://localhost/hook',
+      ]) {
+        const res = await webhook({ credentials: hookCredentials(url) }).expect(422);
+        expect(res.body['hydra:description']).toMatch(/private, loopback or link-local/);
+      }
+      const ftp = await webhook({ credentials: hookCredentials('ftp://example.com/x') }).expect(
+        422,
+      );
+      expect(ftp.body.violations[0].propertyPath).toBe('credentials.parameters.url');
+      // A disabled webhook may be saved unfinished.
+      await webhook({ credentials: null, enabled: false }).expect(201);
+      // Nothing was half-created by the refused requests.
+      const [{ n }] = await db.query(
+        `SELECT count(*)::int AS n FROM credentials WHERE team_id = $1`,
+        [tenant.teamId],
+      );
+      expect(n).toBe(0);
+    });
+
+    it('checks credentials: IRI on PUT, same team, type that suits the workflow', async () => {
+      const created = await webhook().expect(201);
+      await http().put(created.body['@id'], { credentials: hookCredentials() }).expect(400);
+      const smtp = await http()
+        .post('/credentials', { type: 'smtp', team: `/teams/${tenant.teamId}` })
+        .expect(201);
+      const wrongType = await http()
+        .put(created.body['@id'], { credentials: smtp.body['@id'] })
+        .expect(422);
+      expect(wrongType.body['hydra:description']).toMatch(/credentials of type webhook/);
+      const other = await createTenant(app);
+      const foreign = await api(app, { token: other.token })
+        .post('/credentials', { type: 'webhook', team: `/teams/${other.teamId}` })
+        .expect(201);
+      const notFound = await http()
+        .put(created.body['@id'], { credentials: foreign.body['@id'] })
+        .expect(422);
+      expect(notFound.body.violations[0].message).toMatch(/Item not found/);
+      const unlinked = await http()
+        .put(created.body['@id'], { credentials: null, enabled: false })
+        .expect(200);
+      expect(unlinked.body.credentials).toBeNull();
+    });
+
+    it('creates a nested integration from an object and links existing ones by IRI', async () => {
+      const res = await integration('api', {
+        integration: { title: 'Shop', type: 'shopify', period: 'daily', enabled: true },
+      }).expect(201);
+      expect(res.body.integration).toMatchObject({
+        '@id': expect.stringMatching(/^\/workflows\//),
+        '@type': 'Workflow',
+        title: 'Shop',
+        type: 'shopify',
+      });
+      const inner = await http().get(res.body.integration['@id']).expect(200);
+      expect(inner.body.workspace).toBe(workspace());
+      const bad = await integration('api', {
+        integration: { title: 'Bad', type: 'nope', period: 'daily' },
+      }).expect(422);
+      expect(bad.body.violations[0].propertyPath).toBe('integration.type');
+      // A loop is refused.
+      const loop = await http()
+        .put(inner.body['@id'], { integration: res.body['@id'] })
+        .expect(422);
+      expect(loop.body.violations[0].propertyPath).toBe('integration');
+      await http().put(res.body['@id'], { integration: res.body['@id'] }).expect(422);
+      // Another workspace's workflow is refused.
+      const second = await addWorkspace(app, tenant);
+      const elsewhere = await http()
+        .post('/workflows', {
+          title: 'Other',
+          type: 'api',
+          workspace: `/workspaces/${second}`,
+          enabled: true,
+          period: 'daily',
+        })
+        .expect(201);
+      await http().put(res.body['@id'], { integration: elsewhere.body['@id'] }).expect(422);
+      const unlinked = await http().put(res.body['@id'], { integration: null }).expect(200);
+      expect(unlinked.body.integration).toBeNull();
+    });
+  });
+
+  describe('lists', () => {
+    it('filters by type, period, title, tag, integration, setup flags and orders by createdAt', async () => {
+      const hook = (await webhook({ title: 'Hook' }).expect(201)).body.id;
+      const shop = (
+        await integration('shopify', {
+          title: 'Shop',
+          firstTimeSetupPassed: true,
+          period: 'hourly',
+        }).expect(201)
+      ).body.id;
+      const ship = (await integration('shipstation', { title: 'Ship' }).expect(201)).body.id;
+      const withIntegration = (
+        await integration('api', { title: 'Api', integration: `/workflows/${shop}` }).expect(201)
+      ).body.id;
+      const ids = async (query: string, base = '/workflows') =>
+        (await http().get(`${base}${query}`).expect(200)).body['hydra:member'].map(
+          (m: { id: string }) => m.id,
+        );
+      expect(await ids('')).toEqual([withIntegration, ship, shop, hook]);
+      expect(await ids('?order[createdAt]=asc')).toEqual([hook, shop, ship, withIntegration]);
+      expect(await ids('?type=webhook')).toEqual([hook]);
+      expect(await ids('?type[]=shopify&type[]=shipstation&order[createdAt]=asc')).toEqual([
+        shop,
+        ship,
+      ]);
+      expect(await ids('?period=hourly')).toEqual([shop]);
+      expect(await ids('?period[]=daily&order[createdAt]=asc')).toEqual([ship, withIntegration]);
+      expect(await ids('?title=Ship')).toEqual([ship]);
+      expect(await ids('?tag=fulfillment')).toEqual([ship]);
+      expect(await ids('?tag=incoming&order[createdAt]=asc')).toEqual([
+        shop,
+        ship,
+        withIntegration,
+      ]);
+      expect(await ids('?exists[integration]=true')).toEqual([withIntegration]);
+      expect(await ids('?exists[integration]=false&order[createdAt]=asc')).toEqual([
+        hook,
+        shop,
+        ship,
+      ]);
+      expect(await ids('?firstTimeSetupPassed=true')).toEqual([shop]);
+      expect(await ids('?first_time_setup_required=true')).toEqual([ship]);
+      expect(await ids('?first_time_setup_required=false&order[createdAt]=asc')).toEqual([
+        hook,
+        shop,
+        withIntegration,
+      ]);
+      expect(await ids('?type=webhook', `/workspaces/${tenant.workspaceId}/workflows`)).toEqual([
+        hook,
+      ]);
+      expect(
+        await ids(
+          '?type=webhook',
+          `/teams/${tenant.teamId}/workspaces/${tenant.workspaceId}/workflows`,
+        ),
+      ).toEqual([hook]);
+      const res = await http().get('/workflows?type=webhook').expect(200);
+      const template: string = res.body['hydra:search']['hydra:template'];
+      for (const v of [
+        'type',
+        'type[]',
+        'period',
+        'period[]',
+        'title',
+        'order[createdAt]',
+        'tag',
+        'exists[integration]',
+        'firstTimeSetupPassed',
+        'first_time_setup_required',
+      ]) {
+        expect(template).toContain(v);
+      }
+    });
+
+    it('keeps other tenants out: 404 on items and nested lists, nothing in lists', async () => {
+      const created = await webhook().expect(201);
+      const other = await createTenant(app);
+      const them = api(app, { token: other.token });
+      await them.get(created.body['@id']).expect(404);
+      await them.put(created.body['@id'], { title: 'x' }).expect(404);
+      await them.delete(created.body['@id']).expect(404);
+      await them.get(`/workspaces/${tenant.workspaceId}/workflows`).expect(404);
+      await them.get(`${created.body['@id']}/runs`).expect(404);
+      await them
+        .get(`/workspaces/${tenant.workspaceId}/workflows/${created.body.id}/runs`)
+        .expect(404);
+      const list = await them.get('/workflows').expect(200);
+      expect(list.body['hydra:totalItems']).toBe(0);
+      await them
+        .post('/workflows', {
+          title: 'x',
+          type: 'api',
+          workspace: workspace(),
+          enabled: true,
+          period: 'daily',
+        })
+        .expect(422);
+    });
+  });
+
+  describe('runs', () => {
+    it('lists a workflow’s runs on every route, filtered by status, and deletes them with it', async () => {
+      const created = await webhook().expect(201);
+      const id = created.body.id;
+      const insert = (status: string, at: string) =>
+        db.query(
+          `INSERT INTO workflow_run (workspace_id, workflow_id, status, response_code, started_at, created_at)
+           VALUES ($1, $2, $3, $4, $5, $5) RETURNING id`,
+          [tenant.workspaceId, id, status, status === 'success' ? 200 : 500, at],
+        );
+      const [[failed], [ok], [running]] = [
+        await insert('failed', '2025-01-01T10:00:00Z'),
+        await insert('success', '2025-01-01T11:00:00Z'),
+        await insert('running', '2025-01-01T12:00:00Z'),
+      ];
+      const ids = async (path: string) =>
+        (await http().get(path).expect(200)).body['hydra:member'].map((m: { id: string }) => m.id);
+      expect(await ids(`/workflows/${id}/runs`)).toEqual([running.id, ok.id, failed.id]);
+      expect(await ids(`/workflows/${id}/runs?order[createdAt]=asc`)).toEqual([
+        failed.id,
+        ok.id,
+        running.id,
+      ]);
+      expect(await ids(`/workflows/${id}/runs?status=failed`)).toEqual([failed.id]);
+      expect(await ids(`/workflows/${id}/runs?status[]=failed&status[]=success`)).toEqual([
+        ok.id,
+        failed.id,
+      ]);
+      expect(
+        await ids(`/workspaces/${tenant.workspaceId}/workflows/${id}/runs?status=success`),
+      ).toEqual([ok.id]);
+      expect(
+        await ids(`/teams/${tenant.teamId}/workspaces/${tenant.workspaceId}/workflows/${id}/runs`),
+      ).toHaveLength(3);
+      expect(await ids('/workflow_runs?status=running')).toEqual([running.id]);
+      const one = await http().get(`/workflow_runs/${ok.id}`).expect(200);
+      expect(one.body).toMatchObject({
+        '@type': 'WorkflowRun',
+        workflow: `/workflows/${id}`,
+        workspace: workspace(),
+        status: 'success',
+        responseCode: 200,
+        startedAt: '2025-01-01T11:00:00+00:00',
+      });
+      const wf = await http().get(`/workflows/${id}`).expect(200);
+      expect(wf.body.runInProgress).toBe(true);
+      // Another workspace's workflow id in the workspace route is 404.
+      const second = await addWorkspace(app, tenant);
+      await http()
+        .get(`/workspaces/${second}/workflows/${id}/runs`)
+        .expect(200)
+        .then((r) => expect(r.body['hydra:totalItems']).toBe(0));
+      await http().delete(`/workflows/${id}`).expect(204);
+      await http().get(`/workflow_runs/${ok.id}`).expect(404);
+    });
+  });
+
+  describe('actions', () => {
+    it('stores suggestions', async () => {
+      const res = await http()
+        .post('/workflows/submit-suggestion', { comment: '  Please add Etsy  ' })
+        .expect(200);
+      expect(res.body).toMatchObject({ '@type': 'WorkflowSuggestion', comment: 'Please add Etsy' });
+      const rows = await db.query(`SELECT comment FROM workflow_suggestion WHERE user_id = $1`, [
+        tenant.userId,
+      ]);
+      expect(rows).toEqual([{ comment: 'Please add Etsy' }]);
+      await http().post('/workflows/submit-suggestion', { comment: '  ' }).expect(422);
+      await http().post('/workflows/submit-suggestion', {}).expect(422);
+      await http().post('/workflows/submit-suggestion', { comment: 5 }).expect(400);
+      await api(app).post('/workflows/submit-suggestion', { comment: 'x' }).expect(401);
+    });
+
+    it('execute answers the executable workflows it ran', async () => {
+      const hook = await webhook({ period: 'manual' }).expect(201);
+      await integration('shopify').expect(201);
+      const res = await http().post('/workflows/execute', {}).expect(200);
+      expect(res.body).toMatchObject({
+        '@type': 'WorkflowExecution',
+        workflows: [hook.body['@id']],
+        runs: [],
+      });
+      await http().post('/workflows/execute', { workspace: '/workspaces/nope' }).expect(422);
+    });
+  });
+});
