@@ -34,6 +34,7 @@ import { WorkspaceMembersModule } from './workspace-members/workspace-members.mo
 import { SecurityModule } from './security/security.module';
 import { GeographyModule } from './geography/geography.module';
 import { BatchesModule } from './batches/batches.module';
+import { ExportsModule } from './exports/exports.module';
 import { ProductsModule } from './products/products.module';
 import { CredentialsModule } from './credentials/credentials.module';
 import { WorkflowsModule } from './workflows/workflows.module';
@@ -76,6 +77,7 @@ import { WidgetsModule } from './widgets/widgets.module';
     LookupsModule,
     GeographyModule,
     BatchesModule,
+    ExportsModule,
     ProductsModule,
     CredentialsModule,
     WorkflowsModule,

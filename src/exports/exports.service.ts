@@ -1,0 +1,225 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { PrincipalLoader } from '../access/principal-loader';
+import { rowsOf } from '../events/sql-runner';
+import { HydraApi } from '../hydra/controller/hydra-api';
+import { ApiError, ConflictError, NotFoundError } from '../hydra/errors/api-errors';
+import { QueryParams } from '../hydra/query/query-params';
+import { writeCollectionCsv } from '../hydra/serialization/csv-stream';
+import { JobQueue } from '../jobs/job-queue';
+import { FileStorage } from '../media/file-storage';
+import { NotificationsService } from '../notifications/notifications.service';
+import { Order } from '../orders/order.entity';
+import { Shipment } from '../shipments/shipment.entity';
+import type { ExportRequest } from './export-request';
+import { Export } from './export.entity';
+
+export const EXPORT_QUEUE = 'exports.run';
+export const EXPORT_NOTIFICATION_TAG = 'export';
+/** Runs of an export that failed for reasons other than its input. */
+export const MAX_EXPORT_ATTEMPTS = 3;
+
+const TARGETS: Record<string, Function> = { shipments: Shipment, orders: Order };
+
+interface ExportRow {
+  id: string;
+  user_id: string;
+  workspace_id: string | null;
+  entity: string;
+  filters: Array<[string, string]>;
+  attempts: number;
+}
+
+/** Collects what is written into one buffer (FileStorage.save takes the whole file). */
+class BufferSink extends Writable {
+  private readonly chunks: Buffer[] = [];
+  size = 0;
+
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
+    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.chunks.push(buffer);
+    this.size += buffer.length;
+    done();
+  }
+
+  buffer(): Buffer {
+    return Buffer.concat(this.chunks, this.size);
+  }
+}
+
+/**
+ * Exports: the request is recorded as an `export` row and queued in one transaction; the
+ * job runs the collection query with the export's filters and the user's memberships at
+ * run time (the same SQL, columns and CSV rules as `GET /shipments` with `Accept: text/csv`,
+ * every row rather than one page), stores the file through the FileStorage port and marks
+ * the export done with its notification in one transaction. Exports of the caller's
+ * workspaces they can no longer see fail.
+ */
+@Injectable()
+export class ExportsService {
+  private readonly logger = new Logger(ExportsService.name);
+
+  constructor(
+    private readonly api: HydraApi,
+    private readonly dataSource: DataSource,
+    private readonly jobs: JobQueue,
+    private readonly principals: PrincipalLoader,
+    private readonly storage: FileStorage,
+    private readonly notifications: NotificationsService,
+  ) {
+    jobs.declareQueue({ name: EXPORT_QUEUE, retryLimit: MAX_EXPORT_ATTEMPTS, retryDelay: 5 });
+    jobs.work<{ exportId: string }>({
+      queue: EXPORT_QUEUE,
+      handle: async (message) => {
+        await this.run(message.exportId);
+      },
+    });
+  }
+
+  /** Records and queues an export; returns its id. */
+  async queue(
+    principal: Principal,
+    request: ExportRequest,
+    workspaceId: string | undefined,
+  ): Promise<string> {
+    return this.dataSource.transaction(async (em) => {
+      const [row] = await em.query(
+        `INSERT INTO export (user_id, workspace_id, entity, format, filters)
+         VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
+        [
+          principal.userId,
+          workspaceId ?? null,
+          request.entity,
+          request.format,
+          JSON.stringify(request.filters),
+        ],
+      );
+      await this.jobs.send(EXPORT_QUEUE, { exportId: row.id }, { runner: em });
+      return row.id as string;
+    });
+  }
+
+  /** The job: claim the row, write the file, record and notify; idempotent. */
+  async run(exportId: string): Promise<void> {
+    const [row]: ExportRow[] = rowsOf(
+      await this.dataSource.query(
+        `UPDATE export SET status = 'running', attempts = attempts + 1,
+                started_at = COALESCE(started_at, now()), updated_at = now()
+          WHERE id = $1 AND status IN ('queued', 'running')
+          RETURNING id, user_id, workspace_id, entity, filters, attempts`,
+        [exportId],
+      ),
+    );
+    if (!row) return;
+    let storedKey: string | null = null;
+    try {
+      const principal = await this.principals.forUser(row.user_id);
+      if (!principal) return;
+      if (row.workspace_id && !principal.workspaceIds.includes(row.workspace_id)) {
+        throw new NotFoundError('The workspace is no longer accessible.');
+      }
+      const resource = this.api.resource(TARGETS[row.entity]);
+      const query = (Array.isArray(row.filters) ? row.filters : [])
+        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+        .join('&');
+      const sink = new BufferSink();
+      const count = await writeCollectionCsv(
+        this.api.data,
+        this.api.registry,
+        {
+          resource,
+          principal,
+          params: QueryParams.fromUrl(`?${query}`),
+          scope: row.workspace_id ? [{ path: 'workspace', id: row.workspace_id }] : [],
+        },
+        sink,
+        { paginate: false },
+      );
+      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z');
+      const fileName = `${row.entity}-${stamp}.csv`;
+      storedKey = `${randomUUID()}/${fileName}`;
+      await this.storage.save(storedKey, sink.buffer());
+      const key = storedKey;
+      await this.dataSource.transaction(async (em) => {
+        await em.query(
+          `UPDATE export SET status = 'done', row_count = $2, size = $3, file_name = $4,
+                  storage_key = $5, error = NULL, finished_at = now(), updated_at = now()
+            WHERE id = $1`,
+          [row.id, count, sink.size, fileName, key],
+        );
+        await this.notifications.notify(
+          {
+            userId: row.user_id,
+            tag: EXPORT_NOTIFICATION_TAG,
+            message: `Your export of ${count} ${row.entity} is ready to download.`,
+            data: [`/exports/${row.id}`],
+          },
+          em,
+        );
+      });
+    } catch (error) {
+      if (storedKey) await this.storage.remove(storedKey).catch(() => undefined);
+      const final = error instanceof ApiError || row.attempts >= MAX_EXPORT_ATTEMPTS;
+      if (!final) {
+        await this.dataSource.query(
+          `UPDATE export SET status = 'queued', updated_at = now() WHERE id = $1`,
+          [row.id],
+        );
+        throw error;
+      }
+      const reason =
+        error instanceof ApiError ? error.description : 'The export could not be completed.';
+      if (!(error instanceof ApiError)) this.logger.error(`export ${row.id}: ${String(error)}`);
+      await this.dataSource.transaction(async (em) => {
+        await em.query(
+          `UPDATE export SET status = 'failed', error = $2, finished_at = now(), updated_at = now()
+            WHERE id = $1`,
+          [row.id, reason],
+        );
+        await this.notifications.notify(
+          {
+            userId: row.user_id,
+            tag: EXPORT_NOTIFICATION_TAG,
+            message: `Your export of ${row.entity} failed: ${reason}`,
+            data: [`/exports/${row.id}`],
+          },
+          em,
+        );
+      });
+    }
+  }
+
+  /**
+   * The file of an export of the caller: 404 for another user's or a missing export (and
+   * for one of a workspace the caller no longer sees), 409 while it is not done.
+   */
+  async download(principal: Principal, id: string) {
+    const visible = await this.api.data.visible(this.api.resource(Export), principal, id);
+    if (!visible) throw new NotFoundError();
+    const [row]: Array<{
+      status: string;
+      storage_key: string | null;
+      file_name: string | null;
+      workspace_id: string | null;
+    }> = await this.dataSource.query(
+      `SELECT status, storage_key, file_name, workspace_id FROM export WHERE id = $1`,
+      [id],
+    );
+    if (!row || (row.workspace_id && !principal.workspaceIds.includes(row.workspace_id))) {
+      throw new NotFoundError();
+    }
+    if (row.status !== 'done' || !row.storage_key) {
+      throw new ConflictError(
+        row.status === 'failed'
+          ? 'The export failed; it has no file.'
+          : `The export is ${row.status}; it can be downloaded once it is done.`,
+      );
+    }
+    const opened = await this.storage.open(row.storage_key);
+    if (!opened) throw new NotFoundError();
+    return { ...opened, fileName: row.file_name ?? 'export.csv' };
+  }
+}
