@@ -50,7 +50,7 @@ export function detectDelimiter(text: string): string {
 }
 
 /**
- * Reads CSV text with a header row. Empty lines are skipped, cells trimmed; rows may be
+ * Reads CSV text with a header row. Empty lines and rows of empty cells are skipped, cells trimmed; rows may be
  * shorter than the header (missing cells are empty) but not longer. At most `maxRows` rows.
  */
 export function readCsvTable(text: string, maxRows: number): CsvTable {
@@ -63,6 +63,7 @@ export function readCsvTable(text: string, maxRows: number): CsvTable {
       info: true,
       relax_column_count: true,
       skip_empty_lines: true,
+      skip_records_with_empty_values: true,
       trim: true,
       to: maxRows + 2,
     }) as unknown as Array<{ record: string[]; info: { lines: number } }>;
@@ -75,8 +76,6 @@ export function readCsvTable(text: string, maxRows: number): CsvTable {
   }
   if (records.length === 0) throw new CsvTableError('The file is empty: a header row is expected.');
   const columns = records[0].record.map((c) => c.trim());
-  if (columns.every((c) => c === ''))
-    throw new CsvTableError('The header row has no column names.', 1);
   const seen = new Set<string>();
   for (const column of columns) {
     if (column === '') continue;

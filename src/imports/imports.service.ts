@@ -1,0 +1,358 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Request } from 'express';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { PrincipalLoader } from '../access/principal-loader';
+import { rowsOf } from '../events/sql-runner';
+import { HydraApi } from '../hydra/controller/hydra-api';
+import {
+  ApiError,
+  BadRequestError,
+  ValidationError,
+  ViolationCodes,
+} from '../hydra/errors/api-errors';
+import type { ResourceHooks } from '../hydra/write/resource-hooks';
+import { JobQueue } from '../jobs/job-queue';
+import { NotificationsService } from '../notifications/notifications.service';
+import { Order } from '../orders/order.entity';
+import { OrdersService } from '../orders/orders.service';
+import { Shipment } from '../shipments/shipment.entity';
+import { ShipmentsService } from '../shipments/shipments.service';
+import { Workspace } from '../workspaces/workspace.entity';
+import { CsvTable, CsvTableError, readCsvTable } from './csv-table';
+import { CsvUpload, csvUpload } from './csv-upload';
+import {
+  IMPORT_ENTITIES,
+  IMPORT_FIELDS,
+  ImportEntity,
+  checkMapping,
+  guessEntity,
+  missingRequired,
+  rowBody,
+  suggestMapping,
+} from './import-fields';
+
+export const IMPORT_QUEUE = 'imports.run';
+/** Rows one import may have. */
+export const MAX_IMPORT_ROWS = 50_000;
+/** Refused rows listed on the import (all are counted in failedCount). */
+export const MAX_LISTED_ERRORS = 1000;
+/** Job runs after which an import that keeps failing internally is given up. */
+const MAX_ATTEMPTS = 5;
+const PREVIEW_ROWS = 10;
+
+interface ImportRequest {
+  workspaceId: string;
+  entity: ImportEntity;
+  upload: CsvUpload;
+  table: CsvTable;
+  body: Record<string, unknown>;
+}
+
+interface ClaimedImport {
+  user_id: string | null;
+  workspace_id: string;
+  entity: ImportEntity;
+  mapping: Record<string, string>;
+  attempts: number;
+  processed_rows: number;
+  content: string | null;
+  file_original_name: string | null;
+}
+
+/**
+ * CSV imports of shipments and orders: a preview with a suggested column mapping, then a
+ * durable job that writes each row through the resource's write pipeline and rules (shipments:
+ * validation, carrier detection, order links, tracking; orders: numbers, statuses, links).
+ * Each row commits on its own together with the import's counters, under a lock of the import
+ * row, so a job that dies and is retried resumes exactly after the last committed row.
+ */
+@Injectable()
+export class ImportsService {
+  private readonly logger = new Logger(ImportsService.name);
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly api: HydraApi,
+    private readonly jobs: JobQueue,
+    private readonly principals: PrincipalLoader,
+    private readonly notifications: NotificationsService,
+    private readonly shipments: ShipmentsService,
+    private readonly orders: OrdersService,
+  ) {
+    jobs.declareQueue({
+      name: IMPORT_QUEUE,
+      retryLimit: MAX_ATTEMPTS,
+      retryDelay: 5,
+      retryBackoff: true,
+      expireInSeconds: 3600,
+    });
+    jobs.work<{ importId: string }>({
+      queue: IMPORT_QUEUE,
+      handle: async ({ importId }) => {
+        await this.run(importId);
+      },
+    });
+  }
+
+  /** What the file holds and how its columns would map; nothing is stored. */
+  async preview(req: Request, principal: Principal): Promise<Record<string, unknown>> {
+    const { workspaceId, entity, upload, table } = await this.readRequest(req, principal);
+    return {
+      workspace: `/workspaces/${workspaceId}`,
+      entity,
+      fileOriginalName: upload.originalName,
+      fileMimeType: upload.mimeType,
+      fileSize: upload.size,
+      delimiter: table.delimiter,
+      columns: table.columns,
+      rowCount: table.rows.length,
+      preview: table.rows.slice(0, PREVIEW_ROWS).map((row) => ({
+        line: row.line,
+        values: Object.fromEntries(table.columns.map((c, i) => [c, row.values[i]])),
+      })),
+      suggestedMapping: suggestMapping(entity, table.columns),
+      fields: IMPORT_FIELDS[entity].map((f) => ({ name: f.name, required: f.required })),
+    };
+  }
+
+  /** Stores the import with its checked mapping and queues its job, in one transaction. */
+  async start(req: Request, principal: Principal): Promise<string> {
+    const request = await this.readRequest(req, principal);
+    const { entity, table, upload } = request;
+    const given = mappingOf(request.body.mapping) ?? suggestMapping(entity, table.columns);
+    const { mapping, violations } = checkMapping(entity, table.columns, given);
+    if (violations.length)
+      throw new ValidationError(violations.map((v) => ({ ...v, code: ViolationCodes.invalid })));
+    return this.dataSource.transaction(async (em) => {
+      const [row] = await em.query(
+        `INSERT INTO import (workspace_id, user_id, entity, file_original_name, file_mime_type,
+                             file_size, mapping, content, total_rows)
+         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9) RETURNING id`,
+        [
+          request.workspaceId,
+          principal.userId,
+          entity,
+          upload.originalName?.slice(0, 255) ?? null,
+          upload.mimeType,
+          upload.size,
+          JSON.stringify(mapping),
+          upload.text,
+          table.rows.length,
+        ],
+      );
+      await this.jobs.send(
+        IMPORT_QUEUE,
+        { importId: row.id },
+        { runner: em, singletonKey: row.id },
+      );
+      return row.id as string;
+    });
+  }
+
+  /** The job: claim, then import the rows not yet processed, then finish. */
+  async run(importId: string): Promise<void> {
+    const claimed = rowsOf<ClaimedImport>(
+      await this.dataSource.query(
+        `UPDATE import SET status = 'processing', attempts = attempts + 1,
+                started_at = COALESCE(started_at, now()), updated_at = now()
+          WHERE id = $1 AND status IN ('pending', 'processing')
+          RETURNING user_id, workspace_id, entity, mapping, attempts, processed_rows, content,
+                    file_original_name`,
+        [importId],
+      ),
+    )[0];
+    if (!claimed) return; // finished, or removed with its workspace
+    if (claimed.attempts > MAX_ATTEMPTS) {
+      await this.finish(importId, claimed, 'failed', 'The import stopped after repeated errors.');
+      return;
+    }
+    const principal = claimed.user_id ? await this.principals.forUser(claimed.user_id) : null;
+    if (!principal || !principal.workspaceIds.includes(claimed.workspace_id)) {
+      await this.finish(
+        importId,
+        claimed,
+        'failed',
+        'The user who started the import can no longer write to its workspace.',
+      );
+      return;
+    }
+    const table = readCsvTable(claimed.content ?? '', MAX_IMPORT_ROWS);
+    const resource = this.api.resource(claimed.entity === 'orders' ? Order : Shipment);
+    const hooks: ResourceHooks = claimed.entity === 'orders' ? this.orders : this.shipments;
+    for (let index = claimed.processed_rows; index < table.rows.length; index++) {
+      const row = table.rows[index];
+      const body = rowBody(
+        claimed.entity,
+        `/workspaces/${claimed.workspace_id}`,
+        claimed.mapping,
+        table.columns,
+        row.values,
+      );
+      const proceed = await this.dataSource.transaction(async (em) => {
+        const [state] = await em.query(
+          `SELECT processed_rows, status FROM import WHERE id = $1 FOR UPDATE`,
+          [importId],
+        );
+        // Removed, finished, or this row was committed by another run of the job.
+        if (!state || state.status !== 'processing') return false;
+        if (state.processed_rows !== index) return state.processed_rows < index ? false : true;
+        const missing = missingRequired(claimed.entity, body);
+        let error: string | null = missing.length ? rowError(new ValidationError(missing)) : null;
+        try {
+          if (error === null)
+            await em.transaction((inner) =>
+              this.api.writer.createWithin(inner, resource, body, principal, hooks),
+            );
+        } catch (e) {
+          error = rowError(e);
+          if (error === null) throw e;
+        }
+        await this.recordRow(
+          em,
+          importId,
+          error === null ? null : { line: row.line, message: error },
+        );
+        return true;
+      });
+      if (!proceed) return;
+    }
+    await this.finish(importId, claimed, 'completed');
+  }
+
+  private async recordRow(
+    em: EntityManager,
+    importId: string,
+    error: { line: number; message: string } | null,
+  ): Promise<void> {
+    await em.query(
+      `UPDATE import SET processed_rows = processed_rows + 1,
+              created_count = created_count + $2,
+              failed_count = failed_count + $3,
+              errors = CASE WHEN $4::jsonb IS NULL OR jsonb_array_length(errors) >= $5 THEN errors
+                            ELSE errors || $4::jsonb END,
+              updated_at = now()
+        WHERE id = $1`,
+      [
+        importId,
+        error ? 0 : 1,
+        error ? 1 : 0,
+        error ? JSON.stringify([error]) : null,
+        MAX_LISTED_ERRORS,
+      ],
+    );
+  }
+
+  /** Final status, the file's text dropped, and a notification to the user, in one transaction. */
+  private async finish(
+    importId: string,
+    claimed: ClaimedImport,
+    status: 'completed' | 'failed',
+    reason?: string,
+  ): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const updated = rowsOf<{ created_count: number; failed_count: number }>(
+        await em.query(
+          `UPDATE import SET status = $2, finished_at = now(), content = NULL, updated_at = now(),
+                  errors = CASE WHEN $3::jsonb IS NULL THEN errors ELSE errors || $3::jsonb END
+            WHERE id = $1 AND status = 'processing'
+            RETURNING created_count, failed_count`,
+          [importId, status, reason ? JSON.stringify([{ line: null, message: reason }]) : null],
+        ),
+      )[0];
+      if (!updated || !claimed.user_id) return;
+      const name = claimed.file_original_name ? ` of ${claimed.file_original_name}` : '';
+      const message =
+        status === 'completed'
+          ? `Import${name} finished: ${updated.created_count} ${claimed.entity} created, ${updated.failed_count} row${updated.failed_count === 1 ? '' : 's'} refused.`
+          : `Import${name} failed: ${reason}`;
+      await this.notifications.notify(
+        { userId: claimed.user_id, tag: 'import', message, data: [`/imports/${importId}`] },
+        em,
+      );
+    });
+    if (status === 'failed') this.logger.warn(`import ${importId} failed: ${reason}`);
+  }
+
+  /** Workspace, entity and CSV of a pre-upload or import request, checked. */
+  private async readRequest(req: Request, principal: Principal): Promise<ImportRequest> {
+    const body = this.api.body(req);
+    const workspace = body.workspace;
+    if (workspace === undefined || workspace === null || workspace === '')
+      throw ValidationError.of(
+        'workspace',
+        'This value should not be blank.',
+        ViolationCodes.notBlank,
+      );
+    if (typeof workspace !== 'string')
+      throw new BadRequestError('The type of the "workspace" attribute must be "string".');
+    const workspaceId = await this.api.data.resolveReference(
+      this.api.resource(Workspace),
+      principal,
+      workspace,
+    );
+    if (!workspaceId) throw ValidationError.of('workspace', `Item not found for "${workspace}".`);
+    const entityGiven = body.entity;
+    if (
+      entityGiven !== undefined &&
+      entityGiven !== null &&
+      entityGiven !== '' &&
+      !(IMPORT_ENTITIES as readonly unknown[]).includes(entityGiven)
+    )
+      throw ValidationError.of(
+        'entity',
+        'The value you selected is not a valid choice.',
+        ViolationCodes.choice,
+      );
+    const upload = csvUpload(req, body, 'content');
+    let table: CsvTable;
+    try {
+      table = readCsvTable(upload.text, MAX_IMPORT_ROWS);
+    } catch (error) {
+      if (!(error instanceof CsvTableError)) throw error;
+      const field = req.is('multipart/form-data') && !body.content ? 'file' : 'content';
+      throw ValidationError.of(
+        field,
+        error.line !== null && !error.message.includes(`Line ${error.line}`)
+          ? `Line ${error.line}: ${error.message}`
+          : error.message,
+        ViolationCodes.invalid,
+      );
+    }
+    const entity = (entityGiven || guessEntity(table.columns)) as ImportEntity;
+    return { workspaceId, entity, upload, table, body };
+  }
+}
+
+/** The mapping of a body: an object, or its JSON text (multipart forms); undefined when absent. */
+function mappingOf(value: unknown): Record<string, unknown> | undefined {
+  if (value === undefined || value === null || value === '') return undefined;
+  let parsed = value;
+  if (typeof value === 'string') {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      throw new BadRequestError('The "mapping" attribute must be a JSON object.');
+    }
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new BadRequestError(
+      'The type of the "mapping" attribute must be "array", "' + typeof parsed + '" given.',
+    );
+  return parsed as Record<string, unknown>;
+}
+
+/** Why a row was refused, as a client would have been told; null for errors that are not about the row. */
+export function rowError(error: unknown): string | null {
+  if (error instanceof ValidationError)
+    return error.violations
+      .map((v) => (v.propertyPath ? `${v.propertyPath}: ${v.message}` : v.message))
+      .join(' ');
+  if (error instanceof ApiError && error.status < 500) return error.description;
+  if (error instanceof QueryFailedError) {
+    const code = (error.driverError as { code?: string }).code ?? '';
+    if (code === '23505') return 'A record with the same unique value already exists.';
+    if (code.startsWith('22') || code.startsWith('23')) return 'Invalid value in the row.';
+  }
+  return null;
+}
