@@ -41,6 +41,7 @@ import { WorkflowsModule } from './workflows/workflows.module';
 import { EmailNotificationsModule } from './email-notifications/email-notifications.module';
 import { EventsModule } from './events/events.module';
 import { WidgetsModule } from './widgets/widgets.module';
+import { ImportsModule } from './imports/imports.module';
 
 @Module({
   imports: [
@@ -84,6 +85,7 @@ import { WidgetsModule } from './widgets/widgets.module';
     EmailNotificationsModule,
     EventsModule,
     WidgetsModule,
+    ImportsModule,
   ],
 })
 export class AppModule {}
