@@ -112,6 +112,13 @@ describe('credentials', () => {
     expect(JSON.stringify(members.body)).not.toContain('leak-me-please');
     expect(JSON.stringify(members.body)).not.toContain('12345678901234');
     await http().post('/credentials', { type: 'smtp' }).expect(422);
+    const short = await http()
+      .post('/credentials', { type: 'webhook', team: team(), secrets: { signingSecret: 'short' } })
+      .expect(422);
+    expect(short.body.violations[0]).toMatchObject({
+      propertyPath: 'secrets.signingSecret',
+      message: 'This value is too short. It should have 16 characters or more.',
+    });
     await http().post('/credentials', { type: 'smtp', team: team(), secrets: 'x' }).expect(400);
   });
 

@@ -11,6 +11,8 @@ export interface CredentialTypeSpec {
   parameters: Record<string, ParameterKind>;
   /** Secret settings: stored encrypted, returned masked. */
   secrets: string[];
+  /** Shortest accepted secret (signing keys must resist guessing). */
+  minSecretLength?: number;
 }
 
 /**
@@ -26,6 +28,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['webhook'],
     parameters: { url: 'url' },
     secrets: ['signingSecret'],
+    minSecretLength: 16,
   },
   smtp: {
     title: 'SMTP server',

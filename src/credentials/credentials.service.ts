@@ -89,6 +89,13 @@ export class CredentialsService implements ResourceHooks<Credentials> {
           } else if (typeof value !== 'string') {
             // Never echo the value: it is a secret.
             violations.push(invalid(`secrets.${key}`, 'This value should be of type string.'));
+          } else if (value.length < (spec.minSecretLength ?? 1)) {
+            violations.push(
+              invalid(
+                `secrets.${key}`,
+                `This value is too short. It should have ${spec.minSecretLength} characters or more.`,
+              ),
+            );
           } else if (value.length > MAX_SECRET_LENGTH) {
             violations.push(
               invalid(

@@ -245,10 +245,11 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /**
-   * POST /workflows/execute: the held and waiting deliveries of these workflows become due now
-   * and are attempted at once (up to `limit`); answers the runs made.
+   * POST /workflows/execute: the held and waiting deliveries of these workflows become due now;
+   * up to `limit` are attempted at once (the answer waits for them), the rest by the next
+   * rounds. Answers the runs made.
    */
-  async executeWorkflows(workflowIds: string[], limit = 500): Promise<string[]> {
+  async executeWorkflows(workflowIds: string[], limit = 50): Promise<string[]> {
     if (workflowIds.length === 0) return [];
     const now = this.clock.now();
     // Deliveries being sent (leased) are left alone: they are attempted already.

@@ -30,6 +30,15 @@ export interface WorkflowTypeSpec {
  * through this API.
  */
 export const WORKFLOW_TYPES = {
+  api: {
+    title: 'API integration',
+    integrationType: 'custom',
+    passive: true,
+    remote: true,
+    tags: ['custom', 'incoming'],
+    credentialTypes: [],
+    requiresSetup: false,
+  },
   webhook: {
     title: 'Webhook',
     integrationType: 'webhook',
@@ -92,15 +101,6 @@ export const WORKFLOW_TYPES = {
     tags: ['fulfillment', 'incoming'],
     credentialTypes: ['shipbob'],
     requiresSetup: true,
-  },
-  api: {
-    title: 'API integration',
-    integrationType: 'custom',
-    passive: true,
-    remote: true,
-    tags: ['custom', 'incoming'],
-    credentialTypes: [],
-    requiresSetup: false,
   },
 } satisfies Record<string, WorkflowTypeSpec>;
 
