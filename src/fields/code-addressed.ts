@@ -1,7 +1,7 @@
-import type { Principal } from '../access/principal';
+import { Principal, canWriteWorkspace } from '../access/principal';
 import type { DataProvider } from '../hydra/collection/data-provider';
 import { applyTenancy } from '../hydra/collection/tenancy';
-import { BadRequestError } from '../hydra/errors/api-errors';
+import { BadRequestError, ForbiddenError } from '../hydra/errors/api-errors';
 import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
 import type { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { ResolvedPath, resolvePropertyPath } from '../hydra/query/property-path';
@@ -59,4 +59,10 @@ export function ambiguousCode(code: string): BadRequestError {
   return new BadRequestError(
     `Several records have the code "${code}": give the "workspace" and "entity" query parameters.`,
   );
+}
+
+/** Read-only workspace members read definitions but never change them (403), like any write. */
+export function assertWritable(principal: Principal, workspaceId: string | null | undefined): void {
+  if (workspaceId && !canWriteWorkspace(principal, workspaceId))
+    throw new ForbiddenError('Read-only access to this workspace.');
 }

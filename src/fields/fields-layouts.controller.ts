@@ -51,7 +51,7 @@ export class FieldsLayoutsController {
   @Delete('/fields_layouts/:code')
   @HttpCode(204)
   async remove(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.layouts.remove((await this.find(req)).id);
+    await this.layouts.remove(this.api.requirePrincipal(req), (await this.find(req)).id);
     res.status(204).end();
   }
 

@@ -16,7 +16,13 @@ import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { validateEntity } from '../hydra/validation/validate-entity';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { Denormalizer } from '../hydra/write/denormalizer';
-import { StoredRecord, ambiguousCode, selectRecords, visibleRecords } from './code-addressed';
+import {
+  StoredRecord,
+  ambiguousCode,
+  assertWritable,
+  selectRecords,
+  visibleRecords,
+} from './code-addressed';
 import { FieldsLayout } from './fields-layout.entity';
 import { FieldsService } from './fields.service';
 
@@ -96,7 +102,13 @@ export class FieldsLayoutsService {
     });
   }
 
-  async remove(id: string): Promise<void> {
+  async remove(principal: Principal, id: string): Promise<void> {
+    const [row] = await this.dataSource.query(
+      `SELECT workspace_id FROM fields_layout WHERE id = $1`,
+      [id],
+    );
+    if (!row) throw new NotFoundError();
+    assertWritable(principal, row.workspace_id);
     await this.dataSource.query(`DELETE FROM fields_layout WHERE id = $1`, [id]);
   }
 
@@ -114,6 +126,7 @@ export class FieldsLayoutsService {
       operation,
       principal,
     );
+    assertWritable(principal, layout.workspace?.id);
     // PUT replaces: no list means an empty layout.
     if (operation === 'put' && !('fields' in (body as object))) layout.fields = [];
     layout.fields ??= [];

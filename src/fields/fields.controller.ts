@@ -78,8 +78,8 @@ export class FieldsController {
   @Delete('/fields/:code')
   @HttpCode(204)
   async remove(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.requirePrincipal(req);
-    await this.fields.remove(await this.customId(req));
+    const principal = this.api.requirePrincipal(req);
+    await this.fields.remove(principal, await this.customId(req));
     res.status(204).end();
   }
 

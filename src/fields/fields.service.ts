@@ -23,7 +23,13 @@ import {
   selectChoices,
   validateCustomFieldValue,
 } from './custom-field-values';
-import { StoredRecord, ambiguousCode, selectRecords, visibleRecords } from './code-addressed';
+import {
+  StoredRecord,
+  ambiguousCode,
+  assertWritable,
+  selectRecords,
+  visibleRecords,
+} from './code-addressed';
 import { Field } from './field.entity';
 import { primaryFields } from './primary-fields';
 
@@ -146,7 +152,7 @@ export class FieldsService {
   }
 
   /** Deletes the definition and its values from the records of its entity. */
-  async remove(id: string): Promise<void> {
+  async remove(principal: Principal, id: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       // DELETE ... RETURNING answers [rows, count] through TypeORM.
       const [[row]] = await em.query(
@@ -154,6 +160,8 @@ export class FieldsService {
         [id],
       );
       if (!row) throw new NotFoundError();
+      // Throwing here rolls the delete back.
+      assertWritable(principal, row.workspace_id);
       const table = this.entityResource(row.entity)?.table;
       if (table)
         await em.query(
@@ -179,6 +187,7 @@ export class FieldsService {
       operation,
       principal,
     );
+    assertWritable(principal, field.workspace?.id);
     const input = body as Record<string, unknown>;
     if (operation === 'put')
       for (const [key, empty] of RESET_ON_PUT)

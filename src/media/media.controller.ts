@@ -2,11 +2,13 @@ import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
+import { canWriteWorkspace } from '../access/principal';
 import { Public } from '../access/public.decorator';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import {
   ApiError,
+  ForbiddenError,
   NotFoundError,
   ValidationError,
   Violation,
@@ -70,6 +72,8 @@ export class MediaFilesController {
               body.workspace,
             )
           : null;
+      if (workspaceId && !canWriteWorkspace(principal, workspaceId))
+        throw new ForbiddenError('Read-only access to this workspace.');
       if (!workspaceId)
         violations.push({
           propertyPath: 'workspace',

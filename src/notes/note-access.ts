@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { Principal } from '../access/principal';
+import { Principal, canWriteWorkspace } from '../access/principal';
 import { ForbiddenError, NotFoundError } from '../hydra/errors/api-errors';
 
 export interface NoteOwner {
@@ -28,6 +28,8 @@ export function assertMayChange(
   owner: NoteOwner,
   authorId?: string | null,
 ): void {
+  if (!canWriteWorkspace(principal, owner.workspaceId))
+    throw new ForbiddenError('Read-only access to this workspace.');
   const author = authorId === undefined ? owner.userId : authorId;
   if (author === principal.userId) return;
   if (principal.adminTeamIds.includes(owner.teamId)) return;

@@ -1,11 +1,16 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
-import type { Principal } from '../access/principal';
+import { Principal, canWriteWorkspace } from '../access/principal';
 import { Public } from '../access/public.decorator';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import {
+  ForbiddenError,
+  ValidationError,
+  Violation,
+  ViolationCodes,
+} from '../hydra/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import { Shipment } from '../shipments/shipment.entity';
@@ -167,6 +172,9 @@ export class TrackingPageLinksController {
       `SELECT workspace_id FROM tracking_page WHERE id = $1`,
       [id],
     );
+    // Links are records of the workspace: read-only members do not create them.
+    if (!canWriteWorkspace(principal, row.workspace_id))
+      throw new ForbiddenError('Read-only access to this workspace.');
     return { id, workspaceId: row.workspace_id };
   }
 
