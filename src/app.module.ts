@@ -42,6 +42,8 @@ import { EmailNotificationsModule } from './email-notifications/email-notificati
 import { EventsModule } from './events/events.module';
 import { WidgetsModule } from './widgets/widgets.module';
 import { ImportsModule } from './imports/imports.module';
+import { BillingModule } from './billing/billing.module';
+import { IntegrationsModule } from './integrations/integrations.module';
 
 @Module({
   imports: [
@@ -86,6 +88,8 @@ import { ImportsModule } from './imports/imports.module';
     EventsModule,
     WidgetsModule,
     ImportsModule,
+    BillingModule,
+    IntegrationsModule,
   ],
 })
 export class AppModule {}

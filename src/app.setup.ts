@@ -13,6 +13,14 @@ import { ResourceRegistry } from './hydra/metadata/resource-registry';
 export const JSON_MEDIA_TYPES = ['application/json', 'application/ld+json', 'application/*+json'];
 
 /**
+ * Keeps the bytes of a JSON body as `req.rawBody` (Nest's RawBodyRequest), for receivers that
+ * check a signature over exactly what was sent (billing webhooks).
+ */
+function keepRawBody(req: unknown, _res: unknown, buf: Buffer): void {
+  (req as { rawBody?: Buffer }).rawBody = buf;
+}
+
+/**
  * Every global piece of the HTTP application, in one place, so `main.ts` and the e2e app
  * factory (test/support/app.ts) build the same app. The app must be created with
  * `{ bodyParser: false, bufferLogs: true }`: body parsing is configured here, with our limit
@@ -24,7 +32,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Before the body parsers, so even a 413 carries its x-request-id.
   app.use((req: Request, res: Response, next: NextFunction) => (requestId(req, res), next()));
   app.use(helmet());
-  app.useBodyParser('json', { limit: config.bodyLimit, type: JSON_MEDIA_TYPES });
+  app.useBodyParser('json', {
+    limit: config.bodyLimit,
+    type: JSON_MEDIA_TYPES,
+    verify: keepRawBody,
+  });
   app.useBodyParser('urlencoded', { limit: config.bodyLimit, extended: true });
   // Errors from the body parsers (400 syntax, 413 size, 415 charset) and from
   // the router are rendered by the same filter as everything else.

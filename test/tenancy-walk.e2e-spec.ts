@@ -37,6 +37,8 @@ const PUBLIC_ROUTES = [
   /^\/media\/files\//,
   /^\/t\//,
   /^\/reviews\//,
+  // Billing provider webhooks: authenticated by an HMAC signature of the body, not a token.
+  /^\/billing\/billing_provider\/webhook$/,
 ];
 
 interface RouteCase {

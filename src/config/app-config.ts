@@ -61,6 +61,25 @@ export class AppConfig {
   /** Hosts (names or addresses, lower case) webhooks may reach despite private addresses. */
   readonly webhookAllowedHosts: string[];
 
+  /** Hosted-checkout billing provider (Chargebee-like REST); undefined: not configured. */
+  readonly billingProviderUrl: string | undefined;
+  readonly billingProviderApiKey: string | undefined;
+  /** HMAC-SHA256 key of billing webhooks; undefined refuses them all. */
+  readonly billingWebhookSecret: string | undefined;
+  /** Plan limits enforced on writes; undefined: on unless nodeEnv is test. */
+  readonly billingEnforceEntitlements: boolean | undefined;
+  readonly outboundHttpTimeoutMs: number;
+  /** Shared secret of /integration-secure/*; undefined refuses every call. */
+  readonly integrationSecret: string | undefined;
+  readonly storefrontAppUrl: string | undefined;
+  readonly storefrontAppApiKey: string | undefined;
+  readonly customDomainCnameTarget: string | undefined;
+  /** DNS servers for custom domain checks; empty: the system's. */
+  readonly dnsServers: string[];
+  /** Hosts theme generation may fetch despite private addresses (lower case). */
+  readonly themeFetchAllowedHosts: string[];
+  readonly enableTestFixtures: boolean;
+
   constructor(values: AppConfig) {
     Object.assign(this, values);
     Object.freeze(this);

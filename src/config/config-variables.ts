@@ -76,6 +76,19 @@ const hostList: Parser<string[]> = (raw) => {
     : { error: 'must be a comma-separated list of host names or IP addresses' };
 };
 
+/** A comma-separated list, lower-cased, each item matching `item`. */
+const commaList =
+  (item: RegExp, what: string): Parser<string[]> =>
+  (raw) => {
+    const items = raw
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean);
+    return items.every((h) => item.test(h))
+      ? { value: items }
+      : { error: `must be a comma-separated list of ${what}` };
+  };
+
 /** Every environment variable the service reads. `.env.example` documents each one. */
 export const CONFIG_VARIABLES = {
   nodeEnv: {
@@ -292,5 +305,86 @@ export const CONFIG_VARIABLES = {
     description:
       'comma-separated host names or IP addresses webhooks may reach although they are private or loopback',
     parse: hostList,
+  },
+  billingProviderUrl: {
+    name: 'BILLING_PROVIDER_URL',
+    default: undefined,
+    description:
+      'base URL of the hosted-checkout billing provider API (Chargebee-like, e.g. https://acme.chargebee.com); unset: billing checkout endpoints answer 503',
+    parse: urlWith(['http:', 'https:'], 'https://acme.chargebee.com'),
+  },
+  billingProviderApiKey: {
+    name: 'BILLING_PROVIDER_API_KEY',
+    default: undefined,
+    description: 'API key of the billing provider (sent as the HTTP Basic user name)',
+    parse: nonEmpty,
+  },
+  billingWebhookSecret: {
+    name: 'BILLING_WEBHOOK_SECRET',
+    default: undefined,
+    description:
+      'shared secret of POST /billing/billing_provider/webhook: HMAC-SHA256 of the raw body; unset: every webhook is refused',
+    parse: nonEmpty,
+  },
+  billingEnforceEntitlements: {
+    name: 'BILLING_ENFORCE_ENTITLEMENTS',
+    default: undefined,
+    description:
+      'refuse (422) workspaces, members and shipments beyond the plan; unset means on, except with NODE_ENV=test',
+    parse: boolean,
+  },
+  outboundHttpTimeoutMs: {
+    name: 'OUTBOUND_HTTP_TIMEOUT_MS',
+    default: '10000',
+    description:
+      'timeout of calls to the billing provider, the storefront app and shop pages (theme generation)',
+    parse: integer(100, 120000),
+  },
+  integrationSecret: {
+    name: 'INTEGRATION_SECRET',
+    default: undefined,
+    description:
+      'shared secret the storefront and marketing apps send in X-Integration-Secret to /integration-secure/*; unset: those endpoints refuse every call',
+    parse: nonEmpty,
+  },
+  storefrontAppUrl: {
+    name: 'STOREFRONT_APP_URL',
+    default: undefined,
+    description:
+      'base URL of the storefront app (installations and subscription charges); unset: storefront sign-up and checkout answer 503',
+    parse: urlWith(['http:', 'https:'], 'https://storefront-app.example.com'),
+  },
+  storefrontAppApiKey: {
+    name: 'STOREFRONT_APP_API_KEY',
+    default: undefined,
+    description: 'bearer key of the storefront app API',
+    parse: nonEmpty,
+  },
+  customDomainCnameTarget: {
+    name: 'CUSTOM_DOMAIN_CNAME_TARGET',
+    default: undefined,
+    description:
+      'host name custom tracking page domains point their CNAME at; unset: only the TXT record proves a domain',
+    parse: nonEmpty,
+  },
+  dnsServers: {
+    name: 'DNS_SERVERS',
+    default: '',
+    description:
+      'comma-separated DNS servers (address or address:port) for custom domain checks; empty: the system resolvers',
+    parse: commaList(/^[0-9a-f.:[\]]+$/i, 'IP addresses with optional :port'),
+  },
+  themeFetchAllowedHosts: {
+    name: 'THEME_FETCH_ALLOWED_HOSTS',
+    default: '',
+    description:
+      'comma-separated hosts POST /public/generate-theme may fetch although they are private or loopback',
+    parse: commaList(/^[a-z0-9.:_-]+$/i, 'host names or IP addresses'),
+  },
+  enableTestFixtures: {
+    name: 'ENABLE_TEST_FIXTURES',
+    default: 'false',
+    description: 'serve POST /test/load-fixtures (demo data for the caller); never in production',
+    parse: boolean,
   },
 } satisfies Record<string, ConfigVariable<any>>;

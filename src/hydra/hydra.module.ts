@@ -8,6 +8,7 @@ import { Responder } from './serialization/responder';
 import { Denormalizer } from './write/denormalizer';
 import { PropertyValidators } from './write/property-validators';
 import { ResourceWriter } from './write/resource-writer';
+import { WriteRules } from './write/write-rules';
 
 /** The API-Platform-like layer: every resource module imports nothing else to be served. */
 @Global()
@@ -18,6 +19,7 @@ import { ResourceWriter } from './write/resource-writer';
     DataProvider,
     Denormalizer,
     PropertyValidators,
+    WriteRules,
     ResourceWriter,
     Responder,
     HydraApi,
@@ -27,6 +29,7 @@ import { ResourceWriter } from './write/resource-writer';
     DataProvider,
     Denormalizer,
     PropertyValidators,
+    WriteRules,
     ResourceWriter,
     Responder,
     HydraApi,

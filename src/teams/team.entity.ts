@@ -7,6 +7,11 @@ import {
 } from 'typeorm';
 import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
+import {
+  BILLING_PROVIDER_SQL,
+  ENTITLEMENTS_SQL,
+  SUBSCRIPTION_SQL,
+} from '../billing/team-billing-sql';
 
 @ApiResource({
   path: '/teams',
@@ -36,6 +41,18 @@ export class Team {
     type: 'integer',
   })
   usersCount?: number;
+
+  /** Capacity and use of each plan limit (see src/billing/plan-catalogue.ts). */
+  @ApiProperty({ sql: ENTITLEMENTS_SQL, type: 'object', csv: false })
+  entitlements?: Record<string, unknown>;
+
+  /** The team's subscription (plan, status, period end, provider ids), or null. */
+  @ApiProperty({ sql: SUBSCRIPTION_SQL, type: 'object', nullable: true, csv: false })
+  subscription?: Record<string, unknown> | null;
+
+  /** Who bills the team: `billing_provider` (hosted checkout) or `storefront` (app charges). */
+  @ApiProperty({ sql: BILLING_PROVIDER_SQL, type: 'string' })
+  billingProvider?: string;
 
   @ApiProperty()
   @CreateDateColumn({ type: 'timestamptz' })

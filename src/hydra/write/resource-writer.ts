@@ -14,6 +14,7 @@ import { validateEntity } from '../validation/validate-entity';
 import { Denormalizer } from './denormalizer';
 import { PropertyValidators } from './property-validators';
 import type { ResourceHooks, WriteContext } from './resource-hooks';
+import { WriteRules } from './write-rules';
 
 /** Creates, replaces and deletes resources through one transactional pipeline. */
 @Injectable()
@@ -23,6 +24,7 @@ export class ResourceWriter {
     private readonly data: DataProvider,
     private readonly denormalizer: Denormalizer,
     private readonly propertyValidators: PropertyValidators = new PropertyValidators(),
+    private readonly writeRules: WriteRules = new WriteRules(),
   ) {}
 
   async create(
@@ -206,6 +208,7 @@ export class ResourceWriter {
       if (!reported.has(v.propertyPath)) all.push(v);
     if (all.length === 0) all.push(...(await this.propertyValidators.run(entity, ctx)));
     if (all.length === 0) all.push(...((await hooks.validate?.(entity, ctx)) ?? []));
+    if (all.length === 0) all.push(...(await this.writeRules.run(entity, ctx)));
     if (all.length > 0) throw new ValidationError(all);
     if (hooks.persist) await hooks.persist(entity, ctx);
     else await em.save(entity);

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { IntegrationsModule } from '../integrations/integrations.module';
+import { BILLING_PROVIDER } from './billing-provider';
+import { BillingWebhooks } from './billing-webhooks';
+import { BillingController } from './billing.controller';
+import { BillingService } from './billing.service';
+import { EntitlementsGuard } from './entitlements-guard';
+import { HttpBillingProvider } from './http-billing-provider';
+
+/** Plans, subscriptions, checkouts, the provider's webhook and plan limits on writes. */
+@Module({
+  imports: [IntegrationsModule],
+  controllers: [BillingController],
+  providers: [
+    BillingService,
+    BillingWebhooks,
+    EntitlementsGuard,
+    { provide: BILLING_PROVIDER, useClass: HttpBillingProvider },
+  ],
+  exports: [EntitlementsGuard, BillingService],
+})
+export class BillingModule {}

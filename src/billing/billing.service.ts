@@ -1,0 +1,360 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { Clock } from '../auth/clock';
+import { AppConfig } from '../config/app-config';
+import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { teamLink } from '../integrations/integration-links';
+import {
+  STOREFRONT_APP,
+  StorefrontApp,
+  StorefrontAppRefusal,
+  StorefrontAppUnavailable,
+} from '../integrations/storefront-app';
+import {
+  BILLING_PROVIDER,
+  BillingProvider,
+  BillingProviderRefusal,
+  BillingProviderUnavailable,
+  Estimate,
+  HostedPage,
+  PortalSession,
+  SubscriptionItem,
+} from './billing-provider';
+import { EntitlementsGuard } from './entitlements-guard';
+import {
+  ADDONS,
+  ENTITLEMENTS,
+  Plan,
+  TRIAL,
+  capacitiesOf,
+  isDowngrade,
+  planById,
+  priceOf,
+} from './plan-catalogue';
+import { StoredSubscription, findSubscription, saveSubscription } from './subscriptions';
+
+export interface EstimateAnswer {
+  createdAt: string | null;
+  nextBillingAt: string | null;
+  nextTotal: number | null;
+  currencyCode: string | null;
+  estimateItems: Estimate['items'];
+}
+
+/**
+ * Subscription billing rules: the one trial per user, checkouts at the hosted-checkout provider
+ * or the storefront app, the provider's self-service portal, estimates and scheduled
+ * downgrades. Callers have checked that the principal administers the team. The subscription
+ * itself changes here only for trials and scheduled downgrades; everything the provider decides
+ * (payments, activations, renewals, cancellations) arrives through its webhook.
+ */
+@Injectable()
+export class BillingService {
+  constructor(
+    private readonly dataSource: DataSource,
+    @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
+    @Inject(STOREFRONT_APP) private readonly storefront: StorefrontApp,
+    private readonly guard: EntitlementsGuard,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Starts the team's trial of the trial plan; the user's one trial is spent. */
+  async subscribeToTrial(principal: Principal, teamId: string): Promise<void> {
+    await this.dataSource.transaction(async (em) => {
+      const [user] = await em.query(`SELECT trial_redeemed FROM "user" WHERE id = $1 FOR UPDATE`, [
+        principal.userId,
+      ]);
+      if (user?.trial_redeemed) {
+        throw ValidationError.of(
+          'trialRedeemed',
+          'You have already redeemed your free trial.',
+          ViolationCodes.invalid,
+        );
+      }
+      const current = await findSubscription(em, teamId, true);
+      if (current?.live) {
+        throw ValidationError.of(
+          'teamId',
+          `This team already has a subscription (${current.planName}, ${current.status}).`,
+          ViolationCodes.invalid,
+        );
+      }
+      if (current?.provider === 'trial') {
+        throw ValidationError.of(
+          'teamId',
+          'This team has already had a free trial.',
+          ViolationCodes.invalid,
+        );
+      }
+      const plan = planById(TRIAL.planId)!;
+      await saveSubscription(em, teamId, {
+        provider: 'trial',
+        planId: plan.id,
+        planName: plan.name,
+        planType: plan.type,
+        status: 'trialing',
+        billingPeriod: TRIAL.days,
+        billingPeriodUnit: 'day',
+        expiresAt: this.clock.in(TRIAL.days * 86400),
+        providerSubscriptionId: null,
+        providerCustomerId: null,
+        addonsQtyByKey: {},
+        entitlements: capacitiesOf(plan),
+        unpaidInvoices: false,
+        hasScheduledChanges: false,
+        scheduledPlanId: null,
+        hasCouponCode: false,
+      });
+      await em.query(`UPDATE "user" SET trial_redeemed = true, updated_at = now() WHERE id = $1`, [
+        principal.userId,
+      ]);
+    });
+  }
+
+  /**
+   * A hosted checkout page for the plan: a new subscription, or a change of the team's live
+   * one. The customer at the provider is the team (customer id = team id).
+   */
+  async hostedCheckout(
+    principal: Principal,
+    teamId: string,
+    plan: Plan,
+    addonsQtyByKey: Record<string, number>,
+    redirectUrl: string | null,
+  ): Promise<HostedPage> {
+    const current = await findSubscription(this.dataSource.manager, teamId);
+    this.refuseStorefrontBilled(current);
+    const items = this.itemsOf(plan, addonsQtyByKey);
+    const existing =
+      current?.live && current.provider === 'billing_provider' && current.providerSubscriptionId;
+    const page = await this.callProvider(() =>
+      existing
+        ? this.provider.checkoutExisting({ subscriptionId: existing, items, redirectUrl })
+        : this.provider.checkoutNew({
+            customerId: current?.providerCustomerId ?? teamId,
+            customerEmail: principal.email,
+            items,
+            redirectUrl,
+          }),
+    );
+    await this.recordCheckout(principal, teamId, 'billing_provider', plan, page.id, page.url);
+    return page;
+  }
+
+  /** A session of the provider's self-service portal for the team's billing account. */
+  async portalSession(teamId: string, redirectUrl: string | null): Promise<PortalSession> {
+    const em = this.dataSource.manager;
+    const current = await findSubscription(em, teamId);
+    let customerId = current?.provider === 'billing_provider' ? current.providerCustomerId : null;
+    if (!customerId) {
+      // A checkout made the team a customer (id = team id) even before its webhook arrived.
+      const [checkout] = await em.query(
+        `SELECT 1 FROM billing_checkout WHERE team_id = $1 AND provider = 'billing_provider' LIMIT 1`,
+        [teamId],
+      );
+      if (checkout) customerId = current?.providerCustomerId ?? teamId;
+    }
+    if (!customerId) {
+      throw ValidationError.of(
+        'teamId',
+        'This team has no billing account yet: subscribe to a plan first.',
+        ViolationCodes.invalid,
+      );
+    }
+    return this.callProvider(() => this.provider.createPortalSession(customerId, redirectUrl));
+  }
+
+  /**
+   * Schedules a move to a smaller plan at the end of the current term (nothing is refunded,
+   * the current plan stays until then). Refused when the team uses more workspaces or seats
+   * than the smaller plan allows.
+   */
+  async downgrade(teamId: string, plan: Plan): Promise<void> {
+    const current = await findSubscription(this.dataSource.manager, teamId);
+    this.refuseStorefrontBilled(current);
+    if (
+      !current?.live ||
+      current.provider !== 'billing_provider' ||
+      !current.providerSubscriptionId
+    )
+      throw ValidationError.of(
+        'teamId',
+        'This team has no paid subscription to downgrade.',
+        ViolationCodes.invalid,
+      );
+    const from = planById(current.planId);
+    if (plan.id === current.planId || (from && !isDowngrade(from, plan))) {
+      throw ValidationError.of(
+        'planId',
+        `The ${plan.name} plan is not smaller than the current ${current.planName} plan; use a checkout to upgrade.`,
+        ViolationCodes.invalid,
+      );
+    }
+    for (const key of ['workspaces', 'users'] as const) {
+      const { used } = await this.guard.use(this.dataSource.manager, teamId, key);
+      if (used > plan.capacities[key]) {
+        throw ValidationError.of(
+          'planId',
+          `The ${plan.name} plan allows ${plan.capacities[key]} ${ENTITLEMENTS[key].displayPlural}; the team has ${used}. Remove some first.`,
+          ViolationCodes.invalid,
+        );
+      }
+    }
+    const subscriptionId = current.providerSubscriptionId;
+    const items = this.itemsOf(plan, current.addonsQtyByKey);
+    await this.callProvider(() => this.provider.changeSubscription(subscriptionId, items, true));
+    // The provider's subscription_changed webhook follows; until then the schedule shows here.
+    await this.dataSource.query(
+      `UPDATE subscription SET has_scheduled_changes = true, scheduled_plan_id = $2, updated_at = now()
+        WHERE team_id = $1`,
+      [teamId, plan.id],
+    );
+  }
+
+  /** What the team would pay next for the plan (and add-ons), from the provider. */
+  async estimate(
+    teamId: string,
+    plan: Plan,
+    addonsQtyByKey: Record<string, number>,
+  ): Promise<EstimateAnswer> {
+    const current = await findSubscription(this.dataSource.manager, teamId);
+    this.refuseStorefrontBilled(current);
+    const items = this.itemsOf(plan, addonsQtyByKey);
+    const existing =
+      current?.live && current.provider === 'billing_provider' && current.providerSubscriptionId;
+    const estimate = await this.callProvider(() =>
+      existing
+        ? this.provider.estimateChange(existing, items)
+        : this.provider.estimateNew(current?.providerCustomerId ?? teamId, items),
+    );
+    const iso = (s: number | null) => (s === null ? null : new Date(s * 1000).toISOString());
+    return {
+      createdAt: iso(estimate.createdAt),
+      nextBillingAt: iso(estimate.nextBillingAt),
+      nextTotal: estimate.nextTotal,
+      currencyCode: estimate.currencyCode,
+      estimateItems: estimate.items,
+    };
+  }
+
+  /**
+   * A subscription charge through the storefront app, for a team whose shop installed it: the
+   * merchant confirms it on the storefront platform at `confirmationUrl`.
+   */
+  async storefrontCheckout(
+    principal: Principal,
+    teamId: string,
+    plan: Plan,
+    returnUrl: string,
+  ): Promise<{ confirmationUrl: string }> {
+    const em = this.dataSource.manager;
+    const link = await teamLink(em, teamId, 'storefront');
+    if (!link) {
+      throw ValidationError.of(
+        'teamId',
+        'This team has no storefront installation: install the storefront app first.',
+        ViolationCodes.invalid,
+      );
+    }
+    const current = await findSubscription(em, teamId);
+    if (current?.live && current.provider === 'billing_provider') {
+      throw ValidationError.of(
+        'teamId',
+        'This team is billed through the billing provider; change its plan there.',
+        ViolationCodes.invalid,
+      );
+    }
+    if (!this.storefront.configured)
+      throw new ApiError(503, 'No storefront app is configured on this server.');
+    const charge = await this.callStorefront(() =>
+      this.storefront.createRecurringCharge(link.externalId, {
+        name: `${plan.name} plan`,
+        price: (priceOf(plan) / 100).toFixed(2),
+        currency: plan.currency,
+        interval: plan.billingPeriodUnit === 'year' ? 'annual' : 'every_30_days',
+        trialDays: 0,
+        returnUrl,
+        test: !this.config.isProduction,
+      }),
+    );
+    await this.recordCheckout(
+      principal,
+      teamId,
+      'storefront',
+      plan,
+      charge.id,
+      charge.confirmationUrl,
+    );
+    return { confirmationUrl: charge.confirmationUrl };
+  }
+
+  private refuseStorefrontBilled(current: StoredSubscription | null): void {
+    if (current?.live && current.provider === 'storefront') {
+      throw ValidationError.of(
+        'teamId',
+        'This team is billed through its storefront; change its plan there.',
+        ViolationCodes.invalid,
+      );
+    }
+  }
+
+  private itemsOf(plan: Plan, addonsQtyByKey: Record<string, number>): SubscriptionItem[] {
+    const items: SubscriptionItem[] = [{ itemPriceId: plan.providerPriceId!, quantity: 1 }];
+    for (const [key, quantity] of Object.entries(addonsQtyByKey))
+      if (quantity > 0) items.push({ itemPriceId: ADDONS[key].providerPriceId, quantity });
+    return items;
+  }
+
+  private async recordCheckout(
+    principal: Principal,
+    teamId: string,
+    provider: string,
+    plan: Plan,
+    externalId: string | null,
+    url: string | null,
+    em: EntityManager = this.dataSource.manager,
+  ): Promise<void> {
+    await em.query(
+      `INSERT INTO billing_checkout (team_id, user_id, provider, plan_id, external_id, url)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [teamId, principal.userId, provider, plan.id, externalId, url],
+    );
+  }
+
+  /** Provider failures as API errors: not configured 503, refusals 422, outages 502. */
+  private async callProvider<T>(call: () => Promise<T>): Promise<T> {
+    if (!this.provider.configured)
+      throw new ApiError(503, 'No billing provider is configured on this server.');
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof BillingProviderRefusal)
+        throw ValidationError.of(
+          '',
+          `The billing provider refused the request: ${error.message}`,
+          ViolationCodes.invalid,
+        );
+      if (error instanceof BillingProviderUnavailable)
+        throw new ApiError(502, 'The billing provider is unavailable; try again later.');
+      throw error;
+    }
+  }
+
+  private async callStorefront<T>(call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof StorefrontAppRefusal)
+        throw ValidationError.of(
+          '',
+          `The storefront app refused the request: ${error.message}`,
+          ViolationCodes.invalid,
+        );
+      if (error instanceof StorefrontAppUnavailable)
+        throw new ApiError(502, 'The storefront app is unavailable; try again later.');
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import type { EntityManager } from 'typeorm';
+import { LIVE_SUBSCRIPTION } from './team-billing-sql';
+import type { SubscriptionState } from './subscription-state';
+
+export interface StoredSubscription extends SubscriptionState {
+  id: string;
+  teamId: string;
+  /** Grants its plan now (live status, trial not past its end). */
+  live: boolean;
+  lastEventAt: Date | null;
+}
+
+/** The team's subscription, locked for the transaction when `lock`; null when it has none. */
+export async function findSubscription(
+  em: EntityManager,
+  teamId: string,
+  lock = false,
+): Promise<StoredSubscription | null> {
+  const rows: Array<Record<string, any>> = await em.query(
+    `SELECT bs.*, ${LIVE_SUBSCRIPTION} AS live FROM subscription bs WHERE bs.team_id = $1${lock ? ' FOR UPDATE' : ''}`,
+    [teamId],
+  );
+  return rows.length ? rowToSubscription(rows[0]) : null;
+}
+
+/** The subscription the provider knows by this id, or null. */
+export async function findByProviderId(
+  em: EntityManager,
+  providerSubscriptionId: string,
+): Promise<StoredSubscription | null> {
+  const rows: Array<Record<string, any>> = await em.query(
+    `SELECT bs.*, ${LIVE_SUBSCRIPTION} AS live FROM subscription bs
+      WHERE bs.provider = 'billing_provider' AND bs.provider_subscription_id = $1 FOR UPDATE`,
+    [providerSubscriptionId],
+  );
+  return rows.length ? rowToSubscription(rows[0]) : null;
+}
+
+/** Writes the team's one subscription (insert or replace). */
+export async function saveSubscription(
+  em: EntityManager,
+  teamId: string,
+  s: SubscriptionState,
+  lastEventAt: Date | null = null,
+): Promise<void> {
+  await em.query(
+    `INSERT INTO subscription (team_id, provider, plan_id, plan_name, plan_type, status,
+        billing_period, billing_period_unit, expires_at, provider_subscription_id,
+        provider_customer_id, addons_qty_by_key, entitlements, unpaid_invoices,
+        has_scheduled_changes, scheduled_plan_id, has_coupon_code, last_event_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)
+     ON CONFLICT (team_id) DO UPDATE SET
+        provider = EXCLUDED.provider, plan_id = EXCLUDED.plan_id, plan_name = EXCLUDED.plan_name,
+        plan_type = EXCLUDED.plan_type, status = EXCLUDED.status,
+        billing_period = EXCLUDED.billing_period, billing_period_unit = EXCLUDED.billing_period_unit,
+        expires_at = EXCLUDED.expires_at,
+        provider_subscription_id = EXCLUDED.provider_subscription_id,
+        provider_customer_id = COALESCE(EXCLUDED.provider_customer_id, subscription.provider_customer_id),
+        addons_qty_by_key = EXCLUDED.addons_qty_by_key, entitlements = EXCLUDED.entitlements,
+        unpaid_invoices = EXCLUDED.unpaid_invoices,
+        has_scheduled_changes = EXCLUDED.has_scheduled_changes,
+        scheduled_plan_id = CASE WHEN EXCLUDED.has_scheduled_changes
+          THEN COALESCE(EXCLUDED.scheduled_plan_id, subscription.scheduled_plan_id) END,
+        has_coupon_code = EXCLUDED.has_coupon_code,
+        last_event_at = COALESCE(EXCLUDED.last_event_at, subscription.last_event_at),
+        updated_at = now()`,
+    [
+      teamId,
+      s.provider,
+      s.planId,
+      s.planName,
+      s.planType,
+      s.status,
+      s.billingPeriod,
+      s.billingPeriodUnit,
+      s.expiresAt,
+      s.providerSubscriptionId,
+      s.providerCustomerId,
+      JSON.stringify(s.addonsQtyByKey),
+      JSON.stringify(s.entitlements),
+      s.unpaidInvoices,
+      s.hasScheduledChanges,
+      s.scheduledPlanId,
+      s.hasCouponCode,
+      lastEventAt,
+    ],
+  );
+}
+
+function rowToSubscription(r: Record<string, any>): StoredSubscription {
+  return {
+    id: r.id,
+    teamId: r.team_id,
+    provider: r.provider,
+    planId: r.plan_id,
+    planName: r.plan_name,
+    planType: r.plan_type,
+    status: r.status,
+    billingPeriod: r.billing_period,
+    billingPeriodUnit: r.billing_period_unit,
+    expiresAt: r.expires_at,
+    providerSubscriptionId: r.provider_subscription_id,
+    providerCustomerId: r.provider_customer_id,
+    addonsQtyByKey: r.addons_qty_by_key ?? {},
+    entitlements: r.entitlements,
+    unpaidInvoices: r.unpaid_invoices,
+    hasScheduledChanges: r.has_scheduled_changes,
+    scheduledPlanId: r.scheduled_plan_id,
+    hasCouponCode: r.has_coupon_code,
+    live: r.live,
+    lastEventAt: r.last_event_at,
+  };
+}
