@@ -37,6 +37,7 @@ describe('workspaces', () => {
         defaultTrackingPage: null,
         shipmentsCount: 0,
         workflowsCount: 0,
+        widgets: [],
         workflowsOrder: [],
         logo: null,
         emailSettings: { logo: null, signature: null, smtpCredentials: null },
@@ -57,6 +58,15 @@ describe('workspaces', () => {
           ]);
       const res = await api(app, { token: t.token }).get('/workspaces?order[createdAt]=asc');
       expect(res.body['hydra:member'].map((w: any) => w.shipmentsCount)).toEqual([2, 1]);
+    });
+
+    it('lists its widgets as IRIs', async () => {
+      const [w] = await db.query(
+        `INSERT INTO widget (workspace_id, title, type) VALUES ($1, 'Track form', 'tracking_form') RETURNING id`,
+        [t.workspaceId],
+      );
+      const res = await api(app, { token: t.token }).get(`/workspaces/${t.workspaceId}`);
+      expect(res.body.widgets).toEqual([`/widgets/${w.id}`]);
     });
 
     it('counts the workflows of each workspace', async () => {

@@ -14,10 +14,6 @@ import { Media } from '../media/media.entity';
 import { Team } from '../teams/team.entity';
 import { TrackingPage } from '../tracking-pages/tracking-page.entity';
 
-/**
- * Not yet exposed, on purpose: `widgets` (no widget table is committed yet; an always-empty
- * list would be a lie). Add it as a computed array of widget IRIs when that table lands.
- */
 @ApiResource({
   path: '/workspaces',
   nested: [{ path: '/teams/:id/workspaces', params: { id: 'team' } }],
@@ -83,6 +79,15 @@ export class Workspace {
     default: () => `'{"logo": null, "signature": null, "smtpCredentials": null}'::jsonb`,
   })
   emailSettings: Record<string, unknown>;
+
+  /** IRIs of the workspace's widgets, oldest first (served by ix_widget_workspace_created). */
+  @ApiProperty({
+    sql: "ARRAY(SELECT '/widgets/' || w.id FROM widget w WHERE w.workspace_id = {a}.id ORDER BY w.created_at, w.id)",
+    type: 'array',
+    items: 'string',
+    nullable: false,
+  })
+  widgets?: string[];
 
   @ApiProperty()
   @Column('boolean', { default: false })
