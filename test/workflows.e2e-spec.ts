@@ -115,6 +115,20 @@ describe('workflows', () => {
         notificationEmails: ['ok@example.com', 'nope'],
       }).expect(422);
       expect(mails.body.violations[0].propertyPath).toBe('notificationEmails[1]');
+      await integration('api', { integration: 'not an iri' }).expect(400);
+      await integration('api', { integration: `/shipments/${tenant.workspaceId}` }).expect(400);
+      await integration('api', { integration: 7 }).expect(400);
+      await integration('api', { credentials: 7 }).expect(400);
+      await integration('api', {
+        workspace: '/workspaces/00000000-0000-4000-8000-000000000000',
+      }).expect(422);
+      const other = await createTenant(app);
+      const foreignTeam = await webhook({
+        credentials: { ...hookCredentials(), team: `/teams/${other.teamId}` },
+      }).expect(422);
+      expect(foreignTeam.body.violations[0].propertyPath).toBe('credentials.team');
+      await webhook({ credentials: { ...hookCredentials(), type: 5 } }).expect(400);
+      await http().post('/workflows/execute', { workspace: 5 }).expect(400);
       await integration('api', { enabled: 'yes' }).expect(400);
       await integration('api', { notificationEmails: 'a@b.c' }).expect(400);
     });
