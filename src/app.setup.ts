@@ -32,6 +32,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // Before the body parsers, so even a 413 carries its x-request-id.
   app.use((req: Request, res: Response, next: NextFunction) => (requestId(req, res), next()));
   app.use(helmet());
+  // No body hashing for ETags on every response: API Platform sends none either.
+  app.set('etag', false);
   app.useBodyParser('json', {
     limit: config.bodyLimit,
     type: JSON_MEDIA_TYPES,

@@ -38,6 +38,34 @@ export function jsonLdCollection(
   return body;
 }
 
+const searchJson = new Map<string, string>();
+
+/**
+ * The collection as JSON text. `hydra:search` is the same for every request
+ * on a path and large (a template and a mapping per filter variable), so its
+ * JSON is built once per path and spliced in.
+ */
+export function jsonLdCollectionJson(
+  resource: ResourceMeta,
+  requestPath: string,
+  params: QueryParams,
+  result: CollectionResult,
+  search: SearchVariable[],
+): string {
+  const body = jsonLdCollection(resource, requestPath, params, result, []);
+  delete body['hydra:search'];
+  const json = JSON.stringify(body);
+  if (resource.filters.length === 0) return json;
+  const key = `${resource.shortName} ${requestPath}`;
+  let fragment = searchJson.get(key);
+  if (fragment === undefined) {
+    fragment = JSON.stringify(hydraSearch(requestPath, search));
+    if (searchJson.size >= 10_000) searchJson.clear();
+    searchJson.set(key, fragment);
+  }
+  return `${json.slice(0, -1)},"hydra:search":${fragment}}`;
+}
+
 /** `hydra:view` per API Platform's PartialCollectionViewNormalizer. */
 export function hydraView(
   path: string,

@@ -9,7 +9,7 @@ import { QueryParams } from '../query/query-params';
 import { csvDocument } from './csv';
 import { writeCollectionCsv } from './csv-stream';
 import { htmlDocument } from './html';
-import { jsonLdCollection, jsonLdItem } from './jsonld';
+import { jsonLdCollectionJson, jsonLdItem } from './jsonld';
 import { Format, MEDIA_TYPES, negotiateFormat } from './negotiation';
 import type { ApiRecord } from './record-reader';
 
@@ -63,7 +63,13 @@ export class Responder {
       format,
       resource.shortName,
       () =>
-        jsonLdCollection(resource, path, params, result, searchVariables(this.registry, resource)),
+        jsonLdCollectionJson(
+          resource,
+          path,
+          params,
+          result,
+          searchVariables(this.registry, resource),
+        ),
       () => result.members,
       () => result.members,
       result.totalItems,
@@ -101,7 +107,10 @@ export class Responder {
       case 'jsonld':
         res.setHeader('Content-Type', 'application/ld+json; charset=utf-8');
         res.setHeader('Link', DOCS_LINK);
-        res.send(JSON.stringify(jsonld()));
+        {
+          const body = jsonld();
+          res.send(typeof body === 'string' ? body : JSON.stringify(body));
+        }
         return;
       case 'json':
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
