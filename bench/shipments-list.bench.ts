@@ -10,6 +10,7 @@
  * database is created, migrated and seeded (once) when needed.
  */
 import { spawn, ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -129,6 +130,7 @@ async function main(): Promise<void> {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     DATABASE_POOL_SIZE: '10',
+    CREDENTIALS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
   };
   // The API node under test serves requests only; background work (refresh,
   // job workers, event delivery) runs on worker nodes in such a deployment.
