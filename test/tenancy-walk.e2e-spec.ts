@@ -39,6 +39,10 @@ const PUBLIC_ROUTES = [
   /^\/reviews\//,
   // Billing provider webhooks: authenticated by an HMAC signature of the body, not a token.
   /^\/billing\/billing_provider\/webhook$/,
+  // Sign-up from the storefront app (like /security/signup).
+  /^\/integration\/storefront\/register$/,
+  // Server-to-server calls of the storefront and marketing apps: a shared secret header.
+  /^\/integration-secure\//,
 ];
 
 interface RouteCase {

@@ -1,9 +1,15 @@
 import { Module } from '@nestjs/common';
+import { UsersModule } from '../users/users.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { IntegrationsController } from './integrations.controller';
 import { HttpStorefrontApp, STOREFRONT_APP } from './storefront-app';
+import { StorefrontRegistration } from './storefront-registration';
 
 /** Storefront and marketing provider integrations: sign-up from the app, workspace links. */
 @Module({
-  providers: [{ provide: STOREFRONT_APP, useClass: HttpStorefrontApp }],
+  imports: [WorkspacesModule, UsersModule],
+  controllers: [IntegrationsController],
+  providers: [StorefrontRegistration, { provide: STOREFRONT_APP, useClass: HttpStorefrontApp }],
   exports: [STOREFRONT_APP],
 })
 export class IntegrationsModule {}
