@@ -303,6 +303,24 @@ describe('imports of shipments and orders', () => {
       expect(again.body['hydra:totalItems']).toBe(2);
     });
 
+    it('refuses read-only members of the workspace with 403', async () => {
+      const reader = await createTenant(app);
+      const db = app.get(DataSource);
+      await db.query(
+        `INSERT INTO team_member (team_id, member_id, role) VALUES ($1, $2, 'member')`,
+        [a.teamId, reader.userId],
+      );
+      await db.query(
+        `INSERT INTO workspace_member (workspace_id, user_id, access_level) VALUES ($1, $2, 'read')`,
+        [a.workspaceId, reader.userId],
+      );
+      const content = `tracking_number\n${testTrackingNumber('102')}\n`;
+      for (const path of ['/imports/pre-upload', '/imports']) {
+        const res = await as(reader).post(path, { workspace: a.workspaceId, content }).expect(403);
+        expect(res.body['hydra:description']).toBe('Read-only access to this workspace.');
+      }
+    });
+
     it('fails an import whose user lost access to the workspace', async () => {
       const t = await createTenant(app);
       const other = await createTenant(app);

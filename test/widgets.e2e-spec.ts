@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
 import { createTenant, Tenant } from './factories/tenant.factory';
@@ -93,6 +94,30 @@ describe('widgets and widget logs', () => {
         .expect(400);
       const w = await widget(a);
       await as(a).put(w['@id'], { title: 'Good title', type: '' }).expect(422);
+    });
+
+    it('lets read-only members of the workspace read widgets but not write them', async () => {
+      const reader = await createTenant(app);
+      const db = app.get(DataSource);
+      await db.query(
+        `INSERT INTO team_member (team_id, member_id, role) VALUES ($1, $2, 'member')`,
+        [a.teamId, reader.userId],
+      );
+      await db.query(
+        `INSERT INTO workspace_member (workspace_id, user_id, access_level) VALUES ($1, $2, 'read')`,
+        [a.workspaceId, reader.userId],
+      );
+      const w = await widget(a);
+      await as(reader).get(w['@id']).expect(200);
+      await as(reader)
+        .post('/widgets', {
+          workspace: `/workspaces/${a.workspaceId}`,
+          title: 'Not allowed',
+          type: 'tracking_form',
+        })
+        .expect(403);
+      await as(reader).put(w['@id'], { title: 'Not allowed', type: 'tracking_form' }).expect(403);
+      await as(reader).delete(w['@id']).expect(403);
     });
 
     it('lists per workspace and team, and keeps tenants apart', async () => {

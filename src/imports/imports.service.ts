@@ -1,13 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
-import type { Principal } from '../access/principal';
+import { canWriteWorkspace, type Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
 import { rowsOf } from '../events/sql-runner';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import {
   ApiError,
   BadRequestError,
+  ForbiddenError,
   ValidationError,
   ViolationCodes,
 } from '../hydra/errors/api-errors';
@@ -168,7 +169,11 @@ export class ImportsService {
       return;
     }
     const principal = claimed.user_id ? await this.principals.forUser(claimed.user_id) : null;
-    if (!principal || !principal.workspaceIds.includes(claimed.workspace_id)) {
+    if (
+      !principal ||
+      !principal.workspaceIds.includes(claimed.workspace_id) ||
+      !canWriteWorkspace(principal, claimed.workspace_id)
+    ) {
       await this.finish(
         importId,
         claimed,
@@ -292,6 +297,8 @@ export class ImportsService {
       workspace,
     );
     if (!workspaceId) throw ValidationError.of('workspace', `Item not found for "${workspace}".`);
+    if (!canWriteWorkspace(principal, workspaceId))
+      throw new ForbiddenError('Read-only access to this workspace.');
     const entityGiven = body.entity;
     if (
       entityGiven !== undefined &&
