@@ -44,6 +44,7 @@ import { WidgetsModule } from './widgets/widgets.module';
 import { ImportsModule } from './imports/imports.module';
 import { BillingModule } from './billing/billing.module';
 import { IntegrationsModule } from './integrations/integrations.module';
+import { DomainsModule } from './domains/domains.module';
 
 @Module({
   imports: [
@@ -90,6 +91,7 @@ import { IntegrationsModule } from './integrations/integrations.module';
     ImportsModule,
     BillingModule,
     IntegrationsModule,
+    DomainsModule,
   ],
 })
 export class AppModule {}
