@@ -10,7 +10,14 @@ import {
 } from 'typeorm';
 import { ValidateNested } from 'class-validator';
 import { Address } from '../common/address';
-import { DateFilter, EmptyFilter, ExactFilter, OrderFilter, RangeFilter } from '../hydra/filters';
+import {
+  DateFilter,
+  EmptyFilter,
+  ExactFilter,
+  JsonKeyFilter,
+  OrderFilter,
+  RangeFilter,
+} from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { Choice, Email, MaxLength, NotBlank, Regex } from '../hydra/validation/constraints';
 import type { OrderItem } from '../order-items/order-item.entity';
@@ -62,6 +69,7 @@ const BOTH_ADDRESSES = (fields: string[]) =>
   defaultOrder: { createdAt: 'DESC' },
   description: 'A purchase order whose items are shipped in shipments.',
 })
+@ApiFilter(new JsonKeyFilter('customFields'))
 @ApiFilter(
   new OrderFilter([
     'id',
@@ -187,6 +195,11 @@ export class Order {
   @ApiProperty()
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
+
+  /** Values of the workspace's custom fields for orders (`/fields?entity=orders`), by code. */
+  @ApiProperty({ writable: ['post', 'put'], type: 'object', validatedBy: 'customFields' })
+  @Column('jsonb', { default: () => "'{}'::jsonb" })
+  customFields: Record<string, unknown>;
 
   @ApiProperty({ writable: ['post', 'put'] })
   @ManyToMany('Shipment', (shipment: Shipment) => shipment.orders)

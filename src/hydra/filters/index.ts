@@ -6,3 +6,4 @@ export * from './order-filter';
 export * from './exists-filter';
 export * from './empty-filter';
 export * from './boolean-filter';
+export * from './json-key-filter';
