@@ -45,6 +45,7 @@ import { ImportsModule } from './imports/imports.module';
 import { BillingModule } from './billing/billing.module';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { DomainsModule } from './domains/domains.module';
+import { ThemesModule } from './themes/themes.module';
 
 @Module({
   imports: [
@@ -92,6 +93,7 @@ import { DomainsModule } from './domains/domains.module';
     BillingModule,
     IntegrationsModule,
     DomainsModule,
+    ThemesModule,
   ],
 })
 export class AppModule {}

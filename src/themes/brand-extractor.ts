@@ -1,0 +1,340 @@
+import { contrastText, darken, isBrandish, normalizeColor, similar } from './css-colors';
+
+/**
+ * Reads a shop's brand from its HTML and CSS, without a DOM: tags and attributes by linear
+ * scanning, CSS as rules and declarations. Pure, bounded by the size of what it is given.
+ *
+ * - colours: `<meta name="theme-color">`, custom properties named like primary/brand/accent,
+ *   backgrounds of buttons, headers and navigation, then every colour by frequency; the body's
+ *   background and text colours;
+ * - fonts: families of body and headings, Google Fonts links, then any declared family
+ *   (generic and icon fonts left out);
+ * - logo: an image named like a logo, else the touch icon or the Open Graph image; favicon;
+ * - name: og:site_name, application-name or the title.
+ */
+export interface BrandTheme {
+  name: string | null;
+  sourceUrl: string;
+  logo: string | null;
+  favicon: string | null;
+  colors: { primary: string; secondary: string; background: string; text: string };
+  fonts: { heading: string | null; body: string | null; all: string[] };
+  /** Which parts came from the page (the others are defaults or derived). */
+  detected: { primary: boolean; secondary: boolean; background: boolean; text: boolean };
+}
+
+export interface Tag {
+  name: string;
+  attrs: Record<string, string>;
+}
+
+const DEFAULT_PRIMARY = '#2f6fed';
+const GENERIC_FONTS = new Set([
+  'serif',
+  'sans-serif',
+  'monospace',
+  'cursive',
+  'fantasy',
+  'system-ui',
+  'ui-sans-serif',
+  'ui-serif',
+  'ui-monospace',
+  'inherit',
+  'initial',
+  'unset',
+  '-apple-system',
+  'blinkmacsystemfont',
+  'segoe ui',
+  'helvetica neue',
+  'arial',
+  'helvetica',
+  'apple color emoji',
+  'segoe ui emoji',
+  'segoe ui symbol',
+  'noto color emoji',
+]);
+const ICON_FONT = /icon|awesome|glyph|material symbols|dashicons/i;
+const COLOR_TOKEN =
+  /#[0-9a-f]{3,8}\b|rgba?\([^)]{1,60}\)|hsla?\([^)]{1,60}\)|\b(?:black|white|red|green|blue|navy|teal|orange|purple|gray|grey|silver|maroon|olive|yellow|pink|gold|crimson|tomato|coral|indigo|darkblue|darkgreen|whitesmoke)\b/gi;
+const COLOR_PROPS =
+  /^(color|background|background-color|border-color|border|fill|stroke|outline-color)$/;
+const BRAND_VAR = /primary|brand|accent|main|theme|button|link/i;
+const BRAND_SELECTOR = /btn|button|header|nav|primary|brand|cta|accent|announcement/i;
+
+function decodeEntities(s: string): string {
+  return s
+    .replace(/&quot;/g, '"')
+    .replace(/&#0?39;|&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&#(\d+);/g, (_m, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)))
+    .replace(/&amp;/g, '&');
+}
+
+/** Removes `<!-- ... -->` and the contents of scripts, linearly. */
+function stripNoise(html: string): string {
+  const lower = html.toLowerCase();
+  let out = '';
+  let i = 0;
+  while (i < html.length) {
+    const comment = html.indexOf('<!--', i);
+    const script = lower.indexOf('<script', i);
+    const next = [comment, script].filter((n) => n >= 0).sort((a, b) => a - b)[0];
+    if (next === undefined) {
+      out += html.slice(i);
+      break;
+    }
+    out += html.slice(i, next);
+    const end = next === comment ? html.indexOf('-->', next + 4) : lower.indexOf('</script', next);
+    if (end < 0) break;
+    i = next === comment ? end + 3 : html.indexOf('>', end) + 1 || html.length;
+  }
+  return out;
+}
+
+/** Every start tag with its attributes (names lower case, values decoded). */
+export function startTags(html: string): Tag[] {
+  const tags: Tag[] = [];
+  const tagPattern = /<([a-zA-Z][a-zA-Z0-9-]*)([^<>]*)>/g;
+  const attrPattern = /([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+  for (const m of html.matchAll(tagPattern)) {
+    const attrs: Record<string, string> = {};
+    for (const a of m[2].matchAll(attrPattern)) {
+      const name = a[1].toLowerCase();
+      if (!(name in attrs)) attrs[name] = decodeEntities(a[2] ?? a[3] ?? a[4] ?? '');
+    }
+    tags.push({ name: m[1].toLowerCase(), attrs });
+  }
+  return tags;
+}
+
+/** Text between `<name ...>` and `</name>` for every such element (style, title). */
+export function elementTexts(html: string, name: string): string[] {
+  const out: string[] = [];
+  const lower = html.toLowerCase();
+  let i = 0;
+  for (;;) {
+    const open = lower.indexOf(`<${name}`, i);
+    if (open < 0) break;
+    const start = lower.indexOf('>', open);
+    const end = lower.indexOf(`</${name}`, start);
+    if (start < 0 || end < 0) break;
+    out.push(html.slice(start + 1, end));
+    i = end + name.length + 2;
+  }
+  return out;
+}
+
+interface Rule {
+  selector: string;
+  declarations: Array<[string, string]>;
+}
+
+/** CSS rules (nested at-rules flattened), comments removed. */
+export function cssRules(css: string): Rule[] {
+  const clean = css.replace(/\/\*[\s\S]*?\*\//g, '');
+  const rules: Rule[] = [];
+  for (const m of clean.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    const declarations: Array<[string, string]> = [];
+    for (const d of m[2].matchAll(/([-\w]+)\s*:\s*([^;]+)/g))
+      declarations.push([d[1].trim().toLowerCase(), d[2].trim()]);
+    rules.push({ selector: m[1].trim().toLowerCase(), declarations });
+  }
+  return rules;
+}
+
+/** Stylesheets the page links, absolute http(s) URLs, at most `max`. */
+export function stylesheetUrls(html: string, baseUrl: string, max = 3): string[] {
+  const urls: string[] = [];
+  for (const tag of startTags(stripNoise(html))) {
+    if (tag.name !== 'link' || !/\bstylesheet\b/i.test(tag.attrs.rel ?? '')) continue;
+    const url = absolute(tag.attrs.href, baseUrl);
+    if (url && !urls.includes(url) && !/fonts\.googleapis\.com/.test(url)) urls.push(url);
+    if (urls.length >= max) break;
+  }
+  return urls;
+}
+
+function absolute(href: string | undefined, base: string): string | null {
+  if (!href || href.startsWith('data:')) return null;
+  try {
+    const url = new URL(href.trim(), base);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+function firstFamily(value: string): string | null {
+  for (const part of value.split(',')) {
+    const name = part
+      .trim()
+      .replace(/^["']|["']$/g, '')
+      .replace(/\s*!important$/, '')
+      .trim();
+    if (!name || name.startsWith('var(')) continue;
+    if (GENERIC_FONTS.has(name.toLowerCase()) || ICON_FONT.test(name)) continue;
+    return name;
+  }
+  return null;
+}
+
+export function extractBrand(
+  html: string,
+  sourceUrl: string,
+  stylesheets: string[] = [],
+): BrandTheme {
+  const page = stripNoise(html);
+  const tags = startTags(page);
+  const meta = (key: string) =>
+    tags.find(
+      (t) =>
+        t.name === 'meta' &&
+        ((t.attrs.name ?? '').toLowerCase() === key ||
+          (t.attrs.property ?? '').toLowerCase() === key),
+    )?.attrs.content ?? null;
+
+  const inlineStyles = tags
+    .filter((t) => t.attrs.style)
+    .map(
+      (t) =>
+        `${t.name}${t.attrs.class ? '.' + t.attrs.class.split(/\s+/).join('.') : ''}{${t.attrs.style}}`,
+    );
+  const css = [...elementTexts(page, 'style'), ...stylesheets, ...inlineStyles].join('\n');
+  const rules = cssRules(css);
+
+  // Colours, weighted by where they appear.
+  const weights = new Map<string, number>();
+  const add = (raw: string, weight: number) => {
+    for (const token of raw.match(COLOR_TOKEN) ?? []) {
+      const hex = normalizeColor(token);
+      if (hex) weights.set(hex, (weights.get(hex) ?? 0) + weight);
+    }
+  };
+  const themeColor = meta('theme-color');
+  if (themeColor) add(themeColor, 50);
+  let background: string | null = null;
+  let text: string | null = null;
+  for (const rule of rules) {
+    const isBody = /(^|,)\s*(html|body|:root)\s*(,|$)/.test(rule.selector);
+    for (const [prop, value] of rule.declarations) {
+      if (prop.startsWith('--')) {
+        if (BRAND_VAR.test(prop)) add(value, 10);
+        continue;
+      }
+      if (!COLOR_PROPS.test(prop)) continue;
+      const first = (value.match(COLOR_TOKEN) ?? [])[0];
+      if (isBody && first) {
+        if (prop.startsWith('background') && !background) background = normalizeColor(first);
+        if (prop === 'color' && !text) text = normalizeColor(first);
+      }
+      add(value, prop.startsWith('background') && BRAND_SELECTOR.test(rule.selector) ? 5 : 1);
+    }
+  }
+  const ranked = [...weights.entries()].sort((a, b) => b[1] - a[1]).map(([hex]) => hex);
+  const brandish = ranked.filter(isBrandish);
+  const primary = brandish[0] ?? null;
+  const secondary = brandish.find((c) => primary && !similar(c, primary)) ?? null;
+
+  // Fonts.
+  const families: string[] = [];
+  const pushFamily = (f: string | null) => {
+    if (f && !families.some((x) => x.toLowerCase() === f.toLowerCase())) families.push(f);
+  };
+  let bodyFont: string | null = null;
+  let headingFont: string | null = null;
+  for (const rule of rules) {
+    for (const [prop, value] of rule.declarations) {
+      if (prop !== 'font-family' && prop !== 'font') continue;
+      const family = firstFamily(
+        prop === 'font' ? value.replace(/^.*?\d(px|em|rem|%)\S*\s+/, '') : value,
+      );
+      if (!family) continue;
+      if (!bodyFont && /(^|,)\s*(html|body|:root)\s*(,|$)/.test(rule.selector)) bodyFont = family;
+      if (!headingFont && /(^|,)\s*h[1-3]\b/.test(rule.selector)) headingFont = family;
+      pushFamily(family);
+    }
+  }
+  for (const tag of tags) {
+    if (tag.name !== 'link') continue;
+    const href = tag.attrs.href ?? '';
+    if (!/fonts\.googleapis\.com\/css/.test(href)) continue;
+    try {
+      const url = new URL(href, sourceUrl);
+      for (const f of url.searchParams.getAll('family'))
+        for (const one of f.split('|')) pushFamily(one.split(':')[0].replace(/\+/g, ' ').trim());
+    } catch {
+      // an unreadable font link tells nothing
+    }
+  }
+  bodyFont ??= families[0] ?? null;
+  headingFont ??= bodyFont;
+
+  // Logo, favicon, name.
+  const images = tags.filter((t) => t.name === 'img');
+  const logoImage = images.find((t) =>
+    /logo/i.test([t.attrs.class, t.attrs.id, t.attrs.alt, t.attrs.src].join(' ')),
+  );
+  const logoSrc = logoImage
+    ? (logoImage.attrs.src ??
+      logoImage.attrs['data-src'] ??
+      logoImage.attrs.srcset?.split(/[\s,]/)[0])
+    : undefined;
+  const linkHref = (rel: RegExp) =>
+    tags.find((t) => t.name === 'link' && rel.test(t.attrs.rel ?? ''))?.attrs.href;
+  const logo =
+    absolute(logoSrc, sourceUrl) ??
+    absolute(linkHref(/apple-touch-icon/i), sourceUrl) ??
+    absolute(meta('og:image') ?? undefined, sourceUrl);
+  const favicon = absolute(linkHref(/(^|\s)(shortcut\s+)?icon(\s|$)/i), sourceUrl);
+  const title = elementTexts(page, 'title')[0];
+  const name =
+    meta('og:site_name') ??
+    meta('application-name') ??
+    (title ? decodeEntities(title).replace(/\s+/g, ' ').trim() : null);
+
+  const primaryColor = primary ?? DEFAULT_PRIMARY;
+  return {
+    name: name ? name.slice(0, 200) : null,
+    sourceUrl,
+    logo,
+    favicon,
+    colors: {
+      primary: primaryColor,
+      secondary: secondary ?? darken(primaryColor, 0.25),
+      background: background ?? '#ffffff',
+      text: text ?? contrastText(background ?? '#ffffff'),
+    },
+    fonts: { heading: headingFont, body: bodyFont, all: families.slice(0, 6) },
+    detected: {
+      primary: primary !== null,
+      secondary: secondary !== null,
+      background: background !== null,
+      text: text !== null,
+    },
+  };
+}
+
+/**
+ * The theme as a tracking page `builder` (hex colours, pixel sizes), ready for
+ * POST/PUT /tracking_pages and the page's custom theme CSS.
+ */
+export function builderOf(theme: BrandTheme): Record<string, unknown> {
+  const { primary, secondary, background, text } = theme.colors;
+  return {
+    general: {
+      backgroundColor: background,
+      textColor: text,
+      fontFamily: theme.fonts.body,
+      headingFontFamily: theme.fonts.heading,
+    },
+    header: { backgroundColor: primary, textColor: contrastText(primary), logo: theme.logo },
+    button: {
+      backgroundColor: primary,
+      textColor: contrastText(primary),
+      borderRadius: 4,
+    },
+    accent: { color: secondary },
+    progressBar: { activeColor: primary, inactiveColor: '#e5e7eb' },
+  };
+}
