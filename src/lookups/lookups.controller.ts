@@ -58,7 +58,8 @@ export class LookupsController {
       params: QueryParams.fromUrl(req.originalUrl),
       scope: workspaceId ? [{ path: 'workspace', id: workspaceId }] : [],
       hooks: {
-        scopeCollection: (query) => query.andWhere(lookupCondition(entity, criteria, query)),
+        scopeCollection: (query) =>
+          query.andWhere(lookupCondition(entity, criteria, query, principal.workspaceIds)),
       },
       request: req,
     });
