@@ -98,6 +98,49 @@ describe('POST /shipments/merge', () => {
     expect(order2.shipments).toEqual([target['@id']]);
   });
 
+  it('keeps customers’ tracking page links and the review of a duplicate', async () => {
+    const target = await createShipment(app, tenant);
+    const dup = await createShipment(app, tenant);
+    const dup2 = await createShipment(app, tenant);
+    const page = async () =>
+      (
+        await db.query(
+          `INSERT INTO tracking_page (workspace_id, subdomain) VALUES ($1, $2) RETURNING id`,
+          [tenant.workspaceId, `merge-${randomUUID().slice(0, 8)}`],
+        )
+      )[0].id as string;
+    const [p1, p2] = [await page(), await page()];
+    const link = async (pageId: string, shipmentId: string) =>
+      (
+        await db.query(
+          `INSERT INTO tracking_page_link (workspace_id, tracking_page_id, shipment_id, hash)
+           VALUES ($1, $2, $3, $4) RETURNING id`,
+          [tenant.workspaceId, pageId, shipmentId, randomUUID()],
+        )
+      )[0].id as string;
+    const own = await link(p1, target.id); // the target's own link to page 1 stays
+    const dupOnP1 = await link(p1, dup.id); // page 1 is taken: this one goes with the duplicate
+    const dupOnP2 = await link(p2, dup.id); // page 2: moves to the target
+    const dup2OnP2 = await link(p2, dup2.id); // page 2 again: the first duplicate's wins
+    const [review] = await db.query(
+      `INSERT INTO review (workspace_id, shipment_id, total_score) VALUES ($1, $2, 4) RETURNING id`,
+      [tenant.workspaceId, dup.id],
+    );
+
+    const res = await http()
+      .post('/shipments/merge', { target: target.id, shipments: [dup.id, dup2.id] })
+      .expect(200);
+    expect(res.body).toMatchObject({ review: `/reviews/${review.id}`, reviewTotalScore: 4 });
+    const links = await db.query(
+      `SELECT id, shipment_id FROM tracking_page_link WHERE id = ANY($1::uuid[]) ORDER BY id`,
+      [[own, dupOnP1, dupOnP2, dup2OnP2]],
+    );
+    expect(links.map((l: { id: string }) => l.id).sort()).toEqual([own, dupOnP2].sort());
+    expect(links.every((l: { shipment_id: string }) => l.shipment_id === target.id)).toBe(true);
+    const [moved] = await db.query(`SELECT shipment_id FROM review WHERE id = $1`, [review.id]);
+    expect(moved.shipment_id).toBe(target.id);
+  });
+
   it('keeps the target’s own values', async () => {
     const target = await createShipment(app, tenant, { email: 'target@example.com' });
     const dup = await createShipment(app, tenant, { email: 'dup@example.com' });
