@@ -7,7 +7,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { ExactFilter, OrderFilter } from '../hydra/filters';
-import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ApiFilter, ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Media } from '../media/media.entity';
 import { User } from '../users/user.entity';
@@ -23,13 +23,7 @@ export const COMMENT_MAX_LENGTH = 10000;
  */
 @ApiResource({
   path: '/notes',
-  nested: [
-    { path: '/workspaces/:id/notes', params: { id: 'workspace' } },
-    {
-      path: '/teams/:id/workspaces/:workspaces/notes',
-      params: { id: 'workspace.team', workspaces: 'workspace' },
-    },
-  ],
+  nested: workspaceRoutes('notes'),
   tenancy: { workspace: 'workspace' },
   defaultOrder: { createdAt: 'DESC' },
   description: 'A comment on an order, a shipment or another record of a workspace.',

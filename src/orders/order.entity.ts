@@ -18,7 +18,7 @@ import {
   OrderFilter,
   RangeFilter,
 } from '../hydra/filters';
-import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ApiFilter, ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import { Choice, Email, MaxLength, NotBlank, Regex } from '../hydra/validation/constraints';
 import type { OrderItem } from '../order-items/order-item.entity';
 import { PhoneNumber } from '../shipments/contact-rules';
@@ -52,13 +52,7 @@ const BOTH_ADDRESSES = (fields: string[]) =>
  */
 @ApiResource({
   path: '/orders',
-  nested: [
-    { path: '/workspaces/:id/orders', params: { id: 'workspace' } },
-    {
-      path: '/teams/:id/workspaces/:workspaces/orders',
-      params: { id: 'workspace.team', workspaces: 'workspace' },
-    },
-  ],
+  nested: workspaceRoutes('orders'),
   tenancy: { workspace: 'workspace' },
   uniqueConstraints: {
     uq_order_workspace_order_number: {

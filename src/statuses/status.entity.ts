@@ -7,7 +7,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { ExactFilter, OrderFilter } from '../hydra/filters';
-import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ApiFilter, ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import { Choice, MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Workspace } from '../workspaces/workspace.entity';
 
@@ -21,13 +21,7 @@ export type StatusEntity = (typeof STATUS_ENTITIES)[number];
  */
 @ApiResource({
   path: '/statuses',
-  nested: [
-    { path: '/workspaces/:id/statuses', params: { id: 'workspace' } },
-    {
-      path: '/teams/:id/workspaces/:workspaces/statuses',
-      params: { id: 'workspace.team', workspaces: 'workspace' },
-    },
-  ],
+  nested: workspaceRoutes('statuses'),
   tenancy: { workspace: 'workspace' },
   uniqueConstraints: { uq_status_workspace_entity_code: { property: 'code' } },
   // Statuses read like a pipeline: in the order they were defined.

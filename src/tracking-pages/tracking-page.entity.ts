@@ -6,7 +6,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Workspace } from '../workspaces/workspace.entity';
 
@@ -18,13 +18,7 @@ import { Workspace } from '../workspaces/workspace.entity';
 @ApiResource({
   path: '/tracking_pages',
   shortName: 'TrackingPage',
-  nested: [
-    { path: '/workspaces/:id/tracking_pages', params: { id: 'workspace' } },
-    {
-      path: '/teams/:id/workspaces/:workspaces/tracking_pages',
-      params: { id: 'workspace.team', workspaces: 'workspace' },
-    },
-  ],
+  nested: workspaceRoutes('tracking_pages'),
   tenancy: { workspace: 'workspace' },
   uniqueConstraints: {
     uq_tracking_page_subdomain: {

@@ -6,7 +6,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import {
   Choice,
   EachChoice,
@@ -39,13 +39,7 @@ export type WidgetOption = (typeof WIDGET_OPTIONS)[number];
  */
 @ApiResource({
   path: '/widgets',
-  nested: [
-    { path: '/workspaces/:id/widgets', params: { id: 'workspace' } },
-    {
-      path: '/teams/:id/workspaces/:workspaces/widgets',
-      params: { id: 'workspace.team', workspaces: 'workspace' },
-    },
-  ],
+  nested: workspaceRoutes('widgets'),
   tenancy: { workspace: 'workspace' },
   defaultOrder: { createdAt: 'DESC' },
   description: 'A tracking widget embedded in a store.',

@@ -9,7 +9,7 @@ import {
 import { BooleanAliasFilter, TagFilter } from '../credentials/credential-filters';
 import { Credentials } from '../credentials/credentials.entity';
 import { BooleanFilter, ExactFilter, ExistsFilter, OrderFilter } from '../hydra/filters';
-import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ApiFilter, ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import { Choice, MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WORKFLOW_PERIODS, WORKFLOW_TYPE_NAMES } from './workflow-types';
@@ -22,13 +22,7 @@ import { WORKFLOW_PERIODS, WORKFLOW_TYPE_NAMES } from './workflow-types';
  */
 @ApiResource({
   path: '/workflows',
-  nested: [
-    { path: '/workspaces/:id/workflows', params: { id: 'workspace' } },
-    {
-      path: '/teams/:id/workspaces/:workspaces/workflows',
-      params: { id: 'workspace.team', workspaces: 'workspace' },
-    },
-  ],
+  nested: workspaceRoutes('workflows'),
   tenancy: { workspace: 'workspace' },
   defaultOrder: { createdAt: 'DESC' },
   description: 'A workflow (webhook or integration) of a workspace.',

@@ -28,6 +28,24 @@ export interface NestedCollectionRoute {
   maxItemsPerPage?: number;
 }
 
+/**
+ * The two nested collection routes every workspace-owned resource has: under
+ * its workspace, and under that workspace's team. `tail` may hold further
+ * segments (`notes/:notes/reminders`) with their params in `extra`.
+ */
+export function workspaceRoutes(
+  tail: string,
+  extra: Record<string, string> = {},
+): NestedCollectionRoute[] {
+  return [
+    { path: `/workspaces/:id/${tail}`, params: { id: 'workspace', ...extra } },
+    {
+      path: `/teams/:id/workspaces/:workspaces/${tail}`,
+      params: { id: 'workspace.team', workspaces: 'workspace', ...extra },
+    },
+  ];
+}
+
 export interface ApiResourceOptions {
   /** `@type`, `/contexts/<shortName>`; defaults to the class name. */
   shortName?: string;
