@@ -46,6 +46,7 @@ import { BillingModule } from './billing/billing.module';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { DomainsModule } from './domains/domains.module';
 import { ThemesModule } from './themes/themes.module';
+import { FixturesModule } from './fixtures/fixtures.module';
 
 @Module({
   imports: [
@@ -94,6 +95,7 @@ import { ThemesModule } from './themes/themes.module';
     IntegrationsModule,
     DomainsModule,
     ThemesModule,
+    FixturesModule,
   ],
 })
 export class AppModule {}

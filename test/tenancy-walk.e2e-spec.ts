@@ -43,6 +43,8 @@ const PUBLIC_ROUTES = [
   /^\/integration\/storefront\/register$/,
   // Server-to-server calls of the storefront and marketing apps: a shared secret header.
   /^\/integration-secure\//,
+  // Test support: 404 to everyone unless ENABLE_TEST_FIXTURES=true, then a bearer token.
+  /^\/test\/load-fixtures$/,
 ];
 
 interface RouteCase {
