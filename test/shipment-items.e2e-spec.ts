@@ -32,19 +32,25 @@ describe('shipment items', () => {
     const order = await createOrder(app, tenant);
     const item = await createOrderItem(app, tenant, order['@id'], { qty: 3 });
     const number = testTrackingNumber();
+    const fulfilment = (
+      await api(app, { token: tenant.token })
+        .post('/workflows', { title: 'Warehouse', type: 'api', workspace, period: 'daily' })
+        .expect(201)
+    ).body['@id'];
     const created = await createShipmentItem(app, tenant, {
       shipment: { workspace, trackingNumber: ` ${number} `, address: { city: 'Liberal' } },
       orderItem: item['@id'],
       qty: 2,
       externalSourceSyncId: 'li_1',
-      fulfillmentIntegration: '/workflows/a0b97939-5aea-4b35-b7c6-64f56bff1721',
+      fulfillmentIntegration: fulfilment,
     });
     expect(created).toMatchObject({
       '@type': 'ShipmentItem',
       orderItem: item['@id'],
       qty: 2,
       externalSourceSyncId: 'li_1',
-      fulfillmentIntegration: '/workflows/a0b97939-5aea-4b35-b7c6-64f56bff1721',
+      externalSourceIntegration: null,
+      fulfillmentIntegration: fulfilment,
     });
     const http = api(app, { token: tenant.token });
     const shipment = (await http.get(created.shipment).expect(200)).body;

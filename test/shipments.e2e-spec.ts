@@ -19,8 +19,17 @@ describe('shipments', () => {
   });
   afterAll(() => closeTestApp(app));
 
+  /** A passive store integration of the tenant's workspace. */
+  const storeWorkflow = async (type = 'shopify') =>
+    (
+      await api(app, { token: tenant.token })
+        .post('/workflows', { title: `${type} store`, type, workspace, period: 'daily' })
+        .expect(201)
+    ).body['@id'] as string;
+
   it('creates a shipment with address and status, identifying the carrier', async () => {
     const number = testTrackingNumber();
+    const store = await storeWorkflow();
     const res = await api(app, { token: tenant.token })
       .post('/shipments', {
         workspace,
@@ -30,7 +39,7 @@ describe('shipments', () => {
         orderNumbers: ['ON1', ' ON1 ', 'ON2', ''],
         address: { city: 'Liberal', countryIso2: 'us', postcode: '67901' },
         shipmentStatus: { code: 'packed', title: 'Packed' },
-        externalSourceIntegration: '/workflows/a0b97939-5aea-4b35-b7c6-64f56bff1721',
+        externalSourceIntegration: store,
         externalSourceSyncId: 'wo_1001',
         trackingStatus: 'delivered',
         daysInTransit: 99,
@@ -45,7 +54,9 @@ describe('shipments', () => {
       phoneNumber: '(415) 555-2671',
       orderNumbers: ['ON1', 'ON2'],
       workspace,
-      externalSourceIntegration: '/workflows/a0b97939-5aea-4b35-b7c6-64f56bff1721',
+      externalSourceIntegration: store,
+      externalSourceIntegrationType: 'shopify',
+      fulfillmentIntegration: null,
       externalSourceSyncId: 'wo_1001',
       address: {
         city: 'Liberal',
@@ -96,13 +107,20 @@ describe('shipments', () => {
         trackingNumber: 'AB-12',
         email: 'not-an-email',
         phoneNumber: '12345',
-        fulfillmentIntegration: '/shipments/a0b97939-5aea-4b35-b7c6-64f56bff1721',
+        fulfillmentIntegration: '/workflows/a0b97939-5aea-4b35-b7c6-64f56bff1721',
         address: { countryIso2: 'XX' },
       })
       .expect(422);
     expect(bad.body.violations.map((v: { propertyPath: string }) => v.propertyPath).sort()).toEqual(
       ['address.countryIso2', 'email', 'fulfillmentIntegration', 'phoneNumber', 'trackingNumber'],
     );
+    // A workflow reference is an IRI of a workflow: another resource's IRI is malformed input.
+    await http
+      .post('/shipments', {
+        workspace,
+        fulfillmentIntegration: '/shipments/a0b97939-5aea-4b35-b7c6-64f56bff1721',
+      })
+      .expect(400);
     await http.post('/shipments', { workspace, trackingNumber: '   ' }).expect(422);
     const status = await http
       .post('/shipments', { workspace, shipmentStatus: { title: 'No code' } })

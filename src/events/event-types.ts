@@ -4,6 +4,12 @@ import { TRACKING_STATUS_CODES } from '../tracking/statuses';
 export const EventTypes = {
   /** A shipment's trackingStatus changed (payload: ShipmentStatusChangedPayload). */
   shipmentStatusChanged: 'shipment.status_changed',
+  /** A shipment was created: POST /shipments, or as an object in POST /shipment_items. */
+  shipmentCreated: 'shipment.created',
+  /** PUT /shipments/{id} changed a shipment (payload names the changed fields). */
+  shipmentUpdated: 'shipment.updated',
+  /** DELETE /shipments/{id} (payload: the shipment as it was). */
+  shipmentDeleted: 'shipment.deleted',
 } as const;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes];

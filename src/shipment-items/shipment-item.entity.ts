@@ -8,9 +8,10 @@ import {
 } from 'typeorm';
 import { ExactFilter, OrderFilter, RangeFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
-import { GreaterThanOrEqual, MaxLength, NotBlank, Regex } from '../hydra/validation/constraints';
+import { GreaterThanOrEqual, MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { OrderItem } from '../order-items/order-item.entity';
-import { Shipment, WORKFLOW_IRI_PATTERN } from '../shipments/shipment.entity';
+import { Shipment } from '../shipments/shipment.entity';
+import { Workflow } from '../workflows/workflow.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 
 const SHIPMENT_ROUTES = (prefix: string, params: Record<string, string>) => ({
@@ -96,15 +97,15 @@ export class ShipmentItem {
   @Column('text', { nullable: true })
   externalSourceSyncId: string | null;
 
-  @ApiProperty({ writable: ['post'] })
-  @Regex(WORKFLOW_IRI_PATTERN)
-  @Column('text', { nullable: true })
-  externalSourceIntegration: string | null;
+  /** A workflow of the shipment's workspace. */
+  @ApiProperty({ writable: ['post'], nullable: true })
+  @ManyToOne(() => Workflow, { nullable: true, onDelete: 'SET NULL' })
+  externalSourceIntegration: Workflow | null;
 
-  @ApiProperty({ writable: ['post'] })
-  @Regex(WORKFLOW_IRI_PATTERN)
-  @Column('text', { nullable: true })
-  fulfillmentIntegration: string | null;
+  /** A workflow of the shipment's workspace. */
+  @ApiProperty({ writable: ['post'], nullable: true })
+  @ManyToOne(() => Workflow, { nullable: true, onDelete: 'SET NULL' })
+  fulfillmentIntegration: Workflow | null;
 
   @ApiProperty({ writable: ['post'] })
   @MaxLength(255)

@@ -11,6 +11,7 @@ import type { Workspace } from '../workspaces/workspace.entity';
 import { availableQuantity } from './shipment-item-quantity';
 import { ShipmentItem } from './shipment-item.entity';
 import { blankToNull } from '../shipments/text-input';
+import { checkWorkflowReferences } from '../shipments/workflow-references';
 
 interface Stored {
   orderItemId: string;
@@ -68,13 +69,15 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
     item.qty ??= 0;
     item.externalSourceSyncId = blankToNull(item.externalSourceSyncId);
     item.fulfillmentSyncId = blankToNull(item.fulfillmentSyncId);
-    item.externalSourceIntegration = blankToNull(item.externalSourceIntegration);
-    item.fulfillmentIntegration = blankToNull(item.fulfillmentIntegration);
   }
 
   async validate(item: ShipmentItem, ctx: WriteContext): Promise<Violation[]> {
     const { em } = ctx;
     const workspaceId = this.stored.get(item)?.workspaceId ?? item.workspace.id;
+    const violations =
+      ctx.operation === 'post'
+        ? await checkWorkflowReferences(em, workspaceId, item, 'shipment item')
+        : [];
     // The lock serialises every quantity check of this order item.
     const [orderItem] = await em.query(
       'SELECT id, workspace_id, qty FROM order_item WHERE id = $1 FOR UPDATE',
@@ -82,6 +85,7 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
     );
     if (!orderItem || orderItem.workspace_id !== workspaceId) {
       return [
+        ...violations,
         {
           propertyPath: 'orderItem',
           message: 'The order item must belong to the workspace of the shipment.',
@@ -89,6 +93,7 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
         },
       ];
     }
+    if (violations.length) return violations;
     const [others] = await em.query(
       `SELECT COALESCE(sum(qty), 0)::int AS shipped FROM shipment_item
         WHERE order_item_id = $1 AND id IS DISTINCT FROM $2`,

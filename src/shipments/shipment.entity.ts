@@ -17,11 +17,15 @@ import { Email, MaxLength, NotBlank, Regex } from '../hydra/validation/constrain
 import type { Order } from '../orders/order.entity';
 import type { ShipmentItem } from '../shipment-items/shipment-item.entity';
 import { Status } from '../statuses/status.entity';
+import { Workflow } from '../workflows/workflow.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { PhoneNumber } from './contact-rules';
 
 export const TRACKING_NUMBER_PATTERN = /^\s*[a-zA-Z\d]+\s*$/;
-/** Workflows do not exist yet: their IRIs are stored as text until they do (no FK). */
+/**
+ * A workflow IRI held as text (orders, order items, products); shipments and shipment items
+ * reference workflows as relations.
+ */
 export const WORKFLOW_IRI_PATTERN =
   /^\/workflows\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -241,20 +245,20 @@ export class Shipment {
   @OneToMany('ShipmentItem', (item: ShipmentItem) => item.shipment)
   shipmentItems: ShipmentItem[];
 
-  @ApiProperty({ writable: ['post'] })
-  @Regex(WORKFLOW_IRI_PATTERN)
-  @Column('text', { nullable: true })
-  externalSourceIntegration: string | null;
+  /** The store integration (workflow of the same workspace) the shipment came from. */
+  @ApiProperty({ writable: ['post'], nullable: true })
+  @ManyToOne(() => Workflow, { nullable: true, onDelete: 'SET NULL' })
+  externalSourceIntegration: Workflow | null;
 
   @ApiProperty({ writable: ['post'] })
   @MaxLength(255)
   @Column('text', { nullable: true })
   externalSourceSyncId: string | null;
 
-  @ApiProperty({ writable: ['post'] })
-  @Regex(WORKFLOW_IRI_PATTERN)
-  @Column('text', { nullable: true })
-  fulfillmentIntegration: string | null;
+  /** The fulfilment integration (workflow of the same workspace) that ships it. */
+  @ApiProperty({ writable: ['post'], nullable: true })
+  @ManyToOne(() => Workflow, { nullable: true, onDelete: 'SET NULL' })
+  fulfillmentIntegration: Workflow | null;
 
   @ApiProperty({ writable: ['post'] })
   @MaxLength(255)
@@ -276,7 +280,11 @@ export class Shipment {
   @ManyToOne(() => Status, { onDelete: 'RESTRICT', nullable: true })
   shipmentStatus: Status | null;
 
-  @ApiProperty()
-  @Column('text', { nullable: true })
-  externalSourceIntegrationType: string | null;
+  /** The type of the externalSourceIntegration workflow (`shopify`, ...). */
+  @ApiProperty({
+    sql: '(SELECT wf.type FROM workflow wf WHERE wf.id = {a}.external_source_integration_id)',
+    type: 'string',
+    nullable: true,
+  })
+  externalSourceIntegrationType?: string | null;
 }

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
+import { ShipmentEvents } from './shipment-events';
 import { Shipment } from './shipment.entity';
 import { ShipmentsService } from './shipments.service';
 
@@ -7,7 +8,7 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
 
 @Module({
   controllers: [ShipmentsController],
-  providers: [ShipmentsService],
+  providers: [ShipmentsService, ShipmentEvents],
   exports: [ShipmentsService],
 })
 export class ShipmentsModule {}

@@ -7,6 +7,7 @@ import { checkStatusReference, findOrCreateStatus } from '../statuses/status-ref
 import { Status } from '../statuses/status.entity';
 import { ordersOfShipment, refreshOrderAggregates } from '../orders/order-aggregates';
 import { decideOriginCarrier } from './shipment-carrier';
+import { ShipmentEvents, type ShipmentSnapshot } from './shipment-events';
 import {
   completeShipmentOrders,
   linkedOrders,
@@ -17,6 +18,7 @@ import {
 } from './shipment-orders';
 import { Shipment } from './shipment.entity';
 import { blankToNull } from './text-input';
+import { checkWorkflowReferences } from './workflow-references';
 
 /** What a write did to a shipment, for those who react to it (tracking). */
 export interface ShipmentWriteEvent {
@@ -36,18 +38,24 @@ interface StoredState {
   trackingNumber: string | null;
   originCarrier: string | null;
   orderNumbers: string[];
+  /** The shipment as the API showed it before the PUT, to name what changed. */
+  snapshot: ShipmentSnapshot | null;
 }
 
 /**
  * Shipment rules: trimmed tracking numbers unique per workspace, carrier
  * identification, embedded status find-or-create, contact validation.
  * Others hook in with `onWrite` (the tracking engine fills the tracking
- * fields in the same transaction when the number changes).
+ * fields in the same transaction when the number changes). Creates, changes
+ * and deletes go to the outbox as `shipment.created|updated|deleted` in the
+ * write's transaction (ShipmentEvents).
  */
 @Injectable()
 export class ShipmentsService implements ResourceHooks<Shipment> {
   private readonly listeners: ShipmentWriteListener[] = [];
   private readonly stored = new WeakMap<Shipment, StoredState>();
+
+  constructor(private readonly events: ShipmentEvents) {}
 
   /** Registers a listener called inside every shipment create/replace transaction. */
   onWrite(listener: ShipmentWriteListener): void {
@@ -65,6 +73,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
         trackingNumber: row.tracking_number,
         originCarrier: row.origin_carrier,
         orderNumbers: row.order_numbers,
+        snapshot: await this.events.snapshot(ctx.em, shipment.id),
       });
     }
     shipment.trackingNumber = trimTrackingNumber(shipment.trackingNumber);
@@ -73,8 +82,6 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
     shipment.originCarrier = blankToNull(shipment.originCarrier);
     shipment.externalSourceSyncId = blankToNull(shipment.externalSourceSyncId);
     shipment.fulfillmentSyncId = blankToNull(shipment.fulfillmentSyncId);
-    shipment.externalSourceIntegration = blankToNull(shipment.externalSourceIntegration);
-    shipment.fulfillmentIntegration = blankToNull(shipment.fulfillmentIntegration);
     shipment.orderNumbers = cleanOrderNumbers(shipment.orderNumbers);
     normalizeAddress(shipment.address);
 
@@ -111,6 +118,11 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
   async validate(shipment: Shipment, ctx: WriteContext): Promise<Violation[]> {
     const workspaceId = this.workspaceIdOf(shipment)!;
     const violations: Violation[] = [];
+    if (ctx.operation === 'post') {
+      violations.push(
+        ...(await checkWorkflowReferences(ctx.em, workspaceId, shipment, 'shipment')),
+      );
+    }
     if (
       shipment.shipmentStatus?.id &&
       ctx.nested.shipmentStatus === undefined &&
@@ -215,11 +227,16 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
     await refreshOrderAggregates(em, affected);
   }
 
-  /** Deletes the shipment (its items go with it) and refreshes the orders it counted in. */
+  /**
+   * Deletes the shipment (its items go with it), refreshes the orders it counted in and
+   * records `shipment.deleted` with the shipment as it was.
+   */
   async remove(shipment: Shipment, ctx: WriteContext): Promise<void> {
+    const before = await this.events.snapshot(ctx.em, shipment.id);
     const affected = await ordersOfShipment(ctx.em, shipment.id);
     await ctx.em.delete(Shipment, { id: shipment.id });
     await refreshOrderAggregates(ctx.em, affected);
+    if (before) await this.events.deleted(ctx.em, shipment.id, before);
   }
 
   async afterWrite(shipment: Shipment, ctx: WriteContext): Promise<void> {
@@ -234,6 +251,9 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       em: ctx.em,
     };
     for (const listener of this.listeners) await listener(event);
+    // After the listeners, so the payload shows what they filled in (tracking fields).
+    if (!previous) await this.events.created(ctx.em, shipment.id);
+    else if (previous.snapshot) await this.events.updated(ctx.em, shipment.id, previous.snapshot);
   }
 
   /** Linked orders must belong to the shipment's workspace. */
