@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
@@ -31,23 +30,6 @@ interface ExportRow {
   entity: string;
   filters: Array<[string, string]>;
   attempts: number;
-}
-
-/** Collects what is written into one buffer (FileStorage.save takes the whole file). */
-class BufferSink extends Writable {
-  private readonly chunks: Buffer[] = [];
-  size = 0;
-
-  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void): void {
-    const buffer = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
-    this.chunks.push(buffer);
-    this.size += buffer.length;
-    done();
-  }
-
-  buffer(): Buffer {
-    return Buffer.concat(this.chunks, this.size);
-  }
 }
 
 /**
@@ -125,30 +107,34 @@ export class ExportsService {
       const query = (Array.isArray(row.filters) ? row.filters : [])
         .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
         .join('&');
-      const sink = new BufferSink();
-      const count = await writeCollectionCsv(
-        this.api.data,
-        this.api.registry,
-        {
-          resource,
-          principal,
-          params: QueryParams.fromUrl(`?${query}`),
-          scope: row.workspace_id ? [{ path: 'workspace', id: row.workspace_id }] : [],
-        },
-        sink,
-        { paginate: false },
-      );
       const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z');
       const fileName = `${row.entity}-${stamp}.csv`;
       storedKey = `${randomUUID()}/${fileName}`;
-      await this.storage.save(storedKey, sink.buffer());
+      // Rows stream from the cursor straight into the stored file: nothing holds it in memory.
+      const count = await this.storage.saveStream(storedKey, (out) =>
+        writeCollectionCsv(
+          this.api.data,
+          this.api.registry,
+          {
+            resource,
+            principal,
+            params: QueryParams.fromUrl(`?${query}`),
+            scope: row.workspace_id ? [{ path: 'workspace', id: row.workspace_id }] : [],
+          },
+          out,
+          { paginate: false },
+        ),
+      );
+      const stored = await this.storage.open(storedKey);
+      stored?.stream.destroy();
+      const size = stored?.size ?? 0;
       const key = storedKey;
       await this.dataSource.transaction(async (em) => {
         await em.query(
           `UPDATE export SET status = 'done', row_count = $2, size = $3, file_name = $4,
                   storage_key = $5, error = NULL, finished_at = now(), updated_at = now()
             WHERE id = $1`,
-          [row.id, count, sink.size, fileName, key],
+          [row.id, count, size, fileName, key],
         );
         await this.notifications.notify(
           {

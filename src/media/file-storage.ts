@@ -1,4 +1,4 @@
-import type { Readable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 
 /**
  * Where uploaded files live. The API stores and serves files only through this port, so a
@@ -7,6 +7,12 @@ import type { Readable } from 'node:stream';
 export abstract class FileStorage {
   /** Stores `data` under `key` (a relative path such as `<uuid>/<name>`), atomically. */
   abstract save(key: string, data: Buffer): Promise<void>;
+  /**
+   * Stores what `produce` writes to the given stream under `key`, atomically
+   * and without holding the file in memory (exports of any size). The stream
+   * may be ended by `produce`; the file appears only when it resolves.
+   */
+  abstract saveStream<T>(key: string, produce: (out: Writable) => Promise<T>): Promise<T>;
   /** The stored bytes as a stream, or null when no such file exists. */
   abstract open(key: string): Promise<{ stream: Readable; size: number } | null>;
   abstract remove(key: string): Promise<void>;

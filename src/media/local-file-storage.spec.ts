@@ -1,3 +1,4 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -47,5 +48,34 @@ describe('safeFileName', () => {
     ['été.pdf', 'ete.pdf'],
   ])('%j -> %j', (input, expected) => {
     expect(safeFileName(input)).toBe(expected);
+  });
+});
+
+describe('LocalFileStorage.saveStream', () => {
+  const root = mkdtempSync(join(tmpdir(), 'storage-stream-'));
+  const storage = new LocalFileStorage(root, '/media/files');
+  const key = '6f1d8a44-0b8e-4c1f-9a7c-2f0e7d7b1a11/export.csv';
+
+  it('stores what the producer writes, and only once it resolves', async () => {
+    const result = await storage.saveStream(key, async (out) => {
+      for (let i = 0; i < 1000; i++) out.write(`row ${i}\n`);
+      expect(existsSync(join(root, key))).toBe(false);
+      out.end();
+      return 1000;
+    });
+    expect(result).toBe(1000);
+    expect(readFileSync(join(root, key), 'utf8').split('\n')).toHaveLength(1001);
+  });
+
+  it('leaves nothing behind when the producer fails', async () => {
+    const other = '6f1d8a44-0b8e-4c1f-9a7c-2f0e7d7b1a12/broken.csv';
+    await expect(
+      storage.saveStream(other, async (out) => {
+        out.write('partial');
+        throw new Error('cursor lost');
+      }),
+    ).rejects.toThrow('cursor lost');
+    expect(existsSync(join(root, other))).toBe(false);
+    expect(readdirSync(join(root, other.split('/')[0]))).toEqual([]);
   });
 });

@@ -1,8 +1,9 @@
-import { createReadStream } from 'node:fs';
+import { createReadStream, createWriteStream } from 'node:fs';
 import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { FileStorage, STORAGE_KEY } from './file-storage';
+import type { Writable } from 'node:stream';
 
 /**
  * Files on the local disk under `<root>` (DATA_DIR/media), served back by the media file
@@ -23,6 +24,28 @@ export class LocalFileStorage extends FileStorage {
     const tmp = `${path}.${randomUUID()}.tmp`;
     await writeFile(tmp, data, { flag: 'wx' });
     await rename(tmp, path);
+  }
+
+  async saveStream<T>(key: string, produce: (out: Writable) => Promise<T>): Promise<T> {
+    const path = this.pathOf(key);
+    await mkdir(dirname(path), { recursive: true });
+    const tmp = `${path}.${randomUUID()}.tmp`;
+    const out = createWriteStream(tmp, { flags: 'wx' });
+    const closed = new Promise<void>((resolve, reject) => {
+      out.once('close', resolve);
+      out.once('error', reject);
+    });
+    try {
+      const result = await produce(out);
+      if (!out.writableEnded) out.end();
+      await closed;
+      await rename(tmp, path);
+      return result;
+    } catch (error) {
+      out.destroy();
+      await rm(tmp, { force: true });
+      throw error;
+    }
   }
 
   async open(key: string) {
