@@ -1,6 +1,8 @@
 import { Delete, HttpCode, Inject, Post, Put, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
+import { ModuleRef } from '@nestjs/core';
+import { EntitlementsGuard } from '../billing/entitlements-guard';
 import type { Principal } from '../access/principal';
 import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
@@ -33,6 +35,7 @@ export class TeamMembersController extends ResourceController(TeamMember) {
   declare readonly api: HydraApi;
   @Inject(InvitationsService) private readonly invitations!: InvitationsService;
   @Inject(DataSource) private readonly dataSource!: DataSource;
+  @Inject(ModuleRef) private readonly modules!: ModuleRef;
 
   /**
    * POST /team_members: invites `invitedEmail` into `team` (an IRI of a team the caller
@@ -63,6 +66,10 @@ export class TeamMembersController extends ResourceController(TeamMember) {
     }
     const result = await this.dataSource.transaction(async (em) => {
       await checkPermissionTargets(em, principal, permissions, 'permissions', teamId);
+      // Invitations take a seat of the team's plan (billing), like members do.
+      await this.modules
+        .get(EntitlementsGuard, { strict: false })
+        .assertAvailable(em, teamId, 'users', 'team');
       return this.invitations.invite(
         em,
         principal,
