@@ -231,7 +231,7 @@ describe('tracking actions: checks on demand and pushed checkpoints', () => {
       const after = await http().get(`/shipments/${s.id}/checkpoints`).expect(200);
       expect(after.body['hydra:totalItems']).toBe(2);
       const events = await db.query(
-        `SELECT payload->>'trackingStatus' AS status FROM outbox_event WHERE aggregate_id = $1 ORDER BY created_at`,
+        `SELECT payload->>'trackingStatus' AS status FROM outbox_event WHERE aggregate_id = $1 AND type = 'shipment.status_changed' ORDER BY created_at`,
         [s.id],
       );
       expect(events.map((e: { status: string }) => e.status)).toEqual([

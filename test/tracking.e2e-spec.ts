@@ -225,7 +225,7 @@ describe('tracking engine', () => {
       const id = created.body.id;
       const events = () =>
         db.query(
-          `SELECT type, workspace_id, payload FROM outbox_event WHERE aggregate_id = $1 ORDER BY created_at`,
+          `SELECT type, workspace_id, payload FROM outbox_event WHERE aggregate_id = $1 AND type = 'shipment.status_changed' ORDER BY created_at`,
           [id],
         );
       expect(await events()).toEqual([

@@ -68,10 +68,11 @@ describe('webhook delivery', () => {
     return res.body as Record<string, any>;
   }
   const mine = (path = '/hook') => receiver.received.filter((r) => r.path === path);
-  const eventsOf = (aggregateId: string) =>
+  // Shipments also emit shipment.created/updated; these tests follow the status changes.
+  const eventsOf = (aggregateId: string, type = 'shipment.status_changed') =>
     db.query(
-      `SELECT id, delivered_at, dispatched_at, attempts, last_error FROM outbox_event WHERE aggregate_id = $1`,
-      [aggregateId],
+      `SELECT id, delivered_at, dispatched_at, attempts, last_error FROM outbox_event WHERE aggregate_id = $1 AND type = $2`,
+      [aggregateId, type],
     );
 
   it('POSTs a status change, signed over "<timestamp>.<raw body>", and records the run', async () => {
@@ -87,7 +88,9 @@ describe('webhook delivery', () => {
 
     await delivery.runUntilIdle();
 
-    const [request] = mine('/signed');
+    const [request] = mine('/signed').filter(
+      (r) => r.headers['x-event-type'] === 'shipment.status_changed',
+    );
     expect(request).toBeDefined();
     const body = JSON.parse(request.body);
     expect(body).toEqual({
@@ -115,7 +118,11 @@ describe('webhook delivery', () => {
     expect(after.delivered_at).not.toBeNull();
     expect(after.attempts).toBe(1);
     const runs = await http().get(`/workflows/${workflow.id}/runs`).expect(200);
-    expect(runs.body['hydra:member']).toEqual([
+    expect(
+      runs.body['hydra:member'].filter(
+        (r: { eventType: string }) => r.eventType === 'shipment.status_changed',
+      ),
+    ).toEqual([
       expect.objectContaining({
         status: 'success',
         responseCode: 200,
