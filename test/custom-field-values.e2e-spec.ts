@@ -70,4 +70,36 @@ describe('custom field values on orders', () => {
     expect(many.body['hydra:totalItems']).toBe(2);
     expect(many.body['hydra:search']['hydra:template']).toContain('customFields.{code}');
   });
+
+  it('works the same on shipments', async () => {
+    const http = api(app, { token: t.token });
+    await http
+      .post('/fields', {
+        code: 'warehouse',
+        workspace,
+        entity: 'shipments',
+        title: 'Warehouse',
+        fieldType: 'text',
+      })
+      .expect(201);
+    const res = await http
+      .post('/shipments', {
+        workspace,
+        trackingNumber: 'TM102CUSTOMFIELDTM',
+        customFields: { warehouse: 'Leeds' },
+      })
+      .expect(201);
+    expect(res.body.customFields).toEqual({ warehouse: 'Leeds' });
+    await http
+      .post('/shipments', {
+        workspace,
+        trackingNumber: 'TM102CUSTOMFIELD2TM',
+        customFields: { gift_note: 'x' },
+      })
+      .expect(422);
+    const found = await http.get('/shipments?customFields.warehouse=Leeds').expect(200);
+    expect(
+      found.body['hydra:member'].map((s: { trackingNumber: string }) => s.trackingNumber),
+    ).toEqual(['TM102CUSTOMFIELDTM']);
+  });
 });

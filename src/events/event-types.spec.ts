@@ -1,11 +1,13 @@
 import { NOTIFICATION_EVENTS, notificationEventsOf } from './event-types';
 
 describe('notification events', () => {
-  it('lists the status change and one event per tracking status', () => {
+  it('lists creation, update, the status change and one event per tracking status', () => {
+    expect(NOTIFICATION_EVENTS).toContain('shipment.created');
+    expect(NOTIFICATION_EVENTS).toContain('shipment.updated');
     expect(NOTIFICATION_EVENTS).toContain('shipment.status_changed');
     expect(NOTIFICATION_EVENTS).toContain('shipment.delivered');
     expect(NOTIFICATION_EVENTS).toContain('shipment.return_to_sender');
-    expect(NOTIFICATION_EVENTS).toHaveLength(13);
+    expect(NOTIFICATION_EVENTS).toHaveLength(15);
   });
 
   it('maps a status change to the generic and the status event', () => {

@@ -25,11 +25,14 @@ export interface ShipmentStatusChangedPayload {
 }
 
 /**
- * The event names e-mail notifications subscribe to: `shipment.status_changed` (every change)
+ * The event names e-mail notifications subscribe to: `shipment.created`, `shipment.updated`,
+ * `shipment.status_changed` (every change)
  * and `shipment.<status>` for each tracking status (the change into that status), e.g.
  * `shipment.delivered`. Both are derived from the outbox's `shipment.status_changed` rows.
  */
 export const NOTIFICATION_EVENTS: readonly string[] = [
+  EventTypes.shipmentCreated,
+  EventTypes.shipmentUpdated,
   EventTypes.shipmentStatusChanged,
   ...TRACKING_STATUS_CODES.map((code) => `shipment.${code}`),
 ];

@@ -13,5 +13,6 @@ export class ShipmentItemsController extends ResourceController(
   imports: [ShipmentsModule],
   controllers: [ShipmentItemsController],
   providers: [ShipmentItemsService],
+  exports: [ShipmentItemsService],
 })
 export class ShipmentItemsModule {}

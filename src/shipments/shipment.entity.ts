@@ -11,7 +11,14 @@ import {
 } from 'typeorm';
 import { ValidateNested } from 'class-validator';
 import { Address } from '../common/address';
-import { DateFilter, EmptyFilter, ExactFilter, OrderFilter, RangeFilter } from '../hydra/filters';
+import {
+  DateFilter,
+  EmptyFilter,
+  ExactFilter,
+  JsonKeyFilter,
+  OrderFilter,
+  RangeFilter,
+} from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { Email, MaxLength, NotBlank, Regex } from '../hydra/validation/constraints';
 import type { Order } from '../orders/order.entity';
@@ -65,6 +72,7 @@ const ADDRESS_FIELDS = [
   defaultOrder: { createdAt: 'DESC' },
   description: 'A parcel tracked by its tracking number.',
 })
+@ApiFilter(new JsonKeyFilter('customFields'))
 @ApiFilter(
   new OrderFilter([
     'id',
@@ -211,6 +219,11 @@ export class Shipment {
   @ApiProperty()
   @UpdateDateColumn({ type: 'timestamptz' })
   updatedAt: Date;
+
+  /** Values of the workspace's custom fields for shipments (`/fields?entity=shipments`), by code. */
+  @ApiProperty({ writable: ['post', 'put'], type: 'object', validatedBy: 'customFields' })
+  @Column('jsonb', { default: () => "'{}'::jsonb" })
+  customFields: Record<string, unknown>;
 
   @ApiProperty()
   @Column('timestamptz', { nullable: true })
