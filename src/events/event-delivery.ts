@@ -1,3 +1,4 @@
+import { PeriodicTask } from '../jobs/periodic-task';
 import {
   Inject,
   Injectable,
@@ -82,7 +83,7 @@ interface AttemptResult {
 @Injectable()
 export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(EventDelivery.name);
-  private ticking: Promise<unknown> | null = null;
+  private periodicTask?: PeriodicTask;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -104,22 +105,17 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     return Math.max(5 * 60_000, 3 * this.config.webhookTimeoutMs);
   }
 
+  private get periodic(): PeriodicTask {
+    return (this.periodicTask ??= new PeriodicTask(INTERVAL_NAME, this.scheduler, this.logger));
+  }
+
   onApplicationBootstrap(): void {
-    if (!this.enabled) return;
-    const timer = setInterval(() => {
-      if (this.ticking) return;
-      this.ticking = this.runOnce()
-        .catch((error: Error) => this.logger.error(`event delivery round failed: ${error.message}`))
-        .finally(() => (this.ticking = null));
-    }, this.config.eventDeliveryIntervalMs);
-    this.scheduler.addInterval(INTERVAL_NAME, timer);
+    if (this.enabled)
+      this.periodic.start(this.config.eventDeliveryIntervalMs, () => this.runOnce());
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) {
-      this.scheduler.deleteInterval(INTERVAL_NAME);
-    }
-    await this.ticking;
+    await this.periodic.stop();
   }
 
   /** One round: dispatch new events, attempt due deliveries, close finished events. */

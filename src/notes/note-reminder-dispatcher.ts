@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { PeriodicTask } from '../jobs/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -16,7 +17,7 @@ const BATCH = 200;
 @Injectable()
 export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('NoteReminderDispatcher');
-  private running: Promise<unknown> | null = null;
+  private periodicTask?: PeriodicTask;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -25,23 +26,16 @@ export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplica
     private readonly notifications: NotificationsService,
   ) {}
 
+  private get periodic(): PeriodicTask {
+    return (this.periodicTask ??= new PeriodicTask(INTERVAL_NAME, this.scheduler, this.logger));
+  }
+
   onApplicationBootstrap(): void {
-    const seconds = this.config.noteReminderIntervalSeconds;
-    if (seconds <= 0) return;
-    const handle = setInterval(() => {
-      if (this.running) return;
-      this.running = this.dispatch()
-        .catch((error) => this.logger.error({ err: error }, 'note reminder dispatch failed'))
-        .finally(() => (this.running = null));
-    }, seconds * 1000);
-    handle.unref();
-    this.scheduler.addInterval(INTERVAL_NAME, handle);
+    this.periodic.start(this.config.noteReminderIntervalSeconds * 1000, () => this.dispatch());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME))
-      this.scheduler.deleteInterval(INTERVAL_NAME);
-    await this.running;
+    await this.periodic.stop();
   }
 
   /** Sends every reminder due by `now`, in batches; returns how many were sent. */

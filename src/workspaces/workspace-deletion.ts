@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { PeriodicTask } from '../jobs/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -27,7 +28,7 @@ interface OwnedTable {
 @Injectable()
 export class WorkspaceDeletion implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('WorkspaceDeletion');
-  private running: Promise<unknown> | null = null;
+  private periodicTask?: PeriodicTask;
   private owned: OwnedTable[] | null = null;
 
   constructor(
@@ -37,23 +38,16 @@ export class WorkspaceDeletion implements OnApplicationBootstrap, OnApplicationS
     private readonly media: MediaService,
   ) {}
 
+  private get periodic(): PeriodicTask {
+    return (this.periodicTask ??= new PeriodicTask(INTERVAL_NAME, this.scheduler, this.logger));
+  }
+
   onApplicationBootstrap(): void {
-    const seconds = this.config.workspaceDeleteIntervalSeconds;
-    if (seconds <= 0) return;
-    const handle = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch((error) => this.logger.error({ err: error }, 'workspace deletion tick failed'))
-        .finally(() => (this.running = null));
-    }, seconds * 1000);
-    handle.unref();
-    this.scheduler.addInterval(INTERVAL_NAME, handle);
+    this.periodic.start(this.config.workspaceDeleteIntervalSeconds * 1000, () => this.tick());
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME))
-      this.scheduler.deleteInterval(INTERVAL_NAME);
-    await this.running;
+    await this.periodic.stop();
   }
 
   /** Deletes now (small workspace) or schedules; runs in the caller's transaction. */

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { PeriodicTask } from '../../jobs/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
@@ -41,7 +42,7 @@ export interface RefreshRound {
 @Injectable()
 export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TrackingRefresher.name);
-  private ticking: Promise<unknown> | null = null;
+  private periodicTask?: PeriodicTask;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -64,22 +65,17 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
     return this.config.trackingRefreshEnabled ?? this.config.nodeEnv !== 'test';
   }
 
+  private get periodic(): PeriodicTask {
+    return (this.periodicTask ??= new PeriodicTask(INTERVAL_NAME, this.scheduler, this.logger));
+  }
+
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
-    const timer = setInterval(() => {
-      if (this.ticking) return;
-      this.ticking = this.enqueueDue()
-        .catch((error: Error) => this.logger.error(`refresh tick failed: ${error.message}`))
-        .finally(() => (this.ticking = null));
-    }, this.config.trackingRefreshIntervalSeconds * 1000);
-    this.scheduler.addInterval(INTERVAL_NAME, timer);
+    this.periodic.start(this.config.trackingRefreshIntervalSeconds * 1000, () => this.enqueueDue());
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.scheduler.doesExist('interval', INTERVAL_NAME)) {
-      this.scheduler.deleteInterval(INTERVAL_NAME);
-    }
-    await this.ticking;
+    await this.periodic.stop();
   }
 
   /**
