@@ -12,7 +12,8 @@ export const seedCommand: CliCommand = {
   name: 'seed',
   description:
     'Fill a workspace with realistic orders, items and shipments in bulk (for benchmarks and demos)',
-  usage: '[--shipments N] [--orders N] [--workspace <uuid>] [--batch N]',
+  usage:
+    '[--shipments N] [--orders N] [--workspace <uuid>] [--batch N] [--indexes auto|rebuild|keep]',
   async run(args, context) {
     let values: Record<string, string | undefined>;
     try {
@@ -23,6 +24,7 @@ export const seedCommand: CliCommand = {
           orders: { type: 'string' },
           workspace: { type: 'string' },
           batch: { type: 'string' },
+          indexes: { type: 'string' },
         },
       }));
     } catch (error) {
@@ -33,18 +35,26 @@ export const seedCommand: CliCommand = {
     const batch = Math.max(1, positive('batch', values.batch, 50000));
     if (values.workspace && !/^[0-9a-f-]{36}$/i.test(values.workspace))
       throw new CliUsageError('--workspace must be a workspace id');
+    const indexes = values.indexes ?? 'auto';
+    if (!['auto', 'rebuild', 'keep'].includes(indexes))
+      throw new CliUsageError(`--indexes must be auto, rebuild or keep, got "${indexes}"`);
     const db = await context.dataSource();
     if (values.workspace) {
       const found = await db.query('SELECT 1 FROM workspace WHERE id = $1', [values.workspace]);
       if (found.length === 0) throw new CliUsageError(`No workspace ${values.workspace}`);
     }
+    const started = Date.now();
     const result = await seedWorkspace(db, {
       shipments,
       orders,
       batch,
       workspaceId: values.workspace,
+      rebuildIndexes: indexes === 'auto' ? undefined : indexes === 'rebuild',
       onProgress: ({ table, rows, total }) =>
-        process.stderr.write(`seed: ${table} ${rows}/${total}\n`),
+        process.stderr.write(
+          `seed: ${table === 'index' ? 'indexes rebuilt' : table} ${rows}/${total}` +
+            ` (${((Date.now() - started) / 1000).toFixed(1)} s)\n`,
+        ),
     });
     context.print(
       JSON.stringify({
