@@ -20,10 +20,7 @@ describe('outbox delivery survives crashes and concurrency', () => {
   let receiver: WebhookReceiver;
   let tenant: Tenant;
   const saved = { ...process.env };
-  /**
-   * Further nodes stay up until the end: the bearer strategy is registered process-wide by the
-   * latest node, so HTTP calls need that node alive.
-   */
+  /** Further nodes (closed in afterAll). */
   const nodes: NestExpressApplication[] = [];
   const node = async () => {
     const created = await createTestApp();

@@ -1,40 +1,43 @@
-import { ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, Optional } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard } from '@nestjs/passport';
+import { Clock } from '../auth/clock';
 import { ApiError } from '../hydra/errors/api-errors';
+import { bearerToken } from './bearer-token';
 import type { RequestWithPrincipal } from './current-principal';
-import type { Principal } from './principal';
+import { PrincipalLoader } from './principal-loader';
 import { IS_PUBLIC } from './public.decorator';
 
-/** Global guard: every route needs a valid bearer token unless marked @Public(). */
+/**
+ * Global guard: every route needs a valid bearer token unless marked @Public(). The token
+ * resolves to the principal (user, teams, workspaces) in one query, set on the request.
+ * (No passport: one strategy needs no framework, and this runs on every request.)
+ */
 @Injectable()
-export class BearerAuthGuard extends AuthGuard('bearer') {
-  constructor(private readonly reflector: Reflector) {
-    super({ session: false });
-  }
+export class BearerAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly principals: PrincipalLoader,
+    // Expiry is decided by the injectable clock (src/auth/clock.ts), so tests can move time.
+    @Optional() private readonly clock?: Clock,
+  ) {}
 
-  override canActivate(context: ExecutionContext) {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [
       context.getHandler(),
       context.getClass(),
     ]);
     if (isPublic) return true;
-    return super.canActivate(context) as Promise<boolean>;
-  }
-
-  override handleRequest<T = Principal>(
-    err: unknown,
-    user: T,
-    _info: unknown,
-    context: ExecutionContext,
-  ): T {
-    if (err || !user) {
+    const req = context.switchToHttp().getRequest<RequestWithPrincipal>();
+    const token = bearerToken(req);
+    const principal = token
+      ? await this.principals.fromToken(token, this.clock?.now() ?? new Date())
+      : null;
+    if (!principal) {
       throw new ApiError(401, 'Full authentication is required to access this resource.', {
         'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"',
       });
     }
-    context.switchToHttp().getRequest<RequestWithPrincipal>().principal =
-      user as unknown as Principal;
-    return user;
+    req.principal = principal;
+    return true;
   }
 }
