@@ -47,6 +47,7 @@ import { IntegrationsModule } from './integrations/integrations.module';
 import { DomainsModule } from './domains/domains.module';
 import { ThemesModule } from './themes/themes.module';
 import { FixturesModule } from './fixtures/fixtures.module';
+import { RouteIndexer } from './common/route-index';
 
 @Module({
   imports: [
@@ -97,5 +98,6 @@ import { FixturesModule } from './fixtures/fixtures.module';
     ThemesModule,
     FixturesModule,
   ],
+  providers: [RouteIndexer],
 })
 export class AppModule {}

@@ -1,10 +1,9 @@
 import type { INestApplication } from '@nestjs/common';
+import { routeLayers, type RouterLayer } from '../../common/route-index';
 
-interface Layer {
+type Layer = RouterLayer & {
   route?: { path: string | string[]; methods: Record<string, boolean> };
-  regexp?: RegExp;
-  matchers?: Array<(path: string) => unknown>;
-}
+};
 
 /** The registered routes, read from Express once the app is up; answers 405 and enumerates routes for tests. */
 export class RouteTable {
@@ -35,7 +34,7 @@ export class RouteTable {
     };
     const stack = (instance.router ?? instance._router)?.stack ?? [];
     const routes: Array<{ method: string; path: string; match: (p: string) => boolean }> = [];
-    for (const layer of stack) {
+    for (const layer of routeLayers(stack) as Layer[]) {
       if (!layer.route) continue;
       const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
       for (const path of paths) {
