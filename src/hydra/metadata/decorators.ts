@@ -68,6 +68,13 @@ export interface ApiResourceOptions {
   uniqueConstraints?: Record<string, { property: string; message?: string }>;
   /** Name of the identifier property used in IRIs (default `id`). */
   identifier?: string;
+  /**
+   * PUT replaces the writable state (API Platform's standard PUT): attributes writable on PUT
+   * that the body leaves out go back to their defaults, as on POST (the column default, else
+   * null; `[]` for to-many references), and an embedded object given is replaced whole. Without
+   * it PUT changes only the attributes the body gives (write/put-replace.ts).
+   */
+  replaceOnPut?: boolean;
 }
 
 export interface ApiPropertyOptions {

@@ -13,6 +13,7 @@ import type { ResourceMeta } from '../metadata/resource-metadata';
 import { validateEntity } from '../validation/validate-entity';
 import { Denormalizer } from './denormalizer';
 import { PropertyValidators } from './property-validators';
+import { resetOmittedOnPut } from './put-replace';
 import type { ResourceHooks, WriteContext } from './resource-hooks';
 import { WriteRules } from './write-rules';
 
@@ -81,6 +82,7 @@ export class ResourceWriter {
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
       const entity = await this.load(resource, id, principal, em);
+      if (resource.options.replaceOnPut) resetOmittedOnPut(resource, entity, body);
       await this.write(resource, entity, body, 'put', principal, hooks, em, request);
     });
   }
