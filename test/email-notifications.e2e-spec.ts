@@ -43,6 +43,18 @@ describe('email notifications', () => {
       body: '<p>Hi {{firstName}}, {{trackingStatusTitle}}. <a href="{{trackingUrl}}">Track</a></p>',
       ...extra,
     });
+  /** The attributes a PUT writes, as read. */
+  const writable = (record: Record<string, any>) => ({
+    condition: record.condition,
+    scheduleDelay: record.scheduleDelay,
+    enabled: record.enabled,
+    title: record.title,
+    cc: record.cc,
+    bcc: record.bcc,
+    subject: record.subject,
+    body: record.body,
+    trackingPage: record.trackingPage,
+  });
   async function shipment(extra: Record<string, unknown> = {}, prefix = '200') {
     const res = await http()
       .post('/shipments', {
@@ -100,6 +112,11 @@ describe('email notifications', () => {
         title: 'Done',
         event: 'shipment.delivered',
         system: false,
+        // PUT replaces: left out, back to the defaults.
+        cc: [],
+        scheduleDelay: null,
+        subject: null,
+        body: null,
       });
       await http().delete(res.body['@id']).expect(204);
       await http().get(res.body['@id']).expect(404);
@@ -208,6 +225,143 @@ describe('email notifications', () => {
         )
         .expect(200);
       expect(team.body['hydra:member']).toHaveLength(500);
+    });
+  });
+
+  describe('PUT /email_notifications/{id} replaces the writable state', () => {
+    const paths = (res: { body: { violations: Array<{ propertyPath: string }> } }) =>
+      res.body.violations.map((v) => v.propertyPath).sort();
+
+    it('puts attributes the body leaves out back to their POST defaults; ignores POST-only and read-only ones', async () => {
+      const page = await trackingPage();
+      const created = await create({
+        condition: 'destinationCountry != Germany',
+        scheduleDelay: '2h',
+        enabled: false,
+        cc: ['cc@example.com'],
+        bcc: ['bcc@example.com'],
+        trackingPage: page,
+      }).expect(201);
+      expect(writable(created.body)).toEqual({
+        condition: 'destinationCountry != Germany',
+        scheduleDelay: '2h',
+        enabled: false,
+        title: 'Delivered',
+        cc: ['cc@example.com'],
+        bcc: ['bcc@example.com'],
+        subject: 'Parcel {{ trackingNumber }} delivered',
+        body: expect.stringContaining('{{firstName}}'),
+        trackingPage: page,
+      });
+      const second = await addWorkspace(app, tenant);
+      const res = await http()
+        .put(created.body['@id'], {
+          title: 'Only the title',
+          event: 'shipment.error',
+          workspace: `/workspaces/${second}`,
+          system: true,
+          lastEmailSentAt: '2025-01-01T00:00:00Z',
+          createdAt: '2020-01-01T00:00:00Z',
+        })
+        .expect(200);
+      expect(res.body).toMatchObject({
+        '@id': created.body['@id'],
+        event: 'shipment.delivered',
+        workspace: workspace(),
+        system: false,
+        lastEmailSentAt: null,
+        createdAt: created.body.createdAt,
+        title: 'Only the title',
+        condition: null,
+        scheduleDelay: null,
+        enabled: true,
+        cc: [],
+        bcc: [],
+        subject: null,
+        body: null,
+        trackingPage: null,
+      });
+      // Exactly what a POST of the same attributes stores.
+      const posted = await http()
+        .post('/email_notifications', {
+          workspace: workspace(),
+          event: 'shipment.delivered',
+          title: 'Only the title',
+        })
+        .expect(201);
+      expect(writable(res.body)).toEqual(writable(posted.body));
+      const stored = await http().get(created.body['@id']).expect(200);
+      expect(writable(stored.body)).toEqual(writable(res.body));
+
+      // Lists given are replaced whole, the ones left out emptied.
+      const lists = await http()
+        .put(created.body['@id'], { cc: ['new@example.com'], enabled: false })
+        .expect(200);
+      expect(writable(lists.body)).toEqual({
+        ...writable(posted.body),
+        title: null,
+        cc: ['new@example.com'],
+        enabled: false,
+      });
+    });
+
+    it('refuses invalid bodies as POST does (400, 422) and changes nothing', async () => {
+      const created = await create({ cc: ['boss@example.com'], scheduleDelay: '1d' }).expect(201);
+      const iri = created.body['@id'];
+      const row = async () =>
+        (await db.query(`SELECT * FROM email_notification WHERE id = $1`, [created.body.id]))[0];
+      const before = await row();
+      const other = await createTenant(app);
+      const foreignPage = await api(app, { token: other.token })
+        .put(`/workspaces/${other.workspaceId}`, {
+          title: 'Other',
+          defaultTrackingPage: { title: 'T', subdomain: `other${Date.now().toString(36)}` },
+        })
+        .expect(200);
+      const cases: Array<[Record<string, unknown>, string[]]> = [
+        [{ cc: ['boss@example.com', 'nope'] }, ['cc[1]']],
+        [{ bcc: ['bad'] }, ['bcc[0]']],
+        [{ subject: 'Hi {{ password }}', body: '{{unknownThing}}' }, ['body', 'subject']],
+        [{ condition: 'colour == red' }, ['condition']],
+        [{ scheduleDelay: 'tomorrow' }, ['scheduleDelay']],
+        [{ title: 'x'.repeat(256) }, ['title']],
+        [{ trackingPage: foreignPage.body.defaultTrackingPage }, ['trackingPage']],
+      ];
+      for (const [body, expected] of cases) {
+        const put = await http().put(iri, body).expect(422);
+        expect(paths(put)).toEqual(expected);
+        const post = await create(body).expect(422);
+        expect(paths(post)).toEqual(expected);
+      }
+      const typed = await http().put(iri, { enabled: 'yes' }).expect(400);
+      expect(typed.body['hydra:description']).toBe(
+        'The type of the "enabled" attribute must be "bool", "string" given.',
+      );
+      await http().put(iri, { cc: 'x@example.com' }).expect(400);
+      await http().put(iri, { title: 5 }).expect(400);
+      await http()
+        .put(iri, { trackingPage: { id: 'x' } })
+        .expect(400);
+
+      expect(await row()).toEqual(before);
+      const stored = await http().get(iri).expect(200);
+      expect(writable(stored.body)).toEqual(writable(created.body));
+    });
+
+    it('answers 404 for another tenant’s notification and leaves it alone', async () => {
+      const created = await create({ cc: ['boss@example.com'] }).expect(201);
+      const other = await createTenant(app);
+      const them = api(app, { token: other.token });
+      await them.put(created.body['@id'], writable(created.body)).expect(404);
+      await them.put(created.body['@id'], { title: 'Taken' }).expect(404);
+      const [row] = await db.query(
+        `SELECT title, cc, updated_at FROM email_notification WHERE id = $1`,
+        [created.body.id],
+      );
+      const stored = await http().get(created.body['@id']).expect(200);
+      expect(writable(stored.body)).toEqual(writable(created.body));
+      expect(row.title).toBe('Delivered');
+      expect(row.cc).toEqual(['boss@example.com']);
     });
   });
 

@@ -73,7 +73,9 @@ describe('workflow references of shipments and shipment items', () => {
       externalSourceIntegrationType: 'shopify',
     });
     // The type is the workflow's, read when the shipment is.
-    await http().put(store, { type: 'woocommerce' }).expect(200);
+    await http()
+      .put(store, { title: 'shopify flow', type: 'woocommerce', workspace, period: 'daily' })
+      .expect(200);
     const after = await http().get(created.body['@id']).expect(200);
     expect(after.body.externalSourceIntegrationType).toBe('woocommerce');
 

@@ -36,6 +36,19 @@ describe('workflows', () => {
       credentials: hookCredentials(),
       ...extra,
     });
+  /** A PUT body restating a workflow as read, with `changes` applied (PUT replaces). */
+  const restated = (record: Record<string, any>, changes: Record<string, unknown> = {}) => ({
+    title: record.title,
+    type: record.type,
+    workspace: record.workspace,
+    credentials: record.credentials,
+    notificationEmails: record.notificationEmails,
+    enabled: record.enabled,
+    period: record.period,
+    integration: record.integration?.['@id'] ?? null,
+    firstTimeSetupPassed: record.firstTimeSetupPassed,
+    ...changes,
+  });
   const integration = (type: string, extra: Record<string, unknown> = {}) =>
     http().post('/workflows', {
       title: `${type} store`,
@@ -96,7 +109,9 @@ describe('workflows', () => {
         runInProgress: false,
         firstTimeSetupRequired: true,
       });
-      const done = await http().put(res.body['@id'], { firstTimeSetupPassed: true }).expect(200);
+      const done = await http()
+        .put(res.body['@id'], restated(res.body, { firstTimeSetupPassed: true }))
+        .expect(200);
       expect(done.body).toMatchObject({
         firstTimeSetupPassed: true,
         firstTimeSetupRequired: false,
@@ -172,7 +187,7 @@ describe('workflows', () => {
         .post('/credentials', { type: 'smtp', team: `/teams/${tenant.teamId}` })
         .expect(201);
       const wrongType = await http()
-        .put(created.body['@id'], { credentials: smtp.body['@id'] })
+        .put(created.body['@id'], restated(created.body, { credentials: smtp.body['@id'] }))
         .expect(422);
       expect(wrongType.body['hydra:description']).toMatch(/credentials of type webhook/);
       const other = await createTenant(app);
@@ -180,11 +195,11 @@ describe('workflows', () => {
         .post('/credentials', { type: 'webhook', team: `/teams/${other.teamId}` })
         .expect(201);
       const notFound = await http()
-        .put(created.body['@id'], { credentials: foreign.body['@id'] })
+        .put(created.body['@id'], restated(created.body, { credentials: foreign.body['@id'] }))
         .expect(422);
       expect(notFound.body.violations[0].message).toMatch(/Item not found/);
       const unlinked = await http()
-        .put(created.body['@id'], { credentials: null, enabled: false })
+        .put(created.body['@id'], restated(created.body, { credentials: null, enabled: false }))
         .expect(200);
       expect(unlinked.body.credentials).toBeNull();
     });
@@ -207,10 +222,13 @@ describe('workflows', () => {
       expect(bad.body.violations[0].propertyPath).toBe('integration.type');
       // A loop is refused.
       const loop = await http()
-        .put(inner.body['@id'], { integration: res.body['@id'] })
+        .put(inner.body['@id'], restated(inner.body, { integration: res.body['@id'] }))
         .expect(422);
       expect(loop.body.violations[0].propertyPath).toBe('integration');
-      await http().put(res.body['@id'], { integration: res.body['@id'] }).expect(422);
+      const self = await http()
+        .put(res.body['@id'], restated(res.body, { integration: res.body['@id'] }))
+        .expect(422);
+      expect(self.body.violations[0].propertyPath).toBe('integration');
       // Another workspace's workflow is refused.
       const second = await addWorkspace(app, tenant);
       const elsewhere = await http()
@@ -222,9 +240,206 @@ describe('workflows', () => {
           period: 'daily',
         })
         .expect(201);
-      await http().put(res.body['@id'], { integration: elsewhere.body['@id'] }).expect(422);
-      const unlinked = await http().put(res.body['@id'], { integration: null }).expect(200);
+      const foreign = await http()
+        .put(res.body['@id'], restated(res.body, { integration: elsewhere.body['@id'] }))
+        .expect(422);
+      expect(foreign.body.violations[0].propertyPath).toBe('integration');
+      const unlinked = await http()
+        .put(res.body['@id'], restated(res.body, { integration: null }))
+        .expect(200);
       expect(unlinked.body.integration).toBeNull();
+    });
+  });
+
+  describe('PUT /workflows/{id} replaces the writable state', () => {
+    const paths = (res: { body: { violations: Array<{ propertyPath: string }> } }) =>
+      res.body.violations.map((v) => v.propertyPath).sort();
+
+    it('puts attributes the body leaves out back to their POST defaults; ignores read-only ones', async () => {
+      const shopCredentials = await http()
+        .post('/credentials', { type: 'shopify', team: `/teams/${tenant.teamId}` })
+        .expect(201);
+      const created = await integration('shopify', {
+        credentials: shopCredentials.body['@id'],
+        notificationEmails: ['ops@example.com', 'cto@example.com'],
+        enabled: false,
+        firstTimeSetupPassed: true,
+        integration: { title: 'Inner', type: 'api', period: 'daily' },
+      }).expect(201);
+      expect(created.body).toMatchObject({
+        credentials: shopCredentials.body['@id'],
+        enabled: false,
+        firstTimeSetupPassed: true,
+        firstTimeSetupRequired: false,
+        integration: { title: 'Inner' },
+      });
+      const subset = {
+        title: 'Renamed',
+        type: 'shopify',
+        workspace: workspace(),
+        period: 'hourly',
+      };
+      const res = await http()
+        .put(created.body['@id'], {
+          ...subset,
+          id: '00000000-0000-4000-8000-000000000000',
+          tags: ['x'],
+          passive: false,
+          remote: false,
+          lastRunDate: '2020-01-01T00:00:00Z',
+          runInProgress: true,
+          firstTimeSetupRequired: false,
+        })
+        .expect(200);
+      expect(res.body).toMatchObject({
+        '@id': created.body['@id'],
+        id: created.body.id,
+        title: 'Renamed',
+        period: 'hourly',
+        credentials: null,
+        notificationEmails: [],
+        enabled: true,
+        integration: null,
+        firstTimeSetupPassed: false,
+        // Read-only facts follow the type and the reset setup flag, never the body.
+        tags: ['ecommerce', 'incoming'],
+        passive: true,
+        remote: true,
+        lastRunDate: null,
+        runInProgress: false,
+        firstTimeSetupRequired: true,
+      });
+      // Exactly what a POST of the same body stores.
+      const posted = await http().post('/workflows', subset).expect(201);
+      expect(restated(res.body)).toEqual(restated(posted.body));
+      const stored = await http().get(created.body['@id']).expect(200);
+      expect(restated(stored.body)).toEqual(restated(res.body));
+      // Only the links went: the credentials (secrets and all) and the inner workflow stay.
+      const credentials = await http().get(shopCredentials.body['@id']).expect(200);
+      expect(credentials.body.type).toBe('shopify');
+      await http().get(created.body.integration['@id']).expect(200);
+    });
+
+    it('replaces a nested integration object instead of merging it into the linked one', async () => {
+      const created = await integration('api', {
+        notificationEmails: ['ops@example.com'],
+        integration: {
+          title: 'Shop',
+          type: 'shopify',
+          period: 'daily',
+          enabled: false,
+          firstTimeSetupPassed: true,
+          notificationEmails: ['shop@example.com'],
+        },
+      }).expect(201);
+      const before = created.body.integration;
+      const res = await http()
+        .put(
+          created.body['@id'],
+          restated(created.body, {
+            integration: { title: 'Shop 2', type: 'shopify', period: 'hourly' },
+          }),
+        )
+        .expect(200);
+      expect(res.body.notificationEmails).toEqual(['ops@example.com']);
+      expect(res.body.integration['@id']).not.toBe(before['@id']);
+      const inner = await http().get(res.body.integration['@id']).expect(200);
+      expect(inner.body).toMatchObject({
+        title: 'Shop 2',
+        type: 'shopify',
+        period: 'hourly',
+        workspace: workspace(),
+        enabled: true,
+        firstTimeSetupPassed: false,
+        notificationEmails: [],
+        credentials: null,
+        integration: null,
+      });
+      const old = await http().get(before['@id']).expect(200);
+      expect(restated(old.body)).toMatchObject({
+        title: 'Shop',
+        enabled: false,
+        firstTimeSetupPassed: true,
+        notificationEmails: ['shop@example.com'],
+      });
+    });
+
+    it('refuses invalid bodies as POST does (400, 422) and changes nothing', async () => {
+      const created = await webhook({ notificationEmails: ['ops@example.com'] }).expect(201);
+      const iri = created.body['@id'];
+      const row = async () =>
+        (await db.query(`SELECT * FROM workflow WHERE id = $1`, [created.body.id]))[0];
+      const before = await row();
+
+      // Required attributes left out: the violations of a POST without them.
+      const put = await http().put(iri, { enabled: false }).expect(422);
+      const post = await http().post('/workflows', { enabled: false }).expect(422);
+      expect(paths(put)).toEqual(paths(post));
+      expect(paths(put)).toEqual(['period', 'title', 'type', 'workspace']);
+      // An enabled webhook whose credentials are left out has none: refused, not unlinked.
+      const noCredentials = await http()
+        .put(iri, restated(created.body, { credentials: undefined }))
+        .expect(422);
+      expect(paths(noCredentials)).toEqual(['credentials']);
+      const email = await http()
+        .put(iri, restated(created.body, { notificationEmails: ['ops@example.com', 'nope'] }))
+        .expect(422);
+      expect(paths(email)).toEqual(['notificationEmails[1]']);
+      const choices = await http()
+        .put(iri, restated(created.body, { type: 'ftp', period: 'weekly' }))
+        .expect(422);
+      expect(paths(choices)).toEqual(['period', 'type']);
+      const missing = await http()
+        .put(
+          iri,
+          restated(created.body, { workspace: '/workspaces/00000000-0000-4000-8000-000000000000' }),
+        )
+        .expect(422);
+      expect(paths(missing)).toEqual(['workspace']);
+      const typed = await http()
+        .put(iri, restated(created.body, { enabled: 'yes' }))
+        .expect(400);
+      expect(typed.body['hydra:description']).toBe(
+        'The type of the "enabled" attribute must be "bool", "string" given.',
+      );
+      await http()
+        .put(iri, restated(created.body, { notificationEmails: 'a@example.com' }))
+        .expect(400);
+      await http()
+        .put(iri, restated(created.body, { integration: 7 }))
+        .expect(400);
+      await http()
+        .put(iri, restated(created.body, { credentials: hookCredentials() }))
+        .expect(400);
+
+      expect(await row()).toEqual(before);
+      const stored = await http().get(iri).expect(200);
+      expect(restated(stored.body)).toEqual(restated(created.body));
+    });
+
+    it('answers 404 for another tenant’s workflow and leaves it alone', async () => {
+      const created = await integration('api', { notificationEmails: ['ops@example.com'] }).expect(
+        201,
+      );
+      const other = await createTenant(app);
+      const them = api(app, { token: other.token });
+      await them
+        .put(
+          created.body['@id'],
+          restated(created.body, {
+            title: 'Taken',
+            workspace: `/workspaces/${other.workspaceId}`,
+          }),
+        )
+        .expect(404);
+      await them.put(created.body['@id'], { title: 'Taken' }).expect(404);
+      const stored = await http().get(created.body['@id']).expect(200);
+      expect(stored.body).toMatchObject({
+        title: 'api store',
+        workspace: workspace(),
+        notificationEmails: ['ops@example.com'],
+        updatedAt: created.body.updatedAt,
+      });
     });
   });
 

@@ -23,6 +23,8 @@ export const SCHEDULE_DELAY = /^\s*(\d{1,5})\s*([mhd])\s*$/;
  * use the event's default text. `condition` narrows when it is sent (notification-condition.ts),
  * `scheduleDelay` delays it, `trackingPage` picks the page `{{trackingUrl}}` links to (default:
  * the workspace's default page). `system` marks the defaults made by reset_defaults.
+ * PUT replaces: attributes the body leaves out go back to their POST defaults (`event` and
+ * `workspace` are POST-only and stay).
  */
 @ApiResource({
   path: '/email_notifications',
@@ -40,6 +42,7 @@ export const SCHEDULE_DELAY = /^\s*(\d{1,5})\s*([mhd])\s*$/;
   tenancy: { workspace: 'workspace' },
   defaultOrder: { createdAt: 'ASC' },
   description: 'An e-mail sent to customers when a shipment event happens.',
+  replaceOnPut: true,
 })
 @ApiFilter(
   new ExactFilter(['id', 'event', ['title', { array: false }]]),

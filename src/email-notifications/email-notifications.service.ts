@@ -11,7 +11,8 @@ const MAX_COPIES = 20;
 /**
  * E-mail notification rules: cc and bcc are lists of valid addresses (at most 20 each), the
  * condition must be readable, templates may only use the template variables, and the tracking
- * page must be one of the notification's workspace. PUT keeps attributes left out.
+ * page must be one of the notification's workspace. PUT replaces (`replaceOnPut`): attributes
+ * the body left out already hold their POST defaults when these hooks run.
  */
 @Injectable()
 export class EmailNotificationsService implements ResourceHooks<EmailNotification> {

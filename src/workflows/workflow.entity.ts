@@ -19,6 +19,8 @@ import { WORKFLOW_PERIODS, WORKFLOW_TYPE_NAMES } from './workflow-types';
  * with a store or fulfilment system (see workflow-types.ts). `credentials` is an IRI on read and
  * PUT and may be an object `{type, team, parameters, secrets}` on POST (creating them);
  * `integration` is another workflow, embedded on read, an object (created) or IRI on write.
+ * PUT replaces the writable state: what the body leaves out goes back to its POST default
+ * (title, type, workspace and period are then missing: 422, as on POST).
  */
 @ApiResource({
   path: '/workflows',
@@ -26,6 +28,7 @@ import { WORKFLOW_PERIODS, WORKFLOW_TYPE_NAMES } from './workflow-types';
   tenancy: { workspace: 'workspace' },
   defaultOrder: { createdAt: 'DESC' },
   description: 'A workflow (webhook or integration) of a workspace.',
+  replaceOnPut: true,
 })
 @ApiFilter(
   new ExactFilter(['type', 'period', ['title', { array: false }]]),
@@ -54,10 +57,16 @@ export class Workflow {
   type: string;
 
   @ApiProperty({ writable: ['post', 'put'] })
-  @NotBlank({ on: ['post'] })
+  @NotBlank()
   @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })
   workspace: Workspace;
 
+  /**
+   * The secrets live in the team's credentials record, never on the workflow: a PUT that leaves
+   * `credentials` out unlinks them like any other omitted attribute (the record itself stays,
+   * reusable by IRI), and an enabled webhook without credentials is a 422, so a client that
+   * forgets them is told rather than silently losing its deliveries.
+   */
   @ApiProperty({ writable: ['post', 'put'], acceptObjectOn: ['post'], nullable: true })
   @ManyToOne(() => Credentials, { nullable: true, onDelete: 'SET NULL' })
   credentials: Credentials | null;

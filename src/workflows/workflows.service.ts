@@ -20,8 +20,8 @@ const MAX_NESTING = 3;
  * them (team defaults to the workspace's) and must belong to the workspace's team and suit
  * the type; an enabled webhook needs credentials with a public http(s) `url` and a
  * `signingSecret`; `integration` is a workflow of the same workspace (an object creates one),
- * never the workflow itself or one that leads back to it. On PUT, attributes left out keep
- * their values.
+ * never the workflow itself or one that leads back to it. PUT replaces (`replaceOnPut`): by
+ * the time these hooks run, attributes the body left out hold their POST defaults.
  */
 @Injectable()
 export class WorkflowsService implements ResourceHooks<Workflow> {
@@ -113,10 +113,7 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
     const spec = workflowType(workflow.type);
     if (!workspaceId || !spec) return out;
 
-    const credentialsId =
-      workflow.credentials === undefined
-        ? await this.currentCredentials(workflow, ctx)
-        : (workflow.credentials?.id ?? null);
+    const credentialsId = workflow.credentials?.id ?? null;
     const opened = credentialsId ? await this.credentials.open(em, credentialsId) : null;
     if (opened) {
       const [{ team_id: teamId }] = await em.query(`SELECT team_id FROM workspace WHERE id = $1`, [
@@ -190,15 +187,6 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
       [workflow.id],
     );
     return rows[0]?.workspace_id ?? null;
-  }
-
-  private async currentCredentials(workflow: Workflow, ctx: WriteContext): Promise<string | null> {
-    if (!workflow.id) return null;
-    const rows: Array<{ credentials_id: string | null }> = await ctx.em.query(
-      `SELECT credentials_id FROM workflow WHERE id = $1`,
-      [workflow.id],
-    );
-    return rows[0]?.credentials_id ?? null;
   }
 
   /** True when following `integration` links from `startId` reaches `selfId`. */
