@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { normalizeAddress } from '../common/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeNotesOf } from '../notes/record-notes';
 import { linkShipmentsToOrder, unlinkShipmentsFromOrder } from '../shipments/shipment-orders';
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import type { Status } from '../statuses/status.entity';
@@ -15,7 +16,15 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
  * Order rules: order numbers unique per workspace, ISO 4217 currency
  * (USD by default), decimal totals (0 by default), embedded status
  * find-or-create, contact validation, and links to shipments kept
- * consistent with the shipments' `orderNumbers` in both directions.
+ * consistent with the shipments' `orderNumbers` in both directions (also
+ * when the order is deleted). The number itself is set on POST only (the
+ * spec's Order-Put has none), so shipments never need it renamed.
+ *
+ * Shipments changed that way (links, `orderNumbers`, `updatedAt`) get no
+ * `shipment.updated` event, like every other indirect change of a shipment
+ * (links set by an order write, the target of a merge): the event stands for
+ * `PUT /shipments/{id}` (src/events/README.md) and feeds the customers'
+ * e-mail notifications, which an order's edit or deletion should not send.
  */
 @Injectable()
 export class OrdersService implements ResourceHooks<Order> {
@@ -153,6 +162,25 @@ export class OrdersService implements ResourceHooks<Order> {
     );
     await linkShipmentsToOrder(em, ref, [...wanted]);
     await refreshOrderAggregates(em, [order.id]);
+  }
+
+  /**
+   * Deletes the order (its items go with it): its shipments lose the link and
+   * its number, and the notes on it go (removeNotesOf). Every delete path of
+   * an order (DELETE, delete_records_batch) runs this.
+   */
+  async remove(order: Order, ctx: WriteContext): Promise<void> {
+    const { em } = ctx;
+    const [row]: Array<{ workspace_id: string; order_number: string | null }> = await em.query(
+      'SELECT workspace_id, order_number FROM "order" WHERE id = $1',
+      [order.id],
+    );
+    const linked: string[] = (
+      await em.query('SELECT shipment_id FROM shipment_order WHERE order_id = $1', [order.id])
+    ).map((r: { shipment_id: string }) => r.shipment_id);
+    await unlinkShipmentsFromOrder(em, { id: order.id, orderNumber: row.order_number }, linked);
+    await removeNotesOf(em, row.workspace_id, 'orders', [order.id]);
+    await em.delete(Order, { id: order.id });
   }
 }
 

@@ -148,7 +148,11 @@ export async function linkShipmentsToOrder(
   }
 }
 
-/** Unlinks shipments from an order and removes its number from theirs. */
+/**
+ * Unlinks shipments from an order and removes its number from theirs, unless another order
+ * still linked to the shipment has the same number (a safeguard: numbers are unique per
+ * workspace and links stay within one). Also how an order's deletion leaves its shipments.
+ */
 export async function unlinkShipmentsFromOrder(
   em: EntityManager,
   order: OrderRef,
@@ -161,8 +165,11 @@ export async function unlinkShipmentsFromOrder(
   );
   if (order.orderNumber) {
     await em.query(
-      `UPDATE shipment SET order_numbers = array_remove(order_numbers, $2), updated_at = now()
-        WHERE id = ANY($1::uuid[]) AND order_numbers @> ARRAY[$2]::text[]`,
+      `UPDATE shipment s SET order_numbers = array_remove(order_numbers, $2), updated_at = now()
+        WHERE s.id = ANY($1::uuid[]) AND s.order_numbers @> ARRAY[$2]::text[]
+          AND NOT EXISTS (
+            SELECT 1 FROM shipment_order so JOIN "order" o ON o.id = so.order_id
+             WHERE so.shipment_id = s.id AND o.order_number = $2)`,
       [shipmentIds, order.orderNumber],
     );
   }

@@ -6,6 +6,7 @@ import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks'
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import { Status } from '../statuses/status.entity';
 import { ordersOfShipment, refreshOrderAggregates } from '../orders/order-aggregates';
+import { removeNotesOf } from '../notes/record-notes';
 import { decideOriginCarrier } from './shipment-carrier';
 import { ShipmentEvents, type ShipmentSnapshot } from './shipment-events';
 import {
@@ -228,12 +229,18 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
   }
 
   /**
-   * Deletes the shipment (its items go with it), refreshes the orders it counted in and
-   * records `shipment.deleted` with the shipment as it was.
+   * Deletes the shipment (its items go with it) and the notes on it, refreshes the orders it
+   * counted in and records `shipment.deleted` with the shipment as it was. Every delete path
+   * of a shipment (DELETE, delete_records_batch, the duplicates of a merge) runs this.
    */
   async remove(shipment: Shipment, ctx: WriteContext): Promise<void> {
     const before = await this.events.snapshot(ctx.em, shipment.id);
     const affected = await ordersOfShipment(ctx.em, shipment.id);
+    const [row]: Array<{ workspace_id: string }> = await ctx.em.query(
+      'SELECT workspace_id FROM shipment WHERE id = $1',
+      [shipment.id],
+    );
+    await removeNotesOf(ctx.em, row.workspace_id, 'shipments', [shipment.id]);
     await ctx.em.delete(Shipment, { id: shipment.id });
     await refreshOrderAggregates(ctx.em, affected);
     if (before) await this.events.deleted(ctx.em, shipment.id, before);
