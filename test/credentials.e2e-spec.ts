@@ -53,7 +53,7 @@ describe('credentials', () => {
       `SELECT secrets_ciphertext, secret_hints::text AS hints FROM credentials WHERE id = $1`,
       [res.body.id],
     );
-    expect(row.secrets_ciphertext).toMatch(/^v1:/);
+    expect(row.secrets_ciphertext).toMatch(/^v2:[0-9a-f]{8}:/);
     expect(row.secrets_ciphertext).not.toContain('super_secret');
     expect(row.hints).not.toContain('super_secret');
   });

@@ -51,6 +51,8 @@ export class AppConfig {
   readonly jobWorkersEnabled: boolean;
   /** Seals credential secrets; undefined outside production means a development key. */
   readonly credentialsEncryptionKey: string | undefined;
+  /** Earlier keys, still opening secrets sealed with them until rotated. */
+  readonly credentialsEncryptionKeyPrevious: string[] | undefined;
   /** Outbox delivery on this node; undefined: on unless nodeEnv is test. */
   readonly eventDeliveryEnabled: boolean | undefined;
   readonly eventDeliveryIntervalMs: number;

@@ -76,6 +76,15 @@ const hostList: Parser<string[]> = (raw) => {
     : { error: 'must be a comma-separated list of host names or IP addresses' };
 };
 
+/** Comma-separated secrets, kept as written (keys are case-sensitive). */
+const keyList: Parser<string[]> = (raw) => {
+  const keys = raw
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  return keys.length > 0 ? { value: keys } : { error: 'must list at least one key' };
+};
+
 /** A comma-separated list, lower-cased, each item matching `item`. */
 const commaList =
   (item: RegExp, what: string): Parser<string[]> =>
@@ -261,6 +270,13 @@ export const CONFIG_VARIABLES = {
     description:
       'key sealing credential secrets (64 hex digits or base64 of 32 bytes); required in production',
     parse: nonEmpty,
+  },
+  credentialsEncryptionKeyPrevious: {
+    name: 'CREDENTIALS_ENCRYPTION_KEY_PREVIOUS',
+    default: undefined,
+    description:
+      'comma-separated earlier credentials keys, still read until `npm run cli -- rotate-credentials-key` re-seals everything',
+    parse: keyList,
   },
   eventDeliveryEnabled: {
     name: 'EVENT_DELIVERY_ENABLED',
