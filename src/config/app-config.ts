@@ -62,6 +62,16 @@ export class AppConfig {
   readonly webhookTimeoutMs: number;
   /** Hosts (names or addresses, lower case) webhooks may reach despite private addresses. */
   readonly webhookAllowedHosts: string[];
+  /** Retention sweeper on this node; undefined: on unless nodeEnv is test. */
+  readonly retentionEnabled: boolean | undefined;
+  readonly retentionIntervalSeconds: number;
+  /** Days finished records are kept (see src/retention); 0 keeps them forever. */
+  readonly retentionDaysEvents: number;
+  readonly retentionDaysWorkflowRuns: number;
+  readonly retentionDaysExports: number;
+  readonly retentionDaysWidgetLogs: number;
+  readonly retentionDaysNotifications: number;
+  readonly retentionDaysTokens: number;
 
   /** Hosted-checkout billing provider (Chargebee-like REST); undefined: not configured. */
   readonly billingProviderUrl: string | undefined;

@@ -322,6 +322,59 @@ export const CONFIG_VARIABLES = {
       'comma-separated host names or IP addresses webhooks may reach although they are private or loopback',
     parse: hostList,
   },
+  retentionEnabled: {
+    name: 'RETENTION_ENABLED',
+    default: undefined,
+    description:
+      'delete finished records older than their RETENTION_DAYS_* from this node; unset means on, except with NODE_ENV=test',
+    parse: boolean,
+  },
+  retentionIntervalSeconds: {
+    name: 'RETENTION_INTERVAL_SECONDS',
+    default: '3600',
+    description: 'how often a node runs the retention sweep (one node at a time sweeps)',
+    parse: integer(1, 604800),
+  },
+  retentionDaysEvents: {
+    name: 'RETENTION_DAYS_EVENTS',
+    default: '30',
+    description:
+      'days outbox events and their deliveries are kept once delivered or given up (0 keeps them)',
+    parse: integer(0, 36500),
+  },
+  retentionDaysWorkflowRuns: {
+    name: 'RETENTION_DAYS_WORKFLOW_RUNS',
+    default: '30',
+    description: 'days workflow runs (webhook attempts) are kept (0 keeps them)',
+    parse: integer(0, 36500),
+  },
+  retentionDaysExports: {
+    name: 'RETENTION_DAYS_EXPORTS',
+    default: '7',
+    description:
+      'days finished exports (with their files) and batch jobs are kept after they finished (0 keeps them)',
+    parse: integer(0, 36500),
+  },
+  retentionDaysWidgetLogs: {
+    name: 'RETENTION_DAYS_WIDGET_LOGS',
+    default: '30',
+    description: 'days widget log entries are kept (0 keeps them)',
+    parse: integer(0, 36500),
+  },
+  retentionDaysNotifications: {
+    name: 'RETENTION_DAYS_NOTIFICATIONS',
+    default: '90',
+    description:
+      'days in-app notifications are kept after they were read; unread ones stay (0 keeps them)',
+    parse: integer(0, 36500),
+  },
+  retentionDaysTokens: {
+    name: 'RETENTION_DAYS_TOKENS',
+    default: '30',
+    description:
+      'days expired access tokens, refresh tokens, authorization codes and e-mailed codes are kept after expiry (0 keeps them)',
+    parse: integer(0, 36500),
+  },
   billingProviderUrl: {
     name: 'BILLING_PROVIDER_URL',
     default: undefined,
