@@ -11,6 +11,7 @@ import { HydraModule } from './hydra/hydra.module';
 import { TeamsModule } from './teams/teams.module';
 import { UsersModule } from './users/users.module';
 import { WorkspacesModule } from './workspaces/workspaces.module';
+import { RetentionModule } from './retention/retention.module';
 import { MediaModule } from './media/media.module';
 import { TrackingPagesModule } from './tracking-pages/tracking-pages.module';
 import { NotesModule } from './notes/notes.module';
@@ -61,6 +62,7 @@ import { RouteIndexer } from './common/route-index';
     TeamsModule,
     ScheduleModule.forRoot(),
     WorkspacesModule,
+    RetentionModule,
     MediaModule,
     TrackingPagesModule,
     NotesModule,

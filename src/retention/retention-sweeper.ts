@@ -1,0 +1,213 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import type { Pool, PoolClient } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { PeriodicTask } from '../jobs/periodic-task';
+import { MediaService } from '../media/media.service';
+import {
+  countSql,
+  cutoffsOf,
+  deleteBatchSql,
+  plannedRules,
+  retentionPolicy,
+  retentionTables,
+  sweepSummary,
+  type RetentionCategory,
+  type RetentionRule,
+} from './retention-rules';
+
+const INTERVAL_NAME = 'retention';
+/** Session-level advisory lock held by the node sweeping (arbitrary but fixed). */
+export const RETENTION_LOCK_KEY = 727_274_201;
+/** Rows deleted per statement: short transactions, short row locks. */
+export const RETENTION_BATCH_SIZE = 5000;
+/** A periodic sweep starts no new batch after this long; the next one carries on. */
+const TICK_BUDGET_MS = 60_000;
+
+export interface SweepOptions {
+  /** Count what would be deleted; delete nothing. */
+  dryRun?: boolean;
+  /** Wait for a sweep running on another node to end instead of skipping this one. */
+  wait?: boolean;
+  now?: Date;
+  batchSize?: number;
+  /** Start no new batch after this many ms (the rest waits for the next sweep). */
+  budgetMs?: number;
+}
+
+export interface SweepResult {
+  dryRun: boolean;
+  /** False when another node was sweeping, so this one did nothing. */
+  ran: boolean;
+  /** Every rule ran out of rows (false when the budget or shutdown cut the sweep short). */
+  complete: boolean;
+  /** Per category, the instant before which finished records go (null: kept forever). */
+  cutoffs: Record<RetentionCategory, string | null>;
+  /** Rows deleted per table (dry run: rows that would be). */
+  deleted: Record<string, number>;
+  /** Stored files removed (dry run: files of the exports that would be deleted). */
+  files: number;
+  ms: number;
+}
+
+/**
+ * Deletes finished records older than their RETENTION_DAYS_* (rules and reasons in
+ * retention-rules.ts) so tables stop growing. A sweep holds a session advisory lock
+ * (pg_try_advisory_lock: one node sweeps, the others skip that round) on one connection, and
+ * deletes in batches of RETENTION_BATCH_SIZE rows per statement, each locking its rows with
+ * FOR UPDATE SKIP LOCKED (rows a writer holds wait for the next sweep), taking the tables in
+ * turns. Files of deleted exports are queued by the export_queue_file_gc trigger and removed
+ * through MediaService.sweepOrphanFiles after the rows are gone. Runs every
+ * RETENTION_INTERVAL_SECONDS on a PeriodicTask, and once from `npm run cli -- purge`.
+ */
+@Injectable()
+export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('RetentionSweeper');
+  private periodicTask?: PeriodicTask;
+  private stopping = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly media: MediaService,
+  ) {}
+
+  get enabled(): boolean {
+    return this.config.retentionEnabled ?? this.config.nodeEnv !== 'test';
+  }
+
+  private get pool(): Pool {
+    return (this.dataSource.driver as unknown as { master: Pool }).master;
+  }
+
+  private get periodic(): PeriodicTask {
+    return (this.periodicTask ??= new PeriodicTask(INTERVAL_NAME, this.scheduler, this.logger));
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.enabled) {
+      this.periodic.start(this.config.retentionIntervalSeconds * 1000, () =>
+        this.sweep({ budgetMs: TICK_BUDGET_MS }),
+      );
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    await this.periodic.stop();
+  }
+
+  /** One sweep; logs one line when it deleted something. */
+  async sweep(options: SweepOptions = {}): Promise<SweepResult> {
+    const started = Date.now();
+    const now = options.now ?? new Date();
+    const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
+    const deadline = started + (options.budgetMs ?? Infinity);
+    const policy = retentionPolicy(this.config);
+    const planned = plannedRules(now, policy);
+    const cutoffs = cutoffsOf(now, policy);
+    const result: SweepResult = {
+      dryRun: options.dryRun ?? false,
+      ran: false,
+      complete: false,
+      cutoffs: Object.fromEntries(
+        Object.entries(cutoffs).map(([c, at]) => [c, at ? at.toISOString() : null]),
+      ) as SweepResult['cutoffs'],
+      deleted: Object.fromEntries(retentionTables().map((t) => [t, 0])),
+      files: 0,
+      ms: 0,
+    };
+    // One connection of the application's pool holds the session lock and runs every batch.
+    const client = await this.pool.connect();
+    /** Set when the lock could not be released: the connection must not go back to the pool. */
+    let broken: Error | undefined;
+    try {
+      if (result.dryRun) {
+        for (const { rule, cutoff } of planned) {
+          const { rows } = await client.query(countSql(rule), [cutoff]);
+          const row = rows[0];
+          this.add(result, rule, row);
+          result.files += row.files;
+        }
+        result.ran = result.complete = true;
+        result.ms = Date.now() - started;
+        return result;
+      }
+      if (!(await this.lock(client, options.wait ?? false))) {
+        this.logger.debug('retention sweep skipped: another node is sweeping');
+        result.ms = Date.now() - started;
+        return result;
+      }
+      result.ran = true;
+      try {
+        result.complete = await this.deleteAll(client, planned, result, batchSize, deadline);
+      } finally {
+        await client
+          .query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY])
+          .catch((error: Error) => (broken = error));
+      }
+    } finally {
+      // A discarded connection ends its session, and the lock with it.
+      client.release(broken);
+    }
+    // The rows are gone; their files were queued by the trigger in the same statements.
+    let removed: number;
+    do {
+      removed = await this.media.sweepOrphanFiles(batchSize);
+      result.files += removed;
+    } while (removed === batchSize && !this.stopping);
+    result.ms = Date.now() - started;
+    const summary = sweepSummary(result.deleted, result.files);
+    if (summary) {
+      this.logger.log(
+        { deleted: result.deleted, files: result.files, ms: result.ms, complete: result.complete },
+        `${summary} in ${(result.ms / 1000).toFixed(1)} s${result.complete ? '' : ' (more left for the next sweep)'}`,
+      );
+    }
+    return result;
+  }
+
+  private async lock(client: PoolClient, wait: boolean): Promise<boolean> {
+    if (wait) {
+      await client.query('SELECT pg_advisory_lock($1)', [RETENTION_LOCK_KEY]);
+      return true;
+    }
+    const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [
+      RETENTION_LOCK_KEY,
+    ]);
+    return rows[0].locked === true;
+  }
+
+  /**
+   * Batches of every rule in turns until each runs out of rows; false when the deadline or
+   * shutdown came first.
+   */
+  private async deleteAll(
+    client: PoolClient,
+    planned: Array<{ rule: RetentionRule; cutoff: Date }>,
+    result: SweepResult,
+    batchSize: number,
+    deadline: number,
+  ): Promise<boolean> {
+    let active = planned;
+    while (active.length > 0) {
+      const more: typeof active = [];
+      for (const entry of active) {
+        if (this.stopping || Date.now() >= deadline) return false;
+        const { rows } = await client.query(deleteBatchSql(entry.rule), [entry.cutoff, batchSize]);
+        const row = rows[0];
+        this.add(result, entry.rule, row);
+        if (row.n >= batchSize) more.push(entry);
+      }
+      active = more;
+    }
+    return true;
+  }
+
+  private add(result: SweepResult, rule: RetentionRule, row: Record<string, number>): void {
+    result.deleted[rule.table] += row.n;
+    (rule.children ?? []).forEach((child, i) => (result.deleted[child.table] += row[`c${i}`]));
+  }
+}
