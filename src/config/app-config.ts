@@ -4,6 +4,9 @@ export type NodeEnv = (typeof NODE_ENVS)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
+export const RATE_LIMIT_STORES = ['postgres', 'memory'] as const;
+export type RateLimitStore = (typeof RATE_LIMIT_STORES)[number];
+
 /**
  * Typed, validated configuration. A class (not an interface) so Nest can inject it by type:
  * `constructor(private readonly config: AppConfig)`. Build it with `loadConfig()`.
@@ -30,6 +33,8 @@ export class AppConfig {
   readonly tokenRateLimitPerAddress: number;
   readonly tokenRateLimitPerClient: number;
   readonly tokenRateWindowSeconds: number;
+  /** Where rate-limit counters live: PostgreSQL (shared by every node) or this process. */
+  readonly rateLimitStore: RateLimitStore;
   /** Base of public tracking page links; undefined means publicUrl (or the request's base). */
   readonly publicTrackingBaseUrl: string | undefined;
   /** Shipments+orders above which DELETE /workspaces/{id} schedules a background deletion. */

@@ -1,5 +1,5 @@
 import { resolve } from 'path';
-import { LOG_LEVELS, NODE_ENVS } from './app-config';
+import { LOG_LEVELS, NODE_ENVS, RATE_LIMIT_STORES } from './app-config';
 
 /** Parses one raw value or returns the reason it is invalid (a phrase: "must be ..."). */
 export type Parser<T> = (raw: string) => { value: T } | { error: string };
@@ -189,6 +189,13 @@ export const CONFIG_VARIABLES = {
     default: '60',
     description: 'length of the OAuth token rate-limit window',
     parse: integer(1, 86400),
+  },
+  rateLimitStore: {
+    name: 'RATE_LIMIT_STORE',
+    default: 'postgres',
+    description:
+      'where rate-limit counters (token endpoints, widget lookups) live: postgres (shared by every node) or memory (per process)',
+    parse: oneOf(RATE_LIMIT_STORES),
   },
   publicTrackingBaseUrl: {
     name: 'PUBLIC_TRACKING_BASE_URL',
