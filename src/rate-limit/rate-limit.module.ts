@@ -1,0 +1,72 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  Module,
+  OnApplicationBootstrap,
+  OnApplicationShutdown,
+} from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { ThrottlerStorageService, type ThrottlerStorage } from '@nestjs/throttler';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { PeriodicTask } from '../jobs/periodic-task';
+import { PostgresThrottlerStorage } from './postgres-throttler-storage';
+
+/** The ThrottlerStorage every rate limit uses (token endpoints, widget lookups). */
+export const RATE_LIMIT_STORAGE = Symbol('RateLimitStorage');
+
+const PURGE_INTERVAL_NAME = 'rate-limit-purge';
+/** As often as the in-memory storage sweeps its idle records. */
+const PURGE_INTERVAL_MS = 60_000;
+
+/** Deletes idle counters of the PostgreSQL storage on every node (cheap: the table is small). */
+@Injectable()
+export class RateLimitPurger implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('RateLimitPurger');
+  private periodicTask?: PeriodicTask;
+
+  constructor(
+    @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
+    private readonly scheduler: SchedulerRegistry,
+  ) {}
+
+  private get periodic(): PeriodicTask {
+    return (this.periodicTask ??= new PeriodicTask(
+      PURGE_INTERVAL_NAME,
+      this.scheduler,
+      this.logger,
+    ));
+  }
+
+  onApplicationBootstrap(): void {
+    const storage = this.storage;
+    if (storage instanceof PostgresThrottlerStorage) {
+      this.periodic.start(PURGE_INTERVAL_MS, () => storage.purgeExpired());
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.periodic.stop();
+  }
+}
+
+/**
+ * RATE_LIMIT_STORE picks the storage: `postgres` (table rate_limit_counter, one budget for
+ * all nodes) or `memory` (@nestjs/throttler's ThrottlerStorageService, per process).
+ */
+@Module({
+  providers: [
+    {
+      provide: RATE_LIMIT_STORAGE,
+      inject: [AppConfig, DataSource],
+      useFactory: (config: AppConfig, dataSource: DataSource): ThrottlerStorage =>
+        config.rateLimitStore === 'memory'
+          ? new ThrottlerStorageService()
+          : new PostgresThrottlerStorage(dataSource),
+    },
+    RateLimitPurger,
+  ],
+  exports: [RATE_LIMIT_STORAGE],
+})
+export class RateLimitModule {}
