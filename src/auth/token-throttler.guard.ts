@@ -8,8 +8,7 @@ import {
 import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../hydra/errors/api-errors';
-
-export const TOKEN_THROTTLER_STORAGE = Symbol('TokenThrottlerStorage');
+import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
 
 /** The client id a token request names: body, query or HTTP Basic user name. */
 export function requestedClientId(req: Request): string | null {
@@ -29,7 +28,8 @@ export function requestedClientId(req: Request): string | null {
 /**
  * Rate limit of the token endpoints only (not a global guard): one budget per client
  * address and one per client_id, shared by every token route, limits from the config.
- * Counters live in this process's memory: with several nodes each enforces its own budget.
+ * Counters live in the storage RATE_LIMIT_STORE selects: PostgreSQL by default, so every node
+ * spends the same budget.
  */
 @Injectable()
 export class TokenThrottlerGuard extends ThrottlerGuard {
@@ -38,7 +38,7 @@ export class TokenThrottlerGuard extends ThrottlerGuard {
   constructor(
     // Explicit: the parent's constructor declares the throttler module's options token here.
     @Inject(AppConfig) config: AppConfig,
-    @Inject(TOKEN_THROTTLER_STORAGE) storage: ThrottlerStorage,
+    @Inject(RATE_LIMIT_STORAGE) storage: ThrottlerStorage,
     reflector: Reflector,
   ) {
     const ttl = config.tokenRateWindowSeconds * 1000;

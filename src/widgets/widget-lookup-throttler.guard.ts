@@ -1,47 +1,44 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { ApiError } from '../hydra/errors/api-errors';
+import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
 
 /** Lookups one client address may make through one widget per window. */
 export const WIDGET_LOOKUPS_PER_WINDOW = 30;
 export const WIDGET_LOOKUP_WINDOW_MS = 60_000;
-/** Above this many tracked keys, expired windows are dropped before counting. */
-const PRUNE_ABOVE = 10_000;
+/** The throttler name the counters are stored under. */
+export const WIDGET_LOOKUP_THROTTLER = 'widget-lookup';
 
 /**
- * Fixed-window rate limit of public widget lookups, per widget and client address: a visitor
- * types a few numbers; a scraper guessing tracking numbers (and filling the widget's log) is
- * stopped with 429. Counters live in this process's memory: each node enforces its own budget.
+ * Rate limit of public widget lookups, per widget and client address: a visitor types a few
+ * numbers; a scraper guessing tracking numbers (and filling the widget's log) is stopped with
+ * 429 for a window. Counters live in the storage RATE_LIMIT_STORE selects (PostgreSQL by
+ * default: one budget for all nodes), with @nestjs/throttler's semantics: each lookup counts
+ * for a window; one beyond the budget blocks the key for a window.
  */
 @Injectable()
 export class WidgetLookupThrottlerGuard implements CanActivate {
-  private readonly windows = new Map<string, { count: number; resetAt: number }>();
+  constructor(@Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage) {}
 
-  /** The clock; tests replace it. */
-  now: () => number = Date.now;
-
-  canActivate(context: ExecutionContext): boolean {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<Request>();
-    const key = `${String(req.params.id)}|${req.ip ?? req.socket.remoteAddress ?? ''}`;
-    this.hit(key);
+    await this.hit(`${String(req.params.id)}|${req.ip ?? req.socket.remoteAddress ?? ''}`);
     return true;
   }
 
-  /** Counts one lookup for `key`; throws 429 with Retry-After once the budget is spent. */
-  hit(key: string): void {
-    const now = this.now();
-    if (this.windows.size > PRUNE_ABOVE) {
-      for (const [k, w] of this.windows) if (w.resetAt <= now) this.windows.delete(k);
-    }
-    let window = this.windows.get(key);
-    if (!window || window.resetAt <= now) {
-      window = { count: 0, resetAt: now + WIDGET_LOOKUP_WINDOW_MS };
-      this.windows.set(key, window);
-    }
-    window.count += 1;
-    if (window.count > WIDGET_LOOKUPS_PER_WINDOW) {
+  /** Counts one lookup for `key` (widget|address); throws 429 with Retry-After when over budget. */
+  async hit(key: string): Promise<void> {
+    const { isBlocked, timeToBlockExpire } = await this.storage.increment(
+      `${WIDGET_LOOKUP_THROTTLER}:${key}`,
+      WIDGET_LOOKUP_WINDOW_MS,
+      WIDGET_LOOKUPS_PER_WINDOW,
+      WIDGET_LOOKUP_WINDOW_MS,
+      WIDGET_LOOKUP_THROTTLER,
+    );
+    if (isBlocked) {
       throw new ApiError(429, 'Too many lookups; retry later.', {
-        'Retry-After': String(Math.max(1, Math.ceil((window.resetAt - now) / 1000))),
+        'Retry-After': String(Math.max(1, timeToBlockExpire)),
       });
     }
   }

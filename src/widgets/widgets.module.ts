@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { PublicWidgetsController } from './public-widgets.controller';
 import { WidgetLog } from './widget-log.entity';
 import { WidgetLookupThrottlerGuard } from './widget-lookup-throttler.guard';
@@ -11,6 +12,7 @@ export class WidgetsController extends ResourceController(Widget, WidgetsService
 export class WidgetLogsController extends ResourceController(WidgetLog) {}
 
 @Module({
+  imports: [RateLimitModule],
   controllers: [PublicWidgetsController, WidgetsController, WidgetLogsController],
   providers: [WidgetsService, WidgetLookupService, WidgetLookupThrottlerGuard],
 })
