@@ -61,7 +61,7 @@ describe('credentials key rotation', () => {
     ).map((r: { secrets_ciphertext: string }) => r.secrets_ciphertext) as string[];
 
   it('re-seals every secret with the new key, in batches, idempotently, reporting unreadable ones', async () => {
-    const ids = [];
+    const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push(await createCredentials(`whsec_rotation_secret_${i}`));
     const oldCipher = cipher(OLD_KEY);
     const rotating = cipher(NEW_KEY, [OLD_KEY]);
