@@ -1,5 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { NextFunction, Request, Response } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
@@ -11,6 +11,13 @@ import { ResourceRegistry } from './hydra/metadata/resource-registry';
 
 /** Media types parsed as JSON: plain JSON, JSON-LD and every `+json` suffix type. */
 export const JSON_MEDIA_TYPES = ['application/json', 'application/ld+json', 'application/*+json'];
+
+/** Whether a request carries a body (RFC 9112 6.3: a length or a transfer coding). */
+export function hasBody(req: Request): boolean {
+  return (
+    req.headers['transfer-encoding'] !== undefined || req.headers['content-length'] !== undefined
+  );
+}
 
 /**
  * Keeps the bytes of a JSON body as `req.rawBody` (Nest's RawBodyRequest), for receivers that
@@ -34,12 +41,17 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use(helmet());
   // No body hashing for ETags on every response: API Platform sends none either.
   app.set('etag', false);
-  app.useBodyParser('json', {
+  const json = express.json({
     limit: config.bodyLimit,
     type: JSON_MEDIA_TYPES,
     verify: keepRawBody,
   });
-  app.useBodyParser('urlencoded', { limit: config.bodyLimit, extended: true });
+  const form = express.urlencoded({ limit: config.bodyLimit, extended: true });
+  // One layer for both parsers, skipped at once by requests without a body (most of them).
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    if (!hasBody(req)) return next();
+    json(req, res, (error?: unknown) => (error ? next(error) : form(req, res, next)));
+  });
   // Errors from the body parsers (400 syntax, 413 size, 415 charset) and from
   // the router are rendered by the same filter as everything else.
   const errors = new ApiExceptionFilter(app.get(ResourceRegistry), new RouteTable(app));

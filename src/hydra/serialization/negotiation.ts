@@ -15,11 +15,26 @@ const BY_MEDIA: Record<string, Format> = {
   'application/problem+json': 'json',
 };
 
+const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
+/** Answers per Accept header (clients send a handful of distinct ones), for the full offer. */
+const negotiated = new Map<string, Format | null>();
+
 /** Picks the response format from Accept (quality values, wildcards); null means 406. */
 export function negotiateFormat(
   accept: string | undefined,
-  offered: readonly Format[] = ['jsonld', 'json', 'csv', 'html'],
+  offered: readonly Format[] = ALL_FORMATS,
 ): Format | null {
+  if (offered !== ALL_FORMATS || accept === undefined) return negotiate(accept, offered);
+  let format = negotiated.get(accept);
+  if (format === undefined) {
+    format = negotiate(accept, offered);
+    if (negotiated.size >= 1000) negotiated.clear();
+    negotiated.set(accept, format);
+  }
+  return format;
+}
+
+function negotiate(accept: string | undefined, offered: readonly Format[]): Format | null {
   if (!accept || !accept.trim()) return offered[0];
   const ranges = accept
     .split(',')

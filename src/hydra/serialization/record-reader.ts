@@ -8,6 +8,8 @@ export type ApiRecord = Record<string, unknown>;
 interface Reader {
   /** SELECT list entries (`expr AS "cN"`). */
   columns: string[];
+  /** The same, joined: the SELECT list. */
+  selectList: string;
   /** Joins the selection needs, keyed like filter joins so they are shared. */
   joins: Array<[string, string]>;
   /** Array-valued properties with the SQL of their length, for CSV column planning. */
@@ -38,7 +40,7 @@ export class RecordReader {
   select(resource: ResourceMeta, query: SqlQuery): string {
     const reader = this.reader(resource);
     for (const [key, sql] of reader.joins) query.join(key, sql);
-    return reader.columns.join(', ');
+    return reader.selectList;
   }
 
   private compile(resource: ResourceMeta, alias: string): Reader {
@@ -57,6 +59,7 @@ export class RecordReader {
     }
     return {
       columns,
+      selectList: columns.join(', '),
       joins,
       arrayColumns,
       map(row) {

@@ -80,7 +80,7 @@ export class Responder {
   json(req: Request, res: Response, body: unknown, status = 200): void {
     const format = this.negotiate(req, ['jsonld', 'json']);
     res.status(status).setHeader('Content-Type', `${MEDIA_TYPES[format]}; charset=utf-8`);
-    res.send(JSON.stringify(body));
+    writeBody(res, JSON.stringify(body));
   }
 
   /**
@@ -109,22 +109,32 @@ export class Responder {
         res.setHeader('Link', DOCS_LINK);
         {
           const body = jsonld();
-          res.send(typeof body === 'string' ? body : JSON.stringify(body));
+          writeBody(res, typeof body === 'string' ? body : JSON.stringify(body));
         }
         return;
       case 'json':
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
         res.setHeader('Link', DOCS_LINK);
-        res.send(JSON.stringify(json()));
+        writeBody(res, JSON.stringify(json()));
         return;
       case 'csv':
         res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-        res.send(csvDocument(records()));
+        writeBody(res, csvDocument(records()));
         return;
       case 'html':
         res.setHeader('Content-Type', 'text/html; charset=utf-8');
-        res.send(htmlDocument(title, records(), totalItems));
+        writeBody(res, htmlDocument(title, records(), totalItems));
         return;
     }
   }
+}
+
+/**
+ * Ends the response with a complete text body whose Content-Type is set. (Express's
+ * res.send would re-parse that header and check freshness on every response; with no ETag
+ * and no Last-Modified nothing here is ever fresh. Node drops the body of HEAD, 204, 304.)
+ */
+function writeBody(res: Response, body: string): void {
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
 }
