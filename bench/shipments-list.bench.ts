@@ -198,7 +198,11 @@ async function waitReady(port: number): Promise<void> {
   throw new Error('API did not become ready');
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
-});
+main().then(
+  // Children were told to stop; keep-alive sockets must not keep this process waiting.
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

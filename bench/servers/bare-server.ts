@@ -54,4 +54,7 @@ server.listen(0, '127.0.0.1', () => {
   const address = server.address() as { port: number };
   process.stdout.write(`listening ${address.port}\n`);
 });
-process.on('SIGTERM', () => server.close(() => pool.end().then(() => process.exit(0))));
+process.on('SIGTERM', () => {
+  server.close(() => pool.end().then(() => process.exit(0)));
+  server.closeIdleConnections();
+});
