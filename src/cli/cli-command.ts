@@ -1,3 +1,4 @@
+import { parseArgs, type ParseArgsConfig } from 'util';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
@@ -36,4 +37,16 @@ export interface CliContext {
 /** Bad arguments: the message and the command's usage are printed, exit code 2. */
 export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
+}
+
+/** A command's `--options` (no positionals); unknown or malformed ones are a CliUsageError. */
+export function parseOptions<const O extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: O,
+) {
+  try {
+    return parseArgs({ args, options }).values;
+  } catch (error) {
+    throw new CliUsageError((error as Error).message);
+  }
 }

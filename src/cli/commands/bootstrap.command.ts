@@ -1,7 +1,6 @@
-import { parseArgs } from 'util';
 import { runMigrationsLocked } from '../../database/migration-runner';
 import { publicBaseUrl } from '../../mail/links';
-import { CliCommand, CliUsageError } from '../cli-command';
+import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 import { bootstrapAccount, checkBootstrapInput } from './bootstrap-account';
 
 /**
@@ -14,20 +13,12 @@ export const bootstrapCommand: CliCommand = {
     'Create (or reuse) a verified user, a team, a workspace and an OAuth client; print credentials as JSON',
   usage: '--email <address> [--password <password>] [--team <name>] [--workspace <title>]',
   async run(args, context) {
-    let values: { email?: string; password?: string; team?: string; workspace?: string };
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: {
-          email: { type: 'string' },
-          password: { type: 'string' },
-          team: { type: 'string' },
-          workspace: { type: 'string' },
-        },
-      }));
-    } catch (error) {
-      throw new CliUsageError((error as Error).message);
-    }
+    const values = parseOptions(args, {
+      email: { type: 'string' },
+      password: { type: 'string' },
+      team: { type: 'string' },
+      workspace: { type: 'string' },
+    });
     if (!values.email) throw new CliUsageError('--email is required.');
     const input = { ...values, email: values.email };
     checkBootstrapInput(input);

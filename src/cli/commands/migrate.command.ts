@@ -1,21 +1,12 @@
-import { parseArgs } from 'util';
 import { runMigrationsLocked } from '../../database/migration-runner';
-import { CliCommand, CliUsageError } from '../cli-command';
+import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 
 export const migrateCommand: CliCommand = {
   name: 'migrate',
   description: 'Run pending database migrations (or list them, or revert the last one)',
   usage: '[--list | --revert]',
   async run(args, context) {
-    let values: { list?: boolean; revert?: boolean };
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: { list: { type: 'boolean' }, revert: { type: 'boolean' } },
-      }));
-    } catch (error) {
-      throw new CliUsageError((error as Error).message);
-    }
+    const values = parseOptions(args, { list: { type: 'boolean' }, revert: { type: 'boolean' } });
     if (values.list && values.revert) throw new CliUsageError('Use --list or --revert, not both.');
     const dataSource = await context.dataSource();
 

@@ -1,5 +1,4 @@
-import { parseArgs } from 'util';
-import { CliCommand, CliUsageError } from '../cli-command';
+import { CliCommand, parseOptions } from '../cli-command';
 
 export const purgeCommand: CliCommand = {
   name: 'purge',
@@ -7,12 +6,7 @@ export const purgeCommand: CliCommand = {
     'Delete finished records older than their RETENTION_DAYS_* now (one retention sweep); prints counts as JSON',
   usage: '[--dry-run]',
   async run(args, context) {
-    let values: { 'dry-run'?: boolean };
-    try {
-      ({ values } = parseArgs({ args, options: { 'dry-run': { type: 'boolean' } } }));
-    } catch (error) {
-      throw new CliUsageError((error as Error).message);
-    }
+    const values = parseOptions(args, { 'dry-run': { type: 'boolean' } });
     // This process sweeps once, inline: no periodic work of its own.
     Object.assign(process.env, {
       RETENTION_ENABLED: 'false',

@@ -1,20 +1,11 @@
-import { parseArgs } from 'util';
-import { CliCommand, CliUsageError } from '../cli-command';
+import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 
 export const refreshCommand: CliCommand = {
   name: 'refresh',
   description: 'Refresh the tracking of due shipments now (one round, or until none is due)',
   usage: '[--limit <n>] [--all]',
   async run(args, context) {
-    let values: { limit?: string; all?: boolean };
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: { limit: { type: 'string' }, all: { type: 'boolean' } },
-      }));
-    } catch (error) {
-      throw new CliUsageError((error as Error).message);
-    }
+    const values = parseOptions(args, { limit: { type: 'string' }, all: { type: 'boolean' } });
     const limit = values.limit === undefined ? undefined : Number(values.limit);
     if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > 100000)) {
       throw new CliUsageError('--limit must be an integer from 1 to 100000.');

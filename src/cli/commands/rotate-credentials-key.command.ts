@@ -1,7 +1,6 @@
-import { parseArgs } from 'util';
 import { CredentialsCipher } from '../../credentials/credentials-cipher';
 import { rotateCredentialsKey } from '../../credentials/credentials-key-rotation';
-import { CliCommand, CliUsageError } from '../cli-command';
+import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 
 export const rotateCredentialsKeyCommand: CliCommand = {
   name: 'rotate-credentials-key',
@@ -9,15 +8,10 @@ export const rotateCredentialsKeyCommand: CliCommand = {
     'Re-seal every stored credential secret with CREDENTIALS_ENCRYPTION_KEY (old keys in CREDENTIALS_ENCRYPTION_KEY_PREVIOUS)',
   usage: '[--dry-run] [--batch N]',
   async run(args, context) {
-    let values: { 'dry-run'?: boolean; batch?: string };
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: { 'dry-run': { type: 'boolean' }, batch: { type: 'string' } },
-      }));
-    } catch (error) {
-      throw new CliUsageError((error as Error).message);
-    }
+    const values = parseOptions(args, {
+      'dry-run': { type: 'boolean' },
+      batch: { type: 'string' },
+    });
     const batch = values.batch === undefined ? 500 : Number(values.batch);
     if (!Number.isInteger(batch) || batch < 1 || batch > 10000) {
       throw new CliUsageError('--batch must be an integer from 1 to 10000.');

@@ -1,6 +1,5 @@
-import { parseArgs } from 'util';
 import { seedWorkspace } from '../../seed/bulk-seeder';
-import { CliCommand, CliUsageError } from '../cli-command';
+import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 
 const positive = (name: string, raw: string | undefined, fallback: number): number => {
   if (raw === undefined) return fallback;
@@ -15,21 +14,13 @@ export const seedCommand: CliCommand = {
   usage:
     '[--shipments N] [--orders N] [--workspace <uuid>] [--batch N] [--indexes auto|rebuild|keep]',
   async run(args, context) {
-    let values: Record<string, string | undefined>;
-    try {
-      ({ values } = parseArgs({
-        args,
-        options: {
-          shipments: { type: 'string' },
-          orders: { type: 'string' },
-          workspace: { type: 'string' },
-          batch: { type: 'string' },
-          indexes: { type: 'string' },
-        },
-      }));
-    } catch (error) {
-      throw new CliUsageError((error as Error).message);
-    }
+    const values = parseOptions(args, {
+      shipments: { type: 'string' },
+      orders: { type: 'string' },
+      workspace: { type: 'string' },
+      batch: { type: 'string' },
+      indexes: { type: 'string' },
+    });
     const shipments = positive('shipments', values.shipments, 1000);
     const orders = positive('orders', values.orders, Math.min(shipments, 1000));
     const batch = Math.max(1, positive('batch', values.batch, 50000));
