@@ -27,6 +27,8 @@ export interface WorkerDefinition<T> {
   queue: string;
   /** Jobs fetched per poll and handled at once by one node. */
   batchSize?: number;
+  /** Fetch jobs with their metadata: `job` is then a PgBoss.JobWithMetadata (retryCount...). */
+  includeMetadata?: boolean;
   handle(data: T, job: PgBoss.Job<T>): Promise<void>;
 }
 
@@ -35,7 +37,12 @@ export interface SendOptions {
   runner?: SqlRunner;
   /** At most one queued job per key (pg-boss singletonKey). */
   singletonKey?: string;
+  /** A Date, or seconds from now on the database clock. */
   startAfter?: Date | number;
+  /** Per-job retry policy, overriding the queue's (see QueueDefinition). */
+  retryLimit?: number;
+  retryDelay?: number;
+  retryBackoff?: boolean;
 }
 
 /**
@@ -51,6 +58,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   private readonly queues = new Map<string, QueueDefinition>();
   private readonly workers: WorkerDefinition<any>[] = [];
   private boss: PgBoss | null = null;
+  private readonly beforeStopHooks: Array<() => Promise<void>> = [];
   private readyResolve!: () => void;
   private readyReject!: (error: unknown) => void;
   /** Settles once pg-boss runs and every declared queue exists. */
@@ -74,6 +82,14 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
 
   work<T>(definition: WorkerDefinition<T>): void {
     this.workers.push(definition);
+  }
+
+  /**
+   * Work to finish while the queue still runs at shutdown (e.g. background sends that
+   * delete their job when done), awaited before pg-boss stops.
+   */
+  beforeStop(hook: () => Promise<void>): void {
+    this.beforeStopHooks.push(hook);
   }
 
   async onModuleInit(): Promise<void> {
@@ -112,7 +128,11 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
         for (const w of this.workers) {
           await boss.work<any>(
             w.queue,
-            { batchSize: w.batchSize ?? 1, pollingIntervalSeconds: 1 },
+            {
+              batchSize: w.batchSize ?? 1,
+              pollingIntervalSeconds: 1,
+              includeMetadata: w.includeMetadata ?? false,
+            },
             async (jobs) => {
               for (const job of jobs) await w.handle(job.data, job);
             },
@@ -135,6 +155,9 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     return boss.send(queue, data, {
       singletonKey: options.singletonKey,
       startAfter: options.startAfter,
+      retryLimit: options.retryLimit,
+      retryDelay: options.retryDelay,
+      retryBackoff: options.retryBackoff,
       db: runner
         ? {
             executeSql: async (text, values) => ({
@@ -143,6 +166,12 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
           }
         : undefined,
     });
+  }
+
+  /** Deletes a job whatever its state (a worker holding it can no longer complete or retry it). */
+  async deleteJob(queue: string, id: string): Promise<void> {
+    await this.ready;
+    await this.requireBoss().deleteJob(queue, id);
   }
 
   /** Number of jobs of a queue not yet finished (created, retry or active). */
@@ -158,6 +187,11 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   }
 
   async onModuleDestroy(): Promise<void> {
+    for (const hook of this.beforeStopHooks) {
+      await hook().catch((error: Error) =>
+        this.logger.error(`job queue: before stop: ${error.message}`),
+      );
+    }
     const boss = this.boss;
     this.boss = null;
     // Graceful: running handlers finish (up to 10 s) before the pool closes.
