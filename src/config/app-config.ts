@@ -29,6 +29,10 @@ export class AppConfig {
   /** SMTP server (`smtp://` or `smtps://`); undefined means mail is written to the log. */
   readonly smtpUrl: string | undefined;
   readonly mailFrom: string;
+  /** Head start of a mail's immediate send before its job may send it; first retry delay. */
+  readonly mailRetryDelaySeconds: number;
+  /** Attempts per mail (immediate one, job run, retries) before it is given up. */
+  readonly mailMaxAttempts: number;
   /** OAuth token endpoints: requests per window, per client address and per client_id. */
   readonly tokenRateLimitPerAddress: number;
   readonly tokenRateLimitPerClient: number;

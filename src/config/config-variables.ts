@@ -172,6 +172,20 @@ export const CONFIG_VARIABLES = {
     description: 'sender of outgoing mail',
     parse: nonEmpty,
   },
+  mailRetryDelaySeconds: {
+    name: 'MAIL_RETRY_DELAY_SECONDS',
+    default: '30',
+    description:
+      'a mail whose immediate send failed is sent by a background job this long after dispatch; retries wait about twice as long each time',
+    parse: integer(1, 86400),
+  },
+  mailMaxAttempts: {
+    name: 'MAIL_MAX_ATTEMPTS',
+    default: '8',
+    description:
+      'attempts to send one mail (the immediate one included) before it is given up and logged as an error',
+    parse: integer(2, 20),
+  },
   tokenRateLimitPerAddress: {
     name: 'TOKEN_RATE_LIMIT_PER_ADDRESS',
     default: '300',
