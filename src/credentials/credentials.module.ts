@@ -10,6 +10,6 @@ export class CredentialsController extends ResourceController(Credentials, Crede
 @Module({
   controllers: [CredentialsController],
   providers: [CredentialsCipher, CredentialsService],
-  exports: [CredentialsService],
+  exports: [CredentialsCipher, CredentialsService],
 })
 export class CredentialsModule {}
