@@ -9,6 +9,8 @@ export interface ReceivedMail {
   subject: string;
   /** Body with transfer encodings undone (quoted-printable soft breaks, =XX). */
   text: string;
+  /** Date.now() when the server had the whole message. */
+  receivedAt: number;
 }
 
 export interface TestSmtp {
@@ -16,6 +18,10 @@ export interface TestSmtp {
   messages: ReceivedMail[];
   /** The next (or an already received) message to `to` matching `subject`. */
   waitFor(to: string, subject?: RegExp, timeoutMs?: number): Promise<ReceivedMail>;
+  /** Refuse the next `times` messages to `to` with a temporary error (451 at RCPT TO). */
+  refuse(to: string, times: number): void;
+  /** Delay (ms) before the server greets each new connection: a slow server. 0 by default. */
+  greetingDelayMs: number;
   close(): Promise<void>;
 }
 
@@ -26,10 +32,23 @@ export interface TestSmtp {
 export async function startTestSmtp(): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
   const waiters: Array<() => void> = [];
+  const refusals = new Map<string, number>();
+  const control = { greetingDelayMs: 0 };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onConnect(_session, callback) {
+      if (control.greetingDelayMs > 0) setTimeout(() => callback(), control.greetingDelayMs);
+      else callback();
+    },
+    onRcptTo(address, _session, callback) {
+      const to = address.address.toLowerCase();
+      const left = refusals.get(to) ?? 0;
+      if (left <= 0) return callback();
+      refusals.set(to, left - 1);
+      callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
@@ -41,6 +60,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
           raw,
           subject: decodeHeader(/^Subject: (.*(?:\r\n[ \t].*)*)/im.exec(raw)?.[1] ?? ''),
           text: decodeQuotedPrintable(raw),
+          receivedAt: Date.now(),
         });
         waiters.splice(0).forEach((wake) => wake());
         callback();
@@ -56,6 +76,13 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    refuse: (to, times) => void refusals.set(to.toLowerCase(), times),
+    get greetingDelayMs() {
+      return control.greetingDelayMs;
+    },
+    set greetingDelayMs(ms: number) {
+      control.greetingDelayMs = ms;
+    },
     async waitFor(to, subject, timeoutMs = 10000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
