@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeUnusedMedia } from '../media/unused-media';
 import { assertMayChange, noteOwner } from './note-access';
 import { NoteAttachment } from './note-attachment.entity';
 
-/** Removing a file is changing the note: its author or a team admin. */
+/**
+ * Removing a file is changing the note: its author or a team admin. The media row goes with
+ * it when no other record uses it.
+ */
 @Injectable()
 export class NoteAttachmentsService implements ResourceHooks<NoteAttachment> {
   async beforeRemove(attachment: NoteAttachment, ctx: WriteContext): Promise<void> {
@@ -24,5 +28,7 @@ export class NoteAttachmentsService implements ResourceHooks<NoteAttachment> {
       `UPDATE note SET attachment_id = NULL WHERE id = $1 AND attachment_id = $2`,
       [row.note_id, row.media_id],
     );
+    // So does the media, unless another record uses it (its file then goes after commit).
+    await removeUnusedMedia(ctx.em, [row.media_id]);
   }
 }

@@ -12,6 +12,7 @@ import { User } from '../users/user.entity';
 import { assertMayChange, noteOwner } from './note-access';
 import { NoteAttachment } from './note-attachment.entity';
 import { NoteReminder } from './note-reminder.entity';
+import { removeNote } from './record-notes';
 import { Note } from './note.entity';
 
 /** Resources a note cannot be about: notes themselves and their parts, raw uploads. */
@@ -89,6 +90,11 @@ export class NotesService implements ResourceHooks<Note> {
 
   async beforeRemove(note: Note, ctx: WriteContext): Promise<void> {
     assertMayChange(ctx.principal, await noteOwner(ctx.em, note.id));
+  }
+
+  /** The note goes with its reminders and files; a file's media too once nothing uses it. */
+  async remove(note: Note, ctx: WriteContext): Promise<void> {
+    await removeNote(ctx.em, note.id);
   }
 
   /** `entity` is a notable collection and `entityId` one of its records in the workspace. */
