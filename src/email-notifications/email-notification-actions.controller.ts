@@ -8,6 +8,7 @@ import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-e
 import { identifierFrom } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import { MAILER, type Mailer } from '../mail/mailer';
+import { removeNotesOfDeleted } from '../notes/record-notes';
 import { Shipment } from '../shipments/shipment.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { DEFAULT_NOTIFICATIONS } from './default-notifications';
@@ -90,9 +91,13 @@ export class EmailNotificationActionsController {
     const ids = await this.dataSource.transaction(async (em) => {
       // Serialises concurrent resets of one workspace.
       await em.query(`SELECT id FROM workspace WHERE id = $1 FOR UPDATE`, [workspaceId]);
-      await em.query(`DELETE FROM email_notification WHERE workspace_id = $1 AND system`, [
-        workspaceId,
-      ]);
+      // DELETE ... RETURNING answers [rows, count] through TypeORM.
+      const [gone]: [Array<{ id: string; workspace_id: string }>, number] = await em.query(
+        `DELETE FROM email_notification WHERE workspace_id = $1 AND system RETURNING id, workspace_id`,
+        [workspaceId],
+      );
+      // The replaced defaults go as DELETE /email_notifications/{id} would take them.
+      await removeNotesOfDeleted(em, 'email_notifications', gone);
       const ids: string[] = [];
       for (const d of DEFAULT_NOTIFICATIONS) {
         // clock_timestamp(): distinct creation times keep the defaults in their listed order.

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isEmail } from 'class-validator';
 import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeNotesOfRecord } from '../notes/record-notes';
 import { TEMPLATE_VARIABLES, unknownVariables } from './email-template';
 import { EmailNotification } from './email-notification.entity';
 import { parseCondition } from './notification-condition';
@@ -32,6 +33,11 @@ export class EmailNotificationsService implements ResourceHooks<EmailNotificatio
       const v = notification[key];
       if (typeof v === 'string' && v.trim() === '') notification[key] = null;
     }
+  }
+
+  /** DELETE: the notes on the notification go with it (removeNotesOf). */
+  async beforeRemove(notification: EmailNotification, ctx: WriteContext): Promise<void> {
+    await removeNotesOfRecord(ctx, notification.id);
   }
 
   async validate(notification: EmailNotification, ctx: WriteContext): Promise<Violation[]> {

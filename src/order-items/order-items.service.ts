@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeNotesOf } from '../notes/record-notes';
 import { refreshOrderAggregates } from '../orders/order-aggregates';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { OrderItem } from './order-item.entity';
@@ -73,8 +74,17 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
     await refreshOrderAggregates(ctx.em, [this.orderOf.get(item)]);
   }
 
+  /**
+   * Deletes the item (its shipment items go with it) and the notes on both (removeNotesOf),
+   * then recomputes the order's fulfilment. Every delete path of an order item (DELETE,
+   * delete_records_batch) runs this.
+   */
   async remove(item: OrderItem, ctx: WriteContext): Promise<void> {
-    const [row] = await ctx.em.query('SELECT order_id FROM order_item WHERE id = $1', [item.id]);
+    const [row] = await ctx.em.query(
+      'SELECT order_id, workspace_id FROM order_item WHERE id = $1',
+      [item.id],
+    );
+    if (row) await removeNotesOf(ctx.em, row.workspace_id, 'order_items', [item.id]);
     await ctx.em.delete(OrderItem, { id: item.id });
     await refreshOrderAggregates(ctx.em, [row?.order_id]);
   }

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeNotesOf } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { refreshOrderAggregates } from '../orders/order-aggregates';
 import { linkShipmentsToOrder } from '../shipments/shipment-orders';
@@ -132,12 +133,18 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
     await refreshOrderAggregates(em, [row.order_id, previousOrder]);
   }
 
+  /**
+   * Deletes the item and the notes on it (removeNotesOf), then recomputes its order's
+   * fulfilment. Every delete path of a shipment item (DELETE, delete_records_batch) runs this.
+   */
   async remove(item: ShipmentItem, ctx: WriteContext): Promise<void> {
     const [row] = await ctx.em.query(
-      `SELECT oi.order_id FROM shipment_item si JOIN order_item oi ON oi.id = si.order_item_id
+      `SELECT oi.order_id, si.workspace_id FROM shipment_item si
+         JOIN order_item oi ON oi.id = si.order_item_id
         WHERE si.id = $1`,
       [item.id],
     );
+    if (row) await removeNotesOf(ctx.em, row.workspace_id, 'shipment_items', [item.id]);
     await ctx.em.delete(ShipmentItem, { id: item.id });
     await refreshOrderAggregates(ctx.em, [row?.order_id]);
   }

@@ -6,7 +6,7 @@ import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks'
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import { Status } from '../statuses/status.entity';
 import { ordersOfShipment, refreshOrderAggregates } from '../orders/order-aggregates';
-import { removeNotesOf } from '../notes/record-notes';
+import { removeNotesOf, removeNotesOfDeleted } from '../notes/record-notes';
 import { decideOriginCarrier } from './shipment-carrier';
 import { ShipmentEvents, type ShipmentSnapshot } from './shipment-events';
 import {
@@ -217,12 +217,16 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
 
     const affected = [...existingLinks, ...linked.orders].map((o) => o.id);
     if (keptItemIds) {
-      const removed: Array<{ order_id: string }> = await em.query(
-        `DELETE FROM shipment_item si USING order_item oi
-          WHERE si.shipment_id = $1 AND NOT (si.id = ANY($2::uuid[])) AND oi.id = si.order_item_id
-          RETURNING oi.order_id`,
-        [shipment.id, keptItemIds],
-      );
+      // DELETE ... RETURNING answers [rows, count] through TypeORM.
+      const [removed]: [Array<{ id: string; workspace_id: string; order_id: string }>, number] =
+        await em.query(
+          `DELETE FROM shipment_item si USING order_item oi
+            WHERE si.shipment_id = $1 AND NOT (si.id = ANY($2::uuid[])) AND oi.id = si.order_item_id
+            RETURNING si.id, si.workspace_id, oi.order_id`,
+          [shipment.id, keptItemIds],
+        );
+      // The items left out go as DELETE /shipment_items/{id} would take them: with their notes.
+      await removeNotesOfDeleted(em, 'shipment_items', removed);
       affected.push(...removed.map((r) => r.order_id));
     }
     await refreshOrderAggregates(em, affected);

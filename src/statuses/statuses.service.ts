@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeNotesOfRecord } from '../notes/record-notes';
 import { Status } from './status.entity';
 import { countStatusReferences, loadStatus } from './status-references';
 
@@ -24,5 +25,6 @@ export class StatusesService implements ResourceHooks<Status> {
         { refsCount: used },
       );
     }
+    await removeNotesOfRecord(ctx, status.id);
   }
 }

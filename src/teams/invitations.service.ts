@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { link } from '../mail/links';
 import { MailDispatcher } from '../mail/mail-dispatcher';
+import { removeNotesOfDeleted } from '../notes/record-notes';
 import type { TeamRole } from './team-member.entity';
 
 /** How long an invitation code stays valid. */
@@ -199,11 +200,14 @@ export async function applyPermissions(
 ): Promise<void> {
   for (const p of permissions) {
     if (p.accessLevel === null) {
-      await em.query(
+      // DELETE ... RETURNING answers [rows, count] through TypeORM.
+      const [gone]: [Array<{ id: string; workspace_id: string }>, number] = await em.query(
         `DELETE FROM workspace_member wm USING workspace w
-          WHERE wm.workspace_id = w.id AND w.team_id = $1 AND wm.workspace_id = $2 AND wm.user_id = $3`,
+          WHERE wm.workspace_id = w.id AND w.team_id = $1 AND wm.workspace_id = $2 AND wm.user_id = $3
+          RETURNING wm.id, wm.workspace_id`,
         [teamId, p.workspaceId, userId],
       );
+      await removeNotesOfDeleted(em, 'workspace_members', gone);
     } else {
       await em.query(
         `INSERT INTO workspace_member (workspace_id, user_id, access_level)

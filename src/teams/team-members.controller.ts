@@ -5,6 +5,7 @@ import { ModuleRef } from '@nestjs/core';
 import { EntitlementsGuard } from '../billing/entitlements-guard';
 import type { Principal } from '../access/principal';
 import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
+import { removeNotesOfDeleted } from '../notes/record-notes';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import {
   ForbiddenError,
@@ -142,12 +143,15 @@ export class TeamMembersController extends ResourceController(TeamMember) {
         }
       }
       if (member.member_id) {
-        // Access to the team's workspaces ends with the membership.
-        await em.query(
+        // Access to the team's workspaces ends with the membership (notes on it go too).
+        // DELETE ... RETURNING answers [rows, count] through TypeORM.
+        const [gone]: [Array<{ id: string; workspace_id: string }>, number] = await em.query(
           `DELETE FROM workspace_member wm USING workspace w
-            WHERE wm.workspace_id = w.id AND w.team_id = $1 AND wm.user_id = $2`,
+            WHERE wm.workspace_id = w.id AND w.team_id = $1 AND wm.user_id = $2
+            RETURNING wm.id, wm.workspace_id`,
           [member.team_id, member.member_id],
         );
+        await removeNotesOfDeleted(em, 'workspace_members', gone);
       }
       await em.query(`DELETE FROM team_member WHERE id = $1`, [id]);
     });

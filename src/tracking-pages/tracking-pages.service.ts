@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { ViolationCodes, type Violation } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeNotesOfRecord } from '../notes/record-notes';
 import { builderViolations, customThemeOf } from './custom-theme';
 import { normalizeDropshipperSettings } from './dropshipper-settings';
 import { RESERVED_SUBDOMAINS, isHostname, subdomainFormProblem } from './subdomain';
@@ -29,6 +30,11 @@ export class TrackingPagesService implements ResourceHooks<TrackingPage> {
       `UPDATE workspace SET default_tracking_page_id = $1 WHERE id = $2 AND default_tracking_page_id IS NULL`,
       [page.id, page.workspace!.id],
     );
+  }
+
+  /** DELETE: the notes on the page go with it (removeNotesOf). */
+  async beforeRemove(page: TrackingPage, ctx: WriteContext): Promise<void> {
+    await removeNotesOfRecord(ctx, page.id);
   }
 
   /** Trims and canonicalises writable values; wrong nested types answer 400. */

@@ -4,6 +4,7 @@ import { CredentialsService } from '../credentials/credentials.service';
 import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeNotesOfRecord } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import type { Credentials } from '../credentials/credentials.entity';
@@ -177,6 +178,11 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
       `DELETE FROM event_delivery WHERE workflow_id = $1 AND workspace_id <> $2 AND status IN ('pending', 'held')`,
       [workflow.id, workflow.workspace.id],
     );
+  }
+
+  /** DELETE: the notes on the workflow and on its runs (deleted with it) go too. */
+  async beforeRemove(workflow: Workflow, ctx: WriteContext): Promise<void> {
+    await removeNotesOfRecord(ctx, workflow.id);
   }
 
   private async workspaceOf(workflow: Workflow, ctx: WriteContext): Promise<string | null> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ForbiddenError } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { removeNotesOfRecord } from '../notes/record-notes';
 import type { WorkspaceMember } from '../workspaces/workspace-member.entity';
 
 /**
@@ -19,10 +20,10 @@ export class WorkspaceMembersService implements ResourceHooks<WorkspaceMember> {
     const [row] = await ctx.em.query(`SELECT user_id FROM workspace_member WHERE id = $1`, [
       member.id,
     ]);
-    if (row.user_id === ctx.principal.userId) return;
-    if (!(await this.isTeamAdmin(member, ctx))) {
+    if (row.user_id !== ctx.principal.userId && !(await this.isTeamAdmin(member, ctx))) {
       throw new ForbiddenError('Only owners and admins of the team remove workspace members.');
     }
+    await removeNotesOfRecord(ctx, member.id);
   }
 
   private async isTeamAdmin(member: WorkspaceMember, ctx: WriteContext): Promise<boolean> {

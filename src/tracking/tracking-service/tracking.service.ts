@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { JobQueue } from '../../jobs/job-queue';
+import { removeNotesOfDeleted } from '../../notes/record-notes';
 import { findCarrier } from '../carriers';
 import { Clock } from '../clock';
 import { DEFAULT_TRACKING_LIMITS, type TrackingLimits } from '../engine';
@@ -125,7 +126,13 @@ export class TrackingService {
   ): Promise<TrackingOutcome | null> {
     const now = this.clock.now();
     if (options.newJourney) {
-      await em.query(`DELETE FROM tracking_checkpoint WHERE shipment_id = $1`, [shipmentId]);
+      // DELETE ... RETURNING answers [rows, count] through TypeORM.
+      const [checkpoints]: [Array<{ id: string; workspace_id: string }>, number] = await em.query(
+        `DELETE FROM tracking_checkpoint WHERE shipment_id = $1 RETURNING id, workspace_id`,
+        [shipmentId],
+      );
+      // The old journey's checkpoints go with the notes on them.
+      await removeNotesOfDeleted(em, 'tracking_checkpoints', checkpoints);
       await em.query(
         `UPDATE shipment SET tracking_status = NULL, days_in_transit = NULL, days_in_idle = NULL,
                 shipped_at = NULL, last_status_update = NULL, expected_delivery_date = NULL,
