@@ -33,6 +33,8 @@ export class AppConfig {
   readonly mailRetryDelaySeconds: number;
   /** Attempts per mail (immediate one, job run, retries) before it is given up. */
   readonly mailMaxAttempts: number;
+  /** Hosts (names or addresses, lower case) workspace SMTP credentials may reach although private. */
+  readonly smtpAllowedHosts: string[];
   /** OAuth token endpoints: requests per window, per client address and per client_id. */
   readonly tokenRateLimitPerAddress: number;
   readonly tokenRateLimitPerClient: number;

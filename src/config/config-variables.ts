@@ -186,6 +186,13 @@ export const CONFIG_VARIABLES = {
       'attempts to send one mail (the immediate one included) before it is given up and logged as an error',
     parse: integer(2, 20),
   },
+  smtpAllowedHosts: {
+    name: 'SMTP_ALLOWED_HOSTS',
+    default: '',
+    description:
+      "comma-separated hosts a workspace's SMTP credentials may point to although they are private or loopback",
+    parse: hostList,
+  },
   tokenRateLimitPerAddress: {
     name: 'TOKEN_RATE_LIMIT_PER_ADDRESS',
     default: '300',
