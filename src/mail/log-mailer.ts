@@ -9,7 +9,10 @@ export class LogMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     this.logger.log(
-      `Mail (SMTP_URL unset, not sent) from ${this.from} to ${message.to}: ${message.subject}\n${message.text}`,
+      `Mail (SMTP_URL unset, not sent) from ${this.from} to ${message.to}` +
+        (message.cc?.length ? ` cc ${message.cc.join(', ')}` : '') +
+        (message.bcc?.length ? ` bcc ${message.bcc.join(', ')}` : '') +
+        `: ${message.subject}\n${message.text}`,
     );
   }
 }

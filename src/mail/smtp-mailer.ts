@@ -1,5 +1,6 @@
 import { createTransport, type Transporter } from 'nodemailer';
-import type { Mailer, MailMessage } from './mailer';
+import type { Mailer, MailMessage, MailReceipt } from './mailer';
+import { receiptOf } from './smtp-transport';
 
 /** Sends over SMTP with nodemailer (`smtp://` or `smtps://` URL, credentials in the URL). */
 export class SmtpMailer implements Mailer {
@@ -12,8 +13,8 @@ export class SmtpMailer implements Mailer {
     this.transport = createTransport(url);
   }
 
-  async send(message: MailMessage): Promise<void> {
-    await this.transport.sendMail({ from: this.from, ...message });
+  async send(message: MailMessage): Promise<MailReceipt> {
+    return receiptOf(await this.transport.sendMail({ from: this.from, ...message }));
   }
 
   close(): void {
