@@ -1,4 +1,4 @@
-import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { isEmail } from 'class-validator';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
@@ -7,15 +7,16 @@ import { HydraApi } from '../hydra/controller/hydra-api';
 import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
-import { MAILER, type Mailer } from '../mail/mailer';
 import { removeNotesOfDeleted } from '../notes/record-notes';
 import { Shipment } from '../shipments/shipment.entity';
 import { Workspace } from '../workspaces/workspace.entity';
+import { PermanentDeliveryError } from '../events/delivery-error';
 import { DEFAULT_NOTIFICATIONS } from './default-notifications';
 import { composeEmail } from './email-composer';
 import { unknownVariables } from './email-template';
 import { EmailNotification } from './email-notification.entity';
 import { NOTIFICATION_EVENTS } from '../events/event-types';
+import { NotificationMailer, WorkspaceSmtpError } from './notification-mailer';
 import { NotificationValues } from './notification-values';
 
 interface NotificationTemplate {
@@ -32,7 +33,9 @@ interface NotificationTemplate {
  * - `POST /email_notifications/preview` `{id}` (a notification) or `{workspace, event, subject?,
  *   body?}` (a draft), optional `shipment` (else sample values): 200 `{subject, html, text}`.
  * - `POST /email_notifications/send_test` same plus `email` (default: the caller's address):
- *   sends the rendered mail through the Mailer now; 200 `{sent: true, to, subject}`.
+ *   sends the rendered mail now, through the workspace's SMTP credentials when it has some
+ *   (else the global Mailer); 200 `{sent: true, to, subject}`, 502 when the server does not
+ *   take it (naming a workspace's server and why, never its secrets).
  * - `POST /email_notifications/reset_defaults` `{id}` (a workspace; `workspace` also read):
  *   replaces the workspace's system notifications with the defaults, one per main status
  *   event, keeping the ones users made; 200 `{workspace, emailNotifications: [...]}`.
@@ -43,7 +46,7 @@ export class EmailNotificationActionsController {
     private readonly api: HydraApi,
     private readonly dataSource: DataSource,
     private readonly values: NotificationValues,
-    @Inject(MAILER) private readonly mailer: Mailer,
+    private readonly mailer: NotificationMailer,
   ) {}
 
   @Post('/email_notifications/preview')
@@ -52,7 +55,7 @@ export class EmailNotificationActionsController {
     this.api.responder.negotiate(req, ['jsonld', 'json']);
     const principal = this.api.requirePrincipal(req);
     const body = this.api.body(req);
-    const mail = await this.render(principal, body);
+    const { workspaceId: _workspace, ...mail } = await this.render(principal, body);
     this.send(req, res, 'EmailNotificationPreview', { ...mail });
   }
 
@@ -71,11 +74,22 @@ export class EmailNotificationActionsController {
         ViolationCodes.email,
       );
     }
-    const mail = await this.render(principal, body);
+    const { workspaceId, ...mail } = await this.render(principal, body);
     try {
-      await this.mailer.send({ to, subject: mail.subject, text: mail.text, html: mail.html });
-    } catch {
-      throw new ApiError(502, 'The test e-mail could not be handed to the mail server.');
+      await this.mailer.send(workspaceId, {
+        to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+      });
+    } catch (error) {
+      // A workspace's own server (or settings) is the caller's to fix: say what went wrong.
+      // Secrets are already redacted; the global server's errors stay internal.
+      const reason =
+        error instanceof WorkspaceSmtpError || error instanceof PermanentDeliveryError
+          ? ` ${error.message.replace(/^./, (c) => c.toUpperCase()).replace(/\.?\s*$/, '.')}`
+          : '';
+      throw new ApiError(502, `The test e-mail could not be handed to the mail server.${reason}`);
     }
     this.send(req, res, 'EmailNotificationSendTest', { sent: true, to, subject: mail.subject });
   }
@@ -156,7 +170,7 @@ export class EmailNotificationActionsController {
           { event: template.event },
         ))!.values
       : this.values.sample(template.event, await this.workspaceTitle(template.workspaceId));
-    return composeEmail(template, values);
+    return { ...composeEmail(template, values), workspaceId: template.workspaceId };
   }
 
   /** The stored notification `id`, or a draft from `workspace`, `event`, `subject`, `body`. */

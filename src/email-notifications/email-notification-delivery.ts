@@ -1,9 +1,10 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventTypes } from '../events/event-types';
-import { MAILER, type Mailer } from '../mail/mailer';
 import { composeEmail } from './email-composer';
 import { conditionHolds } from './notification-condition';
+import { NotificationMailer } from './notification-mailer';
+import { allRecipients, notificationMessage, notificationRecipients } from './notification-message';
 import { NotificationValues } from './notification-values';
 
 export interface DeliverableEvent {
@@ -18,21 +19,24 @@ export interface EmailOutcome {
   sent: boolean;
   /** Recipients written to, or why nothing was sent. */
   detail: string;
+  /** Recipients the mail server refused while taking the message for the others. */
+  rejected?: string[];
 }
 
 /**
- * Sends one e-mail notification for one event through the Mailer port: to the shipment's
- * customer address, then each cc and bcc address (one message each, so no recipient sees
- * another), and records lastEmailSentAt. A notification disabled or deleted since, a shipment
- * that is gone, an unmet condition or no recipient at all sends nothing. Mailer failures are
- * thrown, for the worker to retry.
+ * Sends one e-mail notification for one event, as one message: To the shipment's customer
+ * address, Cc the notification's cc, its bcc as blind envelope recipients (see
+ * notification-message.ts), through the workspace's SMTP credentials or the global Mailer
+ * (NotificationMailer), and records lastEmailSentAt. A notification disabled or deleted since,
+ * a shipment that is gone, an unmet condition or no recipient at all sends nothing. Sending
+ * failures are thrown, for the worker to retry (PermanentDeliveryError: not retried).
  */
 @Injectable()
 export class EmailNotificationDelivery {
   constructor(
     private readonly dataSource: DataSource,
     private readonly values: NotificationValues,
-    @Inject(MAILER) private readonly mailer: Mailer,
+    private readonly mailer: NotificationMailer,
   ) {}
 
   async deliver(notificationId: string, event: DeliverableEvent): Promise<EmailOutcome> {
@@ -45,8 +49,9 @@ export class EmailNotificationDelivery {
       cc: string[];
       bcc: string[];
       tracking_page_id: string | null;
+      workspace_id: string;
     }> = await this.dataSource.query(
-      `SELECT event, enabled, condition, subject, body, cc, bcc, tracking_page_id
+      `SELECT event, enabled, condition, subject, body, cc, bcc, tracking_page_id, workspace_id
          FROM email_notification WHERE id = $1`,
       [notificationId],
     );
@@ -74,18 +79,22 @@ export class EmailNotificationDelivery {
     if (!conditionHolds(n.condition, subject.values)) {
       return { sent: false, detail: 'the condition does not hold' };
     }
-    const recipients = [
-      ...new Set([subject.email, ...n.cc, ...n.bcc].filter((e): e is string => !!e)),
-    ];
-    if (recipients.length === 0) return { sent: false, detail: 'no recipient' };
+    const recipients = notificationRecipients(subject.email, n.cc, n.bcc);
+    const addresses = allRecipients(recipients);
+    if (addresses.length === 0) return { sent: false, detail: 'no recipient' };
     const mail = composeEmail(n, subject.values);
-    for (const to of recipients) {
-      await this.mailer.send({ to, subject: mail.subject, text: mail.text, html: mail.html });
-    }
+    const receipt = await this.mailer.send(n.workspace_id, notificationMessage(recipients, mail));
     await this.dataSource.query(
       `UPDATE email_notification SET last_email_sent_at = now() WHERE id = $1`,
       [notificationId],
     );
-    return { sent: true, detail: `sent to ${recipients.length} recipient(s)` };
+    const rejected = receipt?.rejected ?? [];
+    return {
+      sent: true,
+      detail:
+        `sent to ${addresses.length - rejected.length} recipient(s) in one message` +
+        (rejected.length ? `; refused by the mail server: ${rejected.join(', ')}` : ''),
+      rejected,
+    };
   }
 }

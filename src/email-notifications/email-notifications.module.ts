@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
+import { CredentialsModule } from '../credentials/credentials.module';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { TrackingPagesModule } from '../tracking-pages/tracking-pages.module';
 import { EmailNotificationActionsController } from './email-notification-actions.controller';
 import { EmailNotificationDelivery } from './email-notification-delivery';
 import { EmailNotification } from './email-notification.entity';
 import { EmailNotificationsService } from './email-notifications.service';
+import { NotificationMailer } from './notification-mailer';
 import { NotificationValues } from './notification-values';
 
 export class EmailNotificationsController extends ResourceController(
@@ -14,10 +16,15 @@ export class EmailNotificationsController extends ResourceController(
 
 /** /email_notifications (+ workspace and team forms), preview, send_test, reset_defaults. */
 @Module({
-  imports: [TrackingPagesModule],
+  imports: [TrackingPagesModule, CredentialsModule],
   // The actions first: their paths must not be taken for `/email_notifications/:id`.
   controllers: [EmailNotificationActionsController, EmailNotificationsController],
-  providers: [EmailNotificationsService, NotificationValues, EmailNotificationDelivery],
+  providers: [
+    EmailNotificationsService,
+    NotificationValues,
+    EmailNotificationDelivery,
+    NotificationMailer,
+  ],
   exports: [EmailNotificationDelivery],
 })
 export class EmailNotificationsModule {}

@@ -16,6 +16,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { Clock } from '../tracking/clock';
 import { WebhookDelivery } from '../webhooks/webhook-delivery';
 import { firstDueAt } from '../workflows/workflow-types';
+import { PermanentDeliveryError } from './delivery-error';
 import { notificationEventsOf } from './event-types';
 import { retryDelayMs } from './retry-backoff';
 import { rowsOf } from './sql-runner';
@@ -323,11 +324,15 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
         });
         result = { ok: true, permanent: false, error: null, skipped: !outcome.sent };
         if (!outcome.sent) result.error = outcome.detail;
+        // Delivered to the others; the ones the server refused are kept in last_error.
+        else if (outcome.rejected?.length) {
+          result.error = `refused by the mail server: ${outcome.rejected.join(', ')}`;
+        }
       }
     } catch (error) {
       result = {
         ok: false,
-        permanent: false,
+        permanent: error instanceof PermanentDeliveryError,
         error: error instanceof Error ? error.message : String(error),
       };
     }
