@@ -28,7 +28,7 @@ export interface OpenedCredentials {
  * members are 422, values are type-checked); secrets are merged (PUT keeps members left out,
  * null removes one), sealed with the deployment key and replaced by masked hints, so neither
  * the stored row's readable columns nor any answer carries them. Credentials that workflows
- * use cannot be deleted.
+ * use, or that a workspace sends its e-mail through, cannot be deleted.
  */
 @Injectable()
 export class CredentialsService implements ResourceHooks<Credentials> {
@@ -128,6 +128,20 @@ export class CredentialsService implements ResourceHooks<Credentials> {
       throw ValidationError.of(
         'id',
         `These credentials are used by ${n} workflow(s); change or delete them first.`,
+        ViolationCodes.invalid,
+      );
+    }
+    // Workspaces name their SMTP credentials by IRI (emailSettings.smtpCredentials).
+    const [{ w }] = await ctx.em.query(
+      `SELECT count(*)::int AS w FROM workspace
+        WHERE team_id = (SELECT team_id FROM credentials WHERE id = $1)
+          AND email_settings->>'smtpCredentials' = '/credentials/' || $1::text`,
+      [credentials.id],
+    );
+    if (w > 0) {
+      throw ValidationError.of(
+        'id',
+        `These credentials are the SMTP server of ${w} workspace(s); change their emailSettings first.`,
         ViolationCodes.invalid,
       );
     }

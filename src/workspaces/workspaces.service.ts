@@ -41,6 +41,8 @@ interface Pending {
   page?: TrackingPage;
   pageOperation?: 'post' | 'put';
   emailLogoId?: string | null;
+  /** Credentials emailSettings.smtpCredentials names, for validate() to check. */
+  smtpCredentialsId?: string;
 }
 
 /**
@@ -111,6 +113,15 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
         out.push({
           propertyPath: 'defaultTrackingPage',
           message: 'This tracking page does not belong to this workspace.',
+          code: ViolationCodes.invalid,
+        });
+    }
+    if (pending.smtpCredentialsId) {
+      const problem = await this.smtpCredentialsProblem(workspace, pending.smtpCredentialsId, ctx);
+      if (problem)
+        out.push({
+          propertyPath: 'emailSettings.smtpCredentials',
+          message: problem,
           code: ViolationCodes.invalid,
         });
     }
@@ -253,11 +264,42 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
     };
     const resource = this.registry.all().find((r) => r.path === '/credentials');
     if (!CREDENTIALS_IRI.test(iri)) throw new BadRequestError(`Invalid IRI "${iri}".`);
-    if (resource && !(await this.data.resolveReference(resource, ctx.principal, iri))) {
-      pending.violations.push(violation);
-      return null;
+    if (resource) {
+      const id = await this.data.resolveReference(resource, ctx.principal, iri);
+      if (!id) {
+        pending.violations.push(violation);
+        return null;
+      }
+      pending.smtpCredentialsId = id;
     }
     return iri.toLowerCase();
+  }
+
+  /**
+   * Why visible credentials cannot be the workspace's SMTP server: they must be `smtp`
+   * credentials of the workspace's own team (a member of two teams sees both teams' records).
+   */
+  private async smtpCredentialsProblem(
+    workspace: Workspace,
+    credentialsId: string,
+    ctx: WriteContext,
+  ): Promise<string | null> {
+    const [credentials]: Array<{ type: string; team_id: string }> = await ctx.em.query(
+      `SELECT type, team_id FROM credentials WHERE id = $1`,
+      [credentialsId],
+    );
+    if (!credentials) return `Item not found for "/credentials/${credentialsId}".`;
+    if (credentials.type !== 'smtp') return 'The credentials must be of type smtp.';
+    let teamId = workspace.team?.id;
+    if (!teamId && workspace.id) {
+      const [row] = await ctx.em.query(`SELECT team_id FROM workspace WHERE id = $1`, [
+        workspace.id,
+      ]);
+      teamId = row?.team_id;
+    }
+    return teamId && credentials.team_id !== teamId
+      ? 'The credentials must belong to the team of the workspace.'
+      : null;
   }
 
   /**
