@@ -464,17 +464,22 @@ describe('email notifications', () => {
   describe('delivery', () => {
     const deliver = () => app.get(EventDelivery).runUntilIdle();
 
-    it('mails the customer, cc and bcc when the event happens and records lastEmailSentAt', async () => {
+    it('mails the customer, cc and bcc as one message when the event happens and records lastEmailSentAt', async () => {
       const n = (await create({ cc: ['cc@example.com'], bcc: ['bcc@example.com'] }).expect(201))
         .body;
       await create({ event: 'shipment.in_transit', title: 'Not this one' }).expect(201);
       const s = await shipment({ email: `buyer-${Date.now()}@example.com` });
       await deliver();
-      const toCustomer = await smtp.waitFor(s.email, /delivered/);
-      expect(toCustomer.subject).toBe(`Parcel ${s.trackingNumber} delivered`);
-      expect(toCustomer.text).toContain('Hi Dana, Delivered.');
-      await smtp.waitFor('cc@example.com', new RegExp(s.trackingNumber));
-      await smtp.waitFor('bcc@example.com', new RegExp(s.trackingNumber));
+      const mail = await smtp.waitFor(s.email, /delivered/);
+      expect(mail.subject).toBe(`Parcel ${s.trackingNumber} delivered`);
+      expect(mail.text).toContain('Hi Dana, Delivered.');
+      // One message: the customer in To, cc in Cc, bcc only among the envelope recipients.
+      expect([...mail.to].sort()).toEqual(['bcc@example.com', 'cc@example.com', s.email].sort());
+      const headers = mail.raw.split('\r\n\r\n')[0];
+      expect(headers).toMatch(new RegExp(`^To: ${s.email.replace(/[.+]/g, '\\$&')}$`, 'm'));
+      expect(headers).toMatch(/^Cc: cc@example\.com$/m);
+      expect(mail.raw).not.toContain('bcc@example.com');
+      expect(smtp.messages.filter((m) => m.subject.includes(s.trackingNumber))).toEqual([]);
       const after = await http().get(n['@id']).expect(200);
       expect(after.body.lastEmailSentAt).not.toBeNull();
       const again = await deliver();

@@ -2,8 +2,12 @@ import { SMTPServer } from 'smtp-server';
 import type { AddressInfo } from 'node:net';
 
 export interface ReceivedMail {
+  /** Envelope sender (MAIL FROM). */
   from: string;
+  /** Envelope recipients (RCPT TO), lower case: To, Cc and Bcc addresses alike. */
   to: string[];
+  /** The user the client authenticated as (servers started with `auth`). */
+  user?: string;
   /** Raw message (headers and body). */
   raw: string;
   subject: string;
@@ -13,9 +17,18 @@ export interface ReceivedMail {
   receivedAt: number;
 }
 
+export interface TestSmtpOptions {
+  /** Require AUTH (PLAIN or LOGIN, over the plain connection) with this user and password. */
+  auth?: { user: string; pass: string };
+}
+
 export interface TestSmtp {
   url: string;
+  /** Port on 127.0.0.1. */
+  port: number;
   messages: ReceivedMail[];
+  /** AUTH attempts, in order, and whether they succeeded (never the password). */
+  authAttempts: Array<{ method: string; user: string; ok: boolean }>;
   /** The next (or an already received) message to `to` matching `subject`. */
   waitFor(to: string, subject?: RegExp, timeoutMs?: number): Promise<ReceivedMail>;
   /** Refuse the next `times` messages to `to` with a temporary error (451 at RCPT TO). */
@@ -28,16 +41,32 @@ export interface TestSmtp {
 /**
  * A real SMTP server in the test process (the `smtp-server` package) on a free loopback
  * port. Point the app at it with `process.env.SMTP_URL = smtp.url` before creating it.
+ * With `auth`, mail is taken only after AUTH PLAIN or LOGIN with those credentials (a wrong
+ * password is answered 535); each message records the user it came from.
  */
-export async function startTestSmtp(): Promise<TestSmtp> {
+export async function startTestSmtp(options: TestSmtpOptions = {}): Promise<TestSmtp> {
   const messages: ReceivedMail[] = [];
+  const authAttempts: TestSmtp['authAttempts'] = [];
   const waiters: Array<() => void> = [];
+  const required = options.auth;
   const refusals = new Map<string, number>();
   const control = { greetingDelayMs: 0 };
   const server = new SMTPServer({
-    authOptional: true,
+    authOptional: !required,
+    authMethods: ['PLAIN', 'LOGIN'],
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onAuth(auth, _session, callback) {
+      const ok = !!required && auth.username === required.user && auth.password === required.pass;
+      authAttempts.push({ method: auth.method, user: auth.username ?? '', ok });
+      if (!ok) {
+        return callback(
+          Object.assign(new Error('Authentication credentials invalid'), { responseCode: 535 }),
+        );
+      }
+      callback(null, { user: auth.username });
+    },
     onConnect(_session, callback) {
       if (control.greetingDelayMs > 0) setTimeout(() => callback(), control.greetingDelayMs);
       else callback();
@@ -57,6 +86,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
         messages.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
           to: session.envelope.rcptTo.map((r) => r.address.toLowerCase()),
+          ...(session.user !== undefined ? { user: String(session.user) } : {}),
           raw,
           subject: decodeHeader(/^Subject: (.*(?:\r\n[ \t].*)*)/im.exec(raw)?.[1] ?? ''),
           text: decodeQuotedPrintable(raw),
@@ -75,7 +105,9 @@ export async function startTestSmtp(): Promise<TestSmtp> {
 
   return {
     url: `smtp://127.0.0.1:${port}`,
+    port,
     messages,
+    authAttempts,
     refuse: (to, times) => void refusals.set(to.toLowerCase(), times),
     get greetingDelayMs() {
       return control.greetingDelayMs;
