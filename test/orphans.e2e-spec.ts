@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { FileStorage } from '../src/media/file-storage';
 import { MediaService } from '../src/media/media.service';
 import { NotesService } from '../src/notes/notes.service';
+import { RetentionSweeper } from '../src/retention/retention-sweeper';
 import { CASCADED_RECORDS, type CascadedRecords } from '../src/notes/record-notes';
 import {
   createOrder,
@@ -755,7 +756,7 @@ describe('notes on every record deleted, and the files of deleted notes', () => 
           [
             'workflow_runs',
             await insert(
-              `INSERT INTO workflow_run (workspace_id, workflow_id, status) VALUES ($1, $2, 'done')
+              `INSERT INTO workflow_run (workspace_id, workflow_id, status) VALUES ($1, $2, 'success')
                RETURNING id`,
               [t.workspaceId, id],
             ),
@@ -939,6 +940,68 @@ describe('notes on every record deleted, and the files of deleted notes', () => 
       await http().get(`/note_reminders/${parts.reminderId}`).expect(200);
       const mainAfter = (await http().get(main['@id']).expect(200)).body;
       expect(mainAfter.attachment).toBeNull();
+      await files.expectFilesKept();
+    });
+  });
+
+  describe('the retention sweep', () => {
+    it('takes the notes on the workflow runs and widget logs it deletes, keeping shared files', async () => {
+      const files = await sharedFiles();
+      const workflow = (
+        await http()
+          .post('/workflows', {
+            workspace: `/workspaces/${t.workspaceId}`,
+            title: 'ERP',
+            type: 'api',
+            enabled: true,
+            period: 'daily',
+          })
+          .expect(201)
+      ).body.id as string;
+      const widget = (
+        await http()
+          .post('/widgets', {
+            workspace: `/workspaces/${t.workspaceId}`,
+            title: 'Track',
+            type: 'tracking_form',
+          })
+          .expect(201)
+      ).body.id as string;
+      const run = async (days: number) =>
+        (
+          await db.query(
+            `INSERT INTO workflow_run (workspace_id, workflow_id, status, created_at)
+             VALUES ($1, $2, 'success', now() - make_interval(days => $3)) RETURNING id`,
+            [t.workspaceId, workflow, days],
+          )
+        )[0].id as string;
+      const log = async (days: number) =>
+        (
+          await db.query(
+            `INSERT INTO widget_log (widget_id, workspace_id, info, created_at)
+             VALUES ($1, $2, 'lookup', now() - make_interval(days => $3)) RETURNING id`,
+            [widget, t.workspaceId, days],
+          )
+        )[0].id as string;
+      const oldRun = await run(400);
+      const oldLog = await log(400);
+      const gone = [await noteOn('workflow_runs', oldRun), await noteOn('widget_logs', oldLog)];
+      const sharing = await noteWithFile('widget_logs', oldLog, files.shared['@id']);
+      const kept = [
+        await noteOn('workflow_runs', await run(1)),
+        await noteOn('widget_logs', await log(1)),
+        await noteOn('workflows', workflow),
+        await noteOn('widgets', widget),
+      ];
+
+      const result = await app.get(RetentionSweeper).sweep({ wait: true });
+
+      expect(result.ran).toBe(true);
+      expect(await count('workflow_run', oldRun)).toBe(0);
+      expect(await count('widget_log', oldLog)).toBe(0);
+      expect(await count('note', sharing.id)).toBe(0);
+      for (const parts of gone) await expectGone(parts);
+      for (const parts of kept) await expectKept(parts);
       await files.expectFilesKept();
     });
   });

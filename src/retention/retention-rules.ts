@@ -29,6 +29,12 @@ export interface RetentionRule {
   where: string;
   children?: ReadonlyArray<{ table: string; column: string }>;
   fileKey?: string;
+  /**
+   * The collection notes name these rows by (`widget_logs`): notes on a deleted row go in the
+   * same statement (their reminders and attachment rows by FK cascade), and the batch answers
+   * `note_media`, the media those notes used, for removeUnusedMedia.
+   */
+  notes?: string;
 }
 
 /** The statuses an event delivery never leaves (see src/events/event-delivery.ts). */
@@ -61,7 +67,12 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
                  AND d.status NOT IN (${FINAL_DELIVERY_STATUSES.map((s) => `'${s}'`).join(', ')}))`,
     children: [{ table: 'event_delivery', column: 'outbox_event_id' }],
   },
-  { table: 'workflow_run', category: 'workflowRuns', where: `x.created_at < $1` },
+  {
+    table: 'workflow_run',
+    category: 'workflowRuns',
+    where: `x.created_at < $1`,
+    notes: 'workflow_runs',
+  },
   {
     table: 'export',
     category: 'exports',
@@ -73,7 +84,7 @@ export const RETENTION_RULES: readonly RetentionRule[] = [
     category: 'exports',
     where: `x.status IN ('done', 'failed') AND x.finished_at < $1`,
   },
-  { table: 'widget_log', category: 'widgetLogs', where: `x.created_at < $1` },
+  { table: 'widget_log', category: 'widgetLogs', where: `x.created_at < $1`, notes: 'widget_logs' },
   { table: 'notification', category: 'notifications', where: `NOT x.unread AND x.read_at < $1` },
   { table: 'access_token', category: 'tokens', where: `x.expires_at < $1` },
   { table: 'oauth_refresh_token', category: 'tokens', where: `x.expires_at < $1` },
@@ -148,8 +159,10 @@ const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 /**
  * One batch of a rule as one statement (`$1` cut-off, `$2` batch size): up to `$2` rows the
  * rule holds are locked, skipping rows another transaction holds (another node, a writer),
- * then deleted with their children. Answers one row: `n` (rows of the table) and `c0`, `c1`,
- * ... (rows of each child table).
+ * then deleted with their children and, for a rule with `notes`, the notes on them. Answers
+ * one row: `n` (rows of the table), `c0`, `c1`, ... (rows of each child table) and, with
+ * `notes`, `note_media` (ids of the media the deleted notes used; the statement's snapshot
+ * still shows their attachment rows).
  */
 export function deleteBatchSql(rule: RetentionRule): string {
   const t = ident(rule.table);
@@ -160,14 +173,29 @@ export function deleteBatchSql(rule: RetentionRule): string {
       (c, i) =>
         `c${i} AS (DELETE FROM ${ident(c.table)} c USING picked p WHERE c.${ident(c.column)} = p.id RETURNING 1)`,
     ),
-    `gone AS (DELETE FROM ${t} t USING picked p WHERE t.id = p.id RETURNING 1)`,
+    rule.notes
+      ? `gone AS (DELETE FROM ${t} t USING picked p WHERE t.id = p.id RETURNING t.id, t.workspace_id)`
+      : `gone AS (DELETE FROM ${t} t USING picked p WHERE t.id = p.id RETURNING 1)`,
   ];
   const counts = [
     `(SELECT count(*) FROM gone)::int AS n`,
     ...children.map((_, i) => `(SELECT count(*) FROM c${i})::int AS c${i}`),
   ];
+  if (rule.notes) {
+    ctes.push(
+      `gone_notes AS (DELETE FROM note n USING gone g
+        WHERE n.workspace_id = g.workspace_id AND n.entity = ${literal(rule.notes)} AND n.entity_id = g.id
+        RETURNING n.id, n.attachment_id)`,
+    );
+    counts.push(
+      `ARRAY(SELECT na.media_id::text FROM note_attachment na JOIN gone_notes d ON d.id = na.note_id
+              UNION SELECT d.attachment_id::text FROM gone_notes d WHERE d.attachment_id IS NOT NULL) AS note_media`,
+    );
+  }
   return `WITH ${ctes.join(',\n')}\nSELECT ${counts.join(', ')}`;
 }
+
+const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
 
 /**
  * What a sweep would delete for a rule, as the tables stand (`$1` cut-off): `n`, `c0`, ...

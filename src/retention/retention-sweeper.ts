@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { PeriodicTask } from '../jobs/periodic-task';
 import { MediaService } from '../media/media.service';
+import { removeUnusedMedia } from '../media/unused-media';
 import {
   countSql,
   cutoffsOf,
@@ -58,7 +59,9 @@ export interface SweepResult {
  * deletes in batches of RETENTION_BATCH_SIZE rows per statement, each locking its rows with
  * FOR UPDATE SKIP LOCKED (rows a writer holds wait for the next sweep), taking the tables in
  * turns. Files of deleted exports are queued by the export_queue_file_gc trigger and removed
- * through MediaService.sweepOrphanFiles after the rows are gone. Runs every
+ * through MediaService.sweepOrphanFiles after the rows are gone. Notes on deleted workflow runs
+ * and widget logs go in the same statements; the media they used right after each batch, when
+ * nothing else uses it (removeUnusedMedia), its files through the same sweep. Runs every
  * RETENTION_INTERVAL_SECONDS on a PeriodicTask, and once from `npm run cli -- purge`.
  */
 @Injectable()
@@ -199,6 +202,10 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
         const { rows } = await client.query(deleteBatchSql(entry.rule), [entry.cutoff, batchSize]);
         const row = rows[0];
         this.add(result, entry.rule, row);
+        // The deleted notes' media go once nothing else uses them (files through the queue).
+        if (row.note_media?.length > 0) {
+          await this.dataSource.transaction((em) => removeUnusedMedia(em, row.note_media));
+        }
         if (row.n >= batchSize) more.push(entry);
       }
       active = more;
