@@ -1005,4 +1005,76 @@ describe('notes on every record deleted, and the files of deleted notes', () => 
       await files.expectFilesKept();
     });
   });
+
+  describe('a note written while its record is deleted', () => {
+    /** Waits until some statement of this database waits for a row lock. */
+    const lockWait = async () => {
+      for (let i = 0; i < 200; i++) {
+        const [{ n }] = await db.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        if (n > 0) return;
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      throw new Error('no statement waited for a lock');
+    };
+
+    it('on an item deleted with its order: the deletion waits, then takes the note', async () => {
+      const o = await shippedOrder();
+      const writer = db.createQueryRunner();
+      await writer.connect();
+      try {
+        // What POST /notes holds until it commits: the record key-share locked, the note written.
+        await writer.startTransaction();
+        await writer.query(`SELECT 1 FROM order_item WHERE id = $1 FOR KEY SHARE`, [o.first.id]);
+        const [note] = await writer.query(
+          `INSERT INTO note (workspace_id, entity, entity_id, comment)
+           VALUES ($1, 'order_items', $2, 'written meanwhile') RETURNING id`,
+          [t.workspaceId, o.first.id],
+        );
+        const deleting = http()
+          .delete(o.order['@id'])
+          .then((res) => res.status);
+        await lockWait();
+        await writer.commitTransaction();
+        expect(await deleting).toBe(204);
+        expect(await count('note', note.id)).toBe(0);
+      } finally {
+        if (writer.isTransactionActive) await writer.rollbackTransaction();
+        await writer.release();
+      }
+    });
+
+    it('POST /notes waits for a deletion in progress, then finds no record (422)', async () => {
+      const o = await shippedOrder();
+      const deleter = db.createQueryRunner();
+      await deleter.connect();
+      try {
+        await deleter.startTransaction();
+        await deleter.query(`DELETE FROM order_item WHERE id = $1`, [o.first.id]);
+        const posting = http()
+          .post('/notes', {
+            workspace: `/workspaces/${t.workspaceId}`,
+            entity: 'order_items',
+            entityId: o.first.id,
+            comment: 'too late',
+          })
+          .then((res) => ({ status: res.status, body: res.body }));
+        await lockWait();
+        await deleter.commitTransaction();
+        const res = await posting;
+        expect(res.status).toBe(422);
+        expect(res.body.violations[0].propertyPath).toBe('entityId');
+        const [{ n }] = await db.query(
+          `SELECT count(*)::int AS n FROM note WHERE entity = 'order_items' AND entity_id = $1`,
+          [o.first.id],
+        );
+        expect(n).toBe(0);
+      } finally {
+        if (deleter.isTransactionActive) await deleter.rollbackTransaction();
+        await deleter.release();
+      }
+    });
+  });
 });

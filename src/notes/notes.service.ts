@@ -129,8 +129,11 @@ export class NotesService implements ResourceHooks<Note> {
     )!;
     query.andWhere(`t.${quoteIdent(resource.idColumn)} = ${query.param(id)}::uuid`);
     query.andWhere(`${workspace.sql} = ${query.param(note.workspace.id)}::uuid`);
+    // The key-share lock keeps the record until the note commits: a delete running meanwhile
+    // waits, then removes this note with the record (removeNotesOf); one that went first
+    // leaves no row to find here. Either way no note outlives its record.
     const rows = await em.query(
-      `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`,
+      `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1 FOR KEY SHARE OF t`,
       query.params,
     );
     if (rows.length) return [];

@@ -117,8 +117,11 @@ async function withCascaded(
     out.set(name, seen);
     list.forEach((id) => seen.add(id));
     for (const child of CASCADED_RECORDS[name] ?? []) {
+      // Locked as the cascade would lock them, but now: a note being written on one of them
+      // (NotesService holds a key-share lock on its record) commits first and is found below.
       const rows: Array<{ id: string }> = await em.query(
-        `SELECT id FROM ${quoteIdent(child.table)} WHERE ${quoteIdent(child.column)} = ANY($1::uuid[])`,
+        `SELECT id FROM ${quoteIdent(child.table)} WHERE ${quoteIdent(child.column)} = ANY($1::uuid[])
+          ORDER BY id FOR UPDATE`,
         [list],
       );
       await visit(
