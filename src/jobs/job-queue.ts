@@ -155,9 +155,12 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     return boss.send(queue, data, {
       singletonKey: options.singletonKey,
       startAfter: options.startAfter,
-      retryLimit: options.retryLimit,
-      retryDelay: options.retryDelay,
-      retryBackoff: options.retryBackoff,
+      // Only the policy given: pg-boss stores an explicit undefined as NULL, not the queue's.
+      ...definedOnly({
+        retryLimit: options.retryLimit,
+        retryDelay: options.retryDelay,
+        retryBackoff: options.retryBackoff,
+      }),
       db: runner
         ? {
             executeSql: async (text, values) => ({
@@ -202,4 +205,11 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     if (!this.boss) throw new Error('the job queue is not running');
     return this.boss;
   }
+}
+
+/** The entries whose value is not undefined. */
+function definedOnly<T extends Record<string, unknown>>(values: T): Partial<T> {
+  return Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== undefined),
+  ) as Partial<T>;
 }
