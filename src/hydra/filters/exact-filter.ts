@@ -5,6 +5,7 @@ import {
   FilterApplyContext,
   SearchVariable,
   identifierFrom,
+  isStorableText,
   parseBoolean,
   scalarSchema,
 } from './filter';
@@ -17,8 +18,8 @@ export interface ExactFilterOptions {
 /**
  * API Platform's SearchFilter with the `exact` strategy: `p=v` is `=`,
  * `p[]=a&p[]=b` is `IN`. References and ids take an IRI or a raw id.
- * Values that cannot be of the property's type match nothing for ids and are
- * ignored otherwise, so a bad value never reaches SQL.
+ * Values that cannot be of the property's type match nothing for ids and text
+ * (text with a NUL) and are ignored otherwise, so a bad value never reaches SQL.
  */
 export class ExactFilter implements Filter {
   private readonly entries: Array<[string, boolean]>;
@@ -102,5 +103,5 @@ function convertAll(values: string[], path: ResolvedPath): unknown[] | undefined
     const bools = values.map(parseBoolean).filter((v): v is boolean => v !== undefined);
     return bools.length ? bools : undefined;
   }
-  return values;
+  return values.filter(isStorableText);
 }

@@ -46,6 +46,15 @@ export function isUuid(value: string): boolean {
   return UUID.test(value);
 }
 
+/**
+ * Whether PostgreSQL text can hold the string: anything but U+0000 (NUL). No stored text
+ * equals a value with a NUL, and binding one fails the whole statement (22021), so filters
+ * let such values match nothing instead of sending them.
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000');
+}
+
 export function parseBoolean(value: string | undefined): boolean | undefined {
   if (value === undefined) return undefined;
   const v = value.toLowerCase();

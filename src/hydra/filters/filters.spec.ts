@@ -7,6 +7,7 @@ import { EmptyFilter } from './empty-filter';
 import { ExactFilter } from './exact-filter';
 import { ExistsFilter } from './exists-filter';
 import type { Filter } from './filter';
+import { JsonKeyFilter } from './json-key-filter';
 import { OrderFilter } from './order-filter';
 import { RangeFilter } from './range-filter';
 
@@ -18,6 +19,7 @@ const paths: Record<string, Partial<ResolvedPath>> = {
   enabled: { type: 'boolean' },
   createdAt: { type: 'datetime' },
   integration: { type: 'string' },
+  customFields: { type: 'object' },
 };
 
 function run(filter: Filter, qs: string): SqlQuery {
@@ -48,6 +50,22 @@ describe('filters build bound SQL', () => {
     expect(run(f, 'tags=x').where).toEqual(['t.tags @> ARRAY[$1]::text[]']);
     expect(run(f, 'qty=abc').where).toEqual([]);
     expect(run(f, 'qty[]=1&qty[]=2').where).toEqual(['t.qty = ANY($1::bigint[])']);
+  });
+
+  it('exact and JSON key: text with a NUL matches nothing and never reaches SQL', () => {
+    const f = new ExactFilter(['title', 'tags']);
+    expect(run(f, 'title=%00').where).toEqual(['FALSE']);
+    expect(run(f, 'title=a%00b').params).toEqual([]);
+    expect(run(f, 'title[]=a&title[]=%00').where).toEqual(['t.title = $1']);
+    expect(run(f, 'title[]=a&title[]=%00').params).toEqual(['a']);
+    expect(run(f, 'tags=%00').where).toEqual(['FALSE']);
+    const json = new JsonKeyFilter('customFields');
+    expect(run(json, 'customFields.color=%00').where).toEqual(['FALSE']);
+    expect(run(json, 'customFields.color=%00').params).toEqual([]);
+    expect(run(json, 'customFields.color[]=red&customFields.color[]=%00').params).toEqual([
+      'color',
+      'red',
+    ]);
   });
 
   it('date, range, exists, empty, boolean, order', () => {

@@ -1,4 +1,4 @@
-import { Filter, FilterApplyContext, SearchVariable } from './filter';
+import { Filter, FilterApplyContext, SearchVariable, isStorableText } from './filter';
 
 /**
  * Exact match on keys of a JSON object property: `customFields.color=red`
@@ -32,9 +32,15 @@ export class JsonKeyFilter implements Filter {
     const path = ctx.resolve(this.property);
     if (!path) return;
     for (const key of keys) {
-      const values = ctx.params.getArray(prefix + key) ?? [];
+      const given = ctx.params.getArray(prefix + key) ?? [];
       const one = ctx.params.get(prefix + key);
-      if (one !== undefined) values.push(one);
+      if (one !== undefined) given.push(one);
+      // A value with a NUL is no stored text: it matches nothing.
+      const values = given.filter(isStorableText);
+      if (values.length === 0) {
+        ctx.query.andWhere('FALSE');
+        continue;
+      }
       const text = `(${path.sql} ->> ${ctx.query.param(key)})`;
       ctx.query.andWhere(
         values.length === 1
