@@ -1,5 +1,5 @@
 import type { Filter, FilterApplyContext, SearchVariable } from '../hydra/filters/filter';
-import { parseBoolean } from '../hydra/filters/filter';
+import { isStorableText, parseBoolean } from '../hydra/filters/filter';
 
 /**
  * `tag=<t>`: records whose `tags` array holds t (a parameter named unlike its property, as the
@@ -26,7 +26,11 @@ export class TagFilter implements Filter {
     const value = ctx.params.get(this.variable);
     if (value === undefined) return;
     const path = ctx.resolve(this.property);
-    if (path) ctx.query.andWhere(`${path.sql} @> ARRAY[${ctx.query.param(value)}]::text[]`);
+    if (!path) return;
+    // A tag with a NUL is no stored text: it matches nothing (and never reaches SQL).
+    ctx.query.andWhere(
+      isStorableText(value) ? `${path.sql} @> ARRAY[${ctx.query.param(value)}]::text[]` : 'FALSE',
+    );
   }
 }
 
