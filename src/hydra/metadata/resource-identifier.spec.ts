@@ -25,9 +25,12 @@ describe('itemIdentifier', () => {
     );
   });
 
-  it('rejects empty or over-long codes', () => {
+  it('rejects empty or over-long codes, and codes no text column can hold', () => {
     expect(itemIdentifier(codeResource, '')).toBeNull();
     expect(itemIdentifier(codeResource, 'x'.repeat(256))).toBeNull();
+    expect(itemIdentifier(codeResource, '\u0000')).toBeNull();
+    expect(itemIdentifier(codeResource, 'tm\u0000test')).toBeNull();
+    expect(identifierFromSegment(codeResource, 'tm%00test')).toBeNull();
   });
 
   it('carries codes with slashes percent-encoded in IRIs, and reads them back', () => {

@@ -1,4 +1,4 @@
-import { isUuid } from '../filters/filter';
+import { isStorableText, isUuid } from '../filters/filter';
 
 /** What identifier checks need to know about a resource. */
 export interface IdentifierShape {
@@ -12,13 +12,13 @@ const MAX_CODE_LENGTH = 255;
  * The identifier of an item as stored, from a route segment or the last segment of an IRI,
  * or null when it cannot identify a record of the resource (answered 404, never an SQL error).
  * uuid resources accept UUIDs only (lower-cased); resources identified by a text code (carriers,
- * tracking statuses, time zones) accept any non-empty code, compared as is. A code may hold a
- * slash (`Europe/Berlin`): its IRI carries it percent-encoded (iriSegment), as Symfony's router
- * does, and route parameters arrive decoded.
+ * tracking statuses, time zones) accept any non-empty code PostgreSQL text can hold (no NUL),
+ * compared as is. A code may hold a slash (`Europe/Berlin`): its IRI carries it percent-encoded
+ * (iriSegment), as Symfony's router does, and route parameters arrive decoded.
  */
 export function itemIdentifier(resource: IdentifierShape, raw: string): string | null {
   if (resource.idIsUuid) return isUuid(raw) ? raw.toLowerCase() : null;
-  return raw.length > 0 && raw.length <= MAX_CODE_LENGTH ? raw : null;
+  return raw.length > 0 && raw.length <= MAX_CODE_LENGTH && isStorableText(raw) ? raw : null;
 }
 
 /** The identifier as the last segment of an IRI: codes percent-encoded, UUIDs as they are. */
