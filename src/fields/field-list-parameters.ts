@@ -1,5 +1,5 @@
 import type { Filter, FilterApplyContext, SearchVariable } from '../hydra/filters/filter';
-import { identifierFrom } from '../hydra/filters/filter';
+import { identifierFrom, isStorableText } from '../hydra/filters/filter';
 
 /**
  * The query parameters of `GET /fields` besides `workspace.id`: `entity` (required; `orders`
@@ -26,7 +26,9 @@ export class FieldListParameters implements Filter {
   apply(ctx: FilterApplyContext): void {
     const entity = ctx.params.get('entity');
     if (entity !== undefined) {
-      ctx.query.andWhere(`t.entity = ${ctx.query.param(entity.split('.')[0])}`);
+      ctx.query.andWhere(
+        isStorableText(entity) ? `t.entity = ${ctx.query.param(entity.split('.')[0])}` : 'FALSE',
+      );
     }
     const workspace = ctx.params.get('workspace');
     if (workspace !== undefined && workspace !== '') {

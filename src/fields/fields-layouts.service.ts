@@ -9,6 +9,7 @@ import {
   ViolationCodes,
 } from '../hydra/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
+import { itemIdentifier } from '../hydra/metadata/resource-identifier';
 import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { QueryParams } from '../hydra/query/query-params';
@@ -43,6 +44,8 @@ export class FieldsLayoutsService {
 
   /** The layout `/fields_layouts/{code}` means within the caller's workspaces. */
   async find(principal: Principal, code: string, params: QueryParams): Promise<StoredRecord> {
+    // A segment no code can be (empty, too long, a NUL) names nothing, like an unknown code.
+    if (itemIdentifier(this.resource, code) === null) throw new NotFoundError();
     const matches = await visibleRecords(
       this.data,
       this.registry,

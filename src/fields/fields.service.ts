@@ -8,6 +8,7 @@ import {
   Violation,
   ViolationCodes,
 } from '../hydra/errors/api-errors';
+import { itemIdentifier } from '../hydra/metadata/resource-identifier';
 import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { QueryParams } from '../hydra/query/query-params';
@@ -118,6 +119,8 @@ export class FieldsService {
    * field. 404 when none, 400 when the code stays ambiguous.
    */
   async find(principal: Principal, code: string, params: QueryParams): Promise<FieldMatch> {
+    // A segment no code can be (empty, too long, a NUL) names nothing, like an unknown code.
+    if (itemIdentifier(this.resource, code) === null) throw new NotFoundError();
     const custom = await this.custom(principal, params, (q) =>
       q.andWhere(`t.code = ${q.param(code)}`),
     );
