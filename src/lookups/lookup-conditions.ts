@@ -1,3 +1,4 @@
+import { isStorableText } from '../hydra/filters/filter';
 import type { SqlQuery } from '../hydra/query/sql-query';
 import type { LookupCriteria } from './lookup-criteria';
 
@@ -48,6 +49,14 @@ export function lookupCondition(
   query: SqlQuery,
   workspaceIds: string[],
 ): string {
+  // A value with a NUL is no stored text: nothing matches it (and it never reaches SQL).
+  const texts = [
+    criteria.trackingNumber,
+    criteria.orderNumber,
+    criteria.email,
+    criteria.query?.text,
+  ];
+  if (texts.some((v) => v !== undefined && !isStorableText(v))) return 'FALSE';
   const all: string[] = [];
   if (criteria.trackingNumber)
     all.push(trackingNumber(entity, query, 't', criteria.trackingNumber));
