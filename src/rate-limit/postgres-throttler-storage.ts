@@ -204,9 +204,12 @@ export class PostgresThrottlerStorage implements ThrottlerStorage {
   }
 }
 
-/** The key as stored: itself, or its SHA-256 when longer than MAX_RAW_KEY_LENGTH. */
+/**
+ * The key as stored: itself, or its SHA-256 when longer than MAX_RAW_KEY_LENGTH or holding a
+ * NUL, which PostgreSQL text cannot (keys carry what clients send: a widget id, a client_id).
+ */
 export function storedKey(key: string): string {
-  return key.length <= MAX_RAW_KEY_LENGTH
+  return key.length <= MAX_RAW_KEY_LENGTH && !key.includes('\u0000')
     ? key
     : `sha256:${createHash('sha256').update(key).digest('hex')}`;
 }
