@@ -2,6 +2,7 @@ import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { Public } from '../access/public.decorator';
+import { isStorableText } from '../hydra/filters/filter';
 import { authorizationPage, errorPage } from './authorization-page';
 import { OAuthService, type OAuthFailure } from './oauth.service';
 import { PasswordLogin } from './password-login';
@@ -140,6 +141,8 @@ export class OAuthController {
     params: Record<string, string>,
   ): Promise<{ client: ClientView; redirectUri: string } | { error: string }> {
     if (!params.client_id) return { error: 'Missing parameter: client_id.' };
+    // No stored public id holds a NUL (and PostgreSQL refuses to compare one).
+    if (!isStorableText(params.client_id)) return { error: 'Unknown client.' };
     const [row] = await this.dataSource.query(
       `SELECT name, redirect_uris FROM oauth_client WHERE public_id = $1`,
       [params.client_id],
