@@ -9,6 +9,7 @@ import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-e
 import { identifierFrom } from '../hydra/filters/filter';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { jsonLdItem } from '../hydra/serialization/jsonld';
+import { typeError } from '../hydra/write/denormalizer';
 import { requireString } from '../security/body-fields';
 import { Team } from '../teams/team.entity';
 import { sendAction } from '../tracking-pages/action-response';
@@ -100,6 +101,10 @@ export class IntegrationsController {
     const tokenId = requireString(body, 'tokenId').trim();
     if (tokenId.length > 255)
       throw ValidationError.of('tokenId', 'This value is too long.', ViolationCodes.tooLong);
+    // The marketing account's name (the storefront's comes from its app): a string or nothing.
+    const accountName = kind === 'storefront' ? undefined : body.accountName;
+    if (accountName !== undefined && accountName !== null && typeof accountName !== 'string')
+      throw typeError('accountName', 'string', accountName);
     const rawWorkspace = requireString(body, 'workspaceId').trim();
     const workspaceId = identifierFrom(rawWorkspace);
     const [workspace] = workspaceId
@@ -116,7 +121,7 @@ export class IntegrationsController {
       );
     let account: string | null = null;
     if (kind === 'storefront') account = await this.shopOf(tokenId);
-    else if (typeof body.accountName === 'string') account = body.accountName.trim().slice(0, 255);
+    else if (typeof accountName === 'string') account = accountName.trim().slice(0, 255);
     await this.dataSource.transaction((em) =>
       linkWorkspace(em, {
         teamId: workspace.team_id,
