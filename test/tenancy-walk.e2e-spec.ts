@@ -1,17 +1,21 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { PrincipalLoader } from '../src/access/principal-loader';
 import type { Principal } from '../src/access/principal';
 import { DataProvider } from '../src/hydra/collection/data-provider';
-import { RouteTable } from '../src/hydra/errors/route-table';
-import { choicesOf } from '../src/hydra/validation/constraints';
 import type { ResourceMeta } from '../src/hydra/metadata/resource-metadata';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
-import { relationTarget } from '../src/hydra/metadata/search-variables';
 import { QueryParams } from '../src/hydra/query/query-params';
 import { closeTestApp, createTestApp } from './support/app';
 import { api, JSON_LD, MERGE_PATCH } from './support/http';
+import {
+  createEveryResourceFor,
+  isPublicRoute,
+  paramKinds,
+  RouteCase,
+  sampleBody,
+  walkableRoutes,
+} from './support/route-walk';
 import { createTenant, Tenant } from './factories/tenant.factory';
 import { createClient, joinTeam } from './factories/identity.factory';
 
@@ -22,37 +26,6 @@ import { createClient, joinTeam } from './factories/identity.factory';
  * carries one of A's ids. A's records are made generically: a POST of every resource with
  * a body derived from its declaration (references to A's records), then whatever A can see.
  */
-
-/** Routes anyone may call: the spec's public areas and capability URLs. */
-const PUBLIC_ROUTES = [
-  /^\/$/,
-  /^\/index\.jsonld$/,
-  /^\/docs/,
-  /^\/contexts\//,
-  /^\/health/,
-  /^\/public\//,
-  /^\/security\//,
-  /^\/oauth\//,
-  // Capability URLs: the random key is the credential.
-  /^\/media\/files\//,
-  /^\/t\//,
-  /^\/reviews\//,
-  // Billing provider webhooks: authenticated by an HMAC signature of the body, not a token.
-  /^\/billing\/billing_provider\/webhook$/,
-  // Sign-up from the storefront app (like /security/signup).
-  /^\/integration\/storefront\/register$/,
-  // Server-to-server calls of the storefront and marketing apps: a shared secret header.
-  /^\/integration-secure\//,
-  // Test support: 404 to everyone unless ENABLE_TEST_FIXTURES=true, then a bearer token.
-  /^\/test\/load-fixtures$/,
-];
-
-interface RouteCase {
-  method: string;
-  path: string;
-}
-
-type Kinds = Map<string, ResourceMeta>;
 
 describe('tenancy walk: every route, tenant B against tenant A’s records', () => {
   let app: NestExpressApplication;
@@ -83,9 +56,9 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
       })
       .expect(201);
     await createClient(app, a, { name: 'A app', redirectUris: ['https://a.example/cb'] });
-    await createEveryResourceFor(a);
+    await createEveryResourceFor(app, registry, a);
     // B has records of every kind too, so B's collections answer rows (B's, never A's).
-    await createEveryResourceFor(b);
+    await createEveryResourceFor(app, registry, b);
 
     principalA = (await app.get(PrincipalLoader).forUser(a.userId))!;
     for (const resource of registry.all()) {
@@ -97,95 +70,9 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
     secretsOfA.add(a.email.toLowerCase());
     secretsOfA.add('walk-invite@example.test');
 
-    routes = new RouteTable(app)
-      .all()
-      .filter((r) => !r.path.includes('{') && !r.path.includes('*'))
-      .filter((r) => !['HEAD', 'OPTIONS'].includes(r.method));
+    routes = walkableRoutes(app);
   }, 180_000);
   afterAll(() => closeTestApp(app));
-
-  /**
-   * POSTs each resource (a few rounds, so references to earlier ones resolve). A body starts
-   * with the references and the choice-constrained properties, then learns from the 422:
-   * blank ones get a sample value, rejected optional ones are dropped, and an `entity` /
-   * `entityId` pair (notes and the like) points at one of the records made so far.
-   */
-  async function createEveryResourceFor(tenant: Tenant): Promise<void> {
-    const created = new Map<ResourceMeta, string>();
-    const byPath = (path: string) => registry.all().find((r) => r.path === path)!;
-    created.set(byPath('/workspaces'), tenant.workspaceId);
-    created.set(byPath('/teams'), tenant.teamId);
-    created.set(byPath('/users'), tenant.userId);
-    for (let round = 0; round < 3; round++) {
-      for (const resource of registry.all()) {
-        if (created.has(resource) || !resource.operations.has('post')) continue;
-        if (resource.options.tenancy === 'public') continue;
-        const body = sampleBody(resource, 'post', (target) => {
-          const id = created.get(target);
-          return id ? `${target.path}/${id}` : undefined;
-        });
-        if (body === null) continue;
-        const tried = new Map<string, number>();
-        for (let attempt = 0; attempt < 8; attempt++) {
-          const res = await api(app, { token: tenant.token }).post(resource.path, body);
-          if (res.status === 201) {
-            created.set(resource, String(res.body[resource.idProperty]));
-            break;
-          }
-          if (!repair(resource, body, res.status, res.body, created, tried)) break;
-        }
-      }
-    }
-  }
-
-  /** Adjusts a rejected body; false when there is nothing left to try. */
-  function repair(
-    resource: ResourceMeta,
-    body: Record<string, unknown>,
-    status: number,
-    answer: Record<string, unknown>,
-    created: Map<ResourceMeta, string>,
-    tried: Map<string, number>,
-  ): boolean {
-    let changed = false;
-    const collections = [...created.keys()]
-      .filter((r) => !['/users', '/teams', '/workspaces'].includes(r.path))
-      .map((r) => r.path.slice(1));
-    const violations = (answer.violations ?? []) as Array<{
-      propertyPath: string;
-      message: string;
-    }>;
-    if (status === 422) {
-      for (const v of violations) {
-        const name = v.propertyPath.split(/[.[]/)[0];
-        const prop = resource.byName.get(name);
-        if (!prop || !prop.writable.has('post')) continue;
-        const attempts = tried.get(name) ?? 0;
-        tried.set(name, attempts + 1);
-        if (name === 'entity' && attempts < collections.length) {
-          // A record's collection name, and its id in the companion `entityId`.
-          body.entity = collections[attempts];
-          const target = registry.all().find((r) => r.path === `/${collections[attempts]}`)!;
-          if (resource.byName.has('entityId')) body.entityId = created.get(target);
-          changed = true;
-        } else if (/should not be (blank|null)/.test(v.message) && body[name] == null) {
-          body[name] = sampleValue(name, prop.type);
-          changed = true;
-        } else if (name in body && prop.kind !== 'reference' && name !== 'entityId') {
-          delete body[name];
-          changed = true;
-        }
-      }
-    } else if (status === 400) {
-      const attribute = /"([\w.]+)" attribute/.exec(String(answer['hydra:description'] ?? ''));
-      const name = attribute?.[1].split('.')[0];
-      if (name && name in body) {
-        delete body[name];
-        changed = true;
-      }
-    }
-    return changed;
-  }
 
   async function visibleIds(resource: ResourceMeta, principal: Principal): Promise<string[]> {
     const result = await data.list({
@@ -194,59 +81,6 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
       params: QueryParams.fromUrl(`${resource.path}?itemsPerPage=20`),
     });
     return result.members.map((m) => String(m[resource.idProperty]));
-  }
-
-  /**
-   * A body for `operation`: references to A's records and allowed values of choice
-   * properties; null when a required reference has no record yet.
-   */
-  function sampleBody(
-    resource: ResourceMeta,
-    operation: 'post' | 'put',
-    iriOf: (target: ResourceMeta) => string | undefined,
-  ): Record<string, unknown> | null {
-    const body: Record<string, unknown> = {};
-    for (const prop of resource.properties) {
-      if (!prop.writable.has(operation)) continue;
-      if (prop.kind === 'reference') {
-        const target = registry.all().find((r) => r.target === prop.target);
-        const iri = target ? iriOf(target) : undefined;
-        if (iri) body[prop.name] = iri;
-        else if (!prop.nullable) return null;
-      } else if (prop.kind === 'column') {
-        const choices = choicesOf(resource.target, prop.name);
-        if (choices?.length) body[prop.name] = choices[0];
-      }
-    }
-    return body;
-  }
-
-  /** Which resource each `:param` of a route stands for; undefined: not a known kind. */
-  function paramKinds(route: RouteCase): Kinds {
-    const kinds: Kinds = new Map();
-    const nestedOwner = registry
-      .all()
-      .flatMap((r) => (r.options.nested ?? []).map((n) => ({ r, n })))
-      .find(({ n }) => n.path === route.path);
-    if (nestedOwner) {
-      for (const [param, path] of Object.entries(nestedOwner.n.params)) {
-        const target = relationTarget(registry, nestedOwner.r, path);
-        if (target) kinds.set(param, target);
-      }
-    }
-    const segments = route.path.split('/');
-    segments.forEach((segment, i) => {
-      if (!segment.startsWith(':')) return;
-      const param = segment.slice(1);
-      if (kinds.has(param)) return;
-      const prefix = segments.slice(0, i).join('/');
-      const resource = registry
-        .all()
-        .filter((r) => prefix === r.path || prefix.endsWith(r.path))
-        .sort((x, y) => y.path.length - x.path.length)[0];
-      if (resource) kinds.set(param, resource);
-    });
-    return kinds;
   }
 
   function leaks(body: unknown): string[] {
@@ -290,7 +124,7 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
         expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
         continue;
       }
-      if (!PUBLIC_ROUTES.some((p) => p.test(route.path))) {
+      if (!isPublicRoute(route.path)) {
         unexpected.push(`${route.method} ${route.path} -> ${res.status}`);
       }
     }
@@ -300,8 +134,8 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
   it('every protected route refuses tenant B on tenant A’s records and leaks none of them', async () => {
     const failures: string[] = [];
     for (const route of routes) {
-      if (PUBLIC_ROUTES.some((p) => p.test(route.path))) continue;
-      const kinds = paramKinds(route);
+      if (isPublicRoute(route.path)) continue;
+      const kinds = paramKinds(registry, route);
       let fallback = false;
       const path = route.path.replace(/:([^/]+)/g, (_m, param: string) => {
         const kind = kinds.get(param);
@@ -318,7 +152,7 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
       const operation = route.method === 'POST' ? 'post' : 'put';
       const body =
         resource && ['POST', 'PUT', 'PATCH'].includes(route.method)
-          ? (sampleBody(resource, operation, (target) => {
+          ? (sampleBody(registry, resource, operation, (target) => {
               const ids = recordsOfA.get(target);
               return ids?.length ? `${target.path}/${ids[0]}` : undefined;
             }) ?? {})
@@ -352,37 +186,3 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
     expect(ws.body.title).toBe('Tenant A store');
   });
 });
-
-/** A plausible value for a property, from its name and type. */
-function sampleValue(name: string, type: string): unknown {
-  const n = name.toLowerCase();
-  const tag = randomBytes(4).toString('hex');
-  switch (type) {
-    case 'integer':
-      return 1;
-    case 'number':
-      return 1;
-    case 'decimal':
-      return '1.00';
-    case 'boolean':
-      return false;
-    case 'datetime':
-      return new Date(Date.now() + 86_400_000).toISOString();
-    case 'array':
-      return [];
-    case 'object':
-      return {};
-  }
-  if (n.includes('email')) return `walk-${tag}@example.test`;
-  if (n.includes('trackingnumber')) return `TM200${tag.toUpperCase()}TM`;
-  if (/url|uri|link|website/.test(n)) return `https://example.test/${tag}`;
-  if (n.includes('country')) return 'US';
-  if (n.includes('currency')) return 'USD';
-  if (n.includes('phone')) return '+14155552671';
-  if (n.includes('color') || n.includes('colour')) return '#336699';
-  if (n.includes('locale') || n.includes('language')) return 'en';
-  if (n.includes('timezone')) return 'UTC';
-  if (/code|number|sku/.test(n)) return `WALK${tag.toUpperCase()}`;
-  // Lower-case letters and digits pass most patterns (slugs, subdomains, codes).
-  return `walk${tag}`;
-}
