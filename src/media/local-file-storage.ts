@@ -43,6 +43,8 @@ export class LocalFileStorage extends FileStorage {
       return result;
     } catch (error) {
       out.destroy();
+      // The file may still be opening: only once the stream has closed is it there to remove.
+      await closed.catch(() => undefined);
       await rm(tmp, { force: true });
       throw error;
     }
