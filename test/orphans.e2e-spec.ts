@@ -29,6 +29,57 @@ interface NoteParts {
   storageKey: string;
 }
 
+async function countById(db: DataSource, table: string, id: string): Promise<number> {
+  return (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE id = $1`, [id]))[0].n;
+}
+
+/** Runs the media file sweeper (the periodic job that removes files after commit) dry. */
+async function sweepFiles(app: NestExpressApplication): Promise<void> {
+  while ((await app.get(MediaService).sweepOrphanFiles()) > 0);
+}
+
+/** A note on the record with an uploaded file and a reminder, all through the API. */
+async function noteWithFileAndReminder(
+  ctx: { app: NestExpressApplication; db: DataSource; storage: FileStorage; t: Tenant },
+  entity: string,
+  entityId: string,
+): Promise<NoteParts> {
+  const { app, db, storage, t } = ctx;
+  const note = await api(app, { token: t.token })
+    .post('/notes', {
+      workspace: `/workspaces/${t.workspaceId}`,
+      entity,
+      entityId,
+      comment: `about ${entity}`,
+    })
+    .expect(201);
+  const attachment = await request(app.getHttpServer())
+    .post(`/notes/${note.body.id}/attachments`)
+    .set('Authorization', `Bearer ${t.token}`)
+    .set('Accept', 'application/ld+json')
+    .attach('file', PNG, 'proof.png')
+    .expect(201);
+  const reminder = await api(app, { token: t.token })
+    .post('/note_reminders', {
+      note: note.body['@id'],
+      remindAt: new Date(Date.now() + 3600_000).toISOString(),
+    })
+    .expect(201);
+  const [media] = await db.query(
+    `SELECT m.id, m.storage_key FROM note_attachment na JOIN media m ON m.id = na.media_id
+      WHERE na.id = $1`,
+    [attachment.body.id],
+  );
+  expect(await storage.open(media.storage_key)).not.toBeNull();
+  return {
+    noteId: note.body.id,
+    attachmentId: attachment.body.id,
+    reminderId: reminder.body.id,
+    mediaId: media.id,
+    storageKey: media.storage_key,
+  };
+}
+
 /**
  * What a deleted order or shipment leaves behind: its notes (with their attachments, files
  * and reminders) go on every delete path, and shipments drop the number of a deleted order.
@@ -50,49 +101,10 @@ describe('records deleted with what hangs on them', () => {
   });
 
   const http = () => api(app, { token: t.token });
-  const count = async (table: string, id: string) =>
-    (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE id = $1`, [id]))[0].n as number;
-  /** Runs the media file sweeper (the periodic job that removes files after commit) dry. */
-  const sweep = async () => {
-    while ((await app.get(MediaService).sweepOrphanFiles()) > 0);
-  };
-
-  /** A note on the record with an uploaded file and a reminder, all through the API. */
-  const noteOn = async (entity: string, entityId: string): Promise<NoteParts> => {
-    const note = await http()
-      .post('/notes', {
-        workspace: `/workspaces/${t.workspaceId}`,
-        entity,
-        entityId,
-        comment: `about ${entity}`,
-      })
-      .expect(201);
-    const attachment = await request(app.getHttpServer())
-      .post(`/notes/${note.body.id}/attachments`)
-      .set('Authorization', `Bearer ${t.token}`)
-      .set('Accept', 'application/ld+json')
-      .attach('file', PNG, 'proof.png')
-      .expect(201);
-    const reminder = await http()
-      .post('/note_reminders', {
-        note: note.body['@id'],
-        remindAt: new Date(Date.now() + 3600_000).toISOString(),
-      })
-      .expect(201);
-    const [media] = await db.query(
-      `SELECT m.id, m.storage_key FROM note_attachment na JOIN media m ON m.id = na.media_id
-        WHERE na.id = $1`,
-      [attachment.body.id],
-    );
-    expect(await storage.open(media.storage_key)).not.toBeNull();
-    return {
-      noteId: note.body.id,
-      attachmentId: attachment.body.id,
-      reminderId: reminder.body.id,
-      mediaId: media.id,
-      storageKey: media.storage_key,
-    };
-  };
+  const count = (table: string, id: string) => countById(db, table, id);
+  const sweep = () => sweepFiles(app);
+  const noteOn = (entity: string, entityId: string) =>
+    noteWithFileAndReminder({ app, db, storage, t }, entity, entityId);
 
   const expectGone = async (parts: NoteParts) => {
     await http().get(`/notes/${parts.noteId}`).expect(404);
@@ -369,49 +381,10 @@ describe('notes on every record deleted, and the files of deleted notes', () => 
   });
 
   const http = () => api(app, { token: t.token });
-  const count = async (table: string, id: string) =>
-    (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE id = $1`, [id]))[0].n as number;
-  /** Runs the media file sweeper (the periodic job that removes files after commit) dry. */
-  const sweep = async () => {
-    while ((await app.get(MediaService).sweepOrphanFiles()) > 0);
-  };
-
-  /** A note on the record with an uploaded file and a reminder, all through the API. */
-  const noteOn = async (entity: string, entityId: string): Promise<NoteParts> => {
-    const note = await http()
-      .post('/notes', {
-        workspace: `/workspaces/${t.workspaceId}`,
-        entity,
-        entityId,
-        comment: `about ${entity}`,
-      })
-      .expect(201);
-    const attachment = await request(app.getHttpServer())
-      .post(`/notes/${note.body.id}/attachments`)
-      .set('Authorization', `Bearer ${t.token}`)
-      .set('Accept', 'application/ld+json')
-      .attach('file', PNG, 'proof.png')
-      .expect(201);
-    const reminder = await http()
-      .post('/note_reminders', {
-        note: note.body['@id'],
-        remindAt: new Date(Date.now() + 3600_000).toISOString(),
-      })
-      .expect(201);
-    const [media] = await db.query(
-      `SELECT m.id, m.storage_key FROM note_attachment na JOIN media m ON m.id = na.media_id
-        WHERE na.id = $1`,
-      [attachment.body.id],
-    );
-    expect(await storage.open(media.storage_key)).not.toBeNull();
-    return {
-      noteId: note.body.id,
-      attachmentId: attachment.body.id,
-      reminderId: reminder.body.id,
-      mediaId: media.id,
-      storageKey: media.storage_key,
-    };
-  };
+  const count = (table: string, id: string) => countById(db, table, id);
+  const sweep = () => sweepFiles(app);
+  const noteOn = (entity: string, entityId: string) =>
+    noteWithFileAndReminder({ app, db, storage, t }, entity, entityId);
 
   /** A note on the record whose only file is the media given by IRI (shared with others). */
   const noteWithFile = async (entity: string, entityId: string, media: string) =>
