@@ -2,9 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
-import { rowsOf } from '../events/sql-runner';
-import { ApiError } from '../hydra/errors/api-errors';
 import { JobQueue } from '../jobs/job-queue';
+import { runRecordedJob, type RecordedJob } from '../jobs/recorded-job';
 import { NotificationsService } from '../notifications/notifications.service';
 import { BATCH_ENTITIES } from './batch-entities';
 import { BatchOperations } from './batch-operations';
@@ -88,73 +87,50 @@ export class BatchJobs {
 
   /** The job: claim the row, run the change, record and notify; idempotent. */
   async run(batchJobId: string): Promise<void> {
-    const [job]: BatchJobRow[] = rowsOf(
-      await this.dataSource.query(
-        `UPDATE batch_job SET status = 'running', attempts = attempts + 1,
-                started_at = COALESCE(started_at, now()), updated_at = now()
-          WHERE id = $1 AND status IN ('queued', 'running')
-          RETURNING id, user_id, entity, target_status_id, status_code, workspace_id, record_ids, attempts`,
-        [batchJobId],
-      ),
-    );
-    if (!job) return; // finished already, or gone with its user
-    const request: BatchRequest = { entity: BATCH_ENTITIES[job.entity], ids: job.record_ids };
-    const spec: StatusSpec = job.target_status_id
-      ? { id: job.target_status_id }
-      : { code: job.status_code ?? '' };
-    try {
-      const principal = await this.principals.forUser(job.user_id);
-      if (!principal) return;
-      await this.dataSource.transaction(async (em) => {
-        const result = await this.operations.changeStatus(
-          principal,
-          request,
-          spec,
-          job.workspace_id ?? undefined,
-          em,
-        );
-        await em.query(
-          `UPDATE batch_job SET status = 'done', changed_count = $2, result = $3::jsonb,
-                  error = NULL, finished_at = now(), updated_at = now()
-            WHERE id = $1`,
-          [job.id, result.count, JSON.stringify(result)],
-        );
-        await this.notifications.notify(
-          {
-            userId: job.user_id,
-            tag: CHANGE_STATUS_NOTIFICATION_TAG,
-            message: `Status changed for ${result.count} of ${job.record_ids.length} ${job.entity}${
-              result.unchangedIds.length ? `; ${result.unchangedIds.length} already had it` : ''
-            }.`,
-            data: [
-              `/batch_jobs/${job.id}`,
-              ...result.ids.map((id) => `/${request.entity.name}/${id}`),
-            ],
-          },
-          em,
-        );
-      });
-    } catch (error) {
-      // Input that no longer holds (records deleted or no longer visible, status gone)
-      // fails for good; anything else is retried a few times.
-      const final = error instanceof ApiError || job.attempts >= MAX_BATCH_ATTEMPTS;
-      if (!final) {
-        await this.dataSource.query(
-          `UPDATE batch_job SET status = 'queued', updated_at = now() WHERE id = $1`,
-          [job.id],
-        );
-        throw error;
-      }
-      const reason =
-        error instanceof ApiError ? describe(error) : 'The batch could not be completed.';
-      if (!(error instanceof ApiError)) this.logger.error(`batch job ${job.id}: ${String(error)}`);
-      await this.dataSource.transaction(async (em) => {
-        await em.query(
-          `UPDATE batch_job SET status = 'failed', error = $2, finished_at = now(), updated_at = now()
-            WHERE id = $1`,
-          [job.id, reason],
-        );
-        await this.notifications.notify(
+    await runRecordedJob<BatchJobRow>(
+      this.dataSource,
+      this.logger,
+      BATCH_JOB,
+      batchJobId,
+      async (job) => {
+        const request: BatchRequest = { entity: BATCH_ENTITIES[job.entity], ids: job.record_ids };
+        const spec: StatusSpec = job.target_status_id
+          ? { id: job.target_status_id }
+          : { code: job.status_code ?? '' };
+        const principal = await this.principals.forUser(job.user_id);
+        if (!principal) return; // gone with its user
+        await this.dataSource.transaction(async (em) => {
+          const result = await this.operations.changeStatus(
+            principal,
+            request,
+            spec,
+            job.workspace_id ?? undefined,
+            em,
+          );
+          await em.query(
+            `UPDATE batch_job SET status = 'done', changed_count = $2, result = $3::jsonb,
+                    error = NULL, finished_at = now(), updated_at = now()
+              WHERE id = $1`,
+            [job.id, result.count, JSON.stringify(result)],
+          );
+          await this.notifications.notify(
+            {
+              userId: job.user_id,
+              tag: CHANGE_STATUS_NOTIFICATION_TAG,
+              message: `Status changed for ${result.count} of ${job.record_ids.length} ${job.entity}${
+                result.unchangedIds.length ? `; ${result.unchangedIds.length} already had it` : ''
+              }.`,
+              data: [
+                `/batch_jobs/${job.id}`,
+                ...result.ids.map((id) => `/${request.entity.name}/${id}`),
+              ],
+            },
+            em,
+          );
+        });
+      },
+      (job, reason, em) =>
+        this.notifications.notify(
           {
             userId: job.user_id,
             tag: CHANGE_STATUS_NOTIFICATION_TAG,
@@ -162,12 +138,21 @@ export class BatchJobs {
             data: [`/batch_jobs/${job.id}`],
           },
           em,
-        );
-      });
-    }
+        ),
+    );
   }
 }
 
-function describe(error: ApiError): string {
-  return error.status === 404 ? 'Some of the records no longer exist.' : error.description;
-}
+/**
+ * Input that no longer holds (records deleted or no longer visible, status gone) fails for
+ * good; anything else is retried a few times.
+ */
+const BATCH_JOB: RecordedJob = {
+  table: 'batch_job',
+  columns: 'id, user_id, entity, target_status_id, status_code, workspace_id, record_ids, attempts',
+  maxAttempts: MAX_BATCH_ATTEMPTS,
+  label: 'batch job',
+  unexpectedFailure: 'The batch could not be completed.',
+  describe: (error) =>
+    error.status === 404 ? 'Some of the records no longer exist.' : error.description,
+};

@@ -3,12 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
-import { rowsOf } from '../events/sql-runner';
 import { HydraApi } from '../hydra/controller/hydra-api';
-import { ApiError, ConflictError, NotFoundError } from '../hydra/errors/api-errors';
+import { ConflictError, NotFoundError } from '../hydra/errors/api-errors';
 import { QueryParams } from '../hydra/query/query-params';
 import { writeCollectionCsv } from '../hydra/serialization/csv-stream';
 import { JobQueue } from '../jobs/job-queue';
+import { runRecordedJob, type RecordedJob } from '../jobs/recorded-job';
 import { FileStorage } from '../media/file-storage';
 import { NotificationsService } from '../notifications/notifications.service';
 import { Order } from '../orders/order.entity';
@@ -86,86 +86,69 @@ export class ExportsService {
 
   /** The job: claim the row, write the file, record and notify; idempotent. */
   async run(exportId: string): Promise<void> {
-    const [row]: ExportRow[] = rowsOf(
-      await this.dataSource.query(
-        `UPDATE export SET status = 'running', attempts = attempts + 1,
-                started_at = COALESCE(started_at, now()), updated_at = now()
-          WHERE id = $1 AND status IN ('queued', 'running')
-          RETURNING id, user_id, workspace_id, entity, filters, attempts`,
-        [exportId],
-      ),
-    );
-    if (!row) return;
-    let storedKey: string | null = null;
-    try {
-      const principal = await this.principals.forUser(row.user_id);
-      if (!principal) return;
-      if (row.workspace_id && !principal.workspaceIds.includes(row.workspace_id)) {
-        throw new NotFoundError('The workspace is no longer accessible.');
-      }
-      const resource = this.api.resource(TARGETS[row.entity]);
-      const query = (Array.isArray(row.filters) ? row.filters : [])
-        .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
-        .join('&');
-      const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z');
-      const fileName = `${row.entity}-${stamp}.csv`;
-      storedKey = `${randomUUID()}/${fileName}`;
-      // Rows stream from the cursor straight into the stored file: nothing holds it in memory.
-      const count = await this.storage.saveStream(storedKey, (out) =>
-        writeCollectionCsv(
-          this.api.data,
-          this.api.registry,
-          {
-            resource,
-            principal,
-            params: QueryParams.fromUrl(`?${query}`),
-            scope: row.workspace_id ? [{ path: 'workspace', id: row.workspace_id }] : [],
-          },
-          out,
-          { paginate: false },
-        ),
-      );
-      const stored = await this.storage.open(storedKey);
-      stored?.stream.destroy();
-      const size = stored?.size ?? 0;
-      const key = storedKey;
-      await this.dataSource.transaction(async (em) => {
-        await em.query(
-          `UPDATE export SET status = 'done', row_count = $2, size = $3, file_name = $4,
-                  storage_key = $5, error = NULL, finished_at = now(), updated_at = now()
-            WHERE id = $1`,
-          [row.id, count, size, fileName, key],
-        );
-        await this.notifications.notify(
-          {
-            userId: row.user_id,
-            tag: EXPORT_NOTIFICATION_TAG,
-            message: `Your export of ${count} ${row.entity} is ready to download.`,
-            data: [`/exports/${row.id}`],
-          },
-          em,
-        );
-      });
-    } catch (error) {
-      if (storedKey) await this.storage.remove(storedKey).catch(() => undefined);
-      const final = error instanceof ApiError || row.attempts >= MAX_EXPORT_ATTEMPTS;
-      if (!final) {
-        await this.dataSource.query(
-          `UPDATE export SET status = 'queued', updated_at = now() WHERE id = $1`,
-          [row.id],
-        );
-        throw error;
-      }
-      const reason =
-        error instanceof ApiError ? error.description : 'The export could not be completed.';
-      if (!(error instanceof ApiError)) this.logger.error(`export ${row.id}: ${String(error)}`);
-      await this.dataSource.transaction(async (em) => {
-        await em.query(
-          `UPDATE export SET status = 'failed', error = $2, finished_at = now(), updated_at = now()
-            WHERE id = $1`,
-          [row.id, reason],
-        );
-        await this.notifications.notify(
+    await runRecordedJob<ExportRow>(
+      this.dataSource,
+      this.logger,
+      EXPORT_JOB,
+      exportId,
+      async (row) => {
+        let storedKey: string | null = null;
+        try {
+          const principal = await this.principals.forUser(row.user_id);
+          if (!principal) return;
+          if (row.workspace_id && !principal.workspaceIds.includes(row.workspace_id)) {
+            throw new NotFoundError('The workspace is no longer accessible.');
+          }
+          const resource = this.api.resource(TARGETS[row.entity]);
+          const query = (Array.isArray(row.filters) ? row.filters : [])
+            .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`)
+            .join('&');
+          const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z');
+          const fileName = `${row.entity}-${stamp}.csv`;
+          storedKey = `${randomUUID()}/${fileName}`;
+          // Rows stream from the cursor straight into the stored file: nothing holds it in memory.
+          const count = await this.storage.saveStream(storedKey, (out) =>
+            writeCollectionCsv(
+              this.api.data,
+              this.api.registry,
+              {
+                resource,
+                principal,
+                params: QueryParams.fromUrl(`?${query}`),
+                scope: row.workspace_id ? [{ path: 'workspace', id: row.workspace_id }] : [],
+              },
+              out,
+              { paginate: false },
+            ),
+          );
+          const stored = await this.storage.open(storedKey);
+          stored?.stream.destroy();
+          const size = stored?.size ?? 0;
+          const key = storedKey;
+          await this.dataSource.transaction(async (em) => {
+            await em.query(
+              `UPDATE export SET status = 'done', row_count = $2, size = $3, file_name = $4,
+                      storage_key = $5, error = NULL, finished_at = now(), updated_at = now()
+                WHERE id = $1`,
+              [row.id, count, size, fileName, key],
+            );
+            await this.notifications.notify(
+              {
+                userId: row.user_id,
+                tag: EXPORT_NOTIFICATION_TAG,
+                message: `Your export of ${count} ${row.entity} is ready to download.`,
+                data: [`/exports/${row.id}`],
+              },
+              em,
+            );
+          });
+        } catch (error) {
+          if (storedKey) await this.storage.remove(storedKey).catch(() => undefined);
+          throw error;
+        }
+      },
+      (row, reason, em) =>
+        this.notifications.notify(
           {
             userId: row.user_id,
             tag: EXPORT_NOTIFICATION_TAG,
@@ -173,9 +156,8 @@ export class ExportsService {
             data: [`/exports/${row.id}`],
           },
           em,
-        );
-      });
-    }
+        ),
+    );
   }
 
   /**
@@ -209,3 +191,11 @@ export class ExportsService {
     return { ...opened, fileName: row.file_name ?? 'export.csv' };
   }
 }
+
+const EXPORT_JOB: RecordedJob = {
+  table: 'export',
+  columns: 'id, user_id, workspace_id, entity, filters, attempts',
+  maxAttempts: MAX_EXPORT_ATTEMPTS,
+  label: 'export',
+  unexpectedFailure: 'The export could not be completed.',
+};
