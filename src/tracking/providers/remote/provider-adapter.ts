@@ -1,0 +1,141 @@
+import type { ProviderCheckpoint, TrackingResult } from '../tracking-provider';
+import type { TrackingProviderError } from '../tracking-provider-error';
+
+/**
+ * The contract of a credentialed remote tracking source (an aggregator such as 17TRACK, or a
+ * carrier's own API such as UPS). An adapter is pure protocol: it builds requests, sends them
+ * through the `ProviderHttp` it is given (which owns timeouts, the shared per-credentials rate
+ * limit, 429/Retry-After and 401/403 handling) and maps answers to `TrackingResult`s. It keeps
+ * no state of its own: OAuth tokens go through `ctx.tokens`, registration state is the caller's.
+ *
+ * The application (src/tracking/providers/remote/remote-tracking.ts and the refresher) decides
+ * which credentials serve a shipment, batches numbers to `maxBatchSize`, registers numbers once
+ * with aggregators, stops them at a final status, and applies results and pushes through the
+ * same writer as every refresh.
+ */
+export const PROVIDER_TYPES = [
+  '17track',
+  'aftership',
+  'ship24',
+  'dhl',
+  'ups',
+  'fedex',
+  'usps',
+  'easypost',
+] as const;
+export type ProviderType = (typeof PROVIDER_TYPES)[number];
+
+/** One credentials record, secrets opened, `baseUrl` already defaulted to production. */
+export interface ProviderCredentials {
+  readonly id: string;
+  readonly type: ProviderType;
+  readonly baseUrl: string;
+  readonly parameters: Readonly<Record<string, string | number | boolean | null | undefined>>;
+  readonly secrets: Readonly<Record<string, string | null | undefined>>;
+}
+
+export interface ProviderHttpRequest {
+  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** Absolute URL (the adapter joins `credentials.baseUrl` and its path). */
+  readonly url: string;
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly query?: Readonly<Record<string, string | number | undefined>>;
+  /** Sent as JSON. */
+  readonly json?: unknown;
+  /** Sent as application/x-www-form-urlencoded. */
+  readonly form?: Readonly<Record<string, string>>;
+  /** Statuses the adapter handles itself (e.g. 404 = unknown number); others throw. */
+  readonly acceptStatuses?: readonly number[];
+}
+
+export interface ProviderHttpResponse {
+  readonly status: number;
+  readonly headers: Readonly<Record<string, string>>;
+  /** Parsed JSON when the answer is JSON, else the text. */
+  readonly body: unknown;
+}
+
+/**
+ * Outbound HTTP for adapters. Throws `TrackingProviderError.transient` (with `retryAfterMs`)
+ * on 429, 5xx, timeouts and network errors, `ProviderCredentialsRejected` on 401/403, and
+ * `TrackingProviderError.permanent` on other non-2xx statuses not listed in `acceptStatuses`.
+ */
+export interface ProviderHttp {
+  request(req: ProviderHttpRequest): Promise<ProviderHttpResponse>;
+}
+
+/** OAuth access tokens cached per credentials record, renewed shortly before they expire. */
+export interface ProviderTokenCache {
+  get(
+    credentialsId: string,
+    fetch: () => Promise<{ accessToken: string; expiresInSeconds: number }>,
+  ): Promise<string>;
+  /** Drop a token the provider refused (the next call fetches a new one). */
+  invalidate(credentialsId: string): void;
+}
+
+export interface ProviderCallContext {
+  readonly credentials: ProviderCredentials;
+  readonly http: ProviderHttp;
+  readonly tokens: ProviderTokenCache;
+  readonly now: Date;
+}
+
+export interface ProviderTrackRequest {
+  readonly trackingNumber: string;
+  /** Our carrier code (see src/tracking/carriers), or null when unknown. */
+  readonly carrierCode: string | null;
+}
+
+/** What a provider answered for one number: a result, or why there is none. */
+export type ProviderOutcome = TrackingResult | TrackingProviderError;
+
+/** Checkpoints of remote providers keep the provider's own status word(s). */
+export interface RemoteCheckpoint extends ProviderCheckpoint {
+  /** E.g. "InTransit/InTransit_PickedUp" (17TRACK) or "OutForDelivery" (Ship24). */
+  readonly rawStatus: string | null;
+}
+
+/** One update received by the push receiver, already mapped. */
+export interface PushedUpdate {
+  readonly trackingNumber: string;
+  readonly carrierCode: string | null;
+  readonly result: TrackingResult;
+}
+
+export interface PushRequest {
+  /** Header names lower-cased. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** The exact bytes received (signatures are computed over them). */
+  readonly rawBody: Buffer;
+}
+
+export interface ProviderAdapter {
+  readonly type: ProviderType;
+  /** Default production base URL, used when the credentials give no `baseUrl`. */
+  readonly defaultBaseUrl: string;
+  /** Most numbers one track (and register) request may carry. */
+  readonly maxBatchSize: number;
+  /** Our carrier codes this provider can track; `null` means any carrier. */
+  readonly carriers: readonly string[] | null;
+  /**
+   * Aggregators: a number must be registered once (then updates come by push, with a slow poll
+   * as a safety net). Answers, per tracking number, null when registered (or already was), or
+   * the error that prevented it.
+   */
+  register?(
+    ctx: ProviderCallContext,
+    requests: readonly ProviderTrackRequest[],
+  ): Promise<Map<string, TrackingProviderError | null>>;
+  /** Current tracking of up to `maxBatchSize` numbers, keyed by tracking number. */
+  track(
+    ctx: ProviderCallContext,
+    requests: readonly ProviderTrackRequest[],
+  ): Promise<Map<string, ProviderOutcome>>;
+  /** Tell the provider to stop tracking (a final status was reached). */
+  stop?(ctx: ProviderCallContext, requests: readonly ProviderTrackRequest[]): Promise<void>;
+  /** Push: true when the request carries the provider's valid signature or secret. */
+  verifyPush?(credentials: ProviderCredentials, push: PushRequest): boolean;
+  /** Push: the updates a verified request carries (an unparseable body gives none). */
+  parsePush?(body: unknown): PushedUpdate[];
+}
