@@ -139,3 +139,15 @@ export interface ProviderAdapter {
   /** Push: the updates a verified request carries (an unparseable body gives none). */
   parsePush?(body: unknown): PushedUpdate[];
 }
+
+/** The provider refused the credentials (401/403): they are marked invalid, not retried. */
+export class ProviderCredentialsRejected extends Error {
+  override readonly name = 'ProviderCredentialsRejected';
+  constructor(
+    readonly provider: ProviderType,
+    readonly status: number,
+    message = `${provider} rejected the credentials (HTTP ${status})`,
+  ) {
+    super(message);
+  }
+}
