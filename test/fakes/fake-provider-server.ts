@@ -1,0 +1,113 @@
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/** One request a fake provider received. */
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: URLSearchParams;
+  headers: IncomingHttpHeaders;
+  rawBody: string;
+  /** Parsed JSON body (or form fields for urlencoded bodies), undefined when empty. */
+  body: unknown;
+}
+
+export interface FakeResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type FakeHandler = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
+
+export interface FakeProviderServer {
+  /** Base URL, e.g. http://127.0.0.1:41234 (give it as the credentials' `baseUrl`). */
+  readonly baseUrl: string;
+  readonly requests: FakeRequest[];
+  /** Route `METHOD /path` (path without query) to a handler; replaces an earlier one. */
+  on(method: string, path: string, handler: FakeHandler): void;
+  /**
+   * Answers to use before any route, in order, for the next requests (e.g. a 429 with
+   * Retry-After, a 500, a 401): protocol failures a test wants once.
+   */
+  failNext(...answers: FakeResponse[]): void;
+  /** Requests whose method and path match. */
+  calls(method: string, path: string): FakeRequest[];
+  close(): Promise<void>;
+}
+
+/**
+ * A real HTTP server on 127.0.0.1 (ephemeral port) for provider fakes: each fake under
+ * test/fakes/ registers the routes of the protocol it speaks (auth, payloads, limits) on it.
+ * Unrouted requests answer 404 with a JSON body.
+ */
+export async function startFakeProviderServer(): Promise<FakeProviderServer> {
+  const requests: FakeRequest[] = [];
+  const routes = new Map<string, FakeHandler>();
+  const scripted: FakeResponse[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const url = new URL(req.url ?? '/', 'http://fake');
+      const rawBody = Buffer.concat(chunks).toString('utf8');
+      const request: FakeRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody,
+        body: parseBody(rawBody, req.headers['content-type']),
+      };
+      requests.push(request);
+      const handler = routes.get(`${request.method} ${request.path}`);
+      const answer = async (): Promise<FakeResponse> =>
+        scripted.shift() ??
+        (handler ? handler(request) : { status: 404, body: { error: 'no such route' } });
+      answer().then(
+        (out) => write(out),
+        (error: unknown) => write({ status: 500, body: { error: String(error) } }),
+      );
+    });
+    const write = (out: FakeResponse): void => {
+      const text =
+        out.body === undefined
+          ? ''
+          : typeof out.body === 'string'
+            ? out.body
+            : JSON.stringify(out.body);
+      res.writeHead(out.status, {
+        ...(typeof out.body === 'string' ? {} : { 'Content-Type': 'application/json' }),
+        ...out.headers,
+      });
+      res.end(text);
+    };
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    requests,
+    on: (method, path, handler) => routes.set(`${method.toUpperCase()} ${path}`, handler),
+    failNext: (...answers) => scripted.push(...answers),
+    calls: (method, path) =>
+      requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function parseBody(raw: string, contentType: string | undefined): unknown {
+  if (raw === '') return undefined;
+  if (/application\/x-www-form-urlencoded/i.test(contentType ?? '')) {
+    return Object.fromEntries(new URLSearchParams(raw));
+  }
+  try {
+    return JSON.parse(raw) as unknown;
+  } catch {
+    return raw;
+  }
+}
