@@ -13,6 +13,7 @@ export function hashToken(token: string): string {
 const MEMBERSHIPS = `
   COALESCE((SELECT array_agg(m.team_id ORDER BY m.team_id) FROM team_member m WHERE m.member_id = u.id), '{}') AS team_ids,
   COALESCE((SELECT array_agg(m.team_id ORDER BY m.team_id) FROM team_member m WHERE m.member_id = u.id AND m.role IN ('owner','admin')), '{}') AS admin_team_ids,
+  COALESCE((SELECT array_agg(m.team_id ORDER BY m.team_id) FROM team_member m WHERE m.member_id = u.id AND m.role = 'owner'), '{}') AS owner_team_ids,
   COALESCE((SELECT array_agg(id ORDER BY id) FROM (
      SELECT w.id FROM workspace w JOIN team_member m ON m.team_id = w.team_id AND m.member_id = u.id AND m.role IN ('owner','admin')
       WHERE NOT w.scheduled_for_delete
@@ -31,6 +32,7 @@ function toPrincipal(r: Record<string, any>): Principal {
     email: r.email,
     teamIds: r.team_ids,
     adminTeamIds: r.admin_team_ids,
+    ownerTeamIds: r.owner_team_ids,
     workspaceIds: r.workspace_ids,
     readOnlyWorkspaceIds: r.read_only_workspace_ids,
     clientId: r.client_id ?? null,

@@ -9,6 +9,8 @@ export interface Principal {
   teamIds: string[];
   /** Teams where the user is owner or admin (sees every workspace of them). */
   adminTeamIds: string[];
+  /** Teams the user owns. */
+  ownerTeamIds?: string[];
   /** Workspaces visible to the user: explicit memberships plus all of admin teams. */
   workspaceIds: string[];
   /**

@@ -1,6 +1,4 @@
-import { SetMetadata } from '@nestjs/common';
+import { Access } from './access.decorator';
 
-export const IS_PUBLIC = 'access:isPublic';
-
-/** Marks a route or controller as reachable without a bearer token. */
-export const Public = () => SetMetadata(IS_PUBLIC, true);
+/** Marks a route or controller as reachable without a bearer token (`@Access('public')`). */
+export const Public = () => Access('public');

@@ -1,94 +1,121 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { HydraApi } from '../hydra/controller/hydra-api';
-import { optionalWorkspace } from '../lookups/request-fields';
+import { Controller } from '@nestjs/common';
+import { allOf, fromInput, ownersOfInput } from '../access/access-target';
+import type { Principal } from '../access/principal';
+import { Action } from '../hydra/actions/action.decorator';
 import { Shipment } from '../shipments/shipment.entity';
-import { DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './batch-entities';
+import { Workspace } from '../workspaces/workspace.entity';
+import { BATCH_ENTITIES, DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './batch-entities';
 import { BatchJob } from './batch-job.entity';
 import { BatchJobs } from './batch-jobs';
 import { BatchOperations } from './batch-operations';
 import { MAX_ASYNC_BATCH, MAX_SYNC_BATCH, batchRequest, statusSpec } from './batch-request';
+import {
+  ChangeStatusBatchAsyncInput,
+  ChangeStatusBatchInput,
+  DeleteRecordsBatchInput,
+  MergeShipmentsInput,
+} from './batch.input';
 import { ShipmentMerge, mergeRequest } from './shipment-merge';
 
+/** The records a batch names, and the workspace it may be limited to, are what it writes. */
+const batchWorkspaces = allOf(
+  ownersOfInput({ of: (input) => BATCH_ENTITIES[String(input.entity)]?.target }, 'ids'),
+  fromInput(Workspace, 'workspaceId', 'workspace'),
+);
+
 /**
- * Batch actions (the reference's request bodies; ids may be ids or IRIs):
- *
- * - `POST /change_status_batch` `{"entity": "shipments"|"orders", "ids": [...],
- *   "statusId": "<status id or IRI>"}` (or `"status": "<IRI or code>"`, the code of a status
- *   of the records' workspace), optional `"workspaceId"`. Answers 200
- *   `{entity, count, ids, unchangedIds, statuses}`: what changed, and what already had the
- *   status. All or nothing: a foreign or missing id is 404, a record outside `workspaceId` or
- *   an unknown status 422, and nothing changes.
- * - `POST /change_status_batch_async`: the same, checked at once (same errors), run in the
- *   background; answers 200 with the queued batch job (`GET /batch_jobs/{id}`), and the
- *   caller gets a notification (tag `change_status_batch`) when it is done or failed.
- * - `POST /delete_records_batch` `{"entity": "shipments"|"orders"|"order_items"|
- *   "shipment_items", "ids": [...]}`: deletes all through each record's DELETE rules, or
- *   none; answers 200 `{entity, count, ids}`.
- * - `POST /shipments/merge` `{"target": <shipment>, "shipments": [<duplicates>]}`: see
- *   ShipmentMerge; answers 200 with the merged shipment.
+ * Batch actions (the reference's request bodies; ids may be ids or IRIs). All or nothing: a
+ * foreign or missing id is 404, a record outside `workspaceId` or an unknown status 422, a
+ * read-only member 403, and nothing changes.
  */
 @Controller()
 export class BatchesController {
   constructor(
-    private readonly api: HydraApi,
     private readonly operations: BatchOperations,
     private readonly jobs: BatchJobs,
     private readonly merger: ShipmentMerge,
   ) {}
 
-  @Post('/change_status_batch')
-  @HttpCode(200)
-  async changeStatus(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const request = batchRequest(body, STATUS_BATCH_ENTITIES, MAX_SYNC_BATCH);
-    const spec = statusSpec(body);
-    const workspaceId = await optionalWorkspace(this.api, principal, body);
-    const result = await this.operations.changeStatus(principal, request, spec, workspaceId);
-    this.api.responder.json(req, res, result);
-  }
-
-  @Post('/change_status_batch_async')
-  @HttpCode(200)
-  async changeStatusAsync(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const request = batchRequest(body, STATUS_BATCH_ENTITIES, MAX_ASYNC_BATCH);
-    const spec = statusSpec(body);
-    const workspaceId = await optionalWorkspace(this.api, principal, body);
-    const id = await this.jobs.queueChangeStatus(principal, request, spec, workspaceId);
-    const resource = this.api.resource(BatchJob);
-    this.api.responder.item(req, res, resource, await this.api.data.get(resource, principal, id));
-  }
-
-  @Post('/delete_records_batch')
-  @HttpCode(200)
-  async deleteRecords(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const request = batchRequest(body, DELETE_BATCH_ENTITIES, MAX_SYNC_BATCH);
-    const workspaceId = await optionalWorkspace(this.api, principal, body);
-    const result = await this.operations.deleteRecords(principal, request, workspaceId);
-    this.api.responder.json(req, res, result);
-  }
-
-  @Post('/shipments/merge')
-  @HttpCode(200)
-  async merge(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const request = mergeRequest(this.api.body(req));
-    await this.merger.merge(principal, request);
-    const resource = this.api.resource(Shipment);
-    this.api.responder.item(
-      req,
-      res,
-      resource,
-      await this.api.data.get(resource, principal, request.target),
+  @Action({
+    method: 'POST',
+    path: '/change_status_batch',
+    summary: 'Sets the status of up to 1000 shipments or orders at once.',
+    description:
+      'Gives every named record the status `statusId` (id or /statuses IRI) or `status` (IRI, id, or the code of a status of the records\u2019 workspace). Answers `{entity, count, ids, unchangedIds, statuses}`: what changed and what already had the status. Needs write access to every workspace involved.',
+    input: ChangeStatusBatchInput,
+    output: { json: { type: 'object', additionalProperties: true } },
+    access: 'workspace:write',
+    workspace: batchWorkspaces,
+  })
+  changeStatus(input: ChangeStatusBatchInput, principal: Principal) {
+    const request = batchRequest({ ...input }, STATUS_BATCH_ENTITIES, MAX_SYNC_BATCH);
+    return this.operations.changeStatus(
+      principal,
+      request,
+      statusSpec({ ...input }),
+      workspaceOf(input),
     );
   }
+
+  @Action({
+    method: 'POST',
+    path: '/change_status_batch_async',
+    summary: 'Sets the status of up to 10 000 records in the background.',
+    description:
+      'Checked at once like `/change_status_batch` (same errors), then run in the background: answers the queued batch job (`GET /batch_jobs/{id}`); the caller gets a notification (tag `change_status_batch`) when it is done or failed.',
+    input: ChangeStatusBatchAsyncInput,
+    output: { item: BatchJob },
+    access: 'workspace:write',
+    workspace: batchWorkspaces,
+  })
+  changeStatusAsync(input: ChangeStatusBatchAsyncInput, principal: Principal) {
+    const request = batchRequest({ ...input }, STATUS_BATCH_ENTITIES, MAX_ASYNC_BATCH);
+    return this.jobs.queueChangeStatus(
+      principal,
+      request,
+      statusSpec({ ...input }),
+      workspaceOf(input),
+    );
+  }
+
+  @Action({
+    method: 'POST',
+    path: '/delete_records_batch',
+    summary: 'Deletes up to 1000 shipments, orders, order items or shipment items.',
+    description:
+      'Deletes every named record through its own DELETE rules, or none. Answers `{entity, count, ids}`. Needs write access to every workspace involved.',
+    input: DeleteRecordsBatchInput,
+    output: { json: { type: 'object', additionalProperties: true } },
+    access: 'workspace:write',
+    workspace: batchWorkspaces,
+  })
+  deleteRecords(input: DeleteRecordsBatchInput, principal: Principal) {
+    const request = batchRequest({ ...input }, DELETE_BATCH_ENTITIES, MAX_SYNC_BATCH);
+    return this.operations.deleteRecords(principal, request, workspaceOf(input));
+  }
+
+  @Action({
+    method: 'POST',
+    path: '/shipments/merge',
+    summary: 'Merges duplicate shipments into one.',
+    description:
+      'Folds the `shipments` (ids or IRIs) into `target`: their items, checkpoints and order numbers move to it and they are deleted. Answers the merged shipment. Needs write access to the shipments\u2019 workspace.',
+    input: MergeShipmentsInput,
+    output: { item: Shipment },
+    access: 'workspace:write',
+    workspace: allOf(ownersOfInput(Shipment, 'shipments'), async (ctx) =>
+      ctx.targets.ownersOf(Shipment, [String(ctx.input.target)], 'workspace'),
+    ),
+  })
+  async merge(input: MergeShipmentsInput, principal: Principal) {
+    const request = mergeRequest({ ...input });
+    await this.merger.merge(principal, request);
+    return request.target;
+  }
+}
+
+/** The workspace id the input limits the batch to (already resolved by the access check). */
+function workspaceOf(input: { workspaceId?: string | null; workspace?: string | null }) {
+  const reference = input.workspaceId?.trim() || input.workspace?.trim();
+  return reference ? reference.slice(reference.lastIndexOf('/') + 1).toLowerCase() : undefined;
 }

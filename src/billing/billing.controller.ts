@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import type { Principal } from '../access/principal';
 import { Public } from '../access/public.decorator';
@@ -14,6 +15,8 @@ import { BillingService } from './billing.service';
  * owners and admins may act. Trial and downgrade answer the Team (with its `subscription` and
  * `entitlements`); the provider actions answer the provider's page, session or estimate.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller('billing')
 export class BillingController {
   constructor(

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { canWriteWorkspace } from '../access/principal';
@@ -19,6 +20,8 @@ import { TLS_PROBE, TlsProbe } from './tls-probe';
  * check). Proof: a CNAME to CUSTOM_DOMAIN_CNAME_TARGET, or a TXT record
  * `_tracking-page.<domain>` holding the page id. The answer says what to set up.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class DomainsController {
   constructor(

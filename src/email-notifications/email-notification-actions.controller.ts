@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import { isEmail } from 'class-validator';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
@@ -40,6 +41,8 @@ interface NotificationTemplate {
  *   replaces the workspace's system notifications with the defaults, one per main status
  *   event, keeping the ones users made; 200 `{workspace, emailNotifications: [...]}`.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class EmailNotificationActionsController {
   constructor(

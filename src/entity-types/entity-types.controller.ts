@@ -1,4 +1,5 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
 import { NotFoundError } from '../hydra/errors/api-errors';
@@ -10,6 +11,8 @@ import { EntityTypesService } from './entity-types.service';
  * their field layout. `?workspace=<id>` includes that workspace's custom fields and default
  * layout. Read-only and computed: nothing to paginate beyond a handful of entries.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class EntityTypesController {
   constructor(

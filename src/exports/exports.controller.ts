@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { HydraApi } from '../hydra/controller/hydra-api';
@@ -15,6 +16,8 @@ import { ExportsService } from './exports.service';
  * `GET /exports/{id}/download` streams the CSV file (whatever the Accept header asks: it is
  * a file download), 409 while it is not ready.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class ExportsController {
   constructor(

@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
 import { QueryParams } from '../hydra/query/query-params';
@@ -9,6 +10,8 @@ import { FieldsLayoutsService } from './fields-layouts.service';
  * `/fields_layouts` by code. The spec lists GET and POST; PUT and DELETE are offered too, as
  * a layout that can never change would have to be recreated under a new code.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class FieldsLayoutsController {
   constructor(

@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
 import { parsePagination } from '../hydra/collection/pagination';
@@ -12,6 +13,8 @@ import { FieldsService } from './fields.service';
  * `/fields`: custom fields by code, plus the built-in fields of an entity in the list
  * (`primary=true` only those, `primary=false` only custom ones, neither: built-in first).
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class FieldsController {
   constructor(

@@ -1,4 +1,5 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
 import { NotFoundError } from '../hydra/errors/api-errors';
@@ -7,6 +8,8 @@ import { Country } from './country.entity';
 import { State } from './state.entity';
 
 /** `GET /countries/{code}/states`: the states collection of one country (404 for an unknown one). */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class CountryStatesController {
   constructor(private readonly api: HydraApi) {}

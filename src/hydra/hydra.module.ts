@@ -1,4 +1,7 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
+import { AccessTargets } from './actions/access-targets';
+import { HydraInterceptor } from './actions/hydra.interceptor';
 import { DataProvider } from './collection/data-provider';
 import { HydraApi } from './controller/hydra-api';
 import { HydraDocsController } from './docs/docs.controller';
@@ -23,6 +26,8 @@ import { WriteRules } from './write/write-rules';
     ResourceWriter,
     Responder,
     HydraApi,
+    AccessTargets,
+    { provide: APP_INTERCEPTOR, useClass: HydraInterceptor },
   ],
   exports: [
     ResourceRegistry,
@@ -33,6 +38,7 @@ import { WriteRules } from './write/write-rules';
     ResourceWriter,
     Responder,
     HydraApi,
+    AccessTargets,
   ],
 })
 export class HydraModule implements NestModule {

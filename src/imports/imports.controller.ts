@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { sendAction } from '../tracking-pages/action-response';
@@ -12,6 +13,8 @@ import { ImportsService } from './imports.service';
  * multipart form): stores the import and queues it; 201 with the Import, progress at
  * GET /imports/{id}.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class ImportsController {
   constructor(

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { QueryParams } from '../hydra/query/query-params';
@@ -24,6 +25,8 @@ import { optionalWorkspace } from './request-fields';
  * and ordered like the resource's collection: `?page=`, `?itemsPerPage=` and the
  * collection's filters work on the query string.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class LookupsController {
   constructor(private readonly api: HydraApi) {}

@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { DataSource } from 'typeorm';
@@ -44,6 +45,8 @@ export function uploadedFile(req: Request, field = 'file'): UploadedFile & { fie
  * `POST /media` (multipart, field `file`; optional `workspace` attaches it at once and
  * `fileOriginalName` overrides the name) and the public file route behind `filePath`.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class MediaFilesController {
   constructor(

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
@@ -31,6 +32,8 @@ export class NoteRemindersController extends ResourceController(
  * (multipart, field `file`) or already uploaded (`{"media": "/media/<id>"}`). Answers 201 with
  * the NoteAttachment.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class NoteAttachmentUploadController {
   constructor(

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
@@ -18,6 +19,8 @@ export class NotificationsResourceController extends ResourceController(
  * notifications is 404 and nothing changes. POST /notifications/mark_all_as_read (the
  * reference's name, body `{"userId"}` optional and only the caller's own) marks all, 201.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class NotificationActionsController {
   constructor(

@@ -1,4 +1,5 @@
 import { Inject, Module, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
@@ -6,6 +7,8 @@ import { randomSecret } from '../auth/secret-token';
 import { OauthClient } from './oauth-client.entity';
 import { OauthClientsService } from './oauth-clients.service';
 
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 export class OauthClientsController extends ResourceController(OauthClient) {
   declare readonly api: HydraApi;
   @Inject(OauthClientsService) private readonly clients!: OauthClientsService;

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
@@ -20,6 +21,8 @@ import {
  * moving them to another status of the same workspace and entity (so the
  * first can be deleted). Ids may be given as ids or IRIs.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class StatusReferencesController {
   constructor(

@@ -1,4 +1,5 @@
 import { Delete, HttpCode, Inject, Post, Put, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
 import { ModuleRef } from '@nestjs/core';
@@ -32,6 +33,8 @@ interface MemberRow {
  * member may leave; an owner is never removed by someone else, and the last owner cannot
  * leave.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 export class TeamMembersController extends ResourceController(TeamMember) {
   declare readonly api: HydraApi;
   @Inject(InvitationsService) private readonly invitations!: InvitationsService;

@@ -13,13 +13,20 @@ export async function createOwnedTeam(
   await em.save(
     em.create(TeamMember, { team, member: { id: principal.userId }, role: 'owner' as TeamRole }),
   );
-  grantTeam(principal, team.id, true);
+  grantTeam(principal, team.id, true, true);
   return team;
 }
 
-export function grantTeam(principal: Principal, teamId: string, admin: boolean): void {
+export function grantTeam(
+  principal: Principal,
+  teamId: string,
+  admin: boolean,
+  owner = false,
+): void {
   if (!principal.teamIds.includes(teamId)) principal.teamIds.push(teamId);
   if (admin && !principal.adminTeamIds.includes(teamId)) principal.adminTeamIds.push(teamId);
+  if (owner)
+    (principal.ownerTeamIds ??= []).includes(teamId) || principal.ownerTeamIds.push(teamId);
 }
 
 export function isTeamAdmin(principal: Principal, teamId: string): boolean {

@@ -17,7 +17,7 @@ export class TeamsService implements ResourceHooks<Team> {
     await ctx.em.save(
       ctx.em.create(TeamMember, { team, member: { id: ctx.principal.userId }, role: 'owner' }),
     );
-    grantTeam(ctx.principal, team.id, true);
+    grantTeam(ctx.principal, team.id, true, true);
   }
 
   async beforeRemove(team: Team, ctx: WriteContext): Promise<void> {

@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
 import { Principal, canWriteWorkspace } from '../access/principal';
@@ -32,6 +33,8 @@ export class ReviewsController extends ResourceController(Review) {}
  * anyone holding the link (JSON at /public/tracking_page_links/{hash}, a minimal page at
  * /t/{hash}), and reviews posted through them.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class TrackingPageLinksController {
   constructor(

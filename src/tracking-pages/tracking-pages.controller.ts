@@ -1,4 +1,5 @@
 import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
@@ -17,6 +18,8 @@ export class TrackingPagesController extends ResourceController(
 ) {}
 
 /** Tracking page actions: custom theme, subdomain check. */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class TrackingPageActionsController {
   constructor(

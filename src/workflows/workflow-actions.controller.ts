@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { EventDelivery } from '../events/event-delivery';
@@ -19,6 +20,8 @@ const MAX_COMMENT_LENGTH = 5000;
  * - `POST /workflows/submit-suggestion` `{comment}`: stores a suggestion for a new
  *   integration; 200 `{id, comment, createdAt}`.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class WorkflowActionsController {
   constructor(

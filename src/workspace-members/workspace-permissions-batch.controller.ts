@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
@@ -22,6 +23,8 @@ type Outcome = 'updated' | 'invited' | 'added';
  * that is not in the workspace's team is invited with that access. All or nothing: any
  * invalid change is a 422 and nothing is applied.
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class WorkspacePermissionsBatchController {
   constructor(

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { IS_PUBLIC } from '../../access/public.decorator';
+import { ACCESS } from '../../access/access.decorator';
 import { ApiResource } from '../metadata/decorators';
 import { ResourceController } from './resource-controller';
 
@@ -19,7 +19,7 @@ class OwnedThing {}
 
 describe('ResourceController access marking', () => {
   const isPublic = (target: Function) =>
-    Reflect.getMetadata(IS_PUBLIC, ResourceController(target)) === true;
+    Reflect.getMetadata(ACCESS, ResourceController(target).prototype.list)?.level === 'public';
 
   it('marks public resources as reachable without a token', () => {
     expect(isPublic(OpenThing)).toBe(true);

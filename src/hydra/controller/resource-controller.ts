@@ -12,7 +12,8 @@ import {
   Type,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Public } from '../../access/public.decorator';
+import { Access } from '../../access/access.decorator';
+import { resourceAccess } from '../metadata/resource-access';
 import { Operation, getResourceOptions } from '../metadata/decorators';
 import type { ResourceHooks } from '../write/resource-hooks';
 import { HydraApi } from './hydra-api';
@@ -48,6 +49,16 @@ export function ResourceController(target: Function, hooksType?: Type<ResourceHo
     fn: (this: GeneratedResourceController, req: Request, res: Response) => Promise<void>,
     decorators: MethodDecorator[],
   ) => {
+    const operation: Operation = name.startsWith('list')
+      ? 'list'
+      : name === 'create'
+        ? 'post'
+        : name === 'replace'
+          ? 'put'
+          : name === 'remove'
+            ? 'delete'
+            : 'get';
+    decorators = [...decorators, Access(resourceAccess(options, operation))];
     Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
     Req()(proto, name, 0);
     Res()(proto, name, 1);
@@ -118,7 +129,6 @@ export function ResourceController(target: Function, hooksType?: Type<ResourceHo
   }
 
   Controller()(GeneratedResourceController);
-  if (options.tenancy === 'public' && !options.requireToken) Public()(GeneratedResourceController);
   Object.defineProperty(GeneratedResourceController, 'name', {
     value: `${target.name}ResourceController`,
   });

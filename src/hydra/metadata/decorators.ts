@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import type { AccessLevel } from '../../access/access-level';
 import type { FilterDeclaration } from '../filters/filter';
 import { registerResourceClass } from './declared-resources';
 
@@ -75,6 +76,11 @@ export interface ApiResourceOptions {
    * it PUT changes only the attributes the body gives (write/put-replace.ts).
    */
   replaceOnPut?: boolean;
+  /**
+   * The access an operation needs when it differs from the tenancy's default
+   * (metadata/resource-access.ts), e.g. `{ write: 'team:admin' }` for team credentials.
+   */
+  access?: Partial<Record<Operation | 'read' | 'write', AccessLevel>>;
 }
 
 export interface ApiPropertyOptions {

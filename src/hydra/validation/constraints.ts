@@ -138,3 +138,28 @@ export function choicesOf(target: Function, property: string): readonly unknown[
     .find((m) => m.propertyName === property && m.name === 'choice');
   return metadata?.constraints?.[0] as readonly unknown[] | undefined;
 }
+
+/** A collection's least size (Symfony's Count min): 422 with fewer elements. */
+export const MinCount = (min: number, on?: On) =>
+  ValidateBy(
+    { name: 'minCount', validator: { validate: (v) => !Array.isArray(v) || v.length >= min } },
+    options(
+      ViolationCodes.tooShort,
+      `This collection should contain ${min} element${min === 1 ? '' : 's'} or more.`,
+      on,
+    ),
+  );
+
+/** A collection's largest size (Symfony's Count max): 422 with more elements. */
+export const MaxCount = (max: number, on?: On) =>
+  ValidateBy(
+    { name: 'maxCount', validator: { validate: (v) => !Array.isArray(v) || v.length <= max } },
+    options(ViolationCodes.tooLong, `This collection should contain ${max} elements or less.`, on),
+  );
+
+/** Given and not null (an empty list or string passes: `MinCount`/`NotBlank` judge those). */
+export const Present = (on?: On) =>
+  ValidateBy(
+    { name: 'notNull', validator: { validate: (v) => v !== null && v !== undefined } },
+    options(ViolationCodes.notBlank, 'This value should not be blank.', on),
+  );

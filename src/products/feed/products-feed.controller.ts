@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../access/principal';
@@ -30,6 +31,8 @@ const MAX_LISTED_ISSUES = 200;
  * `POST /products_feed/import` upserts the products and variants of a team by SKU in one
  * transaction, or imports nothing when the feed has errors (422 naming lines and columns).
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class ProductsFeedController {
   constructor(

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../../access/access.decorator';
 import type { Request, Response } from 'express';
 import type { Principal } from '../../access/principal';
 import { HydraApi } from '../../hydra/controller/hydra-api';
@@ -25,6 +26,8 @@ export const MAX_ASYNC_CHECK = 5000;
  * queued, re-tracks them in a durable job, and tells the caller with a notification
  * (tag `check_tracking_numbers`, `data` = the shipment IRIs).
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class TrackingChecksController {
   constructor(

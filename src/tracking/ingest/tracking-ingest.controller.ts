@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Access } from '../../access/access.decorator';
 import type { Request, Response } from 'express';
 import { DataSource } from 'typeorm';
 import { HydraApi } from '../../hydra/controller/hydra-api';
@@ -23,6 +24,8 @@ import { parsePushedCheckpoints } from './pushed-checkpoints';
  * next check, outbox event on a status change) in the same transaction; the answer is the
  * updated shipment (200).
  */
+// Authenticated; the handlers check the rest until they are declared actions.
+@Access('user')
 @Controller()
 export class TrackingIngestController {
   constructor(

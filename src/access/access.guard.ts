@@ -1,0 +1,45 @@
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AuthGuard } from '@nestjs/passport';
+import { ApiError } from '../hydra/errors/api-errors';
+import { ACCESS, type AccessDeclaration } from './access.decorator';
+
+const UNAUTHENTICATED = 'Full authentication is required to access this resource.';
+
+/**
+ * The one global guard: every route declares its access (resources by their declaration,
+ * actions by `@Action`, the rest by `@Access`); a route without a declaration is refused at
+ * start-up (AccessDeclarationsCheck). Every level but `public` needs a valid bearer token
+ * (passport, `BearerStrategy`): 401 with `WWW-Authenticate: Bearer` otherwise. Which
+ * workspace or team a request is about is checked where it is known: the HydraInterceptor
+ * for actions (after their input is validated), the resource pipeline for CRUD.
+ */
+@Injectable()
+export class AccessGuard extends AuthGuard('bearer') {
+  constructor(private readonly reflector: Reflector) {
+    super({ property: 'principal', session: false });
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const access = this.reflector.getAllAndOverride<AccessDeclaration | undefined>(ACCESS, [
+      context.getHandler(),
+      context.getClass(),
+    ]);
+    if (!access)
+      throw new Error(
+        `Route ${context.getClass().name}.${context.getHandler().name} declares no access`,
+      );
+    if (access.level === 'public') return true;
+    return (await super.canActivate(context)) as boolean;
+  }
+
+  override handleRequest<T>(error: unknown, principal: T): T {
+    if (error) throw error;
+    if (!principal) {
+      throw new ApiError(401, UNAUTHENTICATED, {
+        'WWW-Authenticate': 'Bearer realm="api", error="invalid_token"',
+      });
+    }
+    return principal;
+  }
+}

@@ -1,0 +1,84 @@
+import type { Type } from '@nestjs/common';
+import type { AccessLevel } from '../../access/access-level';
+import type { TargetLocator } from '../../access/access-target';
+import type { Format } from '../serialization/negotiation';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * What an action answers; the handler's return value is read accordingly:
+ * - `{ item: Resource }`: the id of a record (or the record) -> the resource in every format;
+ * - `{ collection: Resource }`: a `CollectionQuery` -> a page with the query string's filters
+ *   and pagination, in every format (CSV streamed from the cursor);
+ * - `{ json: Schema }`: a plain value -> JSON-LD / JSON; `Schema` is a DTO class or a JSON
+ *   schema, for the docs;
+ * - `{ html: true }`: an `HtmlPage` (or a string) -> text/html;
+ * - `{ redirect: true }`: a `Redirect` -> 302/303 with Location;
+ * - `'none'`: nothing -> 204.
+ */
+export type ActionOutput =
+  | { item: Function }
+  | { collection: Function }
+  | { json: Function | Record<string, unknown> }
+  | { html: true }
+  | { redirect: true }
+  | 'none';
+
+export interface ActionDeclaration {
+  method: HttpMethod;
+  /** Express-style path (`/workspaces/:id/stats`). */
+  path: string;
+  /** One line: what the action does. */
+  summary: string;
+  /** Who may call it, what it changes, its errors: shown in the OpenAPI description. */
+  description?: string;
+  /**
+   * The input DTO (class-validator + class-transformer): the body of POST/PUT/PATCH, the
+   * query string of GET/DELETE. Route parameters reach the handler in `ActionContext.params`.
+   */
+  input?: Type<object>;
+  output: ActionOutput;
+  /** Success status (default: 204 for output 'none', else 200). */
+  status?: number;
+  access: AccessLevel;
+  /** Where the workspace of a `workspace:*` action is found (see access-target.ts). */
+  workspace?: TargetLocator;
+  /** Where the team of a `team:*` action is found. */
+  team?: TargetLocator;
+  /** Response formats offered, in the server's order of preference (default: by output). */
+  formats?: readonly Format[];
+  /** OpenAPI tag (default: the controller's). */
+  tags?: string[];
+  /** Body media types beyond JSON/JSON-LD/forms (e.g. multipart uploads, text/csv). */
+  bodyTypes?: readonly string[];
+}
+
+/** Who is calling and what the route said, for handlers (they never see req/res). */
+export interface ActionContext {
+  /** Route parameters (`:id` ...), percent-decoded. */
+  readonly params: Readonly<Record<string, string>>;
+  /** The raw query string parameters, for actions that pass them on (collections do). */
+  readonly query: Readonly<Record<string, unknown>>;
+  /** The request URL (path and query), as received. */
+  readonly url: string;
+  /** Client address (after trusted proxies), for rate limits. */
+  readonly ip: string;
+  readonly requestId: string;
+  /** Selected request headers (lower-case names), for actions whose protocol needs them. */
+  header(name: string): string | undefined;
+  /** Uploaded files of a multipart body (field name -> files). */
+  readonly files: Readonly<Record<string, readonly UploadedFile[]>>;
+  /** The raw body bytes, for receivers that check a signature over them. */
+  readonly rawBody?: Buffer;
+}
+
+export interface UploadedFile {
+  readonly fieldname: string;
+  readonly originalname: string;
+  readonly mimetype: string;
+  readonly size: number;
+  readonly buffer?: Buffer;
+  readonly path?: string;
+}
+
+export const ACTION = 'hydra:action';

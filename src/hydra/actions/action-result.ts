@@ -1,0 +1,36 @@
+import type { ResourceHooks } from '../write/resource-hooks';
+
+/**
+ * What a `{ collection }` action returns: the conditions that select its records, on top of
+ * the tenancy, the query string's filters and pagination that the layer applies itself.
+ */
+export interface CollectionQuery {
+  /** Constraints by property path (`workspace` -> id), like nested routes. */
+  scope?: Array<{ path: string; id: string }>;
+  /** Extra SQL conditions (`scopeCollection`). */
+  hooks?: ResourceHooks;
+  maxItemsPerPage?: number;
+}
+
+/** A value answered with another status than the declared one, and/or extra headers. */
+export class Answer<T = unknown> {
+  constructor(
+    readonly value: T,
+    readonly status?: number,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {}
+}
+
+/** An HTML page (`{ html: true }` actions). */
+export interface HtmlPage {
+  html: string;
+  status?: number;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** A redirect (`{ redirect: true }` actions). */
+export interface Redirect {
+  url: string;
+  status?: 301 | 302 | 303 | 307;
+  headers?: Readonly<Record<string, string>>;
+}
