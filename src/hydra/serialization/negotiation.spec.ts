@@ -10,6 +10,14 @@ describe('content negotiation', () => {
     ['application/json;q=0.5, text/csv', 'csv'],
     ['application/xml, application/*;q=0.1', 'jsonld'],
     ['application/problem+json', 'json'],
+    // Quality first, then the server's order of formats (API Platform), not the header's.
+    ['application/json, text/plain, */*', 'jsonld'],
+    ['text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8', 'html'],
+    ['application/json;q=0.9, text/csv', 'csv'],
+    ['text/csv, application/json', 'json'],
+    ['*/*;q=0.5, text/csv', 'csv'],
+    ['application/*, text/csv;q=0.2', 'jsonld'],
+    ['*/*, application/ld+json;q=0', 'json'],
   ])('Accept %s -> %s', (accept, format) => {
     expect(negotiateFormat(accept)).toBe(format);
   });

@@ -34,32 +34,54 @@ export function negotiateFormat(
   return format;
 }
 
+/**
+ * API Platform's (Symfony's) choice: every offered format gets the quality of the most
+ * specific Accept range that matches it (exact type, then a type wildcard, then the full wildcard); the highest
+ * quality wins, and among equals the server's own order of formats (jsonld, json, csv, html),
+ * not the order of the header. So axios's default Accept (JSON, text, anything) gets JSON-LD.
+ */
 function negotiate(accept: string | undefined, offered: readonly Format[]): Format | null {
   if (!accept || !accept.trim()) return offered[0];
-  const ranges = accept
-    .split(',')
-    .map((part, index) => {
-      const [type, ...params] = part.trim().split(';');
-      let q = 1;
-      for (const p of params) {
-        const [k, v] = p.trim().split('=');
-        if (k === 'q') q = Number.parseFloat(v);
-      }
-      return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0, index };
-    })
-    .filter((r) => r.type && r.q > 0)
-    .sort((a, b) => b.q - a.q || a.index - b.index);
-  for (const range of ranges) {
-    if (range.type === '*/*') return offered[0];
-    const exact = BY_MEDIA[range.type];
-    if (exact && offered.includes(exact)) return exact;
-    if (range.type.endsWith('/*')) {
-      const major = range.type.slice(0, -2);
-      const match = offered.find((f) => MEDIA_TYPES[f].startsWith(major + '/'));
-      if (match) return match;
+  const ranges = accept.split(',').map((part) => {
+    const [type, ...params] = part.trim().split(';');
+    let q = 1;
+    for (const p of params) {
+      const [k, v] = p.trim().split('=');
+      if (k?.trim() === 'q') q = Number.parseFloat(v);
+    }
+    return { type: type.trim().toLowerCase(), q: Number.isFinite(q) ? q : 0 };
+  });
+  let best: Format | null = null;
+  let bestQ = 0;
+  for (const format of offered) {
+    const q = quality(format, ranges);
+    if (q > bestQ) {
+      best = format;
+      bestQ = q;
     }
   }
-  return null;
+  return best;
+}
+
+/** The quality the most specific matching range gives the format (0: not acceptable). */
+function quality(format: Format, ranges: ReadonlyArray<{ type: string; q: number }>): number {
+  let specificity = -1;
+  let q = 0;
+  for (const range of ranges) {
+    const s =
+      BY_MEDIA[range.type] === format
+        ? 3
+        : range.type.endsWith('/*') && MEDIA_TYPES[format].startsWith(range.type.slice(0, -1))
+          ? 2
+          : range.type === '*/*'
+            ? 1
+            : -1;
+    if (s > specificity || (s === specificity && range.q > q)) {
+      specificity = s;
+      q = s < 0 ? 0 : range.q;
+    }
+  }
+  return q;
 }
 
 /** Body media types a write accepts; anything else is 415. */
