@@ -228,7 +228,7 @@ export class BatchOperations {
     await this.dataSource.transaction(async (em) => {
       await this.records(em, principal, request, workspaceId, true);
       for (const id of [...request.ids].sort()) {
-        const record = await this.writer.load(resource, id, principal, em);
+        const record = await this.writer.load(resource, id, principal, em, 'delete');
         const ctx: WriteContext = {
           principal,
           operation: 'delete',

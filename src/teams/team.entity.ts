@@ -16,6 +16,8 @@ import {
 @ApiResource({
   path: '/teams',
   tenancy: { self: 'team' },
+  // Anyone signed in creates a team (and owns it); admins rename it, only owners delete it.
+  access: { post: 'user', put: 'team:admin', delete: 'team:owner' },
   description: 'An account holder: owns workspaces and has members.',
 })
 @Entity('team')

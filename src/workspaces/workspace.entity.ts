@@ -18,6 +18,8 @@ import { TrackingPage } from '../tracking-pages/tracking-page.entity';
   path: '/workspaces',
   nested: [{ path: '/teams/:id/workspaces', params: { id: 'team' } }],
   tenancy: { self: 'workspace' },
+  // POST may create its team too (the service checks the team given); team admins delete.
+  access: { post: 'user', delete: 'team:admin' },
   description: 'A shop or brand: holds shipments, orders, integrations and settings.',
 })
 @ApiFilter(new OrderFilter(['createdAt']))

@@ -167,11 +167,6 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
     }
   }
 
-  async beforeRemove(workspace: Workspace, ctx: WriteContext): Promise<void> {
-    const row = await ctx.em.query('SELECT team_id FROM workspace WHERE id = $1', [workspace.id]);
-    if (!isTeamAdmin(ctx.principal, row[0].team_id)) throw new ForbiddenError();
-  }
-
   /** Everything in the workspace goes with it (FK cascades), now or in the background. */
   async remove(workspace: Workspace, ctx: WriteContext): Promise<void> {
     await this.deletion.deleteOrSchedule(ctx.em, workspace.id);

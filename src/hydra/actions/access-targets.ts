@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { AccessTargetResolver } from '../../access/access-target';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
@@ -39,6 +40,8 @@ export class AccessTargets {
     principal: Principal,
     references: readonly string[],
     scope: 'workspace' | 'team',
+    /** Inside a write, its transaction (a second pool connection could starve the pool). */
+    em?: EntityManager,
   ): Promise<string[]> {
     const ids = new Set<string>();
     for (const reference of references) {
@@ -57,10 +60,10 @@ export class AccessTargets {
     if (!owner) throw new Error(`${resource.shortName}: no ${scope} path ${path}`);
     const cast = resource.idIsUuid ? '::uuid[]' : '::text[]';
     query.andWhere(`t.${quoteIdent(resource.idColumn)} = ANY(${query.param([...ids])}${cast})`);
-    const { rows } = await this.data.pool.query<{ found: number; owners: string[] | null }>(
-      `SELECT count(*)::int AS found, array_agg(DISTINCT ${owner}::text) AS owners ${query.fromClause()}${query.whereClause()}`,
-      query.params,
-    );
+    const sql = `SELECT count(*)::int AS found, array_agg(DISTINCT ${owner}::text) AS owners ${query.fromClause()}${query.whereClause()}`;
+    const rows: Array<{ found: number; owners: string[] | null }> = em
+      ? await em.query(sql, query.params)
+      : (await this.data.pool.query(sql, query.params)).rows;
     if (rows[0].found !== ids.size) throw new NotFoundError();
     return (rows[0].owners ?? []).filter((o) => o !== null);
   }

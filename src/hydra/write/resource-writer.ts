@@ -4,10 +4,11 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { itemIdentifier } from '../metadata/resource-identifier';
 import { DataProvider } from '../collection/data-provider';
-import { ForbiddenError, NotFoundError, ValidationError, Violation } from '../errors/api-errors';
-import { canWriteWorkspace } from '../../access/principal';
-import { resolvePropertyPath } from '../query/property-path';
-import { SqlQuery, quoteIdent } from '../query/sql-query';
+import { NotFoundError, ValidationError, Violation } from '../errors/api-errors';
+import { assertAccess, isWriteLevel, scopeOf } from '../../access/access-level';
+import { AccessTargets, ownerPath } from '../actions/access-targets';
+import { resourceAccess } from '../metadata/resource-access';
+import { relationTarget } from '../metadata/search-variables';
 import type { WriteOperation } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { validateEntity } from '../validation/validate-entity';
@@ -26,6 +27,7 @@ export class ResourceWriter {
     private readonly denormalizer: Denormalizer,
     private readonly propertyValidators: PropertyValidators = new PropertyValidators(),
     private readonly writeRules: WriteRules = new WriteRules(),
+    private readonly targets: AccessTargets = new AccessTargets(data),
   ) {}
 
   async create(
@@ -95,7 +97,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const entity = await this.load(resource, id, principal, em);
+      const entity = await this.load(resource, id, principal, em, 'delete');
       const ctx: WriteContext = {
         principal,
         operation: 'delete',
@@ -117,6 +119,7 @@ export class ResourceWriter {
     id: string,
     principal: Principal,
     em: EntityManager,
+    operation: 'put' | 'delete' = 'put',
   ): Promise<Record<string, any>> {
     if (
       itemIdentifier(resource, id) === null ||
@@ -128,51 +131,49 @@ export class ResourceWriter {
       lock: { mode: 'pessimistic_write' },
     });
     if (!entity) throw new NotFoundError();
-    await this.assertWritable(resource, principal, em, { id });
+    await this.assertWritable(resource, principal, em, { id }, operation);
     return entity as Record<string, any>;
   }
 
   /**
-   * Read-only workspace members see a workspace's records but may not change
-   * them: 403 for a write to a record (by id) or into a workspace (new entity).
+   * The access the operation declares (metadata/resource-access.ts), checked against the
+   * workspace or team the record belongs to: read-only workspace members see a workspace's
+   * records but may not change them, team-scoped records may need an admin or the owner.
+   * 403 for a write to a record (by id) or into a workspace or team (new entity).
    */
   private async assertWritable(
     resource: ResourceMeta,
     principal: Principal,
     em: EntityManager,
     target: { id: string } | { entity: Record<string, any> },
+    operation: 'post' | 'put' | 'delete',
   ): Promise<void> {
-    if (!principal.readOnlyWorkspaceIds?.length) return;
-    const rule = resource.options.tenancy;
-    if (
-      rule === 'public' ||
-      !('workspace' in rule || ('self' in rule && rule.self === 'workspace'))
-    )
-      return;
-    let workspaceId: string | undefined;
-    if ('entity' in target) {
-      if ('workspace' in rule && !rule.workspace.includes('.'))
-        workspaceId = target.entity[rule.workspace]?.id;
-    } else if ('self' in rule) {
-      workspaceId = target.id;
-    } else {
-      const query = new SqlQuery(resource.table, 't');
-      const path = resolvePropertyPath(
-        resource,
-        rule.workspace,
-        query,
-        this.data.registry.describeColumn,
-      );
-      query.andWhere(`t.${quoteIdent(resource.idColumn)} = ${query.param(target.id)}`);
-      const rows = await em.query(
-        `SELECT ${path!.sql} AS w ${query.fromClause()}${query.whereClause()}`,
-        query.params,
-      );
-      workspaceId = rows[0]?.w;
+    const level = resourceAccess(resource.options, operation);
+    const scope = scopeOf(level);
+    if (scope === 'none' || !isWriteLevel(level)) return;
+    if (level === 'workspace:write' && !principal.readOnlyWorkspaceIds?.length) return;
+    for (const id of await this.owners(resource, principal, em, scope, target)) {
+      assertAccess(principal, level, scope === 'workspace' ? { workspaceId: id } : { teamId: id });
     }
-    if (workspaceId && !canWriteWorkspace(principal, workspaceId)) {
-      throw new ForbiddenError('Read-only access to this workspace.');
-    }
+  }
+
+  /** The workspaces or teams owning the record (or the new entity's references). */
+  private async owners(
+    resource: ResourceMeta,
+    principal: Principal,
+    em: EntityManager,
+    scope: 'workspace' | 'team',
+    target: { id: string } | { entity: Record<string, any> },
+  ): Promise<string[]> {
+    if ('id' in target) return this.targets.ownersOf(resource, principal, [target.id], scope, em);
+    const path = ownerPath(resource, scope);
+    if (path === 'self') return [];
+    const [relation, ...rest] = path.split('.');
+    const id = target.entity[relation]?.id as string | undefined;
+    if (!id) return [];
+    if (rest.length === 0) return [id];
+    const related = relationTarget(this.data.registry, resource, relation);
+    return related ? this.targets.ownersOf(related, principal, [id], scope, em) : [];
   }
 
   private async write(
@@ -203,7 +204,8 @@ export class ResourceWriter {
       request,
     };
     if (violations.length === 0) await hooks.prepare?.(entity, ctx);
-    if (operation === 'post') await this.assertWritable(resource, principal, em, { entity });
+    if (operation === 'post')
+      await this.assertWritable(resource, principal, em, { entity }, 'post');
     const reported = new Set(violations.map((v) => v.propertyPath.replace(/\[\d+\]$/, '')));
     const all: Violation[] = [...violations];
     for (const v of await validateEntity(entity, operation))
