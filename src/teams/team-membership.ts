@@ -25,8 +25,8 @@ export function grantTeam(
 ): void {
   if (!principal.teamIds.includes(teamId)) principal.teamIds.push(teamId);
   if (admin && !principal.adminTeamIds.includes(teamId)) principal.adminTeamIds.push(teamId);
-  if (owner)
-    (principal.ownerTeamIds ??= []).includes(teamId) || principal.ownerTeamIds.push(teamId);
+  const owned = (principal.ownerTeamIds ??= []);
+  if (owner && !owned.includes(teamId)) owned.push(teamId);
 }
 
 export function isTeamAdmin(principal: Principal, teamId: string): boolean {
