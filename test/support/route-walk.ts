@@ -1,4 +1,8 @@
-import type { INestApplication } from '@nestjs/common';
+import { RequestMethod, type INestApplication } from '@nestjs/common';
+import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { DiscoveryService, MetadataScanner, Reflector } from '@nestjs/core';
+import { ACCESS, type AccessDeclaration } from '../../src/access/access.decorator';
+import { ACTION, type ActionDeclaration } from '../../src/hydra/actions/action-declaration';
 import { randomBytes } from 'node:crypto';
 import { RouteTable } from '../../src/hydra/errors/route-table';
 import type { ResourceMeta } from '../../src/hydra/metadata/resource-metadata';
@@ -236,4 +240,46 @@ export function sampleValue(name: string, type: string): unknown {
   if (/code|number|sku/.test(n)) return `WALK${tag.toUpperCase()}`;
   // Lower-case letters and digits pass most patterns (slugs, subdomains, codes).
   return `walk${tag}`;
+}
+
+/** A route with the access it declares (read from the controllers, like Nest's router). */
+export interface DeclaredRoute extends RouteCase {
+  access: AccessDeclaration;
+  /** The `@Action` declaration, for actions. */
+  action?: ActionDeclaration;
+}
+
+/**
+ * Every controller route with its access declaration; a route Express has but no controller
+ * declares (none should exist, start-up refuses them) is absent, so walks compare the two.
+ */
+export function declaredRoutes(app: INestApplication): DeclaredRoute[] {
+  const discovery = app.get(DiscoveryService);
+  const reflector = app.get(Reflector);
+  const routes: DeclaredRoute[] = [];
+  for (const wrapper of discovery.getControllers()) {
+    const instance = wrapper.instance as object | undefined;
+    if (!instance) continue;
+    const type = instance.constructor;
+    const prefix = normalizePaths(Reflect.getMetadata(PATH_METADATA, type))[0] ?? '';
+    const proto = Object.getPrototypeOf(instance) as Record<string, Function>;
+    for (const name of new MetadataScanner().getAllMethodNames(proto)) {
+      const handler = proto[name];
+      const paths = Reflect.getMetadata(PATH_METADATA, handler) as string | string[] | undefined;
+      if (paths === undefined) continue;
+      const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as number];
+      const access = reflector.getAllAndOverride<AccessDeclaration>(ACCESS, [handler, type]);
+      const action = Reflect.getMetadata(ACTION, handler) as ActionDeclaration | undefined;
+      for (const path of normalizePaths(paths)) {
+        const full = `/${[prefix, path].filter(Boolean).join('/')}`.replace(/\/+/g, '/');
+        routes.push({ method, path: full === '/' ? '/' : full.replace(/\/$/, ''), access, action });
+      }
+    }
+  }
+  return routes;
+}
+
+function normalizePaths(paths: string | string[] | undefined): string[] {
+  if (paths === undefined) return [];
+  return (Array.isArray(paths) ? paths : [paths]).map((p) => p.replace(/^\/+|\/+$/g, ''));
 }
