@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { Request } from 'express';
 import type { AccessLevel } from '../../access/access-level';
 import type { TargetLocator } from '../../access/access-target';
 import type { Format } from '../serialization/negotiation';
@@ -70,6 +71,11 @@ export interface ActionContext {
   readonly files: Readonly<Record<string, readonly UploadedFile[]>>;
   /** The raw body bytes, for receivers that check a signature over them. */
   readonly rawBody?: Buffer;
+  /**
+   * The request, handed on to the resource write pipeline's hooks (which key recursion
+   * guards on it); handlers never read it.
+   */
+  readonly request: Request;
 }
 
 export interface UploadedFile {

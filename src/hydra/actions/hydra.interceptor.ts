@@ -180,5 +180,6 @@ function actionContext(req: Request): ActionContext {
     },
     files,
     rawBody: (req as Request & { rawBody?: Buffer }).rawBody,
+    request: req,
   };
 }

@@ -43,7 +43,12 @@ export class HydraApi {
     const resource = this.resource(target);
     const format = this.responder.negotiate(req);
     const principal = principalOf(req);
-    const scope = await this.routeScope(resource, req, principal, nestedParams);
+    const scope = await this.routeScope(
+      resource,
+      req.params as Record<string, string>,
+      principal,
+      nestedParams,
+    );
     const params = QueryParams.fromUrl(req.originalUrl);
     const collection = { resource, principal, params, scope, hooks, request: req, maxItemsPerPage };
     if (format === 'csv') {
@@ -52,55 +57,6 @@ export class HydraApi {
     }
     const result = await this.data.list(collection);
     this.responder.collection(req, res, resource, result);
-  }
-
-  async get(target: Function, req: Request, res: Response): Promise<void> {
-    const resource = this.resource(target);
-    this.responder.negotiate(req);
-    const record = await this.data.get(resource, principalOf(req), routeParam(req, 'id'));
-    this.responder.item(req, res, resource, record);
-  }
-
-  async create(
-    target: Function,
-    req: Request,
-    res: Response,
-    hooks: ResourceHooks = {},
-  ): Promise<void> {
-    const resource = this.resource(target);
-    this.responder.negotiate(req);
-    const principal = this.requirePrincipal(req);
-    const body = this.body(req, resource);
-    const id = await this.writer.create(resource, body, principal, hooks, req);
-    const record = await this.data.get(resource, principal, id);
-    this.responder.item(req, res, resource, record, 201);
-  }
-
-  async replace(
-    target: Function,
-    req: Request,
-    res: Response,
-    hooks: ResourceHooks = {},
-  ): Promise<void> {
-    const resource = this.resource(target);
-    this.responder.negotiate(req);
-    const principal = this.requirePrincipal(req);
-    const body = this.body(req, resource);
-    await this.writer.replace(resource, routeParam(req, 'id'), body, principal, hooks, req);
-    const record = await this.data.get(resource, principal, routeParam(req, 'id'));
-    this.responder.item(req, res, resource, record);
-  }
-
-  async remove(
-    target: Function,
-    req: Request,
-    res: Response,
-    hooks: ResourceHooks = {},
-  ): Promise<void> {
-    const resource = this.resource(target);
-    const principal = this.requirePrincipal(req);
-    await this.writer.remove(resource, routeParam(req, 'id'), principal, hooks, req);
-    res.status(204).end();
   }
 
   requirePrincipal(req: Request): Principal {
@@ -132,20 +88,32 @@ export class HydraApi {
       : (body as Record<string, unknown>);
   }
 
+  /** A write's body with form fields read as the declared types (JSON bodies as they are). */
+  formBody(
+    resource: ResourceMeta,
+    body: Record<string, unknown>,
+    contentType: string | undefined,
+  ): Record<string, unknown> {
+    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(
+      contentType ?? '',
+    );
+    return form ? coerceForm(resource, body) : body;
+  }
+
   /**
    * Nested collection routes: each parent must be visible to the caller (404
    * otherwise, like a missing one) and constrains the collection.
    */
-  private async routeScope(
+  async routeScope(
     resource: ResourceMeta,
-    req: Request,
+    params: Record<string, string>,
     principal: Principal | null,
     nestedParams: Record<string, string>,
   ) {
     const scope: Array<{ path: string; id: string }> = [];
     for (const [param, path] of Object.entries(nestedParams)) {
       const parent = relationTarget(this.registry, resource, path);
-      const id = parent ? itemIdentifier(parent, routeParam(req, param)) : null;
+      const id = parent ? itemIdentifier(parent, params[param] ?? '') : null;
       if (!parent || id === null || !(await this.data.visible(parent, principal, id)))
         throw new NotFoundError();
       scope.push({ path, id });

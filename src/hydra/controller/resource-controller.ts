@@ -1,42 +1,41 @@
-import {
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Inject,
-  Optional,
-  Post,
-  Put,
-  Req,
-  Res,
-  Type,
-} from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { Access } from '../../access/access.decorator';
-import { resourceAccess } from '../metadata/resource-access';
+import { Controller, Inject, Optional, Type } from '@nestjs/common';
+import type { Principal } from '../../access/principal';
+import type { ActionContext } from '../actions/action-declaration';
+import { Action } from '../actions/action.decorator';
+import { Answer, type CollectionQuery } from '../actions/action-result';
 import { Operation, getResourceOptions } from '../metadata/decorators';
+import { resourceAccess } from '../metadata/resource-access';
 import type { ResourceHooks } from '../write/resource-hooks';
 import { HydraApi } from './hydra-api';
 
 const ALL: Operation[] = ['list', 'get', 'post', 'put', 'delete'];
 const NO_HOOKS = Symbol('hydra:noHooks');
 
+type Handler = (
+  this: { api: HydraApi; hooks: ResourceHooks | undefined },
+  input: Record<string, unknown>,
+  principal: Principal,
+  context: ActionContext,
+) => Promise<unknown> | unknown;
+
 /**
- * Builds the controller of a resource from its declaration: collection and
- * nested collection routes, item, create, replace, delete. A resource module
- * writes `class XController extends ResourceController(X, XService) {}` and
- * adds methods only for endpoints that are not CRUD.
+ * Builds the controller of a resource from its declaration: collection and nested collection
+ * routes, item, create, replace, delete, each a declared action (access from the resource's
+ * declaration) whose answer the HydraInterceptor writes. A resource module writes
+ * `class XController extends ResourceController(X, XService) {}` and adds `@Action`s only for
+ * what is not CRUD.
  */
 export function ResourceController(target: Function, hooksType?: Type<ResourceHooks>): Type<any> {
   const options = getResourceOptions(target);
   if (!options) throw new Error(`${target.name} has no @ApiResource`);
   const ops = new Set(options.operations ?? ALL);
   const item = `${options.path}/:id`;
+  const name = options.shortName ?? target.name;
 
   class GeneratedResourceController {
     constructor(
       readonly api: HydraApi,
-      readonly hooks: ResourceHooks,
+      readonly hooks: ResourceHooks | undefined,
     ) {}
   }
   Inject(HydraApi)(GeneratedResourceController, undefined as any, 0);
@@ -45,86 +44,123 @@ export function ResourceController(target: Function, hooksType?: Type<ResourceHo
 
   const proto = GeneratedResourceController.prototype as any;
   const define = (
-    name: string,
-    fn: (this: GeneratedResourceController, req: Request, res: Response) => Promise<void>,
-    decorators: MethodDecorator[],
+    method: string,
+    operation: Operation,
+    declaration: Omit<Parameters<typeof Action>[0], 'access'>,
+    fn: Handler,
   ) => {
-    const operation: Operation = name.startsWith('list')
-      ? 'list'
-      : name === 'create'
-        ? 'post'
-        : name === 'replace'
-          ? 'put'
-          : name === 'remove'
-            ? 'delete'
-            : 'get';
-    decorators = [...decorators, Access(resourceAccess(options, operation))];
-    Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
-    Req()(proto, name, 0);
-    Res()(proto, name, 1);
-    const descriptor = Object.getOwnPropertyDescriptor(proto, name)!;
-    for (const d of decorators) d(proto, name, descriptor);
+    Object.defineProperty(proto, method, { value: fn, writable: true, configurable: true });
+    const descriptor = Object.getOwnPropertyDescriptor(proto, method)!;
+    Action({ ...declaration, access: resourceAccess(options, operation) })(
+      proto,
+      method,
+      descriptor,
+    );
   };
 
   if (ops.has('list')) {
+    const list = (params: Record<string, string>, max?: number): Handler =>
+      async function (_input, principal, context): Promise<CollectionQuery> {
+        return {
+          scope: await this.api.routeScope(
+            this.api.resource(target),
+            context.params,
+            principal,
+            params,
+          ),
+          hooks: this.hooks ?? {},
+          maxItemsPerPage: max,
+        };
+      };
+    const summary = `Retrieves the collection of ${name} resources.`;
     define(
       'list',
-      function (req, res) {
-        return this.api.list(target, req, res, this.hooks ?? {});
-      },
-      [Get(options.path)],
+      'list',
+      { method: 'GET', path: options.path, summary, output: { collection: target } },
+      list({}),
     );
-    (options.nested ?? []).forEach((nested, i) => {
+    (options.nested ?? []).forEach((nested, i) =>
       define(
         `listNested${i}`,
-        function (req, res) {
-          return this.api.list(
-            target,
-            req,
-            res,
-            this.hooks ?? {},
-            nested.params,
-            nested.maxItemsPerPage,
-          );
-        },
-        [Get(nested.path)],
-      );
-    });
+        'list',
+        { method: 'GET', path: nested.path, summary, output: { collection: target } },
+        list(nested.params, nested.maxItemsPerPage),
+      ),
+    );
   }
   if (ops.has('get')) {
     define(
       'get',
-      function (req, res) {
-        return this.api.get(target, req, res);
+      'get',
+      {
+        method: 'GET',
+        path: item,
+        summary: `Retrieves a ${name} resource.`,
+        output: { item: target },
       },
-      [Get(item)],
+      (_input, _principal, context) => context.params.id,
     );
   }
   if (ops.has('post')) {
     define(
       'create',
-      function (req, res) {
-        return this.api.create(target, req, res, this.hooks ?? {});
+      'post',
+      {
+        method: 'POST',
+        path: options.path,
+        summary: `Creates a ${name} resource.`,
+        output: { item: target },
+        status: 201,
       },
-      [Post(options.path), HttpCode(201)],
+      async function (input, principal, context) {
+        const resource = this.api.resource(target);
+        const body = this.api.formBody(resource, input, context.header('content-type'));
+        return this.api.writer.create(resource, body, principal, this.hooks ?? {}, context.request);
+      },
     );
   }
   if (ops.has('put')) {
     define(
       'replace',
-      function (req, res) {
-        return this.api.replace(target, req, res, this.hooks ?? {});
+      'put',
+      {
+        method: 'PUT',
+        path: item,
+        summary: `Replaces the ${name} resource.`,
+        output: { item: target },
       },
-      [Put(item)],
+      async function (input, principal, context) {
+        const resource = this.api.resource(target);
+        const body = this.api.formBody(resource, input, context.header('content-type'));
+        const id = context.params.id;
+        await this.api.writer.replace(
+          resource,
+          id,
+          body,
+          principal,
+          this.hooks ?? {},
+          context.request,
+        );
+        return id;
+      },
     );
   }
   if (ops.has('delete')) {
     define(
       'remove',
-      function (req, res) {
-        return this.api.remove(target, req, res, this.hooks ?? {});
+      'delete',
+      { method: 'DELETE', path: item, summary: `Removes the ${name} resource.`, output: 'none' },
+      async function (_input, principal, context) {
+        const resource = this.api.resource(target);
+        await this.api.writer.remove(
+          resource,
+          context.params.id,
+          principal,
+          this.hooks ?? {},
+          context.request,
+        );
+        return new Answer(undefined, 204);
       },
-      [Delete(item), HttpCode(204)],
     );
   }
 
