@@ -1,6 +1,10 @@
 import { startAfterShipFake, type AfterShipFake } from '../../../../test/fakes/aftership-fake';
-import { providerContext } from '../../../../test/fakes/loopback-provider-http';
-import { ProviderCredentialsRejected, type ProviderCredentials } from '../remote/provider-adapter';
+import { fakeProviderContext } from '../../../../test/fakes/provider-call-context';
+import {
+  ProviderCredentialsRejected,
+  ProviderNumberNotRegistered,
+  type ProviderCredentials,
+} from '../remote/provider-adapter';
 import { TrackingProviderError } from '../tracking-provider-error';
 import { aftershipAdapter } from './index';
 
@@ -20,7 +24,7 @@ describe('aftershipAdapter against the AfterShip fake', () => {
   });
   afterEach(() => fake.close());
 
-  const ctx = () => providerContext(credentials);
+  const ctx = () => fakeProviderContext(credentials);
   const register = aftershipAdapter.register!.bind(aftershipAdapter);
 
   describe('register', () => {
@@ -150,12 +154,12 @@ describe('aftershipAdapter against the AfterShip fake', () => {
       expect(outcome && 'checkpoints' in outcome && outcome.checkpoints[0]?.info).toBe('EMS');
     });
 
-    it('answers a transient error for a number AfterShip does not track', async () => {
+    it('answers "not registered" for a number AfterShip does not track', async () => {
       const result = await aftershipAdapter.track(ctx(), [
         { trackingNumber: '1Z999AA10123456784', carrierCode: 'ups' },
       ]);
       const outcome = result.get('1Z999AA10123456784');
-      expect(outcome).toBeInstanceOf(TrackingProviderError);
+      expect(outcome).toBeInstanceOf(ProviderNumberNotRegistered);
       expect((outcome as TrackingProviderError).transient).toBe(true);
     });
 

@@ -1,7 +1,11 @@
+import { DEFAULT_RETRY_AFTER_MS } from '../remote/fetch-provider-http';
 import {
   ProviderCredentialsRejected,
+  ProviderNumberNotRegistered,
   type ProviderAdapter,
   type ProviderCallContext,
+  type ProviderHttpRequest,
+  type ProviderHttpResponse,
   type ProviderOutcome,
   type ProviderTrackRequest,
 } from '../remote/provider-adapter';
@@ -39,6 +43,8 @@ export const aftershipAdapter: ProviderAdapter = {
   defaultBaseUrl: AFTERSHIP_DEFAULT_BASE_URL,
   maxBatchSize: AFTERSHIP_MAX_NUMBERS_PER_LIST,
   carriers: null,
+  /** The tightest documented per-endpoint limit used here (GET /trackings: 6 req/s). */
+  requestsPerSecond: 6,
 
   async register(ctx, requests) {
     const out = new Map<string, TrackingProviderError | null>();
@@ -54,7 +60,7 @@ export const aftershipAdapter: ProviderAdapter = {
       out.set(
         request.trackingNumber,
         tracking === null
-          ? notRegistered(request.trackingNumber)
+          ? new ProviderNumberNotRegistered('aftership', request.trackingNumber)
           : mapAfterShipTracking(tracking, request.carrierCode),
       );
     }
@@ -70,7 +76,7 @@ export const aftershipAdapter: ProviderAdapter = {
       if (tracking === null || id === null || reason === null || tracking.active === false) {
         continue;
       }
-      await ctx.http.request({
+      await send(ctx, {
         method: 'POST',
         url: url(ctx, `/trackings/${encodeURIComponent(id)}/mark-as-completed`),
         headers: headers(ctx),
@@ -108,7 +114,7 @@ async function post(
   trackingNumber: string,
   slug: string | null,
 ): Promise<{ code: number | null; message: string | null } | null> {
-  const response = await ctx.http.request({
+  const response = await send(ctx, {
     method: 'POST',
     url: url(ctx, '/trackings'),
     headers: headers(ctx),
@@ -136,7 +142,7 @@ async function listTrackings(
   const numbers = [...new Set(requests.map((r) => r.trackingNumber))];
   let cursor: string | null = null;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const response = await ctx.http.request({
+    const response = await send(ctx, {
       method: 'GET',
       url: url(ctx, '/trackings'),
       headers: headers(ctx),
@@ -200,12 +206,26 @@ function completionReason(tracking: Record<string, unknown>): string | null {
 }
 
 /**
- * A number the caller believes registered that AfterShip does not track (deleted in the
- * dashboard, or registration still in flight): transient, so it is asked again later.
+ * AfterShip answers 429 with `X-RateLimit-Reset` (unix seconds) and no Retry-After, so the
+ * adapter reads the reset itself rather than leaving the default back-off.
  */
-function notRegistered(trackingNumber: string): TrackingProviderError {
-  return TrackingProviderError.transient(`AfterShip does not track ${trackingNumber}`, {
+async function send(
+  ctx: ProviderCallContext,
+  request: ProviderHttpRequest,
+): Promise<ProviderHttpResponse> {
+  const response = await ctx.http.request({
+    ...request,
+    acceptStatuses: [...(request.acceptStatuses ?? []), 429],
+  });
+  if (response.status !== 429) return response;
+  const reset = Number(response.headers['x-ratelimit-reset']);
+  const untilReset = Number.isFinite(reset) && reset > 0 ? reset * 1000 - Date.now() : NaN;
+  throw TrackingProviderError.transient('aftership answered HTTP 429 (rate limit)', {
     provider: 'aftership',
+    retryAfterMs:
+      Number.isFinite(untilReset) && untilReset <= 3_600_000
+        ? Math.max(1000, untilReset)
+        : DEFAULT_RETRY_AFTER_MS,
   });
 }
 
