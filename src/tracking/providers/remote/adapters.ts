@@ -1,4 +1,7 @@
+import { aftershipAdapter } from '../aftership';
+import { easypostAdapter } from '../easypost';
 import { seventeenTrackAdapter } from '../seventeen-track';
+import { ship24Adapter } from '../ship24';
 import type { ProviderAdapter, ProviderType } from './provider-adapter';
 
 /**
@@ -7,6 +10,9 @@ import type { ProviderAdapter, ProviderType } from './provider-adapter';
  */
 export const PROVIDER_ADAPTERS: Readonly<Partial<Record<ProviderType, ProviderAdapter>>> = {
   '17track': seventeenTrackAdapter,
+  aftership: aftershipAdapter,
+  ship24: ship24Adapter,
+  easypost: easypostAdapter,
 };
 
 /** The adapter of a credentials type, or undefined when it is not a (built) tracking provider. */
