@@ -183,6 +183,17 @@ describe('aftershipAdapter against the AfterShip fake', () => {
       expect(error.retryAfterMs).toBeLessThanOrEqual(4000);
     });
 
+    it('prefers a Retry-After, and backs off a minute on a bare 429', async () => {
+      const track = () =>
+        aftershipAdapter
+          .track(ctx(), [{ trackingNumber: '1Z999AA10123456784', carrierCode: 'ups' }])
+          .catch((e: unknown) => e);
+      fake.server.failNext({ status: 429, headers: { 'Retry-After': '5' }, body: {} });
+      expect(await track()).toMatchObject({ kind: 'transient', retryAfterMs: 5000 });
+      fake.server.failNext({ status: 429, body: { meta: { code: 429 }, data: {} } });
+      expect(await track()).toMatchObject({ kind: 'transient', retryAfterMs: 60_000 });
+    });
+
     it('throws a transient error when AfterShip is down', async () => {
       fake.server.failNext({ status: 503, body: { meta: { code: 503 }, data: {} } });
       await expect(

@@ -1,4 +1,4 @@
-import { DEFAULT_RETRY_AFTER_MS } from '../remote/fetch-provider-http';
+import { DEFAULT_RETRY_AFTER_MS, retryAfter } from '../remote/fetch-provider-http';
 import {
   ProviderCredentialsRejected,
   ProviderNumberNotRegistered,
@@ -220,12 +220,15 @@ async function send(
   if (response.status !== 429) return response;
   const reset = Number(response.headers['x-ratelimit-reset']);
   const untilReset = Number.isFinite(reset) && reset > 0 ? reset * 1000 - Date.now() : NaN;
+  const fromReset =
+    Number.isFinite(untilReset) && untilReset <= 3_600_000 ? Math.max(1000, untilReset) : null;
   throw TrackingProviderError.transient('aftership answered HTTP 429 (rate limit)', {
     provider: 'aftership',
+    // A Retry-After, should AfterShip send one, wins; else the window's reset; else the default.
     retryAfterMs:
-      Number.isFinite(untilReset) && untilReset <= 3_600_000
-        ? Math.max(1000, untilReset)
-        : DEFAULT_RETRY_AFTER_MS,
+      retryAfter(response.headers['retry-after'], Date.now()) ??
+      fromReset ??
+      DEFAULT_RETRY_AFTER_MS,
   });
 }
 
