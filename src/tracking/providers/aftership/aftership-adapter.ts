@@ -122,7 +122,7 @@ async function post(
       slug === null
         ? { tracking_number: trackingNumber }
         : { tracking_number: trackingNumber, slug },
-    acceptStatuses: [400, 422],
+    acceptStatuses: [400, 409, 422],
   });
   if (response.status < 300) return null;
   const meta = record(record(response.body)?.meta);
