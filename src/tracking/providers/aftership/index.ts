@@ -1,0 +1,1 @@
+export { aftershipAdapter } from './aftership-adapter';

@@ -1,0 +1,1 @@
+export { easypostAdapter } from './easypost-adapter';

@@ -1,0 +1,1 @@
+export { ship24Adapter } from './ship24-adapter';
