@@ -1,4 +1,5 @@
-import { SetMetadata } from '@nestjs/common';
+import { SetMetadata, applyDecorators } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import type { AccessLevel } from './access-level';
 import type { TargetLocator } from './access-target';
 
@@ -18,4 +19,5 @@ export interface AccessDeclaration {
 export const Access = (
   level: AccessLevel,
   targets: Omit<AccessDeclaration, 'level'> = {},
-): ClassDecorator & MethodDecorator => SetMetadata(ACCESS, { level, ...targets });
+): ClassDecorator & MethodDecorator =>
+  applyDecorators(SetMetadata(ACCESS, { level, ...targets }), ApiExtension('x-access', level));

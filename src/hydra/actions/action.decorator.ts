@@ -11,7 +11,14 @@ import {
   createParamDecorator,
   type ExecutionContext,
 } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiResponse, ApiSecurity, ApiTags } from '@nestjs/swagger';
+import {
+  ApiBody,
+  ApiExtension,
+  ApiOperation,
+  ApiResponse,
+  ApiSecurity,
+  ApiTags,
+} from '@nestjs/swagger';
 import { ACCESS, type AccessDeclaration } from '../../access/access.decorator';
 import { ACTION, type ActionDeclaration } from './action-declaration';
 import { actionRequestOf } from './action-request';
@@ -56,6 +63,7 @@ export function Action(declaration: ActionDeclaration): MethodDecorator {
     HttpCode(status),
     SetMetadata(ACTION, declaration),
     SetMetadata(ACCESS, access),
+    ApiExtension('x-access', declaration.access),
     ApiOperation({
       summary: declaration.summary,
       description: declaration.description ?? declaration.summary,

@@ -4,49 +4,63 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { API_VERSION } from './api-version';
 import { resourcesOpenApi } from './openapi';
+import { finishContract } from './openapi-contract';
+import { AppConfig } from '../../config/app-config';
+import { publicBaseUrl } from '../../mail/links';
 
 /**
  * `/docs.json` (OpenAPI 3) and `/docs` (Swagger UI). Custom endpoints come
  * from @nestjs/swagger's scan of the controllers; every resource operation
  * is then described from its declaration (parameters, schemas, formats).
  */
+const documents = new WeakMap<INestApplication, OpenAPIObject>();
+
+/** The OpenAPI description of the application, built once from its controllers. */
+export function openApiDocument(app: INestApplication): OpenAPIObject {
+  let document = documents.get(app);
+  if (!document) documents.set(app, (document = buildDocument(app)));
+  return document;
+}
+
 export function setupOpenApi(app: INestApplication): void {
-  let cached: OpenAPIObject | undefined;
-  const build = (): OpenAPIObject => {
-    if (cached) return cached;
-    const scanned = SwaggerModule.createDocument(app, {
-      openapi: '3.0.3',
-      info: {
-        title: 'Shipment Tracking API',
-        description:
-          'Shipments, carriers, tracking status, orders and notifications. JSON-LD/Hydra, JSON, CSV.',
-        version: API_VERSION,
-      },
-      components: {
-        securitySchemes: {
-          bearer: {
-            type: 'http',
-            scheme: 'bearer',
-            description: 'Access token from /oauth/v2/token',
-          },
-        },
-      },
-    });
-    const generated = resourcesOpenApi(app.get(ResourceRegistry));
-    for (const [path, ops] of Object.entries(generated.paths)) {
-      scanned.paths[path] = { ...(scanned.paths[path] ?? {}), ...ops };
-    }
-    scanned.components = {
-      ...scanned.components,
-      schemas: { ...(scanned.components?.schemas ?? {}), ...generated.schemas },
-    };
-    scanned.security = [{ bearer: [] }];
-    cached = scanned;
-    return scanned;
-  };
-  SwaggerModule.setup('docs', app, build, {
+  SwaggerModule.setup('docs', app, () => openApiDocument(app), {
     jsonDocumentUrl: 'docs.json',
     yamlDocumentUrl: 'docs.yaml',
     customSiteTitle: 'Shipment Tracking API',
   });
+}
+
+function buildDocument(app: INestApplication): OpenAPIObject {
+  const scanned = SwaggerModule.createDocument(app, {
+    openapi: '3.0.3',
+    info: {
+      title: 'Shipment Tracking API',
+      description:
+        'Shipments, carriers, tracking status, orders and notifications. JSON-LD/Hydra, JSON, CSV.',
+      version: API_VERSION,
+    },
+    components: {
+      securitySchemes: {
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'Access token from /oauth/v2/token',
+        },
+      },
+    },
+  });
+  for (const item of Object.values(scanned.paths))
+    for (const op of Object.values(item as Record<string, Record<string, unknown>>))
+      if (op && typeof op === 'object') op['x-scanned'] = true;
+  const registry = app.get(ResourceRegistry);
+  const generated = resourcesOpenApi(registry);
+  for (const [path, ops] of Object.entries(generated.paths)) {
+    scanned.paths[path] = { ...(scanned.paths[path] ?? {}), ...ops };
+  }
+  scanned.components = {
+    ...scanned.components,
+    schemas: { ...(scanned.components?.schemas ?? {}), ...generated.schemas },
+  };
+  scanned.security = [{ bearer: [] }];
+  return finishContract(scanned, registry, publicBaseUrl(app.get(AppConfig)));
 }

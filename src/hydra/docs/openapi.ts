@@ -2,6 +2,7 @@ import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
 import type { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';
 import type { WriteOperation } from '../metadata/decorators';
+import { resourceAccess } from '../metadata/resource-access';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -149,6 +150,8 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
       tags,
       security,
       summary: `Retrieves the collection of ${name} resources.`,
+      description: `Retrieves a page of ${name} resources visible to the caller, filtered by the query parameters and ordered by \`order[...]\`; JSON-LD adds hydra:totalItems, hydra:view and hydra:search. ${r.options.description ?? ''}`,
+      'x-access': resourceAccess(r.options, 'list'),
       operationId: `list${name}${pathParams.length ? 'Nested' + pathParams.length : ''}`,
       parameters: [
         ...pathParams.map((p) => ({
@@ -211,6 +214,8 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         tags,
         security,
         summary: `Creates a ${name} resource.`,
+        description: `Creates a ${name} resource from the body (IRIs for references) and answers it with 201 and its Location. ${r.options.description ?? ''}`,
+        'x-access': resourceAccess(r.options, 'post'),
         operationId: `post${name}`,
         requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-post`) },
         responses: {
@@ -225,6 +230,8 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         tags,
         security,
         summary: `Retrieves a ${name} resource.`,
+        description: `Retrieves one ${name} resource by its identifier. ${r.options.description ?? ''}`,
+        'x-access': resourceAccess(r.options, 'get'),
         operationId: `get${name}`,
         parameters: [idParam],
         responses: {
@@ -238,6 +245,8 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         tags,
         security,
         summary: `Replaces the ${name} resource.`,
+        description: `Updates the ${name} resource with the attributes the body gives${r.options.replaceOnPut ? ' (the others go back to their defaults)' : ''}. ${r.options.description ?? ''}`,
+        'x-access': resourceAccess(r.options, 'put'),
         operationId: `put${name}`,
         parameters: [idParam],
         requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-put`) },
@@ -252,6 +261,8 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         tags,
         security,
         summary: `Removes the ${name} resource.`,
+        description: `Deletes the ${name} resource. ${r.options.description ?? ''}`,
+        'x-access': resourceAccess(r.options, 'delete'),
         operationId: `delete${name}`,
         parameters: [idParam],
         responses: { 204: { description: `${name} deleted` }, ...errorResponses([401, 404]) },
