@@ -13,6 +13,12 @@ export interface CredentialTypeSpec {
   secrets: string[];
   /** Shortest accepted secret (signing keys must resist guessing). */
   minSecretLength?: number;
+  /**
+   * The parameters that say where the credentials connect (server, store, endpoint). A PUT
+   * that changes one of them drops the stored secrets unless it gives new ones, so nobody can
+   * point a team's login or signing key at another server and have it sent there.
+   */
+  destination: string[];
 }
 
 /**
@@ -29,6 +35,7 @@ export const CREDENTIAL_TYPES = {
     parameters: { url: 'url' },
     secrets: ['signingSecret'],
     minSecretLength: 16,
+    destination: ['url'],
   },
   smtp: {
     title: 'SMTP server',
@@ -42,6 +49,7 @@ export const CREDENTIAL_TYPES = {
       fromEmail: 'email',
     },
     secrets: ['password'],
+    destination: ['host', 'port'],
   },
   shopify: {
     title: 'Shopify',
@@ -49,6 +57,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['ecommerce'],
     parameters: { shopDomain: 'host' },
     secrets: ['accessToken'],
+    destination: ['shopDomain'],
   },
   woocommerce: {
     title: 'WooCommerce',
@@ -56,6 +65,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['ecommerce'],
     parameters: { storeUrl: 'url', consumerKey: 'string' },
     secrets: ['consumerSecret'],
+    destination: ['storeUrl'],
   },
   bigcommerce: {
     title: 'BigCommerce',
@@ -63,6 +73,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['ecommerce'],
     parameters: { storeHash: 'string' },
     secrets: ['accessToken'],
+    destination: ['storeHash'],
   },
   magento: {
     title: 'Magento',
@@ -70,6 +81,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['ecommerce'],
     parameters: { storeUrl: 'url' },
     secrets: ['accessToken'],
+    destination: ['storeUrl'],
   },
   shipstation: {
     title: 'ShipStation',
@@ -77,6 +89,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['fulfillment'],
     parameters: { apiKey: 'string' },
     secrets: ['apiSecret'],
+    destination: [],
   },
   shipbob: {
     title: 'ShipBob',
@@ -84,6 +97,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['fulfillment'],
     parameters: {},
     secrets: ['accessToken'],
+    destination: [],
   },
 } satisfies Record<string, CredentialTypeSpec>;
 
@@ -92,6 +106,15 @@ export const CREDENTIAL_TYPE_NAMES = Object.keys(CREDENTIAL_TYPES) as Credential
 export const VISIBLE_CREDENTIAL_TYPES = CREDENTIAL_TYPE_NAMES.filter(
   (t) => CREDENTIAL_TYPES[t].visible,
 );
+
+/** Whether `after` connects elsewhere than `before` (a destination parameter changed). */
+export function destinationChanged(
+  spec: CredentialTypeSpec,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): boolean {
+  return spec.destination.some((key) => (before[key] ?? null) !== (after[key] ?? null));
+}
 
 export function credentialType(type: string): CredentialTypeSpec | undefined {
   return Object.prototype.hasOwnProperty.call(CREDENTIAL_TYPES, type)
