@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { closeTestApp, createTestApp } from './support/app';
@@ -32,7 +33,13 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       redirectUris: [REDIRECT, 'https://app.example.test/other'],
     });
   });
-  afterAll(() => closeTestApp(app));
+  // One account signs in many times: each test starts with fresh sign-in budgets
+  // (ACCOUNT_RATE_LIMIT_PER_ACCOUNT, see test/security/account-rate-limits.e2e-spec.ts).
+  beforeEach(() => app.get(DataSource).query('DELETE FROM rate_limit_counter'));
+  afterAll(async () => {
+    await app?.get(DataSource).query('DELETE FROM rate_limit_counter');
+    await closeTestApp(app);
+  });
 
   const server = () => request(app.getHttpServer());
 

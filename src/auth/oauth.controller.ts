@@ -7,6 +7,8 @@ import { authorizationPage, errorPage } from './authorization-page';
 import { OAuthService, type OAuthFailure } from './oauth.service';
 import { PasswordLogin } from './password-login';
 import { TokenThrottlerGuard } from './token-throttler.guard';
+import { RateLimited } from '../rate-limit/rate-budget';
+import { AccountThrottle } from '../security/account-throttle';
 
 /** Parameters of the authorization request carried through the login form. */
 const AUTHORIZE_PARAMS = [
@@ -36,6 +38,7 @@ export class OAuthController {
     private readonly oauth: OAuthService,
     private readonly login: PasswordLogin,
     private readonly dataSource: DataSource,
+    private readonly throttle: AccountThrottle,
   ) {}
 
   @Get('token')
@@ -104,6 +107,16 @@ export class OAuthController {
     }
     const email = typeof body.email === 'string' ? body.email : '';
     const password = typeof body.password === 'string' ? body.password : '';
+    if (email && password) {
+      try {
+        await this.throttle.spend('password-login', req, email);
+      } catch (error) {
+        if (!(error instanceof RateLimited)) throw error;
+        res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        const page = errorPage('Too many attempts', 'Too many sign-in attempts; retry later.');
+        return sendHtml(res, 429, page);
+      }
+    }
     const user = email && password ? await this.login.authenticate(email, password) : null;
     if (!user) {
       const page = authorizationPage({

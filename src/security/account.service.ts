@@ -88,6 +88,7 @@ export class AccountService {
       );
       if (!user || user.email_verified) return;
       const password = await this.tokens.pendingPassword(em, user.id);
+      await this.tokens.invalidate(em, user.id, 'verify_email');
       const code = await this.tokens.issue(em, user.id, 'verify_email', password);
       this.mail.dispatch(accountMails.verification(this.config, user.email, code));
     });
@@ -100,6 +101,8 @@ export class AccountService {
         [email],
       );
       if (!user) return;
+      // One live reset code per account: the new one voids those mailed before.
+      await this.tokens.invalidate(em, user.id, 'reset_password');
       const code = await this.tokens.issue(em, user.id, 'reset_password');
       this.mail.dispatch(accountMails.passwordReset(this.config, user.email, code));
     });
@@ -107,13 +110,14 @@ export class AccountService {
 
   /**
    * Sets a new password with a reset code. The code proves the address (verified), and
-   * every token issued before stops working.
+   * every token issued before stops working. The code is checked before the (deliberately
+   * slow) hashing, so a wrong code costs no scrypt work.
    */
   async resetPassword(code: string, newPassword: string): Promise<string> {
-    const passwordHash = await hashPassword(newPassword);
     return this.dataSource.transaction(async (em) => {
       const spent = await this.tokens.consume(em, code, 'reset_password');
       if (!spent) throw invalidCode('code');
+      const passwordHash = await hashPassword(newPassword);
       await this.issuer.revokeAllFor(spent.userId, em);
       const user = await this.markVerified(em, spent.userId, passwordHash);
       return user.id;
