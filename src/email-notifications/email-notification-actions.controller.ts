@@ -19,6 +19,8 @@ import { NOTIFICATION_EVENTS } from '../events/event-types';
 import { NotificationMailer, WorkspaceSmtpError } from './notification-mailer';
 import { NotificationValues } from './notification-values';
 
+const DRAFT_MAX_LENGTH = { subject: 998, body: 100_000 } as const;
+
 interface NotificationTemplate {
   id: string | null;
   workspaceId: string;
@@ -208,6 +210,15 @@ export class EmailNotificationActionsController {
       const v = body[key];
       if (v === undefined || v === null) continue;
       if (typeof v !== 'string') throw typeError(key, 'string', v);
+      // The same bounds as a stored notification's (EmailNotification), before any parsing.
+      const max = DRAFT_MAX_LENGTH[key];
+      if (v.length > max) {
+        throw ValidationError.of(
+          key,
+          `This value is too long. It should have ${max} characters or less.`,
+          ViolationCodes.tooLong,
+        );
+      }
       const unknown = unknownVariables(v);
       if (unknown.length) {
         throw ValidationError.of(
