@@ -19,6 +19,7 @@ import { FileStorage, STORAGE_KEY } from './file-storage';
 import { Media } from './media.entity';
 import { MediaService, UploadedFile } from './media.service';
 import { isImage } from './sniff-media-type';
+import { AcceptsUploads } from '../hydra/serialization/multipart.middleware';
 
 /** GET /media, GET /media/{id}: generated from the declaration. */
 export class MediaController extends ResourceController(Media) {}
@@ -54,6 +55,7 @@ export class MediaFilesController {
   ) {}
 
   @Post('/media')
+  @AcceptsUploads()
   @HttpCode(201)
   async upload(@Req() req: Request, @Res() res: Response): Promise<void> {
     const resource = this.api.resource(Media);
