@@ -119,7 +119,8 @@ export class AccountService {
       if (!spent) throw invalidCode('code');
       const passwordHash = await hashPassword(newPassword);
       await this.issuer.revokeAllFor(spent.userId, em);
-      const user = await this.markVerified(em, spent.userId, passwordHash);
+      // A reset is no acceptance: pending invitations wait for their code.
+      const user = await this.markVerified(em, spent.userId, passwordHash, false);
       return user.id;
     });
   }
@@ -143,19 +144,32 @@ export class AccountService {
       `INSERT INTO "user" (email, first_name, last_name) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`,
       [input.email, input.firstName, input.lastName],
     );
-    const [row] = await em.query(`SELECT id, password_hash FROM "user" WHERE email = $1`, [
-      input.email,
-    ]);
+    const [row] = await em.query(
+      `SELECT id, password_hash, email_verified FROM "user" WHERE email = $1`,
+      [input.email],
+    );
     // An existing password stays: the invitation proves the address, not a wish to change it.
-    const user = await this.markVerified(em, row.id, row.password_hash ? null : passwordHash);
+    // A new address is verified by the code, with every invitation waiting for it; an account
+    // that was verified already accepts just the invitation whose code it gives.
+    const user = await this.markVerified(
+      em,
+      row.id,
+      row.password_hash ? null : passwordHash,
+      !row.email_verified,
+    );
+    await this.invitations.accept(em, invitation.id, user.id);
     return { userId: user.id, token: await this.issuer.issue(user, em) };
   }
 
-  /** The address is proven: verified, optional new password, pending invitations accepted. */
+  /**
+   * The address is proven: verified, optional new password, and (sign-up, verification)
+   * pending invitations accepted.
+   */
   private async markVerified(
     em: EntityManager,
     userId: string,
     passwordHash: string | null,
+    acceptInvitations = true,
   ): Promise<{ id: string; email: string }> {
     const [row] = await em.query(
       `UPDATE "user" SET email_verified = true, password_hash = COALESCE($2, password_hash), updated_at = now()
@@ -164,7 +178,7 @@ export class AccountService {
     );
     const user = (Array.isArray(row) ? row[0] : row) as { id: string; email: string };
     await this.tokens.invalidate(em, user.id, 'verify_email');
-    await this.invitations.acceptAll(em, user.id, user.email);
+    if (acceptInvitations) await this.invitations.acceptAll(em, user.id, user.email);
     return user;
   }
 }

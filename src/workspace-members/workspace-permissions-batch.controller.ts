@@ -13,7 +13,7 @@ import {
 } from '../teams/invitations.service';
 import { checkPermissionTargets, readPermissions } from './permissions-input';
 
-type Outcome = 'updated' | 'invited' | 'added';
+type Outcome = 'updated' | 'invited';
 
 /**
  * POST /workspace_permissions_batch `{inviteMode, changes: [{email, permissions:
@@ -133,14 +133,7 @@ export class WorkspacePermissionsBatchController {
       return 'updated';
     }
     if (!inviteMode) return null;
-    const result = await this.invitations.invite(
-      em,
-      principal,
-      teamId,
-      email,
-      'member',
-      permissions,
-    );
-    return result.added ? 'added' : 'invited';
+    await this.invitations.invite(em, principal, teamId, email, 'member', permissions);
+    return 'invited';
   }
 }
