@@ -60,6 +60,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       .expect(200);
     const res = await server()
       .post('/oauth/v2/auth')
+      .set('Cookie', page.headers['set-cookie'])
       .type('form')
       .send({ ...hiddenFields(page.text), ...credentials, allowed: 'true' })
       .expect(302);
@@ -106,6 +107,8 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       redirect_uri: REDIRECT,
       response_type: 'code',
       state: 'abc',
+      // The anti-forgery token, equal to the consent cookie (test/security/oauth-authorize).
+      csrf_token: expect.stringMatching(/^[\w-]{32}$/),
     });
     expect(page.headers['content-security-policy']).toContain(
       "form-action 'self' https://app.example.test",
@@ -199,6 +202,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
     ]) {
       const res = await server()
         .post('/oauth/v2/auth')
+        .set('Cookie', page.headers['set-cookie'])
         .type('form')
         .send({ ...hiddenFields(page.text), ...credentials, allowed: 'true' })
         .expect(401);
@@ -219,6 +223,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       .expect(200);
     const res = await server()
       .post('/oauth/v2/auth')
+      .set('Cookie', page.headers['set-cookie'])
       .type('form')
       .send({ ...hiddenFields(page.text), allowed: 'false' })
       .expect(302);
@@ -258,7 +263,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
     expect(posted.headers.location).toBeUndefined();
   });
 
-  it('an unsupported response_type goes back to the client as an error', async () => {
+  it('an unsupported response_type gets an error page, not a redirect (RFC 9700 4.11.2)', async () => {
     const res = await server()
       .get('/oauth/v2/auth')
       .query({
@@ -267,10 +272,9 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
         response_type: 'token',
         state: 'st',
       })
-      .expect(302);
-    const location = new URL(res.headers.location);
-    expect(location.searchParams.get('error')).toBe('unsupported_response_type');
-    expect(location.searchParams.get('state')).toBe('st');
+      .expect(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
   });
 
   describe('PKCE (S256)', () => {

@@ -140,6 +140,7 @@ describe('security: account endpoint budgets', () => {
     const post = (password: string) =>
       api(app)
         .post('/oauth/v2/auth')
+        .set('Cookie', page.headers['set-cookie'])
         .set('Content-Type', 'application/x-www-form-urlencoded')
         .set('Accept', 'text/html')
         .send(
