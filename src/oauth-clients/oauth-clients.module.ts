@@ -6,7 +6,7 @@ import { randomSecret } from '../auth/secret-token';
 import { OauthClient } from './oauth-client.entity';
 import { OauthClientsService } from './oauth-clients.service';
 
-export class OauthClientsController extends ResourceController(OauthClient) {
+export class OauthClientsController extends ResourceController(OauthClient, OauthClientsService) {
   declare readonly api: HydraApi;
   @Inject(OauthClientsService) private readonly clients!: OauthClientsService;
 

@@ -148,13 +148,14 @@ export class AccountService {
       `SELECT id, password_hash, email_verified FROM "user" WHERE email = $1`,
       [input.email],
     );
-    // An existing password stays: the invitation proves the address, not a wish to change it.
+    // A verified account's password stays: the invitation proves the address, not a wish to
+    // change it (an unverified account's password was set by nobody proven: it goes).
     // A new address is verified by the code, with every invitation waiting for it; an account
     // that was verified already accepts just the invitation whose code it gives.
     const user = await this.markVerified(
       em,
       row.id,
-      row.password_hash ? null : passwordHash,
+      row.password_hash && row.email_verified ? null : passwordHash,
       !row.email_verified,
     );
     await this.invitations.accept(em, invitation.id, user.id);
@@ -171,10 +172,24 @@ export class AccountService {
     passwordHash: string | null,
     acceptInvitations = true,
   ): Promise<{ id: string; email: string }> {
+    const [before] = await em.query(`SELECT email_verified FROM "user" WHERE id = $1 FOR UPDATE`, [
+      userId,
+    ]);
+    const firstProof = !before.email_verified;
+    if (firstProof) {
+      // Until now anyone could have held this account (a storefront registration takes an
+      // address nobody proved): what was set up before its owner proved it goes. Tokens and
+      // OAuth clients are revoked, and a password set before is replaced by the one this
+      // proof carries, or none.
+      await this.issuer.revokeAllFor(userId, em);
+      await em.query(`DELETE FROM oauth_client WHERE user_id = $1`, [userId]);
+    }
     const [row] = await em.query(
-      `UPDATE "user" SET email_verified = true, password_hash = COALESCE($2, password_hash), updated_at = now()
+      `UPDATE "user" SET email_verified = true,
+              password_hash = CASE WHEN $3 THEN $2 ELSE COALESCE($2, password_hash) END,
+              updated_at = now()
         WHERE id = $1 RETURNING id, email::text AS email`,
-      [userId, passwordHash],
+      [userId, passwordHash, firstProof],
     );
     const user = (Array.isArray(row) ? row[0] : row) as { id: string; email: string };
     await this.tokens.invalidate(em, user.id, 'verify_email');
