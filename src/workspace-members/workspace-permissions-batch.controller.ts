@@ -1,6 +1,8 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager } from 'typeorm';
+import { EntitlementsGuard } from '../billing/entitlements-guard';
 import type { Principal } from '../access/principal';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
@@ -28,6 +30,7 @@ export class WorkspacePermissionsBatchController {
     private readonly api: HydraApi,
     private readonly dataSource: DataSource,
     private readonly invitations: InvitationsService,
+    private readonly modules: ModuleRef,
   ) {}
 
   @Post('/workspace_permissions_batch')
@@ -133,6 +136,10 @@ export class WorkspacePermissionsBatchController {
       return 'updated';
     }
     if (!inviteMode) return null;
+    // An invitation takes a seat of the team's plan, as on POST /team_members.
+    await this.modules
+      .get(EntitlementsGuard, { strict: false })
+      .assertAvailable(em, teamId, 'users', 'changes');
     await this.invitations.invite(em, principal, teamId, email, 'member', permissions);
     return 'invited';
   }

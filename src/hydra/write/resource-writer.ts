@@ -134,7 +134,7 @@ export class ResourceWriter {
 
   /**
    * Read-only workspace members see a workspace's records but may not change
-   * them: 403 for a write to a record (by id) or into a workspace (new entity).
+   * them: 403 for a write to a record (by id) or into a workspace (new or moved entity).
    */
   private async assertWritable(
     resource: ResourceMeta,
@@ -203,7 +203,9 @@ export class ResourceWriter {
       request,
     };
     if (violations.length === 0) await hooks.prepare?.(entity, ctx);
-    if (operation === 'post') await this.assertWritable(resource, principal, em, { entity });
+    // A new record, or a changed one moved (say, PUT with another `workspace`), must land
+    // where the caller may write: the record's old place was checked when it was loaded.
+    await this.assertWritable(resource, principal, em, { entity });
     const reported = new Set(violations.map((v) => v.propertyPath.replace(/\[\d+\]$/, '')));
     const all: Violation[] = [...violations];
     for (const v of await validateEntity(entity, operation))
