@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { assertAccountManager } from '../access/principal';
 import { hashPassword, verifyPassword } from '../auth/password-hasher';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { typeError } from '../hydra/write/denormalizer';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { AccountThrottle } from '../security/account-throttle';
+import { readPasswordChange } from './password-change.input';
 import { readNewPassword } from './password-policy';
 import type { User } from './user.entity';
 
@@ -26,9 +26,7 @@ export class UsersService implements ResourceHooks<User> {
     if (password === null) return;
     const [row] = await ctx.em.query(`SELECT password_hash FROM "user" WHERE id = $1`, [user.id]);
     if (row?.password_hash) {
-      const current = ctx.body.currentPassword;
-      if (current !== undefined && current !== null && typeof current !== 'string')
-        throw typeError('currentPassword', 'string', current);
+      const { currentPassword: current } = readPasswordChange(ctx.body);
       if (ctx.request) await this.throttle.spend('password-login', ctx.request, user.id);
       if (!current || !(await verifyPassword(current, row.password_hash))) {
         throw ValidationError.of(

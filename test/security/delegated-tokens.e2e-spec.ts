@@ -87,6 +87,9 @@ describe('security: tokens granted to third-party applications', () => {
       .expect(422);
     expect(missing.body.violations[0].propertyPath).toBe('currentPassword');
     await http
+      .put(`/users/${user.userId}`, { plainPassword: 'a new password 1', currentPassword: 42 })
+      .expect(400);
+    await http
       .put(`/users/${user.userId}`, {
         plainPassword: 'a new password 1',
         currentPassword: 'wrong password',
