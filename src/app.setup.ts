@@ -48,8 +48,12 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   });
   const form = express.urlencoded({ limit: config.bodyLimit, extended: true });
   // One layer for both parsers, skipped at once by requests without a body (most of them).
+  // Multipart bodies are left to the route that takes them, after authentication
+  // (MultipartInterceptor); should the answer come first (401, 404...), the connection is
+  // closed instead of draining an upload nobody reads.
   app.use((req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
+    if (req.is('multipart/form-data')) res.setHeader('Connection', 'close');
     json(req, res, (error?: unknown) => (error ? next(error) : form(req, res, next)));
   });
   // Errors from the body parsers (400 syntax, 413 size, 415 charset) and from

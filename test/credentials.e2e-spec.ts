@@ -68,11 +68,19 @@ describe('credentials', () => {
       })
       .expect(201);
     const id = created.body.id;
+    // Same server, another user name: the password stays (a new server drops it, see
+    // test/security/credentials-access.e2e-spec.ts).
     const kept = await http()
-      .put(`/credentials/${id}`, { parameters: { host: 'mail.example.com', port: 465 } })
+      .put(`/credentials/${id}`, {
+        parameters: { host: 'smtp.example.com', port: 587, username: 'mailer' },
+      })
       .expect(200);
     expect(kept.body.secrets).toEqual({ password: '********1111' });
-    expect(kept.body.parameters).toEqual({ host: 'mail.example.com', port: 465 });
+    expect(kept.body.parameters).toEqual({
+      host: 'smtp.example.com',
+      port: 587,
+      username: 'mailer',
+    });
     const replaced = await http()
       .put(`/credentials/${id}`, { secrets: { password: 'second-password-2222' } })
       .expect(200);

@@ -1,4 +1,5 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { addTeamMemberByEmail } from './factories/identity.factory';
 import { DataSource } from 'typeorm';
 import { EventDelivery } from '../src/events/event-delivery';
 import { Clock } from '../src/tracking/clock';
@@ -442,6 +443,7 @@ describe('email notifications', () => {
     });
 
     it('send_test mails the rendered notification through SMTP', async () => {
+      await addTeamMemberByEmail(app, tenant, 'tester@example.com');
       const n = (await create().expect(201)).body;
       const res = await http()
         .post('/email_notifications/send_test', { id: n.id, email: 'tester@example.com' })

@@ -165,7 +165,7 @@ describe('teams, team members, invitations and workspace access', () => {
       expect(ids(ws.body)).toEqual([owner.workspaceId]);
     });
 
-    it('adds an existing account at once and tells them', async () => {
+    it('invites an existing account like any address: pending until it accepts with the code', async () => {
       const owner = await createTenant(app);
       const existing = await createTenant(app);
       const res = await as(owner.token)
@@ -175,8 +175,14 @@ describe('teams, team members, invitations and workspace access', () => {
           permissions: [{ workspaceId: `/workspaces/${owner.workspaceId}`, accessLevel: 'full' }],
         })
         .expect(201);
-      expect(res.body).toMatchObject({ member: `/users/${existing.userId}`, teamAdmin: false });
-      await smtp.waitFor(existing.email, /You were added to the team/);
+      expect(res.body).toMatchObject({ member: null, teamAdmin: false });
+      expect(ids((await as(existing.token).get('/workspaces').expect(200)).body)).toEqual([
+        existing.workspaceId,
+      ]);
+      const code = extract(await smtp.waitFor(existing.email, /Invitation/), CODE);
+      await api(app)
+        .post('/security/signup', { email: existing.email, invitationCode: code })
+        .expect(200);
       const ws = await as(existing.token).get('/workspaces').expect(200);
       expect(ids(ws.body).sort()).toEqual([existing.workspaceId, owner.workspaceId].sort());
       const again = await as(owner.token)

@@ -1,3 +1,4 @@
+import { DataSource } from 'typeorm';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { closeTestApp, createTestApp } from './support/app';
@@ -32,7 +33,13 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       redirectUris: [REDIRECT, 'https://app.example.test/other'],
     });
   });
-  afterAll(() => closeTestApp(app));
+  // One account signs in many times: each test starts with fresh sign-in budgets
+  // (ACCOUNT_RATE_LIMIT_PER_ACCOUNT, see test/security/account-rate-limits.e2e-spec.ts).
+  beforeEach(() => app.get(DataSource).query('DELETE FROM rate_limit_counter'));
+  afterAll(async () => {
+    await app?.get(DataSource).query('DELETE FROM rate_limit_counter');
+    await closeTestApp(app);
+  });
 
   const server = () => request(app.getHttpServer());
 
@@ -53,6 +60,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       .expect(200);
     const res = await server()
       .post('/oauth/v2/auth')
+      .set('Cookie', page.headers['set-cookie'])
       .type('form')
       .send({ ...hiddenFields(page.text), ...credentials, allowed: 'true' })
       .expect(302);
@@ -99,6 +107,8 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       redirect_uri: REDIRECT,
       response_type: 'code',
       state: 'abc',
+      // The anti-forgery token, equal to the consent cookie (test/security/oauth-authorize).
+      csrf_token: expect.stringMatching(/^[\w-]{32}$/),
     });
     expect(page.headers['content-security-policy']).toContain(
       "form-action 'self' https://app.example.test",
@@ -192,6 +202,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
     ]) {
       const res = await server()
         .post('/oauth/v2/auth')
+        .set('Cookie', page.headers['set-cookie'])
         .type('form')
         .send({ ...hiddenFields(page.text), ...credentials, allowed: 'true' })
         .expect(401);
@@ -212,6 +223,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       .expect(200);
     const res = await server()
       .post('/oauth/v2/auth')
+      .set('Cookie', page.headers['set-cookie'])
       .type('form')
       .send({ ...hiddenFields(page.text), allowed: 'false' })
       .expect(302);
@@ -251,7 +263,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
     expect(posted.headers.location).toBeUndefined();
   });
 
-  it('an unsupported response_type goes back to the client as an error', async () => {
+  it('an unsupported response_type gets an error page, not a redirect (RFC 9700 4.11.2)', async () => {
     const res = await server()
       .get('/oauth/v2/auth')
       .query({
@@ -260,10 +272,9 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
         response_type: 'token',
         state: 'st',
       })
-      .expect(302);
-    const location = new URL(res.headers.location);
-    expect(location.searchParams.get('error')).toBe('unsupported_response_type');
-    expect(location.searchParams.get('state')).toBe('st');
+      .expect(400);
+    expect(res.headers.location).toBeUndefined();
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
   });
 
   describe('PKCE (S256)', () => {

@@ -5,6 +5,7 @@ import { EventDelivery } from '../src/events/event-delivery';
 import { Clock } from '../src/tracking/clock';
 import { testTrackingNumber } from './factories/commerce.factory';
 import { Tenant, createTenant } from './factories/tenant.factory';
+import { addTeamMemberByEmail } from './factories/identity.factory';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
 import { TestSmtp, startTestSmtp } from './support/smtp';
@@ -38,6 +39,9 @@ describe('workspace SMTP credentials', () => {
   });
   beforeEach(async () => {
     tenant = await createTenant(app, { workspaceTitle: 'Acme Store' });
+    // Test e-mails go only to members of the team (test/security/send-test.e2e-spec.ts).
+    for (const email of ['cache@acme.test', 'tester@acme.test'])
+      await addTeamMemberByEmail(app, tenant, email);
     app.get(Clock).reset();
   });
   afterAll(async () => {

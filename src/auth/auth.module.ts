@@ -7,13 +7,22 @@ import { PasswordLogin } from './password-login';
 import { TokenIssuer } from './token-issuer';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TokenThrottlerGuard } from './token-throttler.guard';
+import { AccountThrottle } from '../security/account-throttle';
 
-/** OAuth2 server, token issuing, sign-in, and the Clock every expiry uses. */
+/** OAuth2 server, token issuing, sign-in (with the account budgets), and the Clock every expiry uses. */
 @Global()
 @Module({
   imports: [RateLimitModule],
   controllers: [OAuthController],
-  providers: [Clock, OAuthModel, OAuthService, PasswordLogin, TokenIssuer, TokenThrottlerGuard],
-  exports: [Clock, OAuthModel, PasswordLogin, TokenIssuer],
+  providers: [
+    Clock,
+    OAuthModel,
+    OAuthService,
+    PasswordLogin,
+    TokenIssuer,
+    TokenThrottlerGuard,
+    AccountThrottle,
+  ],
+  exports: [Clock, OAuthModel, PasswordLogin, TokenIssuer, AccountThrottle],
 })
 export class AuthModule {}

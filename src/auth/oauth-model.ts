@@ -59,8 +59,16 @@ export class OAuthModel
     return { id: row.id, userId: row.user_id, redirectUris: row.redirect_uris, grants: row.grants };
   }
 
+  /**
+   * Client credentials act as the client's owner, who must have proven their address: an
+   * unverified account may belong to someone else's address (a storefront registration).
+   */
   async getUserFromClient(client: Client): Promise<OAuthUser | Falsey> {
-    return this.user((client as OAuthClient).userId);
+    const [row] = await this.dataSource.query(
+      `SELECT id, email::text AS email FROM "user" WHERE id = $1 AND email_verified`,
+      [(client as OAuthClient).userId],
+    );
+    return row ? { id: row.id, email: row.email } : null;
   }
 
   async validateScope(_user: User, _client: Client, scope?: string[]): Promise<string[] | Falsey> {

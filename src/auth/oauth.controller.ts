@@ -7,6 +7,9 @@ import { authorizationPage, errorPage } from './authorization-page';
 import { OAuthService, type OAuthFailure } from './oauth.service';
 import { PasswordLogin } from './password-login';
 import { TokenThrottlerGuard } from './token-throttler.guard';
+import { CSRF_FIELD, csrfTokenValid, issueCsrfToken } from './consent-csrf';
+import { RateLimited } from '../rate-limit/rate-budget';
+import { AccountThrottle } from '../security/account-throttle';
 
 /** Parameters of the authorization request carried through the login form. */
 const AUTHORIZE_PARAMS = [
@@ -36,6 +39,7 @@ export class OAuthController {
     private readonly oauth: OAuthService,
     private readonly login: PasswordLogin,
     private readonly dataSource: DataSource,
+    private readonly throttle: AccountThrottle,
   ) {}
 
   @Get('token')
@@ -56,18 +60,17 @@ export class OAuthController {
     const params = pick(req.query as Record<string, unknown>, AUTHORIZE_PARAMS);
     const checked = await this.checkAuthorizationRequest(params);
     if ('error' in checked) return sendHtml(res, 400, errorPage('Invalid request', checked.error));
+    // RFC 9700 4.11.2: no automatic redirect to the client before the user has signed in (a
+    // registered redirect URI would make this endpoint an open redirector): an error page.
     if (params.response_type !== 'code') {
-      res.redirect(
-        302,
-        withQuery(checked.redirectUri, {
-          error: 'unsupported_response_type',
-          error_description: 'Only response_type=code is supported',
-          state: params.state,
-        }),
+      return sendHtml(
+        res,
+        400,
+        errorPage('Invalid request', 'Unsupported response_type: only "code" is supported.'),
       );
-      return;
     }
     params.redirect_uri = checked.redirectUri;
+    params[CSRF_FIELD] = issueCsrfToken(req, res);
     sendHtml(
       res,
       200,
@@ -91,6 +94,25 @@ export class OAuthController {
     const checked = await this.checkAuthorizationRequest(params);
     if ('error' in checked) return sendHtml(res, 400, errorPage('Invalid request', checked.error));
     params.redirect_uri = checked.redirectUri;
+    if (params.response_type !== 'code') {
+      return sendHtml(
+        res,
+        400,
+        errorPage('Invalid request', 'Unsupported response_type: only "code" is supported.'),
+      );
+    }
+    // Only a form our page served to this browser signs in, consents or denies.
+    if (!csrfTokenValid(req, body[CSRF_FIELD])) {
+      return sendHtml(
+        res,
+        403,
+        errorPage(
+          'Expired form',
+          'This form has expired or did not come from this site: start again.',
+        ),
+      );
+    }
+    params[CSRF_FIELD] = String(body[CSRF_FIELD]);
     if (body.allowed === 'false') {
       res.redirect(
         302,
@@ -104,6 +126,16 @@ export class OAuthController {
     }
     const email = typeof body.email === 'string' ? body.email : '';
     const password = typeof body.password === 'string' ? body.password : '';
+    if (email && password) {
+      try {
+        await this.throttle.spend('password-login', req, email);
+      } catch (error) {
+        if (!(error instanceof RateLimited)) throw error;
+        res.setHeader('Retry-After', String(error.retryAfterSeconds));
+        const page = errorPage('Too many attempts', 'Too many sign-in attempts; retry later.');
+        return sendHtml(res, 429, page);
+      }
+    }
     const user = email && password ? await this.login.authenticate(email, password) : null;
     if (!user) {
       const page = authorizationPage({

@@ -39,6 +39,13 @@ export class AppConfig {
   readonly tokenRateLimitPerAddress: number;
   readonly tokenRateLimitPerClient: number;
   readonly tokenRateWindowSeconds: number;
+  /**
+   * Account endpoints (`/security/*`, the consent page's password login): attempts per window
+   * of each action, per client address and per e-mail address or account.
+   */
+  readonly accountRateLimitPerAddress: number;
+  readonly accountRateLimitPerAccount: number;
+  readonly accountRateWindowSeconds: number;
   /** Where rate-limit counters live: PostgreSQL (shared by every node) or this process. */
   readonly rateLimitStore: RateLimitStore;
   /** Base of public tracking page links; undefined means publicUrl (or the request's base). */

@@ -241,6 +241,26 @@ export const CONFIG_VARIABLES = {
     description: 'length of the OAuth token rate-limit window',
     parse: integer(1, 86400),
   },
+  accountRateLimitPerAddress: {
+    name: 'ACCOUNT_RATE_LIMIT_PER_ADDRESS',
+    default: '60',
+    description:
+      'sign-ups, verifications, password resets and consent-page logins allowed per client IP address per action per window',
+    parse: integer(1, 1000000),
+  },
+  accountRateLimitPerAccount: {
+    name: 'ACCOUNT_RATE_LIMIT_PER_ACCOUNT',
+    default: '10',
+    description:
+      'the same, per e-mail address or account per action per window (mails sent, passwords tried)',
+    parse: integer(1, 1000000),
+  },
+  accountRateWindowSeconds: {
+    name: 'ACCOUNT_RATE_WINDOW_SECONDS',
+    default: '900',
+    description: 'length of the account rate-limit window',
+    parse: integer(1, 86400),
+  },
   rateLimitStore: {
     name: 'RATE_LIMIT_STORE',
     default: 'postgres',

@@ -22,6 +22,12 @@ export interface CredentialTypeSpec {
   secrets: string[];
   /** Shortest accepted secret (signing keys must resist guessing). */
   minSecretLength?: number;
+  /**
+   * The parameters that say where the credentials connect (server, store, endpoint). A PUT
+   * that changes one of them drops the stored secrets unless it gives new ones, so nobody can
+   * point a team's login or signing key at another server and have it sent there.
+   */
+  destination: string[];
 }
 
 /**
@@ -49,6 +55,8 @@ function trackingProvider(
     tags: ['tracking'],
     parameters: { ...TRACKING_ROUTING_PARAMETERS, ...parameters },
     secrets,
+    // Pointing the keys at another server (a changed baseUrl) drops them.
+    destination: ['baseUrl'],
   };
 }
 
@@ -94,6 +102,7 @@ export const CREDENTIAL_TYPES = {
     parameters: { url: 'url' },
     secrets: ['signingSecret'],
     minSecretLength: 16,
+    destination: ['url'],
   },
   smtp: {
     title: 'SMTP server',
@@ -107,6 +116,7 @@ export const CREDENTIAL_TYPES = {
       fromEmail: 'email',
     },
     secrets: ['password'],
+    destination: ['host', 'port'],
   },
   shopify: {
     title: 'Shopify',
@@ -114,6 +124,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['ecommerce'],
     parameters: { shopDomain: 'host' },
     secrets: ['accessToken'],
+    destination: ['shopDomain'],
   },
   woocommerce: {
     title: 'WooCommerce',
@@ -121,6 +132,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['ecommerce'],
     parameters: { storeUrl: 'url', consumerKey: 'string' },
     secrets: ['consumerSecret'],
+    destination: ['storeUrl'],
   },
   bigcommerce: {
     title: 'BigCommerce',
@@ -128,6 +140,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['ecommerce'],
     parameters: { storeHash: 'string' },
     secrets: ['accessToken'],
+    destination: ['storeHash'],
   },
   magento: {
     title: 'Magento',
@@ -135,6 +148,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['ecommerce'],
     parameters: { storeUrl: 'url' },
     secrets: ['accessToken'],
+    destination: ['storeUrl'],
   },
   shipstation: {
     title: 'ShipStation',
@@ -142,6 +156,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['fulfillment'],
     parameters: { apiKey: 'string' },
     secrets: ['apiSecret'],
+    destination: [],
   },
   shipbob: {
     title: 'ShipBob',
@@ -149,6 +164,7 @@ export const CREDENTIAL_TYPES = {
     tags: ['fulfillment'],
     parameters: {},
     secrets: ['accessToken'],
+    destination: [],
   },
   ...trackingProviderTypes(),
 } satisfies Record<string, CredentialTypeSpec>;
@@ -158,6 +174,15 @@ export const CREDENTIAL_TYPE_NAMES = Object.keys(CREDENTIAL_TYPES) as Credential
 export const VISIBLE_CREDENTIAL_TYPES = CREDENTIAL_TYPE_NAMES.filter(
   (t) => CREDENTIAL_TYPES[t].visible,
 );
+
+/** Whether `after` connects elsewhere than `before` (a destination parameter changed). */
+export function destinationChanged(
+  spec: CredentialTypeSpec,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+): boolean {
+  return spec.destination.some((key) => (before[key] ?? null) !== (after[key] ?? null));
+}
 
 export function credentialType(type: string): CredentialTypeSpec | undefined {
   return Object.prototype.hasOwnProperty.call(CREDENTIAL_TYPES, type)

@@ -1,9 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import { localCredentialsKey } from './local-key-file';
 import { SecretBox } from './secret-box';
 
-/** Development fallback only; production refuses to start without CREDENTIALS_ENCRYPTION_KEY. */
-const DEVELOPMENT_KEY = 'shipment-tracking development credentials key (not secret)';
+/**
+ * The fixed key of test runs (NODE_ENV=test), and of earlier versions without a key: it is
+ * public, so it never seals anything outside tests; it still opens what it sealed, until
+ * `rotate-credentials-key` re-seals that with the deployment's key.
+ */
+const PUBLIC_DEVELOPMENT_KEY = 'shipment-tracking development credentials key (not secret)';
 
 /**
  * The SecretBox of this deployment: sealing with CREDENTIALS_ENCRYPTION_KEY, opening with it
@@ -20,13 +25,15 @@ export class CredentialsCipher {
       this.box = SecretBox.fromSetting(config.credentialsEncryptionKey, previous);
     } else if (config.isProduction) {
       throw new Error('CREDENTIALS_ENCRYPTION_KEY must be set in production');
+    } else if (config.nodeEnv === 'test') {
+      this.box = SecretBox.fromSetting(PUBLIC_DEVELOPMENT_KEY, previous);
     } else {
-      if (config.nodeEnv !== 'test') {
-        new Logger(CredentialsCipher.name).warn(
-          'CREDENTIALS_ENCRYPTION_KEY is unset: credential secrets use a development key',
-        );
-      }
-      this.box = SecretBox.fromSetting(DEVELOPMENT_KEY, previous);
+      // Zero-setup: a random key of this deployment, kept in DATA_DIR (never a public one).
+      const key = localCredentialsKey(config.dataDir);
+      new Logger(CredentialsCipher.name).warn(
+        `CREDENTIALS_ENCRYPTION_KEY is unset: credential secrets use the key generated in ${config.dataDir}; set it on every node to share credentials between them`,
+      );
+      this.box = SecretBox.fromSetting(key, [...(previous ?? []), PUBLIC_DEVELOPMENT_KEY]);
     }
   }
 

@@ -1,13 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Principal } from '../access/principal';
+import { assertAccountManager, type Principal } from '../access/principal';
 import type { SqlRunner } from '../events/sql-runner';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import {
+  ForbiddenError,
+  ValidationError,
+  Violation,
+  ViolationCodes,
+} from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { typeError } from '../hydra/write/denormalizer';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
-import { credentialType, parameterProblem } from './credential-types';
+import { credentialType, destinationChanged, parameterProblem } from './credential-types';
 import { CredentialsCipher } from './credentials-cipher';
 import { Credentials } from './credentials.entity';
 import { maskSecret } from './secret-box';
@@ -27,8 +32,11 @@ export interface OpenedCredentials {
  * Credential rules: `type` fixes which parameters and secrets a record may hold (unknown
  * members are 422, values are type-checked); secrets are merged (PUT keeps members left out,
  * null removes one), sealed with the deployment key and replaced by masked hints, so neither
- * the stored row's readable columns nor any answer carries them. Credentials that workflows
- * use, or that a workspace sends its e-mail through, cannot be deleted.
+ * the stored row's readable columns nor any answer carries them. A PUT that changes where the
+ * credentials connect (the type's `destination` parameters) starts from no secrets: only those
+ * it gives are kept. Only the team's owners and admins create, change or delete credentials
+ * (members read them, masked). Credentials that workflows use, or that a workspace sends its
+ * e-mail through, cannot be deleted.
  */
 @Injectable()
 export class CredentialsService implements ResourceHooks<Credentials> {
@@ -40,7 +48,9 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     private readonly writer: ResourceWriter,
   ) {}
 
-  prepare(credentials: Credentials, ctx: WriteContext): void {
+  async prepare(credentials: Credentials, ctx: WriteContext): Promise<void> {
+    const stored = await storedRow(credentials, ctx);
+    assertTeamAdmin(credentials.team?.id ?? stored?.team_id, ctx);
     const violations: Violation[] = [];
     this.pending.set(credentials, violations);
     const spec = credentialType(credentials.type);
@@ -56,6 +66,8 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     credentials.tags = [...spec.tags];
     credentials.visible = spec.visible;
 
+    // The denormalizer has already copied the body's parameters: compare with the row.
+    const previousParameters = stored?.parameters ?? {};
     if ('parameters' in ctx.body) {
       const raw = ctx.body.parameters;
       const out: Record<string, unknown> = {};
@@ -77,7 +89,10 @@ export class CredentialsService implements ResourceHooks<Credentials> {
       credentials.parameters = out;
     }
 
-    const current = this.cipher.openSecrets(credentials.secretsCiphertext ?? null);
+    const moved =
+      ctx.operation === 'put' &&
+      destinationChanged(spec, previousParameters, credentials.parameters ?? {});
+    const current = moved ? {} : this.cipher.openSecrets(credentials.secretsCiphertext ?? null);
     if ('secrets' in ctx.body) {
       const raw = ctx.body.secrets;
       if (raw === null) {
@@ -123,6 +138,7 @@ export class CredentialsService implements ResourceHooks<Credentials> {
   }
 
   async beforeRemove(credentials: Credentials, ctx: WriteContext): Promise<void> {
+    assertTeamAdmin((await storedRow(credentials, ctx))?.team_id, ctx);
     const [{ n }] = await ctx.em.query(
       `SELECT count(*)::int AS n FROM workflow WHERE credentials_id = $1`,
       [credentials.id],
@@ -194,6 +210,29 @@ export class CredentialsService implements ResourceHooks<Credentials> {
       parameters: row.parameters,
       secrets: this.cipher.openSecrets(row.secrets_ciphertext),
     };
+  }
+}
+
+/** The record as stored before this write (undefined for a new one). */
+async function storedRow(
+  credentials: Credentials,
+  ctx: WriteContext,
+): Promise<{ team_id: string; parameters: Record<string, unknown> } | undefined> {
+  if (!credentials.id) return undefined;
+  const [row] = await ctx.em.query(`SELECT team_id, parameters FROM credentials WHERE id = $1`, [
+    credentials.id,
+  ]);
+  return row;
+}
+
+/**
+ * Credentials are the team's keys: only its owners and admins manage them, and not through a
+ * token granted to a third-party application.
+ */
+function assertTeamAdmin(teamId: string | undefined, ctx: WriteContext): void {
+  assertAccountManager(ctx.principal, 'credentials');
+  if (teamId && !ctx.principal.adminTeamIds.includes(teamId)) {
+    throw new ForbiddenError('Only owners and admins of the team manage its credentials.');
   }
 }
 

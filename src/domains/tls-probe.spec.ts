@@ -51,30 +51,45 @@ Oxbh10RyemmocS5NNOs82NbFSZXwPwMpPfYpR/B5Bp6rjM+zF2uWC/qMGcIOyTqf
 CjNttLWq6zhBLGLRWQP+nF/g
 -----END PRIVATE KEY-----`;
 
+const LOOPBACK = ['127.0.0.1'];
+
 describe('NodeTlsProbe', () => {
   let server: Server;
   let port: number;
+  let connections = 0;
 
   beforeAll(async () => {
     server = createServer({ cert: CERT, key: KEY }, (socket) => socket.end());
+    server.on('connection', () => connections++);
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
   it('accepts a certificate valid for the domain from a trusted CA', async () => {
-    const probe = new NodeTlsProbe({ port, ca: CERT });
+    const probe = new NodeTlsProbe({ port, ca: CERT, allowedHosts: LOOPBACK });
     await expect(probe.validCertificate('shop.test', '127.0.0.1')).resolves.toBe(true);
   });
 
   it('refuses a certificate for another name, an untrusted one, and no TLS at all', async () => {
     await expect(
-      new NodeTlsProbe({ port, ca: CERT }).validCertificate('other.test', '127.0.0.1'),
+      new NodeTlsProbe({ port, ca: CERT, allowedHosts: LOOPBACK }).validCertificate(
+        'other.test',
+        '127.0.0.1',
+      ),
     ).resolves.toBe(false);
     await expect(
-      new NodeTlsProbe({ port }).validCertificate('shop.test', '127.0.0.1'),
+      new NodeTlsProbe({ port, allowedHosts: LOOPBACK }).validCertificate('shop.test', '127.0.0.1'),
     ).resolves.toBe(false);
-    const closed = new NodeTlsProbe({ port: 1, timeoutMs: 500 });
+    const closed = new NodeTlsProbe({ port: 1, timeoutMs: 500, allowedHosts: LOOPBACK });
     await expect(closed.validCertificate('shop.test', '127.0.0.1')).resolves.toBe(false);
+  });
+
+  it('never connects to a private, loopback or link-local address unless allowed', async () => {
+    const before = connections;
+    const probe = new NodeTlsProbe({ port, ca: CERT });
+    await expect(probe.validCertificate('shop.test', '127.0.0.1')).resolves.toBe(false);
+    await expect(probe.validCertificate('shop.test', '::ffff:127.0.0.1')).resolves.toBe(false);
+    expect(connections).toBe(before);
   });
 });

@@ -19,6 +19,9 @@ import { EmailNotification } from './email-notification.entity';
 import { NOTIFICATION_EVENTS } from '../events/event-types';
 import { NotificationMailer, WorkspaceSmtpError } from './notification-mailer';
 import { NotificationValues } from './notification-values';
+import { TestRecipients } from './test-recipients';
+
+const DRAFT_MAX_LENGTH = { subject: 998, body: 100_000 } as const;
 
 interface NotificationTemplate {
   id: string | null;
@@ -34,6 +37,8 @@ interface NotificationTemplate {
  * - `POST /email_notifications/preview` `{id}` (a notification) or `{workspace, event, subject?,
  *   body?}` (a draft), optional `shipment` (else sample values): 200 `{subject, html, text}`.
  * - `POST /email_notifications/send_test` same plus `email` (default: the caller's address):
+ *   needs write access to the workspace, goes only to the caller's own verified address or a
+ *   verified member of the workspace's team, within a budget per caller (TestRecipients);
  *   sends the rendered mail now, through the workspace's SMTP credentials when it has some
  *   (else the global Mailer); 200 `{sent: true, to, subject}`, 502 when the server does not
  *   take it (naming a workspace's server and why, never its secrets).
@@ -50,6 +55,7 @@ export class EmailNotificationActionsController {
     private readonly dataSource: DataSource,
     private readonly values: NotificationValues,
     private readonly mailer: NotificationMailer,
+    private readonly testRecipients: TestRecipients,
   ) {}
 
   @Post('/email_notifications/preview')
@@ -78,6 +84,7 @@ export class EmailNotificationActionsController {
       );
     }
     const { workspaceId, ...mail } = await this.render(principal, body);
+    await this.testRecipients.check(principal, workspaceId, to);
     try {
       await this.mailer.send(workspaceId, {
         to,
@@ -211,6 +218,15 @@ export class EmailNotificationActionsController {
       const v = body[key];
       if (v === undefined || v === null) continue;
       if (typeof v !== 'string') throw typeError(key, 'string', v);
+      // The same bounds as a stored notification's (EmailNotification), before any parsing.
+      const max = DRAFT_MAX_LENGTH[key];
+      if (v.length > max) {
+        throw ValidationError.of(
+          key,
+          `This value is too long. It should have ${max} characters or less.`,
+          ViolationCodes.tooLong,
+        );
+      }
       const unknown = unknownVariables(v);
       if (unknown.length) {
         throw ValidationError.of(

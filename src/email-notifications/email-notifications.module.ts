@@ -8,6 +8,8 @@ import { EmailNotification } from './email-notification.entity';
 import { EmailNotificationsService } from './email-notifications.service';
 import { NotificationMailer } from './notification-mailer';
 import { NotificationValues } from './notification-values';
+import { TestRecipients } from './test-recipients';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 
 export class EmailNotificationsController extends ResourceController(
   EmailNotification,
@@ -16,7 +18,7 @@ export class EmailNotificationsController extends ResourceController(
 
 /** /email_notifications (+ workspace and team forms), preview, send_test, reset_defaults. */
 @Module({
-  imports: [TrackingPagesModule, CredentialsModule],
+  imports: [TrackingPagesModule, CredentialsModule, RateLimitModule],
   // The actions first: their paths must not be taken for `/email_notifications/:id`.
   controllers: [EmailNotificationActionsController, EmailNotificationsController],
   providers: [
@@ -24,6 +26,7 @@ export class EmailNotificationsController extends ResourceController(
     NotificationValues,
     EmailNotificationDelivery,
     NotificationMailer,
+    TestRecipients,
   ],
   exports: [EmailNotificationDelivery],
 })

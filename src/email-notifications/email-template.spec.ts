@@ -58,3 +58,19 @@ describe('notification conditions', () => {
     expect(conditionHolds('colour == red', values)).toBe(false);
   });
 });
+
+describe('htmlToText on adversarial input', () => {
+  it.each([
+    ['200 000 "<"', '<'.repeat(200_000)],
+    ['unclosed links', '<a href="x">'.repeat(50_000)],
+    ['blank runs', ' '.repeat(200_000) + 'x'],
+    ['open tags without end', '<p '.repeat(100_000)],
+  ])('returns for %s', (_name, html) => {
+    expect(typeof htmlToText(html)).toBe('string');
+  });
+
+  it('keeps the text of stray "<"', () => {
+    expect(htmlToText('a < b <<< c')).toBe('a < b <<< c');
+    expect(htmlToText('<p>x</p>\n\n\n\n<p>y</p>')).toBe('x\n\ny');
+  });
+});

@@ -1,11 +1,11 @@
-import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AccessTargets } from './actions/access-targets';
 import { HydraInterceptor } from './actions/hydra.interceptor';
 import { DataProvider } from './collection/data-provider';
 import { HydraApi } from './controller/hydra-api';
 import { HydraDocsController } from './docs/docs.controller';
-import { MultipartMiddleware } from './serialization/multipart.middleware';
+import { MultipartInterceptor } from './serialization/multipart.middleware';
 import { ResourceRegistry } from './metadata/resource-registry';
 import { Responder } from './serialization/responder';
 import { Denormalizer } from './write/denormalizer';
@@ -18,6 +18,8 @@ import { WriteRules } from './write/write-rules';
 @Module({
   controllers: [HydraDocsController],
   providers: [
+    // Multipart bodies are read after routing and authentication (see MultipartInterceptor).
+    { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
     ResourceRegistry,
     DataProvider,
     Denormalizer,
@@ -41,8 +43,4 @@ import { WriteRules } from './write/write-rules';
     AccessTargets,
   ],
 })
-export class HydraModule implements NestModule {
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(MultipartMiddleware).forRoutes('*path');
-  }
-}
+export class HydraModule {}

@@ -5,6 +5,7 @@ import { HydraApi } from '../hydra/controller/hydra-api';
 import { sendAction } from '../tracking-pages/action-response';
 import { Import } from './import.entity';
 import { ImportsService } from './imports.service';
+import { AcceptsUploads } from '../hydra/serialization/multipart.middleware';
 
 /**
  * `POST /imports/pre-upload` (the CSV as multipart `file` or text `content`, a `workspace`,
@@ -23,6 +24,7 @@ export class ImportsController {
   ) {}
 
   @Post('/imports/pre-upload')
+  @AcceptsUploads()
   @HttpCode(200)
   async preUpload(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.api.responder.negotiate(req, ['jsonld', 'json']);
@@ -32,6 +34,7 @@ export class ImportsController {
   }
 
   @Post('/imports')
+  @AcceptsUploads()
   @HttpCode(201)
   async create(@Req() req: Request, @Res() res: Response): Promise<void> {
     const resource = this.api.resource(Import);

@@ -1,7 +1,11 @@
-import { lookup } from 'node:dns/promises';
-import { isIP } from 'node:net';
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
-import { bareHost, isPrivateAddress } from '../webhooks/address-policy';
+import {
+  OutboundLookupError,
+  OutboundRefusedError,
+  resolveOutboundTarget,
+  systemLookup,
+  type HostLookup,
+} from '../common/outbound/outbound-target';
 import type { MailReceipt } from './mailer';
 
 /** Connection attempts, the greeting and idle sockets give up after these. */
@@ -83,13 +87,11 @@ export class SmtpRefusedError extends Error {
   override readonly name = 'SmtpRefusedError';
 }
 
-export type HostLookup = (host: string) => Promise<Array<{ address: string; family: number }>>;
-
-const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
+export type { HostLookup };
 
 /**
- * The address to connect to for `host`: every address it resolves to must be public (the
- * webhook ranges, address-policy.ts) unless the host or the address is in `allowedHosts`
+ * The address to connect to for `host`, by the outbound policy (src/common/outbound): every
+ * address it resolves to must be public unless the host or the address is in `allowedHosts`
  * (SMTP_ALLOWED_HOSTS), so a team's credentials cannot reach into the deployment's network.
  * DNS failures are ordinary (retryable) errors; a refusal is an SmtpRefusedError.
  */
@@ -98,25 +100,13 @@ export async function smtpAddress(
   allowedHosts: readonly string[],
   lookupHost: HostLookup = systemLookup,
 ): Promise<string> {
-  const bare = bareHost(host);
-  const allowed = (name: string) => allowedHosts.includes(bareHost(name));
-  const addresses = isIP(bare)
-    ? [{ address: bare, family: isIP(bare) }]
-    : await lookupHost(bare).catch((error: Error) => {
-        throw new Error(`DNS lookup of ${bare} failed: ${error.message}`);
-      });
-  if (addresses.length === 0) throw new Error(`DNS lookup of ${bare} found no address`);
-  if (!allowed(bare)) {
-    const blocked = addresses.find((a) => isPrivateAddress(a.address) && !allowed(a.address));
-    if (blocked) {
-      throw new SmtpRefusedError(
-        blocked.address === bare
-          ? `${bare} is a private, loopback or link-local address`
-          : `${bare} resolves to ${blocked.address}, a private, loopback or link-local address`,
-      );
-    }
+  try {
+    return (await resolveOutboundTarget(host, { allowedHosts, lookup: lookupHost })).address;
+  } catch (error) {
+    if (error instanceof OutboundRefusedError) throw new SmtpRefusedError(error.message);
+    if (error instanceof OutboundLookupError) throw new Error(error.message);
+    throw error;
   }
-  return addresses[0].address;
 }
 
 /** `host:port`, how errors name the server. */

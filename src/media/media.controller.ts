@@ -20,6 +20,7 @@ import { FileStorage, STORAGE_KEY } from './file-storage';
 import { Media } from './media.entity';
 import { MediaService, UploadedFile } from './media.service';
 import { isImage } from './sniff-media-type';
+import { AcceptsUploads } from '../hydra/serialization/multipart.middleware';
 
 /** GET /media, GET /media/{id}: generated from the declaration. */
 export class MediaController extends ResourceController(Media) {}
@@ -57,6 +58,7 @@ export class MediaFilesController {
   ) {}
 
   @Post('/media')
+  @AcceptsUploads()
   @HttpCode(201)
   async upload(@Req() req: Request, @Res() res: Response): Promise<void> {
     const resource = this.api.resource(Media);

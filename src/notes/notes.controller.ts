@@ -16,6 +16,7 @@ import { NoteReminder } from './note-reminder.entity';
 import { NoteRemindersService } from './note-reminders.service';
 import { Note } from './note.entity';
 import { NotesService } from './notes.service';
+import { AcceptsUploads } from '../hydra/serialization/multipart.middleware';
 
 export class NotesController extends ResourceController(Note, NotesService) {}
 export class NoteAttachmentsController extends ResourceController(
@@ -43,6 +44,7 @@ export class NoteAttachmentUploadController {
   ) {}
 
   @Post('/notes/:id/attachments')
+  @AcceptsUploads()
   @HttpCode(201)
   async attach(@Req() req: Request, @Res() res: Response): Promise<void> {
     const resource = this.api.resource(NoteAttachment);

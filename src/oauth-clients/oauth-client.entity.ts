@@ -51,7 +51,7 @@ export class OauthClient {
   @Assert(
     'redirectUris',
     (v) => v == null || (Array.isArray(v) && v.every(isRedirectUri)),
-    'Each redirect URI must be an absolute URI without a fragment.',
+    'Each redirect URI must be an absolute https URI without a fragment (http only on a loopback address, or a reverse-domain private scheme).',
   )
   @Column('text', { array: true, default: '{}' })
   redirectUris: string[];

@@ -9,7 +9,7 @@ import { OauthClientsService } from './oauth-clients.service';
 
 // Authenticated; the handlers check the rest until they are declared actions.
 @Access('user')
-export class OauthClientsController extends ResourceController(OauthClient) {
+export class OauthClientsController extends ResourceController(OauthClient, OauthClientsService) {
   declare readonly api: HydraApi;
   @Inject(OauthClientsService) private readonly clients!: OauthClientsService;
 

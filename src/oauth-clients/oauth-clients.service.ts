@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import type { Principal } from '../access/principal';
+import { assertAccountManager, type Principal } from '../access/principal';
 import { hashToken, randomSecret } from '../auth/secret-token';
+import { ForbiddenError } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { OauthClient } from './oauth-client.entity';
 
@@ -11,13 +12,29 @@ export function newPublicId(id: string): string {
   return `${id}_${randomBytes(18).toString('base64url')}`;
 }
 
-/** OAuth clients: owned by the caller; the secret is generated here and only hashed. */
+/**
+ * OAuth clients: owned by the caller; the secret is generated here and only hashed. Only the
+ * account holder's own tokens manage them (not a token granted to a third-party application).
+ */
 @Injectable()
-export class OauthClientsService {
+export class OauthClientsService implements ResourceHooks<OauthClient> {
+  beforeRemove(_client: OauthClient, ctx: WriteContext): void {
+    assertAccountManager(ctx.principal, 'OAuth clients');
+  }
+
   /** Hooks of one creation; the plain secret goes back to the caller once. */
   creationHooks(secret: string): ResourceHooks<OauthClient> {
     return {
-      prepare(client: OauthClient, ctx: WriteContext) {
+      async prepare(client: OauthClient, ctx: WriteContext) {
+        assertAccountManager(ctx.principal, 'OAuth clients');
+        // A client's secret is a key to the account: only a proven owner of the address may
+        // make one (an unverified account could belong to someone else's address).
+        const [user] = await ctx.em.query(`SELECT email_verified FROM "user" WHERE id = $1`, [
+          ctx.principal.userId,
+        ]);
+        if (!user?.email_verified) {
+          throw new ForbiddenError('Verify your e-mail address before registering OAuth clients.');
+        }
         client.user = { id: ctx.principal.userId } as OauthClient['user'];
         client.redirectUris ??= [];
         client.secretHash = hashToken(secret);

@@ -12,9 +12,10 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { PeriodicTask } from '../jobs/periodic-task';
 import { PostgresThrottlerStorage } from './postgres-throttler-storage';
+import { RateBudgets } from './rate-budget';
+import { RATE_LIMIT_STORAGE } from './rate-limit-storage.token';
 
-/** The ThrottlerStorage every rate limit uses (token endpoints, widget lookups). */
-export const RATE_LIMIT_STORAGE = Symbol('RateLimitStorage');
+export { RATE_LIMIT_STORAGE };
 
 const PURGE_INTERVAL_NAME = 'rate-limit-purge';
 /** As often as the in-memory storage sweeps its idle records. */
@@ -66,7 +67,8 @@ export class RateLimitPurger implements OnApplicationBootstrap, OnApplicationShu
           : new PostgresThrottlerStorage(dataSource),
     },
     RateLimitPurger,
+    RateBudgets,
   ],
-  exports: [RATE_LIMIT_STORAGE],
+  exports: [RATE_LIMIT_STORAGE, RateBudgets],
 })
 export class RateLimitModule {}

@@ -88,6 +88,7 @@ export class AccountService {
       );
       if (!user || user.email_verified) return;
       const password = await this.tokens.pendingPassword(em, user.id);
+      await this.tokens.invalidate(em, user.id, 'verify_email');
       const code = await this.tokens.issue(em, user.id, 'verify_email', password);
       this.mail.dispatch(accountMails.verification(this.config, user.email, code));
     });
@@ -100,6 +101,8 @@ export class AccountService {
         [email],
       );
       if (!user) return;
+      // One live reset code per account: the new one voids those mailed before.
+      await this.tokens.invalidate(em, user.id, 'reset_password');
       const code = await this.tokens.issue(em, user.id, 'reset_password');
       this.mail.dispatch(accountMails.passwordReset(this.config, user.email, code));
     });
@@ -107,15 +110,17 @@ export class AccountService {
 
   /**
    * Sets a new password with a reset code. The code proves the address (verified), and
-   * every token issued before stops working.
+   * every token issued before stops working. The code is checked before the (deliberately
+   * slow) hashing, so a wrong code costs no scrypt work.
    */
   async resetPassword(code: string, newPassword: string): Promise<string> {
-    const passwordHash = await hashPassword(newPassword);
     return this.dataSource.transaction(async (em) => {
       const spent = await this.tokens.consume(em, code, 'reset_password');
       if (!spent) throw invalidCode('code');
+      const passwordHash = await hashPassword(newPassword);
       await this.issuer.revokeAllFor(spent.userId, em);
-      const user = await this.markVerified(em, spent.userId, passwordHash);
+      // A reset is no acceptance: pending invitations wait for their code.
+      const user = await this.markVerified(em, spent.userId, passwordHash, false);
       return user.id;
     });
   }
@@ -139,28 +144,56 @@ export class AccountService {
       `INSERT INTO "user" (email, first_name, last_name) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`,
       [input.email, input.firstName, input.lastName],
     );
-    const [row] = await em.query(`SELECT id, password_hash FROM "user" WHERE email = $1`, [
-      input.email,
-    ]);
-    // An existing password stays: the invitation proves the address, not a wish to change it.
-    const user = await this.markVerified(em, row.id, row.password_hash ? null : passwordHash);
+    const [row] = await em.query(
+      `SELECT id, password_hash, email_verified FROM "user" WHERE email = $1`,
+      [input.email],
+    );
+    // A verified account's password stays: the invitation proves the address, not a wish to
+    // change it (an unverified account's password was set by nobody proven: it goes).
+    // A new address is verified by the code, with every invitation waiting for it; an account
+    // that was verified already accepts just the invitation whose code it gives.
+    const user = await this.markVerified(
+      em,
+      row.id,
+      row.password_hash && row.email_verified ? null : passwordHash,
+      !row.email_verified,
+    );
+    await this.invitations.accept(em, invitation.id, user.id);
     return { userId: user.id, token: await this.issuer.issue(user, em) };
   }
 
-  /** The address is proven: verified, optional new password, pending invitations accepted. */
+  /**
+   * The address is proven: verified, optional new password, and (sign-up, verification)
+   * pending invitations accepted.
+   */
   private async markVerified(
     em: EntityManager,
     userId: string,
     passwordHash: string | null,
+    acceptInvitations = true,
   ): Promise<{ id: string; email: string }> {
+    const [before] = await em.query(`SELECT email_verified FROM "user" WHERE id = $1 FOR UPDATE`, [
+      userId,
+    ]);
+    const firstProof = !before.email_verified;
+    if (firstProof) {
+      // Until now anyone could have held this account (a storefront registration takes an
+      // address nobody proved): what was set up before its owner proved it goes. Tokens and
+      // OAuth clients are revoked, and a password set before is replaced by the one this
+      // proof carries, or none.
+      await this.issuer.revokeAllFor(userId, em);
+      await em.query(`DELETE FROM oauth_client WHERE user_id = $1`, [userId]);
+    }
     const [row] = await em.query(
-      `UPDATE "user" SET email_verified = true, password_hash = COALESCE($2, password_hash), updated_at = now()
+      `UPDATE "user" SET email_verified = true,
+              password_hash = CASE WHEN $3 THEN $2 ELSE COALESCE($2, password_hash) END,
+              updated_at = now()
         WHERE id = $1 RETURNING id, email::text AS email`,
-      [userId, passwordHash],
+      [userId, passwordHash, firstProof],
     );
     const user = (Array.isArray(row) ? row[0] : row) as { id: string; email: string };
     await this.tokens.invalidate(em, user.id, 'verify_email');
-    await this.invitations.acceptAll(em, user.id, user.email);
+    if (acceptInvitations) await this.invitations.acceptAll(em, user.id, user.email);
     return user;
   }
 }

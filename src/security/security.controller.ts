@@ -8,6 +8,7 @@ import { User } from '../users/user.entity';
 import { UserView } from '../users/user-view';
 import { readNewPassword } from '../users/password-policy';
 import { AccountService } from './account.service';
+import { AccountThrottle } from './account-throttle';
 import { readString, requireEmail, requireString } from './body-fields';
 import { verifyEmailPage, verifiedPage } from './verify-email-page';
 
@@ -23,6 +24,7 @@ export class SecurityController {
     private readonly api: HydraApi,
     private readonly accounts: AccountService,
     private readonly users: UserView,
+    private readonly throttle: AccountThrottle,
   ) {}
 
   /**
@@ -40,6 +42,7 @@ export class SecurityController {
     const invitationCode = readString(body, 'invitationCode')?.trim() || null;
     const firstName = optionalName(body, 'firstName');
     const lastName = optionalName(body, 'lastName');
+    await this.throttle.spend('signup', req, email);
     const ready = await this.accounts.signup({
       email,
       password,
@@ -84,6 +87,7 @@ export class SecurityController {
     if (!fromPage) this.api.responder.negotiate(req, ['jsonld', 'json']);
     const body = this.api.body(req);
     const code = requireString(body, 'code').trim();
+    await this.throttle.spend('verify-email', req);
     const ready = await this.accounts.verifyEmail(code);
     if (fromPage) {
       res.status(200).type('html').send(verifiedPage());
@@ -99,6 +103,7 @@ export class SecurityController {
   async resendEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.api.responder.negotiate(req, ['jsonld', 'json']);
     const email = requireEmail(this.api.body(req));
+    await this.throttle.spend('resend-email', req, email);
     await this.accounts.resendVerification(email);
     this.api.responder.json(req, res, { email }, 201);
   }
@@ -109,6 +114,7 @@ export class SecurityController {
   async forgotPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.api.responder.negotiate(req, ['jsonld', 'json']);
     const email = requireEmail(this.api.body(req));
+    await this.throttle.spend('forgot-password', req, email);
     await this.accounts.sendPasswordReset(email);
     this.api.responder.json(req, res, { email }, 201);
   }
@@ -122,6 +128,7 @@ export class SecurityController {
     const code = requireString(body, 'code').trim();
     requireString(body, 'newPassword');
     const password = readNewPassword(body.newPassword, 'newPassword')!;
+    await this.throttle.spend('reset-password', req);
     const userId = await this.accounts.resetPassword(code, password);
     const record = await this.users.record(userId);
     this.api.responder.item(req, res, this.api.resource(User), record);
@@ -135,6 +142,7 @@ export class SecurityController {
     const body = this.api.body(req);
     const email = requireEmail(body);
     const code = requireString(body, 'code').trim();
+    await this.throttle.spend('lookup-team-name', req, email);
     const teamName = await this.accounts.lookupTeamName(email, code);
     this.api.responder.json(req, res, { email, code, teamName });
   }

@@ -20,15 +20,16 @@ export interface WorkspacePermission {
 
 export interface InviteResult {
   teamMemberId: string;
-  /** True when the address already had an account and was added at once. */
-  added: boolean;
 }
 
 /**
- * Inviting people into a team by e-mail. An address with an account is added at once
- * (and told so); any other gets a pending membership and an invitation code, and becomes a
- * member when it signs up with the code or verifies that address. Workspace access given
- * with the invitation is applied then.
+ * Inviting people into a team by e-mail. Every address, with an account or not, gets a
+ * pending membership and an invitation code: nobody is made a member of a team without
+ * accepting, and the answer (a pending member with only the typed address) is the same
+ * whether the address has an account, so inviting cannot probe for accounts. The invitee
+ * accepts by signing up with the code (an existing account keeps its password), or, for an
+ * address not yet verified, by verifying it. Workspace access given with the invitation is
+ * applied then.
  */
 @Injectable()
 export class InvitationsService {
@@ -49,39 +50,19 @@ export class InvitationsService {
   ): Promise<InviteResult> {
     const email = rawEmail.trim();
     const [team] = await em.query(`SELECT id, name FROM team WHERE id = $1`, [teamId]);
-    const [user] = await em.query(
-      `SELECT id, email::text AS email, email_verified FROM "user" WHERE email = $1`,
-      [email],
+    // Only the team's own members are told apart (its admins see them anyway).
+    const [existing] = await em.query(
+      `SELECT m.id FROM team_member m JOIN "user" u ON u.id = m.member_id
+        WHERE m.team_id = $1 AND u.email = $2`,
+      [teamId, email],
     );
-    if (user?.email_verified) {
-      const [existing] = await em.query(
-        `SELECT id FROM team_member WHERE team_id = $1 AND member_id = $2`,
-        [teamId, user.id],
+    if (existing) {
+      throw ValidationError.of(
+        property,
+        'This user is already a member of the team.',
+        ViolationCodes.unique,
       );
-      if (existing) {
-        throw ValidationError.of(
-          property,
-          'This user is already a member of the team.',
-          ViolationCodes.unique,
-        );
-      }
-      const [member] = await em.query(
-        `INSERT INTO team_member (team_id, member_id, role, invited_at) VALUES ($1, $2, $3, $4) RETURNING id`,
-        [teamId, user.id, role, this.clock.now()],
-      );
-      await em.query(
-        `DELETE FROM team_member WHERE team_id = $1 AND member_id IS NULL AND invited_email = $2`,
-        [teamId, email],
-      );
-      await applyPermissions(em, teamId, user.id, permissions);
-      this.mail.dispatch({
-        to: user.email,
-        subject: `You were added to the team ${team.name}`,
-        text: `${inviter.email} added you to the team "${team.name}".\n\nSign in to start: ${link(this.config, '/')}\n`,
-      });
-      return { teamMemberId: member.id, added: true };
     }
-
     const code = randomSecret();
     const [pending] = await em.query(
       `INSERT INTO team_member (team_id, invited_email, role, invite_token_hash, invited_at, invited_permissions)
@@ -93,7 +74,7 @@ export class InvitationsService {
       [teamId, email, role, hashToken(code), this.clock.now(), JSON.stringify(grants(permissions))],
     );
     this.sendInvitation(email, team.name, inviter.email, code);
-    return { teamMemberId: pending.id, added: false };
+    return { teamMemberId: pending.id };
   }
 
   /** A new code for a pending invitation (the old one stops working). */
@@ -147,22 +128,38 @@ export class InvitationsService {
         WHERE member_id IS NULL AND invited_email = $1 FOR UPDATE`,
       [email],
     );
-    for (const invitation of pending) {
-      const [already] = await em.query(
-        `SELECT id FROM team_member WHERE team_id = $1 AND member_id = $2`,
-        [invitation.team_id, userId],
+    for (const invitation of pending) await this.acceptRow(em, invitation, userId);
+  }
+
+  /** Accepts one pending invitation (found with its code) for the user of its address. */
+  async accept(em: EntityManager, invitationId: string, userId: string): Promise<void> {
+    const [invitation] = await em.query(
+      `SELECT id, team_id, role, invited_permissions FROM team_member
+        WHERE id = $1 AND member_id IS NULL FOR UPDATE`,
+      [invitationId],
+    );
+    if (invitation) await this.acceptRow(em, invitation, userId);
+  }
+
+  private async acceptRow(
+    em: EntityManager,
+    invitation: { id: string; team_id: string; invited_permissions: WorkspacePermission[] | null },
+    userId: string,
+  ): Promise<void> {
+    const [already] = await em.query(
+      `SELECT id FROM team_member WHERE team_id = $1 AND member_id = $2`,
+      [invitation.team_id, userId],
+    );
+    if (already) {
+      await em.query(`DELETE FROM team_member WHERE id = $1`, [invitation.id]);
+    } else {
+      await em.query(
+        `UPDATE team_member SET member_id = $2, invite_token_hash = NULL, invited_permissions = '[]'::jsonb
+          WHERE id = $1`,
+        [invitation.id, userId],
       );
-      if (already) {
-        await em.query(`DELETE FROM team_member WHERE id = $1`, [invitation.id]);
-      } else {
-        await em.query(
-          `UPDATE team_member SET member_id = $2, invite_token_hash = NULL, invited_permissions = '[]'::jsonb
-            WHERE id = $1`,
-          [invitation.id, userId],
-        );
-      }
-      await applyPermissions(em, invitation.team_id, userId, invitation.invited_permissions ?? []);
     }
+    await applyPermissions(em, invitation.team_id, userId, invitation.invited_permissions ?? []);
   }
 
   private sendInvitation(
@@ -178,7 +175,8 @@ export class InvitationsService {
         `${inviterEmail} invited you to join the team "${teamName}".\n\n` +
         `Invitation code: ${code}\n\n` +
         `Create your account at ${link(this.config, '/')} with this e-mail address and the code\n` +
-        `(POST /security/signup with "email" and "invitationCode").\n` +
+        `(POST /security/signup with "email" and "invitationCode"); if you already have an\n` +
+        `account, the same accepts the invitation and keeps your password.\n` +
         `The invitation is valid for ${INVITATION_LIFETIME / 86400} days.\n`,
     });
   }

@@ -102,3 +102,14 @@ describe('normalizeColor', () => {
     expect(normalizeColor(input)).toBe(expected);
   });
 });
+
+describe('extractBrand on hostile CSS', () => {
+  it('reads long runs of blanks in font families and an unclosed comment', () => {
+    const css =
+      `body{font-family:"Inter${' '.repeat(2000)}x"}`.repeat(500) +
+      `h1{font-family: Lora !important}` +
+      '/*'.repeat(10_000);
+    const brand = extractBrand('<title>t</title>', 'https://s.test/', [css]);
+    expect(brand.fonts.heading).toBe('Lora');
+  });
+});

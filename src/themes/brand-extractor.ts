@@ -1,8 +1,10 @@
+import { Parser } from 'htmlparser2';
 import { contrastText, darken, isBrandish, normalizeColor, similar } from './css-colors';
 
 /**
- * Reads a shop's brand from its HTML and CSS, without a DOM: tags and attributes by linear
- * scanning, CSS as rules and declarations. Pure, bounded by the size of what it is given.
+ * Reads a shop's brand from its HTML and CSS, without a DOM: tags and attributes from
+ * htmlparser2's tokenizer, CSS as rules and declarations by a character scan. Pure, linear in
+ * the size of what it is given (capped), whatever that holds.
  *
  * - colours: `<meta name="theme-color">`, custom properties named like primary/brand/accent,
  *   backgrounds of buttons, headers and navigation, then every colour by frequency; the body's
@@ -61,68 +63,69 @@ const COLOR_PROPS =
 const BRAND_VAR = /primary|brand|accent|main|theme|button|link/i;
 const BRAND_SELECTOR = /btn|button|header|nav|primary|brand|cta|accent|announcement/i;
 
-function decodeEntities(s: string): string {
-  return s
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;|&apos;/g, "'")
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&#(\d+);/g, (_m, d: string) => String.fromCodePoint(Math.min(Number(d), 0x10ffff)))
-    .replace(/&amp;/g, '&');
+/** Longest page and stylesheet text read (the fetcher caps bodies too); the rest is ignored. */
+export const MAX_HTML_LENGTH = 2_000_000;
+export const MAX_CSS_LENGTH = 2_000_000;
+/** Longest selector and declaration value kept: longer ones say nothing about a brand. */
+const MAX_CSS_PART_LENGTH = 2_000;
+
+function capped(text: string, max: number): string {
+  return text.length > max ? text.slice(0, max) : text;
 }
 
-/** Removes `<!-- ... -->` and the contents of scripts, linearly. */
-function stripNoise(html: string): string {
-  const lower = html.toLowerCase();
-  let out = '';
-  let i = 0;
-  while (i < html.length) {
-    const comment = html.indexOf('<!--', i);
-    const script = lower.indexOf('<script', i);
-    const next = [comment, script].filter((n) => n >= 0).sort((a, b) => a - b)[0];
-    if (next === undefined) {
-      out += html.slice(i);
-      break;
-    }
-    out += html.slice(i, next);
-    const end = next === comment ? html.indexOf('-->', next + 4) : lower.indexOf('</script', next);
-    if (end < 0) break;
-    i = next === comment ? end + 3 : html.indexOf('>', end) + 1 || html.length;
-  }
-  return out;
+interface ScannedPage {
+  tags: Tag[];
+  /** Text of every `<style>` and `<title>` element, in order. */
+  styles: string[];
+  titles: string[];
+}
+
+/**
+ * One pass of htmlparser2 over the page: every start tag with its attributes (names lower
+ * case, values decoded) and the texts of style and title elements; scripts and comments are
+ * skipped by the parser. Linear in the page's length whatever it holds.
+ */
+export function scanHtml(html: string): ScannedPage {
+  const page: ScannedPage = { tags: [], styles: [], titles: [] };
+  let collecting: { into: string[]; text: string } | null = null;
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        const attrs: Record<string, string> = {};
+        for (const [key, value] of Object.entries(attribs)) {
+          const lower = key.toLowerCase();
+          if (!(lower in attrs)) attrs[lower] = value;
+        }
+        page.tags.push({ name, attrs });
+        if (name === 'style' || name === 'title')
+          collecting = { into: name === 'style' ? page.styles : page.titles, text: '' };
+      },
+      ontext(text) {
+        if (collecting) collecting.text += text;
+      },
+      onclosetag(name) {
+        if (collecting && (name === 'style' || name === 'title')) {
+          collecting.into.push(collecting.text);
+          collecting = null;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(capped(html, MAX_HTML_LENGTH));
+  parser.end();
+  return page;
 }
 
 /** Every start tag with its attributes (names lower case, values decoded). */
 export function startTags(html: string): Tag[] {
-  const tags: Tag[] = [];
-  const tagPattern = /<([a-zA-Z][a-zA-Z0-9-]*)([^<>]*)>/g;
-  const attrPattern = /([^\s"'=<>/]+)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
-  for (const m of html.matchAll(tagPattern)) {
-    const attrs: Record<string, string> = {};
-    for (const a of m[2].matchAll(attrPattern)) {
-      const name = a[1].toLowerCase();
-      if (!(name in attrs)) attrs[name] = decodeEntities(a[2] ?? a[3] ?? a[4] ?? '');
-    }
-    tags.push({ name: m[1].toLowerCase(), attrs });
-  }
-  return tags;
+  return scanHtml(html).tags;
 }
 
-/** Text between `<name ...>` and `</name>` for every such element (style, title). */
-export function elementTexts(html: string, name: string): string[] {
-  const out: string[] = [];
-  const lower = html.toLowerCase();
-  let i = 0;
-  for (;;) {
-    const open = lower.indexOf(`<${name}`, i);
-    if (open < 0) break;
-    const start = lower.indexOf('>', open);
-    const end = lower.indexOf(`</${name}`, start);
-    if (start < 0 || end < 0) break;
-    out.push(html.slice(start + 1, end));
-    i = end + name.length + 2;
-  }
-  return out;
+/** Text of every `<name>` element whose text the page keeps (style, title). */
+export function elementTexts(html: string, name: 'style' | 'title'): string[] {
+  const page = scanHtml(html);
+  return name === 'style' ? page.styles : page.titles;
 }
 
 interface Rule {
@@ -130,23 +133,55 @@ interface Rule {
   declarations: Array<[string, string]>;
 }
 
-/** CSS rules (nested at-rules flattened), comments removed. */
+/**
+ * CSS rules (nested at-rules flattened), comments removed: one character scan, no regular
+ * expression over the sheet, so a hostile stylesheet costs linear time.
+ */
 export function cssRules(css: string): Rule[] {
-  const clean = css.replace(/\/\*[\s\S]*?\*\//g, '');
+  const text = capped(css, MAX_CSS_LENGTH);
   const rules: Rule[] = [];
-  for (const m of clean.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
-    const declarations: Array<[string, string]> = [];
-    for (const d of m[2].matchAll(/([-\w]+)\s*:\s*([^;]+)/g))
-      declarations.push([d[1].trim().toLowerCase(), d[2].trim()]);
-    rules.push({ selector: m[1].trim().toLowerCase(), declarations });
+  let buffer = '';
+  let selector: string | null = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      if (end < 0) break;
+      i = end + 1;
+      continue;
+    }
+    if (c === '{') {
+      // An at-rule's or outer block's prelude: the innermost block is the rule.
+      selector = buffer;
+      buffer = '';
+    } else if (c === '}') {
+      if (selector !== null) rules.push(rule(selector, buffer));
+      selector = null;
+      buffer = '';
+    } else if (buffer.length < MAX_CSS_PART_LENGTH * 4) {
+      buffer += c;
+    }
   }
   return rules;
+}
+
+function rule(selector: string, body: string): Rule {
+  const declarations: Array<[string, string]> = [];
+  for (const part of body.split(';')) {
+    const colon = part.indexOf(':');
+    if (colon <= 0) continue;
+    const prop = part.slice(0, colon).trim().toLowerCase();
+    const value = part.slice(colon + 1).trim();
+    if (!/^[-\w]+$/.test(prop) || !value || value.length > MAX_CSS_PART_LENGTH) continue;
+    declarations.push([prop, value]);
+  }
+  return { selector: capped(selector.trim().toLowerCase(), MAX_CSS_PART_LENGTH), declarations };
 }
 
 /** Stylesheets the page links, absolute http(s) URLs, at most `max`. */
 export function stylesheetUrls(html: string, baseUrl: string, max = 3): string[] {
   const urls: string[] = [];
-  for (const tag of startTags(stripNoise(html))) {
+  for (const tag of startTags(html)) {
     if (tag.name !== 'link' || !/\bstylesheet\b/i.test(tag.attrs.rel ?? '')) continue;
     const url = absolute(tag.attrs.href, baseUrl);
     if (url && !urls.includes(url) && !/fonts\.googleapis\.com/.test(url)) urls.push(url);
@@ -165,13 +200,19 @@ function absolute(href: string | undefined, base: string): string | null {
   }
 }
 
+/** The family part of a `font` shorthand: what follows the size (`bold 16px/1.2 Inter`). */
+function fontShorthandFamily(value: string): string {
+  const words = value.split(/\s+/);
+  const size = words.findIndex((w) => /\d(px|em|rem|%)/.test(w));
+  return size < 0 ? value : words.slice(size + 1).join(' ');
+}
+
 function firstFamily(value: string): string | null {
   for (const part of value.split(',')) {
-    const name = part
-      .trim()
-      .replace(/^["']|["']$/g, '')
-      .replace(/\s*!important$/, '')
-      .trim();
+    let name = part.trim().replace(/^["']|["']$/g, '');
+    // endsWith, not /\s*!important$/: that rescans every run of blanks (quadratic).
+    if (name.toLowerCase().endsWith('!important')) name = name.slice(0, -'!important'.length);
+    name = name.trim();
     if (!name || name.startsWith('var(')) continue;
     if (GENERIC_FONTS.has(name.toLowerCase()) || ICON_FONT.test(name)) continue;
     return name;
@@ -184,8 +225,8 @@ export function extractBrand(
   sourceUrl: string,
   stylesheets: string[] = [],
 ): BrandTheme {
-  const page = stripNoise(html);
-  const tags = startTags(page);
+  const page = scanHtml(html);
+  const tags = page.tags;
   const meta = (key: string) =>
     tags.find(
       (t) =>
@@ -200,7 +241,7 @@ export function extractBrand(
       (t) =>
         `${t.name}${t.attrs.class ? '.' + t.attrs.class.split(/\s+/).join('.') : ''}{${t.attrs.style}}`,
     );
-  const css = [...elementTexts(page, 'style'), ...stylesheets, ...inlineStyles].join('\n');
+  const css = [...page.styles, ...stylesheets, ...inlineStyles].join('\n');
   const rules = cssRules(css);
 
   // Colours, weighted by where they appear.
@@ -212,7 +253,7 @@ export function extractBrand(
     }
   };
   const themeColor = meta('theme-color');
-  if (themeColor) add(themeColor, 50);
+  if (themeColor) add(themeColor.slice(0, 200), 50);
   let background: string | null = null;
   let text: string | null = null;
   for (const rule of rules) {
@@ -246,9 +287,7 @@ export function extractBrand(
   for (const rule of rules) {
     for (const [prop, value] of rule.declarations) {
       if (prop !== 'font-family' && prop !== 'font') continue;
-      const family = firstFamily(
-        prop === 'font' ? value.replace(/^.*?\d(px|em|rem|%)\S*\s+/, '') : value,
-      );
+      const family = firstFamily(prop === 'font' ? fontShorthandFamily(value) : value);
       if (!family) continue;
       if (!bodyFont && /(^|,)\s*(html|body|:root)\s*(,|$)/.test(rule.selector)) bodyFont = family;
       if (!headingFont && /(^|,)\s*h[1-3]\b/.test(rule.selector)) headingFont = family;
@@ -287,11 +326,11 @@ export function extractBrand(
     absolute(linkHref(/apple-touch-icon/i), sourceUrl) ??
     absolute(meta('og:image') ?? undefined, sourceUrl);
   const favicon = absolute(linkHref(/(^|\s)(shortcut\s+)?icon(\s|$)/i), sourceUrl);
-  const title = elementTexts(page, 'title')[0];
+  const title = page.titles[0];
   const name =
     meta('og:site_name') ??
     meta('application-name') ??
-    (title ? decodeEntities(title).replace(/\s+/g, ' ').trim() : null);
+    (title ? title.replace(/\s+/g, ' ').trim() : null);
 
   const primaryColor = primary ?? DEFAULT_PRIMARY;
   return {

@@ -1,16 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import { AppConfig } from '../config/app-config';
-import { isPublicAddress } from './address-guard';
+import {
+  OutboundRefusedError,
+  pinnedLookup,
+  resolveOutboundTarget,
+  type OutboundPolicy,
+} from '../common/outbound/outbound-target';
 
 /**
  * Fetches public web pages (a shop's HTML and stylesheets) for theme generation. Requests go
- * only to public addresses: the host is resolved once, every address is checked, and the
- * connection uses the checked address (no DNS rebinding between check and connect); hosts in
- * THEME_FETCH_ALLOWED_HOSTS are exempt (tests on loopback). At most 3 redirects, each checked
+ * through the outbound policy (src/common/outbound): the host is resolved once, every address
+ * is checked, and the connection uses the checked address (no DNS rebinding between check and
+ * connect); hosts in THEME_FETCH_ALLOWED_HOSTS are exempt (tests on loopback). At most 3 redirects, each checked
  * the same way; bodies above `maxBytes` and answers slower than OUTBOUND_HTTP_TIMEOUT_MS fail.
  */
 export const PAGE_FETCHER = Symbol('PageFetcher');
@@ -32,11 +35,11 @@ const MAX_REDIRECTS = 3;
 
 @Injectable()
 export class HttpPageFetcher implements PageFetcher {
-  private readonly allowed: Set<string>;
+  private readonly policy: OutboundPolicy;
   private readonly timeoutMs: number;
 
   constructor(config: AppConfig) {
-    this.allowed = new Set(config.themeFetchAllowedHosts);
+    this.policy = { allowedHosts: config.themeFetchAllowedHosts };
     this.timeoutMs = config.outboundHttpTimeoutMs;
   }
 
@@ -67,29 +70,16 @@ export class HttpPageFetcher implements PageFetcher {
     throw new PageFetchError('too many redirects');
   }
 
-  private get(url: URL): Promise<IncomingMessage> {
-    const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const exempt = this.allowed.has(host);
-    // IP literals never reach `lookup`: check them here.
-    if (isIP(host) && !exempt && !isPublicAddress(host))
-      return Promise.reject(new PageFetchError('the address is not a public internet address'));
-    const lookup: LookupFunction = (hostname, opts, callback) => {
-      dnsLookup(hostname, { all: true }, (error, addresses: LookupAddress[]) => {
-        if (error) return callback(error, '', 4);
-        const list = addresses as LookupAddress[];
-        const refused = list.find(
-          (a) => !exempt && !this.allowed.has(a.address) && !isPublicAddress(a.address),
-        );
-        if (refused || list.length === 0)
-          return callback(
-            new PageFetchError('the address is not a public internet address'),
-            '',
-            4,
-          );
-        if ((opts as { all?: boolean }).all) return (callback as any)(null, list);
-        callback(null, list[0].address, list[0].family);
-      });
-    };
+  private async get(url: URL): Promise<IncomingMessage> {
+    let target;
+    try {
+      target = await resolveOutboundTarget(url.hostname, this.policy);
+    } catch (error) {
+      if (error instanceof OutboundRefusedError)
+        throw new PageFetchError('the address is not a public internet address');
+      throw new PageFetchError(`the site could not be reached (${(error as Error).message})`);
+    }
+    const lookup = pinnedLookup(target);
     const requestOptions: RequestOptions = {
       method: 'GET',
       lookup,

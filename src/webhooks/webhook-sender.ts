@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { lookup } from 'node:dns/promises';
 import http from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
 import { AppConfig } from '../config/app-config';
-import { bareHost, isPrivateAddress } from './address-policy';
+import {
+  literalRefusal,
+  OutboundRefusedError,
+  pinnedLookup,
+  resolveOutboundTarget,
+  systemLookup,
+  type OutboundPolicy,
+} from '../common/outbound/outbound-target';
 
 /** Answers read back at most this far (kept in the run's log). */
 const MAX_RESPONSE_BYTES = 8 * 1024;
@@ -21,11 +26,10 @@ export class WebhookRefusedError extends Error {
 }
 
 /**
- * POSTs webhook bodies. The target's host is resolved first and every address it resolves to
- * is checked against the private ranges (address-policy.ts) unless the host or address is in
- * WEBHOOK_ALLOWED_HOSTS; the connection then goes to the checked address (the socket's lookup
- * is pinned to it), so a DNS answer that changes between check and connect cannot slip
- * through. Redirects are not followed; WEBHOOK_TIMEOUT_MS bounds the whole exchange.
+ * POSTs webhook bodies. The target goes through the outbound policy (src/common/outbound: every
+ * address the host resolves to must be public unless the host or address is in
+ * WEBHOOK_ALLOWED_HOSTS) and the connection goes to the checked address (pinned lookup), so a
+ * DNS answer that changes between check and connect cannot slip through. Redirects are not followed; WEBHOOK_TIMEOUT_MS bounds the whole exchange.
  */
 @Injectable()
 export class WebhookSender {
@@ -43,15 +47,7 @@ export class WebhookSender {
       return 'The webhook URL must use http or https.';
     }
     if (url.username || url.password) return 'The webhook URL must not carry credentials.';
-    const host = bareHost(url.hostname);
-    if (isIP(host) && isPrivateAddress(host) && !this.allowed(host)) {
-      return 'The webhook URL points to a private, loopback or link-local address.';
-    }
-    if (
-      !isIP(host) &&
-      (host === 'localhost' || host.endsWith('.localhost')) &&
-      !this.allowed(host)
-    ) {
+    if (literalRefusal(url.hostname, this.policy())) {
       return 'The webhook URL points to a private, loopback or link-local address.';
     }
     return null;
@@ -59,26 +55,18 @@ export class WebhookSender {
 
   /** The address to connect to, after the policy check. */
   async resolveTarget(url: URL): Promise<{ address: string; family: number }> {
-    const host = bareHost(url.hostname);
     const problem = this.staticProblem(url.toString());
     if (problem) throw new WebhookRefusedError(problem);
-    const addresses = isIP(host)
-      ? [{ address: host, family: isIP(host) }]
-      : await this.lookupHost(host).catch((error: Error) => {
-          throw new Error(`DNS lookup of ${host} failed: ${error.message}`);
-        });
-    if (addresses.length === 0) throw new Error(`DNS lookup of ${host} found no address`);
-    if (!this.allowed(host)) {
-      const blocked = addresses.find(
-        (a) => isPrivateAddress(a.address) && !this.allowed(a.address),
-      );
-      if (blocked) {
+    try {
+      return await resolveOutboundTarget(url.hostname, this.policy());
+    } catch (error) {
+      if (error instanceof OutboundRefusedError) {
         throw new WebhookRefusedError(
-          `${host} resolves to ${blocked.address}, a private, loopback or link-local address.`,
+          `${error.host} resolves to ${error.address}, a private, loopback or link-local address.`,
         );
       }
+      throw error;
     }
-    return addresses[0];
   }
 
   async post(
@@ -88,16 +76,7 @@ export class WebhookSender {
   ): Promise<WebhookResponse> {
     const url = new URL(rawUrl);
     const target = await this.resolveTarget(url);
-    const pinned: LookupFunction = (_hostname, options, callback) => {
-      if ((options as { all?: boolean }).all) {
-        (callback as unknown as (e: null, a: Array<{ address: string; family: number }>) => void)(
-          null,
-          [target],
-        );
-      } else {
-        callback(null, target.address, target.family);
-      }
-    };
+    const pinned = pinnedLookup(target);
     const started = Date.now();
     const client = url.protocol === 'https:' ? https : http;
     return new Promise<WebhookResponse>((resolve, reject) => {
@@ -151,10 +130,13 @@ export class WebhookSender {
 
   /** Every address a host name resolves to (the system resolver, as connections use). */
   protected lookupHost(host: string): Promise<Array<{ address: string; family: number }>> {
-    return lookup(host, { all: true, verbatim: true });
+    return systemLookup(host);
   }
 
-  private allowed(hostOrAddress: string): boolean {
-    return this.config.webhookAllowedHosts.includes(bareHost(hostOrAddress));
+  private policy(): OutboundPolicy {
+    return {
+      allowedHosts: this.config.webhookAllowedHosts,
+      lookup: (host) => this.lookupHost(host),
+    };
   }
 }

@@ -1,7 +1,9 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { Access } from '../access/access.decorator';
 import type { Request, Response } from 'express';
+import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager } from 'typeorm';
+import { EntitlementsGuard } from '../billing/entitlements-guard';
 import type { Principal } from '../access/principal';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
@@ -14,7 +16,7 @@ import {
 } from '../teams/invitations.service';
 import { checkPermissionTargets, readPermissions } from './permissions-input';
 
-type Outcome = 'updated' | 'invited' | 'added';
+type Outcome = 'updated' | 'invited';
 
 /**
  * POST /workspace_permissions_batch `{inviteMode, changes: [{email, permissions:
@@ -31,6 +33,7 @@ export class WorkspacePermissionsBatchController {
     private readonly api: HydraApi,
     private readonly dataSource: DataSource,
     private readonly invitations: InvitationsService,
+    private readonly modules: ModuleRef,
   ) {}
 
   @Post('/workspace_permissions_batch')
@@ -136,14 +139,11 @@ export class WorkspacePermissionsBatchController {
       return 'updated';
     }
     if (!inviteMode) return null;
-    const result = await this.invitations.invite(
-      em,
-      principal,
-      teamId,
-      email,
-      'member',
-      permissions,
-    );
-    return result.added ? 'added' : 'invited';
+    // An invitation takes a seat of the team's plan, as on POST /team_members.
+    await this.modules
+      .get(EntitlementsGuard, { strict: false })
+      .assertAvailable(em, teamId, 'users', 'changes');
+    await this.invitations.invite(em, principal, teamId, email, 'member', permissions);
+    return 'invited';
   }
 }

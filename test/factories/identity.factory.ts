@@ -115,3 +115,26 @@ export async function joinTeam(
     teamMemberId: membership.id,
   };
 }
+
+/**
+ * Makes the verified account of `email` (created if missing) a plain member of the tenant's
+ * team, e.g. as the recipient of a test e-mail.
+ */
+export async function addTeamMemberByEmail(
+  app: INestApplication,
+  tenant: Pick<Tenant, 'teamId'>,
+  email: string,
+): Promise<string> {
+  const db = app.get(DataSource);
+  await db.query(
+    `INSERT INTO "user" (email, email_verified) VALUES ($1, true) ON CONFLICT (email) DO NOTHING`,
+    [email],
+  );
+  const [user] = await db.query(`SELECT id FROM "user" WHERE email = $1`, [email]);
+  await db.query(
+    `INSERT INTO team_member (team_id, member_id, role) SELECT $1, $2, 'member'
+      WHERE NOT EXISTS (SELECT 1 FROM team_member WHERE team_id = $1 AND member_id = $2)`,
+    [tenant.teamId, user.id],
+  );
+  return user.id;
+}

@@ -85,3 +85,25 @@ describe('plannedColumns', () => {
     ]);
   });
 });
+
+describe('CSV formula injection (OWASP)', () => {
+  it.each([
+    ['=HYPERLINK("http://evil","x")', `"'=HYPERLINK(""http://evil"",""x"")"`],
+    ['+cmd|calc', "'+cmd|calc"],
+    ['-1+2', "'-1+2"],
+    ['@SUM(A1)', "'@SUM(A1)"],
+    ['\t=1', `"'\t=1"`],
+    ['\r=1', `"'\r=1"`],
+    ['-', "'-"],
+  ])('prefixes %j with a quote', (input, expected) => {
+    expect(csvField(input)).toBe(expected);
+  });
+
+  it('keeps numbers numeric, also negative decimals given as strings', () => {
+    expect(csvField(-5)).toBe('-5');
+    expect(csvField(-0.5)).toBe('-0.5');
+    expect(csvField('-12.50')).toBe('-12.50');
+    expect(csvField('+3')).toBe("'+3");
+    expect(csvField('a=b')).toBe('a=b');
+  });
+});

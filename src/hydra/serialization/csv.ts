@@ -1,10 +1,27 @@
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import type { ApiRecord } from './record-reader';
 
+/** A cell a spreadsheet would run as a formula starts with one of these (OWASP CSV injection). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A plain decimal numeral: a spreadsheet reads it as a number, never as a formula. */
+const NUMERAL = /^-?\d+(\.\d+)?([eE][+-]?\d+)?$/;
+
+/**
+ * Text that a spreadsheet would evaluate (`=HYPERLINK(...)`, `+cmd|...`, `@SUM(...)`, a
+ * leading tab or CR) gets a leading `'`, OWASP's advice, so it is shown as text. Numbers stay
+ * numbers: a JS number is never touched, and neither is a string that is a plain numeral
+ * (decimal columns arrive as strings, `-12.50`), because a numeral cannot be a formula and a
+ * negative amount column must stay numeric for whoever sums it. `-1+2` is not a numeral.
+ */
+export function neutraliseFormula(text: string): string {
+  return FORMULA_START.test(text) && !NUMERAL.test(text) ? `'${text}` : text;
+}
+
 /**
  * CSV as API Platform's encoder writes it: nested objects flattened with dots,
  * arrays as `key.0`, `key.1`, booleans 1/0, null empty, references as IRIs.
- * Fields are quoted when they contain a comma, quote, newline, tab or space.
+ * Fields are quoted when they contain a comma, quote, newline, tab or space; text that a
+ * spreadsheet would run as a formula is neutralised (neutraliseFormula).
  */
 export function csvField(value: unknown): string {
   if (value === null || value === undefined) return '';
@@ -13,9 +30,9 @@ export function csvField(value: unknown): string {
       ? value
         ? '1'
         : '0'
-      : typeof value === 'object'
-        ? JSON.stringify(value)
-        : String(value);
+      : typeof value === 'number' || typeof value === 'bigint'
+        ? String(value)
+        : neutraliseFormula(typeof value === 'object' ? JSON.stringify(value) : String(value));
   return /[,"\r\n\t ]/.test(s) ? '"' + s.replace(/"/g, '""') + '"' : s;
 }
 

@@ -139,7 +139,7 @@ export class ResourceWriter {
    * The access the operation declares (metadata/resource-access.ts), checked against the
    * workspace or team the record belongs to: read-only workspace members see a workspace's
    * records but may not change them, team-scoped records may need an admin or the owner.
-   * 403 for a write to a record (by id) or into a workspace or team (new entity).
+   * 403 for a write to a record (by id) or into a workspace or team (new or moved entity).
    */
   private async assertWritable(
     resource: ResourceMeta,
@@ -204,8 +204,9 @@ export class ResourceWriter {
       request,
     };
     if (violations.length === 0) await hooks.prepare?.(entity, ctx);
-    if (operation === 'post')
-      await this.assertWritable(resource, principal, em, { entity }, 'post');
+    // A new record, or a changed one moved (say, PUT with another `workspace`), must land
+    // where the caller may write: the record's old place was checked when it was loaded.
+    await this.assertWritable(resource, principal, em, { entity }, operation);
     const reported = new Set(violations.map((v) => v.propertyPath.replace(/\[\d+\]$/, '')));
     const all: Violation[] = [...violations];
     for (const v of await validateEntity(entity, operation))

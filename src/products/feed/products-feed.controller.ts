@@ -17,6 +17,7 @@ import { TrackingPage } from '../../tracking-pages/tracking-page.entity';
 import { sendAction } from '../../tracking-pages/action-response';
 import { FeedIssue, ProductsFeed, previewItems, readProductsFeed } from './products-feed';
 import { ProductsFeedService } from './products-feed.service';
+import { AcceptsUploads } from '../../hydra/serialization/multipart.middleware';
 
 /** Rows a feed may have: beyond this a catalogue should come from an integration. */
 export const MAX_FEED_ROWS = 50_000;
@@ -42,6 +43,7 @@ export class ProductsFeedController {
   ) {}
 
   @Post('/products_feed/verify')
+  @AcceptsUploads()
   @HttpCode(200)
   async verify(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.api.responder.negotiate(req, ['jsonld', 'json']);
@@ -78,6 +80,7 @@ export class ProductsFeedController {
   }
 
   @Post('/products_feed/import')
+  @AcceptsUploads()
   @HttpCode(200)
   async import(@Req() req: Request, @Res() res: Response): Promise<void> {
     this.api.responder.negotiate(req, ['jsonld', 'json']);

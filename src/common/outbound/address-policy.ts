@@ -1,7 +1,8 @@
 import { BlockList, isIP } from 'node:net';
 
 /**
- * Address ranges a webhook must never reach (SSRF): unspecified, loopback, private, carrier-grade
+ * Address ranges no outbound connection made for a user (webhooks, theme pages, SMTP servers of
+ * credentials, custom-domain probes) may reach (SSRF): unspecified, loopback, private, carrier-grade
  * NAT, link-local (cloud metadata at 169.254.169.254), benchmarking, documentation, multicast and
  * reserved ranges, IPv6 unique-local and link-local, and the IPv6 forms that embed IPv4 (mapped
  * ones are judged by the IPv4 address they carry).
@@ -63,4 +64,10 @@ export function isPrivateAddress(address: string): boolean {
 /** A host name or address as URLs give it (`[::1]` -> `::1`), lower case. */
 export function bareHost(hostname: string): string {
   return hostname.replace(/^\[|\]$/g, '').toLowerCase();
+}
+
+/** `localhost` and its subdomains (RFC 6761): loopback whatever DNS says. */
+export function isLocalName(host: string): boolean {
+  const bare = bareHost(host);
+  return bare === 'localhost' || bare.endsWith('.localhost');
 }
