@@ -70,6 +70,12 @@ export interface ActionContext {
   readonly files: Readonly<Record<string, readonly UploadedFile[]>>;
   /** The raw body bytes, for receivers that check a signature over them. */
   readonly rawBody?: Buffer;
+  /**
+   * The workspace (or team) ids the declared locator found, already access-checked: the
+   * handler scopes its work to them instead of resolving the input's references again.
+   * Empty when the locator found none (an optional `workspaceId` left out).
+   */
+  readonly targets: readonly string[];
 }
 
 export interface UploadedFile {

@@ -67,35 +67,37 @@ export class HydraInterceptor implements NestInterceptor {
     if (formats) this.responder.negotiate(req, formats);
     const principal = principalOf(req);
     const input = await readActionInput(declaration, req);
-    const context = actionContext(req);
-    if (principal) await this.checkTargets(declaration, principal, input, context);
-    setActionRequest(req, { input, principal, context });
+    const base = actionContext(req);
+    const targets = principal ? await this.checkTargets(declaration, principal, input, base) : [];
+    setActionRequest(req, { input, principal, context: { ...base, targets } });
   }
 
   private async checkTargets(
     declaration: ActionDeclaration,
     principal: Principal,
     input: Record<string, unknown>,
-    context: ActionContext,
-  ): Promise<void> {
+    context: Omit<ActionContext, 'targets'>,
+  ): Promise<readonly string[]> {
     const scope = scopeOf(declaration.access);
-    if (scope === 'none') return;
+    if (scope === 'none') return [];
     const locate: TargetLocator | undefined = declaration[scope];
-    if (!locate) return;
+    if (!locate) return [];
     const found = await locate({
       input,
       params: context.params,
       principal,
       targets: this.targets.for(principal),
     });
-    if (found === undefined) return;
-    for (const id of typeof found === 'string' ? [found] : found) {
+    if (found === undefined) return [];
+    const ids = typeof found === 'string' ? [found] : found;
+    for (const id of ids) {
       assertAccess(
         principal,
         declaration.access,
         scope === 'workspace' ? { workspaceId: id } : { teamId: id },
       );
     }
+    return ids;
   }
 
   private async write(
@@ -163,7 +165,7 @@ function offeredFormats(declaration: ActionDeclaration): readonly Format[] | und
   return 'json' in output ? JSON_FORMATS : ALL_FORMATS;
 }
 
-function actionContext(req: Request): ActionContext {
+function actionContext(req: Request): Omit<ActionContext, 'targets'> {
   const files: Record<string, UploadedFile[]> = {};
   for (const file of (req.files as UploadedFile[] | undefined) ?? []) {
     (files[file.fieldname] ??= []).push(file);
