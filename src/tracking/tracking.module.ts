@@ -7,6 +7,7 @@ import { ShipmentLookup } from './checks/shipment-lookup';
 import { TrackingChecks } from './checks/tracking-checks';
 import { TrackingChecksController } from './checks/tracking-checks.controller';
 import { Clock } from './clock';
+import { TrackingIngest } from './ingest/tracking-ingest';
 import { TrackingIngestController } from './ingest/tracking-ingest.controller';
 import { SandboxTrackingProvider, TrackingProviderRegistry } from './providers';
 import { TrackingRefresher } from './refresh/tracking-refresher';
@@ -37,6 +38,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     TrackingRefresher,
     TrackingChecks,
     ShipmentLookup,
+    TrackingIngest,
   ],
   exports: [Clock, TrackingProviderRegistry, TrackingService, TrackingRefresher, TrackingChecks],
 })

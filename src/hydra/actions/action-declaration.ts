@@ -9,7 +9,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * What an action answers; the handler's return value is read accordingly:
  * - `{ item: Resource }`: the id of a record (or the record) -> the resource in every format;
  * - `{ collection: Resource }`: a `CollectionQuery` -> a page with the query string's filters
- *   and pagination, in every format (CSV streamed from the cursor);
+ *   and pagination, in every format (CSV streamed from the cursor); or the ids of the records
+ *   an action worked on -> those records as one page, in that order; or one id -> that record
+ *   as an item (actions that answer one record or several, like the reference's);
  * - `{ json: Schema }`: a plain value -> JSON-LD / JSON; `Schema` is a DTO class or a JSON
  *   schema, for the docs;
  * - `{ html: true }`: an `HtmlPage` (or a string) -> text/html;

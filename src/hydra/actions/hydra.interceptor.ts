@@ -124,6 +124,21 @@ export class HydraInterceptor implements NestInterceptor {
       this.responder.item(req, res, resource, record, status);
     } else if ('collection' in output) {
       const resource = this.registry.get(output.collection);
+      if (typeof value === 'string') {
+        this.responder.item(req, res, resource, await this.data.get(resource, principal, value));
+        return;
+      }
+      if (Array.isArray(value)) {
+        const members = [];
+        for (const id of value as string[])
+          members.push(await this.data.get(resource, principal, id));
+        this.responder.collection(req, res, resource, {
+          members,
+          totalItems: members.length,
+          pagination: { page: 1, itemsPerPage: members.length, offset: 0 },
+        });
+        return;
+      }
       const query = (value ?? {}) as CollectionQuery;
       const collection = {
         resource,

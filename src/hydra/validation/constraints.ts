@@ -10,10 +10,16 @@ import type { WriteOperation } from '../metadata/decorators';
 interface On {
   on?: WriteOperation[];
   message?: string;
+  /** Another Symfony code than the constraint's (an `Assert` that reports a blank value). */
+  code?: string;
 }
 
 function options(code: string, message: string, on?: On): ValidationOptions {
-  return { groups: on?.on ?? ['post', 'put'], message: on?.message ?? message, context: { code } };
+  return {
+    groups: on?.on ?? ['post', 'put'],
+    message: on?.message ?? message,
+    context: { code: on?.code ?? code },
+  };
 }
 
 const isBlank = (v: unknown) =>
