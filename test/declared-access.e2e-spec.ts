@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
-import { createShipment } from './factories/commerce.factory';
+import { createShipment, createStatus } from './factories/commerce.factory';
 import { joinTeam, type Member } from './factories/identity.factory';
 import { createTenant, type Tenant } from './factories/tenant.factory';
 
@@ -13,6 +13,9 @@ import { createTenant, type Tenant } from './factories/tenant.factory';
  */
 
 interface Fixture {
+  app: NestExpressApplication;
+  /** A number unique within the run, for codes. */
+  seq: () => number;
   tenant: Tenant;
   shipment: Record<string, any>;
 }
@@ -62,6 +65,20 @@ const WORKSPACE_WRITES: Array<[string, (f: Fixture) => Call | Promise<Call>]> = 
       },
     }),
   ],
+  [
+    'POST /statuses/migrate-references',
+    async (f) => {
+      const code = `from-${f.seq()}`;
+      const used = await createShipment(f.app, f.tenant, { shipmentStatus: { code, title: code } });
+      const from = used.shipmentStatus;
+      const to = await createStatus(f.app, f.tenant, { code: `to-${f.seq()}` });
+      return {
+        method: 'post',
+        path: '/statuses/migrate-references',
+        body: { fromStatusId: from['@id'], toStatusId: to.id },
+      };
+    },
+  ],
 ];
 
 describe('declared access of actions', () => {
@@ -81,7 +98,8 @@ describe('declared access of actions', () => {
       reader.userId,
     ]);
     outsider = await createTenant(app);
-    f = { tenant, shipment: await createShipment(app, tenant) };
+    let n = 0;
+    f = { app, seq: () => ++n, tenant, shipment: await createShipment(app, tenant) };
   });
   afterAll(() => closeTestApp(app));
 
@@ -111,7 +129,7 @@ describe('declared access of actions', () => {
 /** What a refused write must leave as it was: the workspace's shipments and checkpoints. */
 async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
   return db.query(
-    `SELECT s.id, s.tracking_status, s.updated_at,
+    `SELECT s.id, s.tracking_status, s.shipment_status_id, s.updated_at,
             (SELECT count(*)::int FROM tracking_checkpoint c WHERE c.shipment_id = s.id) AS checkpoints
        FROM shipment s WHERE s.workspace_id = $1 ORDER BY s.id`,
     [workspaceId],

@@ -33,6 +33,8 @@ export function inputSchema(dto: Function, seen = new Set<Function>()): Schema {
     if (name === TYPE_CONSTRAINT) {
       const { type, each } = declaredInputType(String(m.message));
       Object.assign(schema, each ? { type: 'array', items: JSON_TYPES[type] } : JSON_TYPES[type]);
+    } else if (name === 'ofType') {
+      Object.assign(schema, JSON_TYPES[m.constraints[0] as InputType]);
     } else if (REQUIRED.has(name)) {
       required.push(m.propertyName);
     } else if (name === 'choice') {
