@@ -20,7 +20,16 @@ interface Fixture {
   shipment: Record<string, any>;
 }
 
-type Call = { method: 'post' | 'put' | 'delete'; path: string; body?: unknown };
+type Call = {
+  method: 'post' | 'put' | 'delete';
+  path: string;
+  body?: unknown;
+  /**
+   * What a member of another team gets when not 404: a resource body naming another tenant's
+   * workspace is the reference's 422 (an IRI that resolves to nothing), as for CRUD.
+   */
+  outsider?: number;
+};
 
 const checkpoint = { id: 'acl-1', checkpointDate: new Date().toISOString(), status: 'in_transit' };
 
@@ -79,7 +88,79 @@ const WORKSPACE_WRITES: Array<[string, (f: Fixture) => Call | Promise<Call>]> = 
       };
     },
   ],
+  [
+    'POST /fields',
+    (f) => ({
+      method: 'post',
+      path: '/fields',
+      body: { ...fieldBody(f), code: `acl_${f.seq()}` },
+      outsider: 422,
+    }),
+  ],
+  [
+    'PUT /fields/{code}',
+    async (f) => {
+      const code = `acl_${f.seq()}`;
+      await owner(f)
+        .post('/fields', { ...fieldBody(f), code })
+        .expect(201);
+      return { method: 'put', path: `/fields/${code}`, body: { title: 'Changed' } };
+    },
+  ],
+  [
+    'DELETE /fields/{code}',
+    async (f) => {
+      const code = `acl_${f.seq()}`;
+      await owner(f)
+        .post('/fields', { ...fieldBody(f), code })
+        .expect(201);
+      return { method: 'delete', path: `/fields/${code}` };
+    },
+  ],
+  [
+    'POST /fields_layouts',
+    (f) => ({
+      method: 'post',
+      path: '/fields_layouts',
+      body: { ...layoutBody(f), code: `acl-${f.seq()}` },
+      outsider: 422,
+    }),
+  ],
+  [
+    'PUT /fields_layouts/{code}',
+    async (f) => {
+      const code = `acl-${f.seq()}`;
+      await owner(f)
+        .post('/fields_layouts', { ...layoutBody(f), code })
+        .expect(201);
+      return { method: 'put', path: `/fields_layouts/${code}`, body: { ...layoutBody(f), code } };
+    },
+  ],
+  [
+    'DELETE /fields_layouts/{code}',
+    async (f) => {
+      const code = `acl-${f.seq()}`;
+      await owner(f)
+        .post('/fields_layouts', { ...layoutBody(f), code })
+        .expect(201);
+      return { method: 'delete', path: `/fields_layouts/${code}` };
+    },
+  ],
 ];
+
+const owner = (f: Fixture) => api(f.app, { token: f.tenant.token });
+const fieldBody = (f: Fixture) => ({
+  workspace: `/workspaces/${f.tenant.workspaceId}`,
+  entity: 'orders',
+  title: 'Access check',
+  fieldType: 'text',
+});
+const layoutBody = (f: Fixture) => ({
+  workspace: `/workspaces/${f.tenant.workspaceId}`,
+  entity: 'shipments',
+  title: 'Access check',
+  fields: ['trackingNumber'],
+});
 
 describe('declared access of actions', () => {
   let app: NestExpressApplication;
@@ -117,7 +198,7 @@ describe('declared access of actions', () => {
       const before = await snapshot(db, f.tenant.workspaceId);
       const refused = await send(reader.token, call).expect(403);
       expect(refused.body['hydra:description']).toBe('Read-only access to this workspace.');
-      await send(outsider.token, call).expect(404);
+      await send(outsider.token, call).expect(call.outsider ?? 404);
       expect(await snapshot(db, f.tenant.workspaceId)).toEqual(before);
       // The same request is a valid one: the owner's succeeds.
       const done = await send(f.tenant.token, call);
@@ -126,12 +207,17 @@ describe('declared access of actions', () => {
   );
 });
 
-/** What a refused write must leave as it was: the workspace's shipments and checkpoints. */
+/** What a refused write must leave as it was: the workspace's records the actions change. */
 async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
-  return db.query(
-    `SELECT s.id, s.tracking_status, s.shipment_status_id, s.updated_at,
-            (SELECT count(*)::int FROM tracking_checkpoint c WHERE c.shipment_id = s.id) AS checkpoints
-       FROM shipment s WHERE s.workspace_id = $1 ORDER BY s.id`,
-    [workspaceId],
-  );
+  const [shipments, fields, layouts] = await Promise.all([
+    db.query(
+      `SELECT s.id, s.tracking_status, s.shipment_status_id, s.updated_at,
+              (SELECT count(*)::int FROM tracking_checkpoint c WHERE c.shipment_id = s.id) AS checkpoints
+         FROM shipment s WHERE s.workspace_id = $1 ORDER BY s.id`,
+      [workspaceId],
+    ),
+    db.query(`SELECT * FROM field WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
+    db.query(`SELECT * FROM fields_layout WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
+  ]);
+  return { shipments, fields, layouts };
 }

@@ -11,7 +11,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * - `{ collection: Resource }`: a `CollectionQuery` -> a page with the query string's filters
  *   and pagination, in every format (CSV streamed from the cursor); or the ids of the records
  *   an action worked on -> those records as one page, in that order; or one id -> that record
- *   as an item (actions that answer one record or several, like the reference's);
+ *   as an item (actions that answer one record or several, like the reference's); or a
+ *   `CollectionPage` the action computed itself;
  * - `{ json: Schema }`: a plain value -> JSON-LD / JSON; `Schema` is a DTO class or a JSON
  *   schema, for the docs;
  * - `{ html: true }`: an `HtmlPage` (or a string) -> text/html;
@@ -37,6 +38,8 @@ export interface ActionDeclaration {
   /**
    * The input DTO (class-validator + class-transformer): the body of POST/PUT/PATCH, the
    * query string of GET/DELETE. Route parameters reach the handler in `ActionContext.params`.
+   * A resource class instead (code-addressed records written by hand): the resource's own
+   * body, read and validated by its write pipeline.
    */
   input?: Type<object>;
   output: ActionOutput;
@@ -68,6 +71,11 @@ export interface ActionContext {
   readonly requestId: string;
   /** Selected request headers (lower-case names), for actions whose protocol needs them. */
   header(name: string): string | undefined;
+  /**
+   * The negotiated response format (for `{ json }` answers whose JSON-LD form differs from
+   * the plain JSON one); undefined for outputs that do not negotiate.
+   */
+  readonly format?: Format;
   /** Uploaded files of a multipart body (field name -> files). */
   readonly files: Readonly<Record<string, readonly UploadedFile[]>>;
   /** The raw body bytes, for receivers that check a signature over them. */

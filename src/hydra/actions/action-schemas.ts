@@ -59,6 +59,11 @@ export function inputSchema(dto: Function, seen = new Set<Function>()): Schema {
   };
 }
 
+/** The documented request body of an action: its DTO's schema, or the resource's. */
+export function bodySchema(input: Function): Schema {
+  return getResourceOptions(input) ? resourceRef(input) : inputSchema(input);
+}
+
 /** The documented success answer of an action (for @nestjs/swagger's ApiResponse). */
 export function outputSchema(declaration: ActionDeclaration): {
   description: string;

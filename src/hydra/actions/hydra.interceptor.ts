@@ -12,6 +12,7 @@ import type { TargetLocator } from '../../access/access-target';
 import { principalOf } from '../../access/current-principal';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
+import { coerceForm } from '../controller/hydra-api';
 import { ApiError } from '../errors/api-errors';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { QueryParams } from '../query/query-params';
@@ -25,7 +26,13 @@ import {
 } from './action-declaration';
 import { readActionInput } from './action-input';
 import { setActionRequest } from './action-request';
-import { Answer, type CollectionQuery, type HtmlPage, type Redirect } from './action-result';
+import {
+  Answer,
+  CollectionPage,
+  type CollectionQuery,
+  type HtmlPage,
+  type Redirect,
+} from './action-result';
 import { AccessTargets } from './access-targets';
 
 const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
@@ -64,19 +71,21 @@ export class HydraInterceptor implements NestInterceptor {
 
   private async prepare(declaration: ActionDeclaration, req: Request): Promise<void> {
     const formats = offeredFormats(declaration);
-    if (formats) this.responder.negotiate(req, formats);
+    const format = formats ? this.responder.negotiate(req, formats) : undefined;
     const principal = principalOf(req);
-    const input = await readActionInput(declaration, req);
+    const input = await readActionInput(declaration, req, (target, body) =>
+      coerceForm(this.registry.get(target), body),
+    );
     const base = actionContext(req);
     const targets = principal ? await this.checkTargets(declaration, principal, input, base) : [];
-    setActionRequest(req, { input, principal, context: { ...base, targets } });
+    setActionRequest(req, { input, principal, context: { ...base, format, targets } });
   }
 
   private async checkTargets(
     declaration: ActionDeclaration,
     principal: Principal,
     input: Record<string, unknown>,
-    context: Omit<ActionContext, 'targets'>,
+    context: Omit<ActionContext, 'targets' | 'format'>,
   ): Promise<readonly string[]> {
     const scope = scopeOf(declaration.access);
     if (scope === 'none') return [];
@@ -126,6 +135,10 @@ export class HydraInterceptor implements NestInterceptor {
       const resource = this.registry.get(output.collection);
       if (typeof value === 'string') {
         this.responder.item(req, res, resource, await this.data.get(resource, principal, value));
+        return;
+      }
+      if (value instanceof CollectionPage) {
+        this.responder.collection(req, res, resource, value.result);
         return;
       }
       if (Array.isArray(value)) {
@@ -180,7 +193,7 @@ function offeredFormats(declaration: ActionDeclaration): readonly Format[] | und
   return 'json' in output ? JSON_FORMATS : ALL_FORMATS;
 }
 
-function actionContext(req: Request): Omit<ActionContext, 'targets'> {
+function actionContext(req: Request): Omit<ActionContext, 'targets' | 'format'> {
   const files: Record<string, UploadedFile[]> = {};
   for (const file of (req.files as UploadedFile[] | undefined) ?? []) {
     (files[file.fieldname] ??= []).push(file);
