@@ -1,51 +1,53 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
+import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { HydraApi } from '../hydra/controller/hydra-api';
-import { optionalWorkspace } from '../lookups/request-fields';
+import { Access } from '../access/access.decorator';
+import { principalOf } from '../access/current-principal';
+import type { Principal } from '../access/principal';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import { scopedWorkspace } from '../workspaces/workspace-scoped.input';
 import { exportRequest } from './export-request';
 import { Export } from './export.entity';
+import { ExportInput } from './export.input';
 import { ExportsService } from './exports.service';
 
 /**
- * `POST /export` `{"entity": "shipments"|"orders", "workspaceId"?: <workspace>,
- * "filters"?: {...collection query parameters...} | "<query string>", "params"?: [...],
- * "format"?: "csv"}` answers 200 with the export (status `queued`, `message`, `link` null);
- * `GET /exports/{id}` follows it, and the caller is notified (tag `export`) when it is done.
- * `GET /exports/{id}/download` streams the CSV file (whatever the Accept header asks: it is
- * a file download), 409 while it is not ready.
+ * `POST /export` queues an export; `GET /exports/{id}` (a resource) follows it, and the caller
+ * is notified (tag `export`) when it is done. `GET /exports/{id}/download` streams the file.
  */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
 @Controller()
 export class ExportsController {
-  constructor(
-    private readonly api: HydraApi,
-    private readonly exports: ExportsService,
-  ) {}
+  constructor(private readonly exports: ExportsService) {}
 
-  @Post('/export')
-  @HttpCode(200)
-  async create(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const request = exportRequest(body);
-    const workspaceId = await optionalWorkspace(this.api, principal, body);
-    const id = await this.exports.queue(principal, request, workspaceId);
-    const resource = this.api.resource(Export);
-    this.api.responder.item(req, res, resource, await this.api.data.get(resource, principal, id));
+  @Action({
+    method: 'POST',
+    path: '/export',
+    summary: 'Exports the shipments or orders matching a collection query to a CSV file.',
+    description:
+      'Answers the export (status `queued`, `message`, `link` null) at once; a job writes every matching row (`filters`/`params` are the collection\u2019s query parameters; paging is ignored) and notifies the caller (tag `export`). Searches all of the caller\u2019s workspaces, or the one `workspaceId`/`workspace` names (404 when the caller does not see it). Any member who may read the records may export them. 400 for wrong JSON types, 422 for a missing or unknown entity or format.',
+    input: ExportInput,
+    output: { item: Export },
+    formats: ['jsonld', 'json'],
+    access: 'workspace:read',
+    workspace: scopedWorkspace,
+  })
+  create(input: ExportInput, principal: Principal, context: ActionContext) {
+    return this.exports.queue(principal, exportRequest({ ...input }), context.targets[0]);
   }
 
+  /**
+   * The CSV file, whatever the Accept header asks (a file download: the one kind of route that
+   * writes its own response); the caller's own exports only (404 else), 409 while not ready.
+   */
   @Get('/exports/:id/download')
+  @Access('user')
   async download(
     @Param('id') id: string,
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
-    const principal = this.api.requirePrincipal(req);
-    const file = await this.exports.download(principal, id);
+    const file = await this.exports.download(principalOf(req)!, id);
     res.status(200);
     res.setHeader('Content-Type', 'text/csv; charset=utf-8');
     res.setHeader('Content-Length', String(file.size));

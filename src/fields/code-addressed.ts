@@ -1,7 +1,8 @@
-import { Principal, canWriteWorkspace } from '../access/principal';
+import { assertAccess } from '../access/access-level';
+import type { Principal } from '../access/principal';
 import type { DataProvider } from '../hydra/collection/data-provider';
 import { applyTenancy } from '../hydra/collection/tenancy';
-import { BadRequestError, ForbiddenError } from '../hydra/errors/api-errors';
+import { BadRequestError } from '../hydra/errors/api-errors';
 import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
 import type { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { ResolvedPath, resolvePropertyPath } from '../hydra/query/property-path';
@@ -61,8 +62,10 @@ export function ambiguousCode(code: string): BadRequestError {
   );
 }
 
-/** Read-only workspace members read definitions but never change them (403), like any write. */
+/**
+ * The declared `workspace:write` of a code-addressed write, checked once its workspace is
+ * known: read-only members read definitions but never change them (403).
+ */
 export function assertWritable(principal: Principal, workspaceId: string | null | undefined): void {
-  if (workspaceId && !canWriteWorkspace(principal, workspaceId))
-    throw new ForbiddenError('Read-only access to this workspace.');
+  if (workspaceId) assertAccess(principal, 'workspace:write', { workspaceId });
 }

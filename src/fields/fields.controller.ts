@@ -1,32 +1,43 @@
-import { Controller, Delete, Get, HttpCode, Post, Put, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
-import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
+import { Controller } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import { CollectionPage } from '../hydra/actions/action-result';
 import { parsePagination } from '../hydra/collection/pagination';
 import { BadRequestError, ValidationError } from '../hydra/errors/api-errors';
 import { parseBoolean } from '../hydra/filters/filter';
 import { QueryParams } from '../hydra/query/query-params';
 import { CUSTOM_FIELD_ENTITIES } from './custom-field-values';
+import { Field } from './field.entity';
 import { FieldsService } from './fields.service';
+
+/**
+ * Items are found by code within the caller's workspaces (the `workspace` and `entity` query
+ * parameters pick one), so the workspace a write is about is known only to FieldsService,
+ * which enforces `workspace:write` there like the resource pipeline does for CRUD.
+ */
+const BY_CODE =
+  'The field is found by code among the caller\u2019s workspaces; `?workspace=` and `?entity=` pick one when several have the code (400 while it stays ambiguous, 404 when none).';
 
 /**
  * `/fields`: custom fields by code, plus the built-in fields of an entity in the list
  * (`primary=true` only those, `primary=false` only custom ones, neither: built-in first).
  */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
 @Controller()
 export class FieldsController {
-  constructor(
-    private readonly api: HydraApi,
-    private readonly fields: FieldsService,
-  ) {}
+  constructor(private readonly fields: FieldsService) {}
 
-  @Get('/fields')
-  async list(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req);
-    const principal = this.api.requirePrincipal(req);
-    const params = QueryParams.fromUrl(req.originalUrl);
+  @Action({
+    method: 'GET',
+    path: '/fields',
+    summary: 'Lists the built-in and custom fields of an entity.',
+    description:
+      'Needs `?entity=` (shipments, orders, ...; 400 when missing or unknown). Built-in fields first, then the custom fields of the caller\u2019s workspaces (`workspace`, `code` ... filters); `primary=true` only built-in ones, `primary=false` only custom ones. Any member may read.',
+    output: { collection: Field },
+    access: 'workspace:read',
+  })
+  async list(_input: unknown, principal: Principal, context: ActionContext) {
+    const params = QueryParams.fromUrl(context.url);
     const entity = params.get('entity');
     if (!entity) throw new BadRequestError('The "entity" query parameter is required.');
     if (!this.fields.entityResource(entity))
@@ -40,59 +51,75 @@ export class FieldsController {
         ? []
         : (await this.fields.custom(principal, params)).map((m) => m.record)),
     ];
-    this.api.responder.collection(req, res, this.fields.resource, {
+    return new CollectionPage({
       members: members.slice(pagination.offset, pagination.offset + pagination.itemsPerPage),
       totalItems: members.length,
       pagination,
     });
   }
 
-  @Get('/fields/:code')
-  async get(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req);
-    const principal = this.api.requirePrincipal(req);
-    const match = await this.fields.find(
-      principal,
-      routeParam(req, 'code'),
-      QueryParams.fromUrl(req.originalUrl),
-    );
-    this.api.responder.item(req, res, this.fields.resource, match.record);
+  @Action({
+    method: 'GET',
+    path: '/fields/:code',
+    summary: 'Reads a field by its code.',
+    description: `${BY_CODE} Any member may read.`,
+    output: { item: Field },
+    access: 'workspace:read',
+  })
+  async get(_input: unknown, principal: Principal, context: ActionContext) {
+    return (
+      await this.fields.find(principal, context.params.code, QueryParams.fromUrl(context.url))
+    ).record;
   }
 
-  @Post('/fields')
-  @HttpCode(201)
-  async create(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req);
-    const principal = this.api.requirePrincipal(req);
-    const id = await this.fields.create(principal, this.api.body(req, this.fields.resource));
-    this.api.responder.item(req, res, this.fields.resource, await this.fields.record(id), 201);
+  @Action({
+    method: 'POST',
+    path: '/fields',
+    summary: 'Creates a custom field.',
+    description:
+      'Creates a custom field of `entity` in `workspace` (its code unique per workspace and entity, not a built-in field\u2019s). Needs write access to the workspace (read-only members: 403); 400 for wrong JSON types, 422 for invalid values or a workspace the caller does not see.',
+    input: Field,
+    output: { item: Field },
+    status: 201,
+    access: 'workspace:write',
+  })
+  async create(input: Record<string, unknown>, principal: Principal) {
+    return this.fields.record(await this.fields.create(principal, input));
   }
 
-  @Put('/fields/:code')
-  async replace(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req, this.fields.resource);
-    const id = await this.customId(req);
-    await this.fields.replace(principal, id, body);
-    this.api.responder.item(req, res, this.fields.resource, await this.fields.record(id));
+  @Action({
+    method: 'PUT',
+    path: '/fields/:code',
+    summary: 'Replaces a custom field.',
+    description: `Members left out go back to empty; \`fieldType\` is kept. ${BY_CODE} Built-in fields cannot be changed (422). Needs write access to the field\u2019s workspace (read-only members: 403).`,
+    input: Field,
+    output: { item: Field },
+    access: 'workspace:write',
+  })
+  async replace(input: Record<string, unknown>, principal: Principal, context: ActionContext) {
+    const id = await this.customId(principal, context);
+    await this.fields.replace(principal, id, input);
+    return this.fields.record(id);
   }
 
-  @Delete('/fields/:code')
-  @HttpCode(204)
-  async remove(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const principal = this.api.requirePrincipal(req);
-    await this.fields.remove(principal, await this.customId(req));
-    res.status(204).end();
+  @Action({
+    method: 'DELETE',
+    path: '/fields/:code',
+    summary: 'Deletes a custom field and its values.',
+    description: `Removes the definition and its values from the records of its entity. ${BY_CODE} Built-in fields cannot be removed (422). Needs write access to the field\u2019s workspace (read-only members: 403).`,
+    output: 'none',
+    access: 'workspace:write',
+  })
+  async remove(_input: unknown, principal: Principal, context: ActionContext) {
+    await this.fields.remove(principal, await this.customId(principal, context));
   }
 
   /** The stored field a write targets; built-in fields cannot be written (422). */
-  private async customId(req: Request): Promise<string> {
-    const code = routeParam(req, 'code');
+  private async customId(principal: Principal, context: ActionContext): Promise<string> {
     const match = await this.fields.find(
-      this.api.requirePrincipal(req),
-      code,
-      QueryParams.fromUrl(req.originalUrl),
+      principal,
+      context.params.code,
+      QueryParams.fromUrl(context.url),
     );
     if (match.primary)
       throw ValidationError.of('code', 'Built-in fields cannot be changed or removed.');

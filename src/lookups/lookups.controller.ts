@@ -1,71 +1,65 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
-import { HydraApi } from '../hydra/controller/hydra-api';
-import { QueryParams } from '../hydra/query/query-params';
+import { Controller } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import type { CollectionQuery } from '../hydra/actions/action-result';
 import { Order } from '../orders/order.entity';
 import { Shipment } from '../shipments/shipment.entity';
+import { scopedWorkspace } from '../workspaces/workspace-scoped.input';
 import { type LookupEntity, lookupCondition } from './lookup-conditions';
 import { lookupCriteria } from './lookup-criteria';
-import { optionalWorkspace } from './request-fields';
+import { LookupInput } from './lookup.input';
 
-/**
- * `POST /shipments/lookup` and `POST /orders/lookup`: the caller's shipments or orders
- * matching a tracking number, an order number, an e-mail or a phone number, in all of the
- * caller's workspaces or in one (`workspaceId` / `workspace`).
- *
- * Body: `{"trackingNumber"?, "orderNumber"?, "email"?, "phoneNumber"?, "query"?, "workspaceId"?}`.
- * Every given criterion must match; `query` is one value matched against all four (what a
- * support agent pastes into a search box). E-mails and tracking numbers compare without
- * case; phone numbers compare by their national digits, whatever the formatting. An order
- * matches a tracking number through its shipments, a shipment an order number through its
- * `orderNumbers`.
- *
- * The answer is the collection of matches (JSON-LD envelope, a bare array in JSON), paged
- * and ordered like the resource's collection: `?page=`, `?itemsPerPage=` and the
- * collection's filters work on the query string.
- */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
+const DESCRIPTION =
+  'Every given criterion (`trackingNumber`, `orderNumber`, `email`, `phoneNumber`) must match; `query` is one value matched against all four. E-mails and tracking numbers compare without case, phone numbers by their national digits. Searches all of the caller\u2019s workspaces, or the one `workspaceId`/`workspace` names (404 when the caller does not see it). Answers a page of the collection, ordered and paged like it (`?page=`, `?itemsPerPage=` and its filters work on the query string). 400 for a non-string criterion, 422 when no usable criterion is given or a phone number has fewer than 6 digits.';
+
+/** `POST /shipments/lookup` and `POST /orders/lookup`: the caller's records matching a search. */
 @Controller()
 export class LookupsController {
-  constructor(private readonly api: HydraApi) {}
-
-  @Post('/shipments/lookup')
-  @HttpCode(200)
-  shipments(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.lookup(Shipment, 'shipments', req, res);
+  @Action({
+    method: 'POST',
+    path: '/shipments/lookup',
+    summary: 'Finds shipments by tracking number, order number, e-mail or phone number.',
+    description: `${DESCRIPTION} A shipment matches an order number through its \`orderNumbers\`.`,
+    input: LookupInput,
+    output: { collection: Shipment },
+    formats: ['jsonld', 'json'],
+    access: 'workspace:read',
+    workspace: scopedWorkspace,
+  })
+  shipments(input: LookupInput, principal: Principal, context: ActionContext): CollectionQuery {
+    return lookup('shipments', input, principal, context);
   }
 
-  @Post('/orders/lookup')
-  @HttpCode(200)
-  orders(@Req() req: Request, @Res() res: Response): Promise<void> {
-    return this.lookup(Order, 'orders', req, res);
+  @Action({
+    method: 'POST',
+    path: '/orders/lookup',
+    summary: 'Finds orders by order number, tracking number, e-mail or phone number.',
+    description: `${DESCRIPTION} An order matches a tracking number through its shipments.`,
+    input: LookupInput,
+    output: { collection: Order },
+    formats: ['jsonld', 'json'],
+    access: 'workspace:read',
+    workspace: scopedWorkspace,
+  })
+  orders(input: LookupInput, principal: Principal, context: ActionContext): CollectionQuery {
+    return lookup('orders', input, principal, context);
   }
+}
 
-  private async lookup(
-    target: Function,
-    entity: LookupEntity,
-    req: Request,
-    res: Response,
-  ): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const criteria = lookupCriteria(body);
-    const workspaceId = await optionalWorkspace(this.api, principal, body);
-    const resource = this.api.resource(target);
-    const result = await this.api.data.list({
-      resource,
-      principal,
-      params: QueryParams.fromUrl(req.originalUrl),
-      scope: workspaceId ? [{ path: 'workspace', id: workspaceId }] : [],
-      hooks: {
-        scopeCollection: (query) =>
-          query.andWhere(lookupCondition(entity, criteria, query, principal.workspaceIds)),
-      },
-      request: req,
-    });
-    this.api.responder.collection(req, res, resource, result);
-  }
+function lookup(
+  entity: LookupEntity,
+  input: LookupInput,
+  principal: Principal,
+  context: ActionContext,
+): CollectionQuery {
+  const criteria = lookupCriteria({ ...input });
+  const workspaceId = context.targets[0];
+  return {
+    scope: workspaceId ? [{ path: 'workspace', id: workspaceId }] : [],
+    hooks: {
+      scopeCollection: (query) =>
+        query.andWhere(lookupCondition(entity, criteria, query, principal.workspaceIds)),
+    },
+  };
 }

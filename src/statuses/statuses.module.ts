@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { StatusReferencesController } from './status-references.controller';
+import { StatusReferencesService } from './status-references.service';
 import { Status } from './status.entity';
 import { StatusesService } from './statuses.service';
 
@@ -9,7 +10,7 @@ export class StatusesController extends ResourceController(Status, StatusesServi
 @Module({
   // The actions first: their paths must not be taken for `/statuses/:id`.
   controllers: [StatusReferencesController, StatusesController],
-  providers: [StatusesService],
+  providers: [StatusesService, StatusReferencesService],
   exports: [StatusesService],
 })
 export class StatusesModule {}

@@ -9,6 +9,7 @@ import { ShipmentLookup } from './checks/shipment-lookup';
 import { TrackingChecks } from './checks/tracking-checks';
 import { TrackingChecksController } from './checks/tracking-checks.controller';
 import { Clock } from './clock';
+import { TrackingIngest } from './ingest/tracking-ingest';
 import { TrackingIngestController } from './ingest/tracking-ingest.controller';
 import { SandboxTrackingProvider, TrackingProviderRegistry } from './providers';
 import { ProviderCredentialsStore } from './providers/remote/provider-credentials-store';
@@ -57,6 +58,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     TrackingRefresher,
     TrackingChecks,
     ShipmentLookup,
+    TrackingIngest,
   ],
   exports: [
     Clock,

@@ -10,7 +10,10 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  * What an action answers; the handler's return value is read accordingly:
  * - `{ item: Resource }`: the id of a record (or the record) -> the resource in every format;
  * - `{ collection: Resource }`: a `CollectionQuery` -> a page with the query string's filters
- *   and pagination, in every format (CSV streamed from the cursor);
+ *   and pagination, in every format (CSV streamed from the cursor); or the ids of the records
+ *   an action worked on -> those records as one page, in that order; or one id -> that record
+ *   as an item (actions that answer one record or several, like the reference's); or a
+ *   `CollectionPage` the action computed itself;
  * - `{ json: Schema }`: a plain value -> JSON-LD / JSON; `Schema` is a DTO class or a JSON
  *   schema, for the docs;
  * - `{ html: true }`: an `HtmlPage` (or a string) -> text/html;
@@ -36,6 +39,8 @@ export interface ActionDeclaration {
   /**
    * The input DTO (class-validator + class-transformer): the body of POST/PUT/PATCH, the
    * query string of GET/DELETE. Route parameters reach the handler in `ActionContext.params`.
+   * A resource class instead (code-addressed records written by hand): the resource's own
+   * body, read and validated by its write pipeline.
    */
   input?: Type<object>;
   output: ActionOutput;
@@ -67,10 +72,21 @@ export interface ActionContext {
   readonly requestId: string;
   /** Selected request headers (lower-case names), for actions whose protocol needs them. */
   header(name: string): string | undefined;
+  /**
+   * The negotiated response format (for `{ json }` answers whose JSON-LD form differs from
+   * the plain JSON one); undefined for outputs that do not negotiate.
+   */
+  readonly format?: Format;
   /** Uploaded files of a multipart body (field name -> files). */
   readonly files: Readonly<Record<string, readonly UploadedFile[]>>;
   /** The raw body bytes, for receivers that check a signature over them. */
   readonly rawBody?: Buffer;
+  /**
+   * The workspace (or team) ids the declared locator found, already access-checked: the
+   * handler scopes its work to them instead of resolving the input's references again.
+   * Empty when the locator found none (an optional `workspaceId` left out).
+   */
+  readonly targets: readonly string[];
   /**
    * The request, handed on to the resource write pipeline's hooks (which key recursion
    * guards on it); handlers never read it.

@@ -2,6 +2,7 @@ import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError as ClassValidationError } from 'class-validator';
 import type { Request } from 'express';
 import { ApiError, ValidationError, type Violation } from '../errors/api-errors';
+import { getResourceOptions } from '../metadata/decorators';
 import { typeError } from '../write/denormalizer';
 import {
   TYPE_CONSTRAINT,
@@ -23,11 +24,19 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export async function readActionInput(
   declaration: ActionDeclaration,
   req: Request,
+  coerceForm: (resource: Function, body: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const raw = BODY_METHODS.has(declaration.method)
     ? readBody(req, declaration.bodyTypes)
     : { ...(req.query as Record<string, unknown>) };
   if (!declaration.input) return raw;
+  if (getResourceOptions(declaration.input)) {
+    // A resource's own body: its write pipeline (denormalizer, constraints) reads it.
+    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(
+      req.headers['content-type'] ?? '',
+    );
+    return form ? coerceForm(declaration.input, raw) : raw;
+  }
   const instance = plainToInstance(declaration.input, raw, {
     exposeDefaultValues: true,
   }) as Record<string, unknown>;

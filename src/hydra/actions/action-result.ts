@@ -1,3 +1,4 @@
+import type { CollectionResult } from '../collection/data-provider';
 import type { ResourceHooks } from '../write/resource-hooks';
 
 /**
@@ -10,6 +11,14 @@ export interface CollectionQuery {
   /** Extra SQL conditions (`scopeCollection`). */
   hooks?: ResourceHooks;
   maxItemsPerPage?: number;
+}
+
+/**
+ * A page a `{ collection }` action computed itself, for records that are not the rows of one
+ * query (built-in fields listed with stored ones): answered as is, in every format.
+ */
+export class CollectionPage {
+  constructor(readonly result: CollectionResult) {}
 }
 
 /** A value answered with another status than the declared one, and/or extra headers. */

@@ -33,6 +33,8 @@ export function inputSchema(dto: Function, seen = new Set<Function>()): Schema {
     if (name === TYPE_CONSTRAINT) {
       const { type, each } = declaredInputType(String(m.message));
       Object.assign(schema, each ? { type: 'array', items: JSON_TYPES[type] } : JSON_TYPES[type]);
+    } else if (name === 'ofType') {
+      Object.assign(schema, JSON_TYPES[m.constraints[0] as InputType]);
     } else if (REQUIRED.has(name)) {
       required.push(m.propertyName);
     } else if (name === 'choice') {
@@ -55,6 +57,11 @@ export function inputSchema(dto: Function, seen = new Set<Function>()): Schema {
     properties,
     ...(required.length ? { required: [...new Set(required)] } : {}),
   };
+}
+
+/** The documented request body of an action: its DTO's schema, or the resource's. */
+export function bodySchema(input: Function): Schema {
+  return getResourceOptions(input) ? resourceRef(input) : inputSchema(input);
 }
 
 /** The documented success answer of an action (for @nestjs/swagger's ApiResponse). */

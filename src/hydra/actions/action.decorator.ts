@@ -22,7 +22,7 @@ import {
 import { ACCESS, type AccessDeclaration } from '../../access/access.decorator';
 import { ACTION, type ActionDeclaration } from './action-declaration';
 import { actionRequestOf } from './action-request';
-import { inputSchema, outputSchema } from './action-schemas';
+import { bodySchema, outputSchema } from './action-schemas';
 import { declareAction } from './action-registry';
 
 const ROUTE = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete } as const;
@@ -73,7 +73,7 @@ export function Action(declaration: ActionDeclaration): MethodDecorator {
   if (declaration.tags) decorators.push(ApiTags(...declaration.tags));
   if (declaration.access !== 'public') decorators.push(ApiSecurity('bearer'));
   if (declaration.input && ['POST', 'PUT', 'PATCH'].includes(declaration.method)) {
-    decorators.push(ApiBody({ required: true, schema: inputSchema(declaration.input) }));
+    decorators.push(ApiBody({ required: true, schema: bodySchema(declaration.input) }));
   }
   const apply = applyDecorators(...decorators);
   return (target, key, descriptor) => {

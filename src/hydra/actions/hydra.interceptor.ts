@@ -12,6 +12,7 @@ import type { TargetLocator } from '../../access/access-target';
 import { principalOf } from '../../access/current-principal';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
+import { coerceForm } from '../controller/hydra-api';
 import { ApiError } from '../errors/api-errors';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { QueryParams } from '../query/query-params';
@@ -25,7 +26,13 @@ import {
 } from './action-declaration';
 import { readActionInput } from './action-input';
 import { setActionRequest } from './action-request';
-import { Answer, type CollectionQuery, type HtmlPage, type Redirect } from './action-result';
+import {
+  Answer,
+  CollectionPage,
+  type CollectionQuery,
+  type HtmlPage,
+  type Redirect,
+} from './action-result';
 import { AccessTargets } from './access-targets';
 
 const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
@@ -64,38 +71,42 @@ export class HydraInterceptor implements NestInterceptor {
 
   private async prepare(declaration: ActionDeclaration, req: Request): Promise<void> {
     const formats = offeredFormats(declaration);
-    if (formats) this.responder.negotiate(req, formats);
+    const format = formats ? this.responder.negotiate(req, formats) : undefined;
     const principal = principalOf(req);
-    const input = await readActionInput(declaration, req);
-    const context = actionContext(req);
-    if (principal) await this.checkTargets(declaration, principal, input, context);
-    setActionRequest(req, { input, principal, context });
+    const input = await readActionInput(declaration, req, (target, body) =>
+      coerceForm(this.registry.get(target), body),
+    );
+    const base = actionContext(req);
+    const targets = principal ? await this.checkTargets(declaration, principal, input, base) : [];
+    setActionRequest(req, { input, principal, context: { ...base, format, targets } });
   }
 
   private async checkTargets(
     declaration: ActionDeclaration,
     principal: Principal,
     input: Record<string, unknown>,
-    context: ActionContext,
-  ): Promise<void> {
+    context: Omit<ActionContext, 'targets' | 'format'>,
+  ): Promise<readonly string[]> {
     const scope = scopeOf(declaration.access);
-    if (scope === 'none') return;
+    if (scope === 'none') return [];
     const locate: TargetLocator | undefined = declaration[scope];
-    if (!locate) return;
+    if (!locate) return [];
     const found = await locate({
       input,
       params: context.params,
       principal,
       targets: this.targets.for(principal),
     });
-    if (found === undefined) return;
-    for (const id of typeof found === 'string' ? [found] : found) {
+    if (found === undefined) return [];
+    const ids = typeof found === 'string' ? [found] : found;
+    for (const id of ids) {
       assertAccess(
         principal,
         declaration.access,
         scope === 'workspace' ? { workspaceId: id } : { teamId: id },
       );
     }
+    return ids;
   }
 
   private async write(
@@ -122,6 +133,25 @@ export class HydraInterceptor implements NestInterceptor {
       this.responder.item(req, res, resource, record, status);
     } else if ('collection' in output) {
       const resource = this.registry.get(output.collection);
+      if (typeof value === 'string') {
+        this.responder.item(req, res, resource, await this.data.get(resource, principal, value));
+        return;
+      }
+      if (value instanceof CollectionPage) {
+        this.responder.collection(req, res, resource, value.result);
+        return;
+      }
+      if (Array.isArray(value)) {
+        const members = [];
+        for (const id of value as string[])
+          members.push(await this.data.get(resource, principal, id));
+        this.responder.collection(req, res, resource, {
+          members,
+          totalItems: members.length,
+          pagination: { page: 1, itemsPerPage: members.length, offset: 0 },
+        });
+        return;
+      }
       const query = (value ?? {}) as CollectionQuery;
       const collection = {
         resource,
@@ -163,7 +193,7 @@ function offeredFormats(declaration: ActionDeclaration): readonly Format[] | und
   return 'json' in output ? JSON_FORMATS : ALL_FORMATS;
 }
 
-function actionContext(req: Request): ActionContext {
+function actionContext(req: Request): Omit<ActionContext, 'targets' | 'format'> {
   const files: Record<string, UploadedFile[]> = {};
   for (const file of (req.files as UploadedFile[] | undefined) ?? []) {
     (files[file.fieldname] ??= []).push(file);

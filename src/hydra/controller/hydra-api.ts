@@ -123,7 +123,7 @@ export class HydraApi {
 }
 
 /** Form fields arrive as strings; read them as the declared types. */
-function coerceForm(
+export function coerceForm(
   resource: ResourceMeta,
   body: Record<string, unknown>,
 ): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { ValidateBy, ValidationOptions, getMetadataStorage, isEmail } from 'class-validator';
 import { ViolationCodes } from '../errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
+import { hasInputType, type InputType } from './input-types';
 
 /**
  * Constraint decorators with Symfony's messages and codes (clients of the
@@ -10,10 +11,16 @@ import type { WriteOperation } from '../metadata/decorators';
 interface On {
   on?: WriteOperation[];
   message?: string;
+  /** Another Symfony code than the constraint's (an `Assert` that reports a blank value). */
+  code?: string;
 }
 
 function options(code: string, message: string, on?: On): ValidationOptions {
-  return { groups: on?.on ?? ['post', 'put'], message: on?.message ?? message, context: { code } };
+  return {
+    groups: on?.on ?? ['post', 'put'],
+    message: on?.message ?? message,
+    context: { code: on?.code ?? code },
+  };
 }
 
 const isBlank = (v: unknown) =>
@@ -162,4 +169,18 @@ export const Present = (on?: On) =>
   ValidateBy(
     { name: 'notNull', validator: { validate: (v) => v !== null && v !== undefined } },
     options(ViolationCodes.notBlank, 'This value should not be blank.', on),
+  );
+
+/**
+ * Symfony's Type constraint: a value of another JSON type is a 422 violation "This value
+ * should be of type string." (where the reference answers so rather than with a 400).
+ */
+export const OfType = (type: InputType, on?: On) =>
+  ValidateBy(
+    {
+      name: 'ofType',
+      constraints: [type],
+      validator: { validate: (v) => v === null || v === undefined || hasInputType(type, v) },
+    },
+    options(ViolationCodes.invalid, `This value should be of type ${type}.`, on),
   );

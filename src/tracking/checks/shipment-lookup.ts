@@ -4,7 +4,6 @@ import { HydraApi } from '../../hydra/controller/hydra-api';
 import { identifierFrom } from '../../hydra/filters';
 import { NotFoundError, ValidationError, type Violation } from '../../hydra/errors/api-errors';
 import { typeError } from '../../hydra/write/denormalizer';
-import { Workspace } from '../../workspaces/workspace.entity';
 
 /**
  * Finds the shipments a tracking action names, within the caller's tenancy: by id or IRI
@@ -34,15 +33,34 @@ export class ShipmentLookup {
     return ids;
   }
 
-  async workspaceId(principal: Principal, reference: unknown, attribute: string): Promise<string> {
-    if (typeof reference !== 'string') throw typeError(attribute, 'string', reference);
-    const id = await this.api.data.resolveReference(
-      this.api.resource(Workspace),
-      principal,
-      reference,
+  /** The shipments a tracking check names: by ids, or by tracking numbers of `workspaceId`. */
+  named(
+    principal: Principal,
+    input: { ids?: string[] | null; trackingNumbers?: string[] | null },
+    workspaceId: string | undefined,
+  ): Promise<string[]> {
+    if (input.ids) return this.byReferences(principal, input.ids, 'ids');
+    if (!workspaceId) throw new Error('A tracking number check without its workspace');
+    return this.byTrackingNumbers(workspaceId, input.trackingNumbers ?? [], 'trackingNumbers');
+  }
+
+  /** The shipment of the workspace with this tracking number; 404 when there is none. */
+  async byTrackingNumber(workspaceId: string, number: string): Promise<string> {
+    const { rows } = await this.api.data.pool.query<{ id: string }>(
+      `SELECT id FROM shipment WHERE workspace_id = $1 AND tracking_number = $2`,
+      [workspaceId, number.trim()],
     );
-    if (!id) throw new NotFoundError();
-    return id;
+    if (!rows[0]) throw new NotFoundError();
+    return rows[0].id;
+  }
+
+  /** The carrier a shipment was detected with (pushed checkpoints default to it). */
+  async originCarrier(shipmentId: string): Promise<string | null> {
+    const { rows } = await this.api.data.pool.query<{ origin_carrier: string | null }>(
+      `SELECT origin_carrier FROM shipment WHERE id = $1`,
+      [shipmentId],
+    );
+    return rows[0]?.origin_carrier ?? null;
   }
 
   /** Shipment ids for tracking numbers of one workspace, in the given order. */
