@@ -1,3 +1,4 @@
+import { isStorableText } from '../../hydra/filters/filter';
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../access/principal';
 import { HydraApi } from '../../hydra/controller/hydra-api';
@@ -46,6 +47,8 @@ export class ShipmentLookup {
 
   /** The shipment of the workspace with this tracking number; 404 when there is none. */
   async byTrackingNumber(workspaceId: string, number: string): Promise<string> {
+    // No stored number holds a NUL (PostgreSQL text cannot): such a value names nothing.
+    if (!isStorableText(number)) throw new NotFoundError();
     const { rows } = await this.api.data.pool.query<{ id: string }>(
       `SELECT id FROM shipment WHERE workspace_id = $1 AND tracking_number = $2`,
       [workspaceId, number.trim()],
@@ -73,7 +76,7 @@ export class ShipmentLookup {
       .query(
         `SELECT id, tracking_number FROM shipment
           WHERE workspace_id = $1 AND tracking_number = ANY($2::text[])`,
-        [workspaceId, numbers.map((n) => n.trim())],
+        [workspaceId, numbers.filter(isStorableText).map((n) => n.trim())],
       )
       .then((r) => r.rows);
     const byNumber = new Map(rows.map((r) => [r.tracking_number, r.id]));

@@ -54,7 +54,7 @@ export class TrackingChecksController {
         type: 'object',
         properties: {
           queued: { type: 'boolean' },
-          job: { type: ['string', 'null'] },
+          job: { type: 'string', nullable: true },
           shipments: { type: 'array', items: { type: 'string', format: 'iri-reference' } },
         },
       },
