@@ -1,3 +1,4 @@
+import { NotFoundError } from '../hydra/errors/api-errors';
 import type { Principal } from './principal';
 
 /**
@@ -88,4 +89,20 @@ export const allOf =
       if (ids !== undefined) found.push(...(typeof ids === 'string' ? [ids] : ids));
     }
     return found.length ? [...new Set(found)] : undefined;
+  };
+
+/**
+ * A locator whose reference the caller cannot see answers no target instead of 404: the
+ * handler then refuses it its own way (the reference service answers such e-mail
+ * notification actions with a 422 "Item not found"). A visible one is checked as usual.
+ */
+export const unlessInvisible =
+  (locate: TargetLocator): TargetLocator =>
+  async (ctx) => {
+    try {
+      return await locate(ctx);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
   };

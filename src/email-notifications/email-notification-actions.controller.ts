@@ -1,267 +1,82 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import { isEmail } from 'class-validator';
-import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
+import { Controller } from '@nestjs/common';
+import { fromInput, unlessInvisible } from '../access/access-target';
 import type { Principal } from '../access/principal';
-import { HydraApi } from '../hydra/controller/hydra-api';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
-import { typeError } from '../hydra/write/denormalizer';
-import { removeNotesOfDeleted } from '../notes/record-notes';
-import { Shipment } from '../shipments/shipment.entity';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import { typedAnswer } from '../hydra/actions/action-result';
 import { Workspace } from '../workspaces/workspace.entity';
-import { PermanentDeliveryError } from '../events/delivery-error';
-import { DEFAULT_NOTIFICATIONS } from './default-notifications';
-import { composeEmail } from './email-composer';
-import { unknownVariables } from './email-template';
+import {
+  NotificationPreviewInput,
+  NotificationResetInput,
+  NotificationSendTestInput,
+} from './email-notification-actions.input';
+import { EmailNotificationActions } from './email-notification-actions.service';
 import { EmailNotification } from './email-notification.entity';
-import { NOTIFICATION_EVENTS } from '../events/event-types';
-import { NotificationMailer, WorkspaceSmtpError } from './notification-mailer';
-import { NotificationValues } from './notification-values';
-import { TestRecipients } from './test-recipients';
-
-const DRAFT_MAX_LENGTH = { subject: 998, body: 100_000 } as const;
-
-interface NotificationTemplate {
-  id: string | null;
-  workspaceId: string;
-  event: string;
-  subject: string | null;
-  body: string | null;
-  trackingPageId: string | null;
-}
 
 /**
- * Actions on e-mail notifications (bodies: ids or IRIs):
- * - `POST /email_notifications/preview` `{id}` (a notification) or `{workspace, event, subject?,
- *   body?}` (a draft), optional `shipment` (else sample values): 200 `{subject, html, text}`.
- * - `POST /email_notifications/send_test` same plus `email` (default: the caller's address):
- *   needs write access to the workspace, goes only to the caller's own verified address or a
- *   verified member of the workspace's team, within a budget per caller (TestRecipients);
- *   sends the rendered mail now, through the workspace's SMTP credentials when it has some
- *   (else the global Mailer); 200 `{sent: true, to, subject}`, 502 when the server does not
- *   take it (naming a workspace's server and why, never its secrets).
- * - `POST /email_notifications/reset_defaults` `{id}` (a workspace; `workspace` also read):
- *   replaces the workspace's system notifications with the defaults, one per main status
- *   event, keeping the ones users made; 200 `{workspace, emailNotifications: [...]}`.
+ * The workspace of the template (a stored notification's, or a draft's), or the one being
+ * reset. One the caller cannot see is the service's 422 "Item not found", as the reference
+ * answers; a visible one is checked against the declared level.
  */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
+const templateWorkspace = unlessInvisible(async (ctx) =>
+  typeof ctx.input.id === 'string' && ctx.input.id
+    ? ctx.targets.ownersOf(EmailNotification, [ctx.input.id], 'workspace')
+    : fromInput(Workspace, 'workspace')(ctx),
+);
+const resetWorkspace = unlessInvisible(fromInput(Workspace, 'id', 'workspace'));
+
+const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
+
+/** Actions on e-mail notifications (bodies take ids or IRIs). */
 @Controller()
 export class EmailNotificationActionsController {
-  constructor(
-    private readonly api: HydraApi,
-    private readonly dataSource: DataSource,
-    private readonly values: NotificationValues,
-    private readonly mailer: NotificationMailer,
-    private readonly testRecipients: TestRecipients,
-  ) {}
+  constructor(private readonly actions: EmailNotificationActions) {}
 
-  @Post('/email_notifications/preview')
-  @HttpCode(200)
-  async preview(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const { workspaceId: _workspace, ...mail } = await this.render(principal, body);
-    this.send(req, res, 'EmailNotificationPreview', { ...mail });
+  @Action({
+    method: 'POST',
+    path: '/email_notifications/preview',
+    summary: 'Renders an e-mail notification or a draft.',
+    description:
+      'Renders the notification `id`, or a draft of `workspace` (`event`, `subject`, `body`), with the values of `shipment` or sample ones. Answers `{subject, html, text}`. 422 for an unknown template variable, a reference the caller cannot see, or a shipment of another workspace.',
+    input: NotificationPreviewInput,
+    output: JSON_OUT,
+    access: 'workspace:read',
+    workspace: templateWorkspace,
+  })
+  async preview(input: NotificationPreviewInput, principal: Principal, context: ActionContext) {
+    const mail = await this.actions.preview(principal, input);
+    return typedAnswer(context, 'EmailNotificationPreview', mail);
   }
 
-  @Post('/email_notifications/send_test')
-  @HttpCode(200)
-  async sendTest(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const to = body.email ?? principal.email;
-    if (typeof to !== 'string') throw typeError('email', 'string', to);
-    if (!isEmail(to)) {
-      throw ValidationError.of(
-        'email',
-        'This value is not a valid email address.',
-        ViolationCodes.email,
-      );
-    }
-    const { workspaceId, ...mail } = await this.render(principal, body);
-    await this.testRecipients.check(principal, workspaceId, to);
-    try {
-      await this.mailer.send(workspaceId, {
-        to,
-        subject: mail.subject,
-        text: mail.text,
-        html: mail.html,
-      });
-    } catch (error) {
-      // A workspace's own server (or settings) is the caller's to fix: say what went wrong.
-      // Secrets are already redacted; the global server's errors stay internal.
-      const reason =
-        error instanceof WorkspaceSmtpError || error instanceof PermanentDeliveryError
-          ? ` ${error.message.replace(/^./, (c) => c.toUpperCase()).replace(/\.?\s*$/, '.')}`
-          : '';
-      throw new ApiError(502, `The test e-mail could not be handed to the mail server.${reason}`);
-    }
-    this.send(req, res, 'EmailNotificationSendTest', { sent: true, to, subject: mail.subject });
+  @Action({
+    method: 'POST',
+    path: '/email_notifications/send_test',
+    summary: 'Sends a rendered notification as a test e-mail.',
+    description:
+      'Renders like `preview` and sends it now to `email` (default: the caller), through the workspace\u2019s SMTP credentials when it has some. Only to the caller\u2019s own verified address or a verified member of the team, within a budget per caller (429). Answers `{sent, to, subject}`; 502 when the mail server does not take it (naming a workspace\u2019s server and why, never its secrets).',
+    input: NotificationSendTestInput,
+    output: JSON_OUT,
+    access: 'workspace:write',
+    workspace: templateWorkspace,
+  })
+  async sendTest(input: NotificationSendTestInput, principal: Principal, context: ActionContext) {
+    const sent = await this.actions.sendTest(principal, input);
+    return typedAnswer(context, 'EmailNotificationSendTest', sent);
   }
 
-  @Post('/email_notifications/reset_defaults')
-  @HttpCode(200)
-  async resetDefaults(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const field = body.id !== undefined && body.id !== null ? 'id' : 'workspace';
-    const workspaceId = await this.visibleId(principal, Workspace, body[field], field);
-    const ids = await this.dataSource.transaction(async (em) => {
-      // Serialises concurrent resets of one workspace.
-      await em.query(`SELECT id FROM workspace WHERE id = $1 FOR UPDATE`, [workspaceId]);
-      // DELETE ... RETURNING answers [rows, count] through TypeORM.
-      const [gone]: [Array<{ id: string; workspace_id: string }>, number] = await em.query(
-        `DELETE FROM email_notification WHERE workspace_id = $1 AND system RETURNING id, workspace_id`,
-        [workspaceId],
-      );
-      // The replaced defaults go as DELETE /email_notifications/{id} would take them.
-      await removeNotesOfDeleted(em, 'email_notifications', gone);
-      const ids: string[] = [];
-      for (const d of DEFAULT_NOTIFICATIONS) {
-        // clock_timestamp(): distinct creation times keep the defaults in their listed order.
-        const [row] = await em.query(
-          `INSERT INTO email_notification
-             (workspace_id, event, system, enabled, title, subject, body, created_at, updated_at)
-           VALUES ($1, $2, true, true, $3, $4, $5, clock_timestamp(), clock_timestamp())
-           RETURNING id`,
-          [workspaceId, d.event, d.title, d.subject, d.body],
-        );
-        ids.push(row.id);
-      }
-      return ids;
-    });
-    const resource = this.api.resource(EmailNotification);
-    const records = [];
-    for (const id of ids) records.push(await this.api.data.get(resource, principal, id));
-    this.send(req, res, 'EmailNotificationResetDefaults', {
-      workspace: `/workspaces/${workspaceId}`,
-      emailNotifications: records,
-    });
-  }
-
-  private send(req: Request, res: Response, type: string, payload: Record<string, unknown>): void {
-    const format = this.api.responder.negotiate(req, ['jsonld', 'json']);
-    this.api.responder.json(
-      req,
-      res,
-      format === 'jsonld'
-        ? { '@context': `/contexts/${type}`, '@id': req.path, '@type': type, ...payload }
-        : payload,
-    );
-  }
-
-  private async render(principal: Principal, body: Record<string, unknown>) {
-    const template = await this.template(principal, body);
-    let shipmentId: string | null = null;
-    if (body.shipment !== undefined && body.shipment !== null) {
-      shipmentId = await this.visibleId(principal, Shipment, body.shipment, 'shipment');
-      const [row] = await this.dataSource.query(`SELECT workspace_id FROM shipment WHERE id = $1`, [
-        shipmentId,
-      ]);
-      if (row.workspace_id !== template.workspaceId) {
-        throw ValidationError.of(
-          'shipment',
-          'The shipment must belong to the workspace of the notification.',
-          ViolationCodes.invalid,
-        );
-      }
-    }
-    const values = shipmentId
-      ? (await this.values.forShipment(
-          this.dataSource.manager,
-          shipmentId,
-          template.trackingPageId,
-          { event: template.event },
-        ))!.values
-      : this.values.sample(template.event, await this.workspaceTitle(template.workspaceId));
-    return { ...composeEmail(template, values), workspaceId: template.workspaceId };
-  }
-
-  /** The stored notification `id`, or a draft from `workspace`, `event`, `subject`, `body`. */
-  private async template(
-    principal: Principal,
-    body: Record<string, unknown>,
-  ): Promise<NotificationTemplate> {
-    if (body.id !== undefined && body.id !== null) {
-      const id = await this.visibleId(principal, EmailNotification, body.id, 'id');
-      const [row] = await this.dataSource.query(
-        `SELECT workspace_id, event, subject, body, tracking_page_id FROM email_notification WHERE id = $1`,
-        [id],
-      );
-      return {
-        id,
-        workspaceId: row.workspace_id,
-        event: row.event,
-        subject: row.subject,
-        body: row.body,
-        trackingPageId: row.tracking_page_id,
-      };
-    }
-    const workspaceId = await this.visibleId(principal, Workspace, body.workspace, 'workspace');
-    const event = body.event ?? 'shipment.status_changed';
-    if (typeof event !== 'string') throw typeError('event', 'string', event);
-    if (!NOTIFICATION_EVENTS.includes(event)) {
-      throw ValidationError.of(
-        'event',
-        'The value you selected is not a valid choice.',
-        ViolationCodes.choice,
-      );
-    }
-    const texts: Record<'subject' | 'body', string | null> = { subject: null, body: null };
-    for (const key of ['subject', 'body'] as const) {
-      const v = body[key];
-      if (v === undefined || v === null) continue;
-      if (typeof v !== 'string') throw typeError(key, 'string', v);
-      // The same bounds as a stored notification's (EmailNotification), before any parsing.
-      const max = DRAFT_MAX_LENGTH[key];
-      if (v.length > max) {
-        throw ValidationError.of(
-          key,
-          `This value is too long. It should have ${max} characters or less.`,
-          ViolationCodes.tooLong,
-        );
-      }
-      const unknown = unknownVariables(v);
-      if (unknown.length) {
-        throw ValidationError.of(
-          key,
-          `Unknown template variable(s): ${unknown.join(', ')}.`,
-          ViolationCodes.invalid,
-        );
-      }
-      texts[key] = v;
-    }
-    return { id: null, workspaceId, event, ...texts, trackingPageId: null };
-  }
-
-  /** The id of a record of `target` the caller may see; 422 naming `field` otherwise. */
-  private async visibleId(
-    principal: Principal,
-    target: Function,
-    raw: unknown,
-    field: string,
-  ): Promise<string> {
-    if (raw === undefined || raw === null || raw === '') {
-      throw ValidationError.of(field, 'This value should not be blank.', ViolationCodes.notBlank);
-    }
-    if (typeof raw !== 'string') throw typeError(field, 'string', raw);
-    const id = identifierFrom(raw);
-    if (!id || !(await this.api.data.visible(this.api.resource(target), principal, id))) {
-      throw ValidationError.of(field, `Item not found for "${raw}".`, ViolationCodes.invalid);
-    }
-    return id;
-  }
-
-  private async workspaceTitle(workspaceId: string): Promise<string> {
-    const [row] = await this.dataSource.query(`SELECT title FROM workspace WHERE id = $1`, [
-      workspaceId,
-    ]);
-    return row?.title ?? '';
+  @Action({
+    method: 'POST',
+    path: '/email_notifications/reset_defaults',
+    summary: 'Puts a workspace\u2019s system notifications back to the defaults.',
+    description:
+      'Replaces the system notifications of the workspace `id` (or `workspace`) with the defaults, one per main status event, and keeps the ones users made. Answers `{workspace, emailNotifications}`.',
+    input: NotificationResetInput,
+    output: JSON_OUT,
+    access: 'workspace:write',
+    workspace: resetWorkspace,
+  })
+  async resetDefaults(input: NotificationResetInput, principal: Principal, context: ActionContext) {
+    const reset = await this.actions.resetDefaults(principal, input);
+    return typedAnswer(context, 'EmailNotificationResetDefaults', reset);
   }
 }

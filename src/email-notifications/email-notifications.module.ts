@@ -3,6 +3,7 @@ import { CredentialsModule } from '../credentials/credentials.module';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { TrackingPagesModule } from '../tracking-pages/tracking-pages.module';
 import { EmailNotificationActionsController } from './email-notification-actions.controller';
+import { EmailNotificationActions } from './email-notification-actions.service';
 import { EmailNotificationDelivery } from './email-notification-delivery';
 import { EmailNotification } from './email-notification.entity';
 import { EmailNotificationsService } from './email-notifications.service';
@@ -22,6 +23,7 @@ export class EmailNotificationsController extends ResourceController(
   // The actions first: their paths must not be taken for `/email_notifications/:id`.
   controllers: [EmailNotificationActionsController, EmailNotificationsController],
   providers: [
+    EmailNotificationActions,
     EmailNotificationsService,
     NotificationValues,
     EmailNotificationDelivery,

@@ -43,3 +43,22 @@ export interface Redirect {
   status?: 301 | 302 | 303 | 307;
   headers?: Readonly<Record<string, string>>;
 }
+
+/**
+ * A JSON answer that is not a stored resource: in JSON-LD it carries `@context`, `@id` and
+ * `@type` like API Platform's DTO outputs; in plain JSON only the payload.
+ */
+export function typedAnswer(
+  context: { format?: string; url: string },
+  type: string,
+  payload: Record<string, unknown>,
+  id?: string,
+): Record<string, unknown> {
+  if (context.format !== 'jsonld') return payload;
+  return {
+    '@context': `/contexts/${type}`,
+    '@id': id ?? context.url.split('?')[0],
+    '@type': type,
+    ...payload,
+  };
+}
