@@ -1,114 +1,27 @@
-import { Controller, HttpCode, Inject, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
-import { canWriteWorkspace } from '../access/principal';
-import { AppConfig } from '../config/app-config';
-import { HydraApi } from '../hydra/controller/hydra-api';
-import { ForbiddenError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { requireString } from '../security/body-fields';
-import { sendAction } from '../tracking-pages/action-response';
-import { isHostname } from '../tracking-pages/subdomain';
-import { DNS_LOOKUP, DnsLookup, normalizeName } from './dns-lookup';
-import { TXT_PREFIX, judgeDomain } from './domain-check';
-import { TLS_PROBE, TlsProbe } from './tls-probe';
+import { Controller } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import { typedAnswer } from '../hydra/actions/action-result';
+import { DomainVerifyInput } from './domain-verify.input';
+import { DomainVerification } from './domain-verification';
 
-/**
- * `POST /domain/verify` `{domain}` -> 200 `{accessible, ssl, verified, ...}`: checks the DNS of
- * the custom domain of one of the caller's tracking pages and records the check; the page's
- * `domainEnabled` follows the verdict (a domain that stops pointing at us is disabled on the next
- * check). Proof: a CNAME to CUSTOM_DOMAIN_CNAME_TARGET, or a TXT record
- * `_tracking-page.<domain>` holding the page id. The answer says what to set up.
- */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
 @Controller()
 export class DomainsController {
-  constructor(
-    private readonly api: HydraApi,
-    private readonly dataSource: DataSource,
-    private readonly config: AppConfig,
-    @Inject(DNS_LOOKUP) private readonly dns: DnsLookup,
-    @Inject(TLS_PROBE) private readonly tls: TlsProbe,
-  ) {}
+  constructor(private readonly domains: DomainVerification) {}
 
-  @Post('/domain/verify')
-  @HttpCode(200)
-  async verify(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const domain = normalizeName(requireString(body, 'domain'));
-    if (!isHostname(domain))
-      throw ValidationError.of(
-        'domain',
-        'This value is not a valid host name.',
-        ViolationCodes.invalid,
-      );
-    // Pages of other tenants answer exactly like a domain no page uses.
-    const [page] = await this.dataSource.query(
-      `SELECT id, workspace_id FROM tracking_page
-        WHERE lower(domain) = $1 AND workspace_id = ANY($2::uuid[])`,
-      [domain, principal.workspaceIds],
-    );
-    if (!page)
-      throw ValidationError.of(
-        'domain',
-        'None of your tracking pages uses this domain: set it as a tracking page domain first.',
-        ViolationCodes.invalid,
-      );
-    if (!canWriteWorkspace(principal, page.workspace_id))
-      throw new ForbiddenError('Read-only access to this workspace.');
-
-    const [cname, txt, addresses] = await Promise.all([
-      this.dns.cname(domain),
-      this.dns.txt(`${TXT_PREFIX}${domain}`),
-      this.dns.addresses(domain),
-    ]);
-    const check = judgeDomain(
-      { cname, txt, addresses },
-      page.id,
-      this.config.customDomainCnameTarget,
-    );
-    const ssl =
-      check.verified && addresses.length > 0
-        ? await this.tls.validCertificate(domain, addresses[0])
-        : false;
-    const [row] = await this.dataSource.transaction(async (em) => {
-      await em.query(
-        `UPDATE tracking_page SET domain_enabled = $2, updated_at = now()
-          WHERE id = $1 AND domain_enabled IS DISTINCT FROM $2`,
-        [page.id, check.verified],
-      );
-      return em.query(
-        `INSERT INTO domain_verification
-           (workspace_id, tracking_page_id, domain, accessible, ssl, verified, method, records, checked_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING checked_at`,
-        [
-          page.workspace_id,
-          page.id,
-          domain,
-          check.accessible,
-          ssl,
-          check.verified,
-          check.method,
-          JSON.stringify({ cname, txt, addresses }),
-          principal.userId,
-        ],
-      );
-    });
-    sendAction(this.api.responder, req, res, 'DomainVerificationState', {
-      domain,
-      trackingPage: `/tracking_pages/${page.id}`,
-      accessible: check.accessible,
-      ssl,
-      verified: check.verified,
-      method: check.method,
-      checkedAt: (row.checked_at as Date).toISOString(),
-      expected: {
-        cname: this.config.customDomainCnameTarget ?? null,
-        txt: { name: `${TXT_PREFIX}${domain}`, value: `tracking-page=${page.id}` },
-      },
-    });
+  @Action({
+    method: 'POST',
+    path: '/domain/verify',
+    summary: 'Checks the DNS of a tracking page\u2019s custom domain.',
+    description:
+      'Looks up the CNAME (to CUSTOM_DOMAIN_CNAME_TARGET) or the TXT record `_tracking-page.<domain>` holding the page id of the caller\u2019s tracking page using `domain`, and its TLS certificate; records the check and enables or disables the domain on the page. Answers `{domain, trackingPage, accessible, ssl, verified, method, checkedAt, expected}`. 422 for a domain none of the caller\u2019s pages uses (other tenants\u2019 pages answer the same); 403 for read-only members of the page\u2019s workspace.',
+    input: DomainVerifyInput,
+    output: { json: { type: 'object', additionalProperties: true } },
+    access: 'workspace:write',
+  })
+  async verify(input: DomainVerifyInput, principal: Principal, context: ActionContext) {
+    const state = await this.domains.verify(principal, input);
+    return typedAnswer(context, 'DomainVerificationState', state);
   }
 }

@@ -1,35 +1,35 @@
-import { Inject, Module, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
+import { Inject, Module } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { randomSecret } from '../auth/secret-token';
 import { OauthClient } from './oauth-client.entity';
 import { OauthClientsService } from './oauth-clients.service';
 
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
+/** OAuth clients: CRUD from the declaration, but the creation answers the secret once. */
 export class OauthClientsController extends ResourceController(OauthClient, OauthClientsService) {
   declare readonly api: HydraApi;
   @Inject(OauthClientsService) private readonly clients!: OauthClientsService;
 
-  /** POST /oauth_clients: the answer is the only time the secret is shown. */
-  @Post('/oauth_clients')
-  async create(@Req() req: Request, @Res() res: Response): Promise<void> {
+  @Action({
+    method: 'POST',
+    path: '/oauth_clients',
+    summary: 'Registers an OAuth client of the caller.',
+    description:
+      'Creates a client `{name, redirectUris}` owned by the caller (a verified account; redirect URIs https, or http on loopback). The answer is the only time its `secret` is shown; later reads mask it. Tokens of the authorization-code flow may not register clients (403).',
+    input: OauthClient,
+    output: { item: OauthClient },
+    status: 201,
+    access: 'user',
+  })
+  async create(input: Record<string, unknown>, principal: Principal, context: ActionContext) {
     const resource = this.api.resource(OauthClient);
-    this.api.responder.negotiate(req);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req, resource);
     const secret = randomSecret();
-    const id = await this.api.writer.create(
-      resource,
-      body,
-      principal,
-      this.clients.creationHooks(secret),
-      req,
-    );
-    const record = await this.api.data.get(resource, principal, id);
-    this.api.responder.item(req, res, resource, { ...record, secret }, 201);
+    const hooks = this.clients.creationHooks(secret);
+    const id = await this.api.writer.create(resource, input, principal, hooks, context.request);
+    return { ...(await this.api.data.get(resource, principal, id)), secret };
   }
 }
 
