@@ -2,7 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
-import { createShipment, createStatus } from './factories/commerce.factory';
+import { createShipment, createStatus, testTrackingNumber } from './factories/commerce.factory';
 import { joinTeam, type Member } from './factories/identity.factory';
 import { createTenant, type Tenant } from './factories/tenant.factory';
 
@@ -146,6 +146,18 @@ const WORKSPACE_WRITES: Array<[string, (f: Fixture) => Call | Promise<Call>]> = 
       return { method: 'delete', path: `/fields_layouts/${code}` };
     },
   ],
+  ...(['/imports/pre-upload', '/imports'] as const).map((path): [string, (f: Fixture) => Call] => [
+    `POST ${path}`,
+    (f) => ({
+      method: 'post',
+      path,
+      body: {
+        workspace: `/workspaces/${f.tenant.workspaceId}`,
+        content: `tracking_number\n${testTrackingNumber()}\n`,
+      },
+      outsider: 422,
+    }),
+  ]),
 ];
 
 const owner = (f: Fixture) => api(f.app, { token: f.tenant.token });
@@ -192,7 +204,7 @@ describe('declared access of actions', () => {
   };
 
   it.each(WORKSPACE_WRITES)(
-    '%s: 403 for a read-only member, 404 for another team',
+    '%s: 403 for a read-only member, 404 (or 422) for another team',
     async (_name, make) => {
       const call = await make(f);
       const before = await snapshot(db, f.tenant.workspaceId);
@@ -209,7 +221,7 @@ describe('declared access of actions', () => {
 
 /** What a refused write must leave as it was: the workspace's records the actions change. */
 async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
-  const [shipments, fields, layouts] = await Promise.all([
+  const [shipments, fields, layouts, imports] = await Promise.all([
     db.query(
       `SELECT s.id, s.tracking_status, s.shipment_status_id, s.updated_at,
               (SELECT count(*)::int FROM tracking_checkpoint c WHERE c.shipment_id = s.id) AS checkpoints
@@ -218,6 +230,7 @@ async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
     ),
     db.query(`SELECT * FROM field WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
     db.query(`SELECT * FROM fields_layout WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
+    db.query(`SELECT id FROM import WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
   ]);
-  return { shipments, fields, layouts };
+  return { shipments, fields, layouts, imports };
 }

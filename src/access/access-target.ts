@@ -1,3 +1,4 @@
+import { NotFoundError } from '../hydra/errors/api-errors';
 import type { Principal } from './principal';
 
 /**
@@ -58,6 +59,22 @@ export const fromInput =
         return targets.reference(resource, value.trim());
     }
     return undefined;
+  };
+
+/**
+ * Like `fromInput`, for inputs where a reference the caller cannot see is the reference
+ * service's 422 violation ("Item not found for ...") rather than a 404: such a reference
+ * locates nothing here, and the handler reports it.
+ */
+export const visibleFromInput =
+  (resource: Function, ...names: string[]): TargetLocator =>
+  async (ctx) => {
+    try {
+      return await fromInput(resource, ...names)(ctx);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
   };
 
 /**

@@ -1,4 +1,5 @@
 import type { CollectionResult } from '../collection/data-provider';
+import type { ActionContext } from './action-declaration';
 import type { ResourceHooks } from '../write/resource-hooks';
 
 /**
@@ -42,4 +43,24 @@ export interface Redirect {
   url: string;
   status?: 301 | 302 | 303 | 307;
   headers?: Readonly<Record<string, string>>;
+}
+
+/**
+ * A `{ json }` answer that is not a stored resource, shaped like API Platform's DTO outputs:
+ * in JSON-LD with `@context` (`/contexts/<type>`), `@id` (default: the request path) and
+ * `@type`; in plain JSON the payload alone.
+ */
+export function typedJson(
+  context: ActionContext,
+  type: string,
+  payload: Record<string, unknown>,
+  id?: string,
+): Record<string, unknown> {
+  if (context.format === 'json') return payload;
+  return {
+    '@context': `/contexts/${type}`,
+    '@id': id ?? context.url.split('?')[0],
+    '@type': type,
+    ...payload,
+  };
 }
