@@ -219,6 +219,48 @@ describe('declared access of actions', () => {
   );
 });
 
+/** Team billing: owners and admins only (`team:admin`). */
+const TEAM_ADMIN_ACTIONS = [
+  ['/billing/subscribe_to_trial', {}],
+  ['/billing/billing_provider/create_session', {}],
+  ['/billing/billing_provider/created_hosted_page_checkout', { planId: 'pro' }],
+  ['/billing/billing_provider/downgrade_subscription', { planId: 'starter' }],
+  ['/billing/billing_provider/get_subscription_estimate', { planId: 'pro' }],
+  ['/billing/storefront/checkout_subscription', { planId: 'pro', returnUrl: 'https://x.test/' }],
+] as const;
+
+describe('declared team access of actions', () => {
+  let app: NestExpressApplication;
+  let tenant: Tenant;
+  let member: Member;
+  let outsider: Tenant;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    tenant = await createTenant(app);
+    // A member with full access to the team's workspace: still not a team admin.
+    member = await joinTeam(app, tenant, 'member', [tenant.workspaceId]);
+    outsider = await createTenant(app);
+  });
+  afterAll(() => closeTestApp(app));
+
+  it.each(TEAM_ADMIN_ACTIONS)(
+    'POST %s: 403 for a plain member, 404 for another team',
+    async (path, extra) => {
+      const body = { teamId: `/teams/${tenant.teamId}`, ...extra };
+      const refused = await api(app, { token: member.token }).post(path, body).expect(403);
+      expect(refused.body['hydra:description']).toBe(
+        'Only owners and admins of the team may do this.',
+      );
+      await api(app, { token: outsider.token }).post(path, body).expect(404);
+      const [row] = await app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS n FROM subscription WHERE team_id = $1`, [tenant.teamId]);
+      expect(row.n).toBe(0);
+    },
+  );
+});
+
 /** What a refused write must leave as it was: the workspace's records the actions change. */
 async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
   const [shipments, fields, layouts, imports] = await Promise.all([

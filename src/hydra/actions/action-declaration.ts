@@ -50,8 +50,12 @@ export interface ActionDeclaration {
   workspace?: TargetLocator;
   /** Where the team of a `team:*` action is found. */
   team?: TargetLocator;
-  /** Response formats offered, in the server's order of preference (default: by output). */
-  formats?: readonly Format[];
+  /**
+   * Response formats offered, in the server's order of preference (default: by output);
+   * `'any'`: no negotiation, a `{ json }` answer in plain JSON whatever the Accept header asks
+   * (machine protocols: webhook receivers).
+   */
+  formats?: readonly Format[] | 'any';
   /** OpenAPI tag (default: the controller's). */
   tags?: string[];
   /** Body media types beyond JSON/JSON-LD/forms (e.g. multipart uploads, text/csv). */

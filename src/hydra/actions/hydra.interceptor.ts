@@ -168,7 +168,8 @@ export class HydraInterceptor implements NestInterceptor {
       }
       this.responder.collection(req, res, resource, await this.data.list(collection));
     } else if ('json' in output) {
-      this.responder.json(req, res, value, status);
+      if (declaration.formats === 'any') res.status(status).json(value);
+      else this.responder.json(req, res, value, status);
     } else if ('html' in output) {
       const page: HtmlPage = typeof value === 'string' ? { html: value } : (value as HtmlPage);
       for (const [name, v] of Object.entries(page.headers ?? {})) res.setHeader(name, v);
@@ -187,6 +188,7 @@ export class HydraInterceptor implements NestInterceptor {
 }
 
 function offeredFormats(declaration: ActionDeclaration): readonly Format[] | undefined {
+  if (declaration.formats === 'any') return undefined;
   if (declaration.formats) return declaration.formats;
   const output = declaration.output;
   if (output === 'none' || 'html' in output || 'redirect' in output) return undefined;
