@@ -4,6 +4,7 @@ import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
 import { createShipment, createStatus, testTrackingNumber } from './factories/commerce.factory';
 import { joinTeam, type Member } from './factories/identity.factory';
+import { PNG, upload } from './factories/media.factory';
 import { createTenant, type Tenant } from './factories/tenant.factory';
 
 /**
@@ -158,6 +159,25 @@ const WORKSPACE_WRITES: Array<[string, (f: Fixture) => Call | Promise<Call>]> = 
       outsider: 422,
     }),
   ]),
+  [
+    'POST /notes/{id}/attachments',
+    async (f) => {
+      const note = await owner(f)
+        .post('/notes', {
+          workspace: `/workspaces/${f.tenant.workspaceId}`,
+          entity: 'shipments',
+          entityId: f.shipment.id,
+          comment: 'Access check',
+        })
+        .expect(201);
+      const media = await upload(f.app, f.tenant.token, PNG, 'acl.png').expect(201);
+      return {
+        method: 'post',
+        path: `/notes/${note.body.id}/attachments`,
+        body: { media: media.body['@id'] },
+      };
+    },
+  ],
 ];
 
 const owner = (f: Fixture) => api(f.app, { token: f.tenant.token });
@@ -263,7 +283,7 @@ describe('declared team access of actions', () => {
 
 /** What a refused write must leave as it was: the workspace's records the actions change. */
 async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
-  const [shipments, fields, layouts, imports] = await Promise.all([
+  const [shipments, fields, layouts, imports, attachments] = await Promise.all([
     db.query(
       `SELECT s.id, s.tracking_status, s.shipment_status_id, s.updated_at,
               (SELECT count(*)::int FROM tracking_checkpoint c WHERE c.shipment_id = s.id) AS checkpoints
@@ -273,6 +293,7 @@ async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
     db.query(`SELECT * FROM field WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
     db.query(`SELECT * FROM fields_layout WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
     db.query(`SELECT id FROM import WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
+    db.query(`SELECT id FROM note_attachment WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
   ]);
-  return { shipments, fields, layouts, imports };
+  return { shipments, fields, layouts, imports, attachments };
 }
