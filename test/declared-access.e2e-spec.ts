@@ -178,6 +178,15 @@ const WORKSPACE_WRITES: Array<[string, (f: Fixture) => Call | Promise<Call>]> = 
       };
     },
   ],
+  [
+    'POST /workflows/execute',
+    (f) => ({
+      method: 'post',
+      path: '/workflows/execute',
+      body: { workspace: `/workspaces/${f.tenant.workspaceId}` },
+      outsider: 422,
+    }),
+  ],
 ];
 
 const owner = (f: Fixture) => api(f.app, { token: f.tenant.token });
