@@ -246,6 +246,28 @@ describe('declared access of actions', () => {
       expect(done.status).toBeLessThan(300);
     },
   );
+
+  it('POST /workflows/execute without a workspace runs only the workspaces the caller may write', async () => {
+    const hook = await owner(f)
+      .post('/workflows', {
+        title: 'Access check',
+        type: 'webhook',
+        workspace: `/workspaces/${f.tenant.workspaceId}`,
+        enabled: true,
+        period: 'manual',
+        credentials: {
+          type: 'webhook',
+          team: null,
+          parameters: { url: 'https://hooks.example.com/acl' },
+          secrets: { signingSecret: 'whsec_0123456789abcdef' },
+        },
+      })
+      .expect(201);
+    const read = await api(app, { token: reader.token }).post('/workflows/execute', {}).expect(200);
+    expect(read.body.workflows).toEqual([]);
+    const ran = await owner(f).post('/workflows/execute', {}).expect(200);
+    expect(ran.body.workflows).toEqual([hook.body['@id']]);
+  });
 });
 
 /** Team billing: owners and admins only (`team:admin`). */
