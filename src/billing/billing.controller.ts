@@ -51,7 +51,7 @@ export class BillingController {
     team: billedTeam,
   })
   async subscribeToTrial(_input: TeamBillingInput, principal: Principal, context: ActionContext) {
-    const teamId = context.targets[0];
+    const teamId = context.located[0];
     await this.billing.subscribeToTrial(principal, teamId);
     return teamId;
   }
@@ -69,7 +69,7 @@ export class BillingController {
   })
   async createSession(input: PortalSessionInput, _principal: Principal, context: ActionContext) {
     const redirectUrl = urlFrom({ ...input }, 'redirectUrl');
-    const session = await this.billing.portalSession(context.targets[0], redirectUrl);
+    const session = await this.billing.portalSession(context.located[0], redirectUrl);
     return typedJson(context, 'BillingProviderSession', { ...session });
   }
 
@@ -95,7 +95,7 @@ export class BillingController {
     const redirectUrl = urlFrom(body, 'redirectUrl');
     const page = await this.billing.hostedCheckout(
       principal,
-      context.targets[0],
+      context.located[0],
       plan,
       addons,
       redirectUrl,
@@ -115,7 +115,7 @@ export class BillingController {
     team: billedTeam,
   })
   async downgrade(input: PlanChangeInput, _principal: Principal, context: ActionContext) {
-    const teamId = context.targets[0];
+    const teamId = context.located[0];
     await this.billing.downgrade(teamId, planFrom({ ...input }, { paid: true }));
     return teamId;
   }
@@ -134,7 +134,7 @@ export class BillingController {
   async estimate(input: EstimateInput, _principal: Principal, context: ActionContext) {
     const body = { ...input };
     const plan = planFrom(body, { paid: true });
-    const estimate = await this.billing.estimate(context.targets[0], plan, addonsFrom(body));
+    const estimate = await this.billing.estimate(context.located[0], plan, addonsFrom(body));
     return typedJson(context, 'SubscriptionEstimate', { ...estimate });
   }
 
@@ -175,7 +175,7 @@ export class BillingController {
     const returnUrl = urlFrom(body, 'returnUrl', true)!;
     const answer = await this.billing.storefrontCheckout(
       principal,
-      context.targets[0],
+      context.located[0],
       plan,
       returnUrl,
     );

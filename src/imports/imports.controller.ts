@@ -31,7 +31,7 @@ export class ImportsController {
     workspace: importWorkspace,
   })
   preUpload(input: ImportInput, _principal: Principal, context: ActionContext) {
-    const preview = this.imports.preview(input, context.files, context.targets[0]);
+    const preview = this.imports.preview(input, context.files, context.located[0]);
     return typedJson(context, 'ImportPreUpload', preview);
   }
 
@@ -47,6 +47,6 @@ export class ImportsController {
     workspace: importWorkspace,
   })
   create(input: ImportInput, principal: Principal, context: ActionContext) {
-    return this.imports.start(principal, input, context.files, context.targets[0]);
+    return this.imports.start(principal, input, context.files, context.located[0]);
   }
 }

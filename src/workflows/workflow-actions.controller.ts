@@ -34,7 +34,7 @@ export class WorkflowActionsController {
     workspace: visibleFromInput(Workspace, 'workspace'),
   })
   async execute(input: ExecuteWorkflowsInput, principal: Principal, context: ActionContext) {
-    const workspaceId = context.targets[0];
+    const workspaceId = context.located[0];
     if (input.workspace !== undefined && input.workspace !== null && !workspaceId)
       throw ValidationError.of(
         'workspace',

@@ -89,7 +89,7 @@ export interface ActionContext {
    * handler scopes its work to them instead of resolving the input's references again.
    * Empty when the locator found none (an optional `workspaceId` left out).
    */
-  readonly targets: readonly string[];
+  readonly located: readonly string[];
 }
 
 export interface UploadedFile {

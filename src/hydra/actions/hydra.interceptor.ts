@@ -77,15 +77,15 @@ export class HydraInterceptor implements NestInterceptor {
       coerceForm(this.registry.get(target), body),
     );
     const base = actionContext(req);
-    const targets = principal ? await this.checkTargets(declaration, principal, input, base) : [];
-    setActionRequest(req, { input, principal, context: { ...base, format, targets } });
+    const located = principal ? await this.checkTargets(declaration, principal, input, base) : [];
+    setActionRequest(req, { input, principal, context: { ...base, format, located } });
   }
 
   private async checkTargets(
     declaration: ActionDeclaration,
     principal: Principal,
     input: Record<string, unknown>,
-    context: Omit<ActionContext, 'targets' | 'format'>,
+    context: Omit<ActionContext, 'located' | 'format'>,
   ): Promise<readonly string[]> {
     const scope = scopeOf(declaration.access);
     if (scope === 'none') return [];
@@ -195,7 +195,7 @@ function offeredFormats(declaration: ActionDeclaration): readonly Format[] | und
   return 'json' in output ? JSON_FORMATS : ALL_FORMATS;
 }
 
-function actionContext(req: Request): Omit<ActionContext, 'targets' | 'format'> {
+function actionContext(req: Request): Omit<ActionContext, 'located' | 'format'> {
   const files: Record<string, UploadedFile[]> = {};
   for (const file of (req.files as UploadedFile[] | undefined) ?? []) {
     (files[file.fieldname] ??= []).push(file);

@@ -103,7 +103,7 @@ export class ProductsFeedController {
     team: feedTeam,
   })
   async import(input: ImportProductsFeedInput, _principal: Principal, context: ActionContext) {
-    const teamId = teamOf(input, context.targets[0]);
+    const teamId = teamOf(input, context.located[0]);
     const feed = readFeed(context.files, { ...input });
     if ('error' in feed) throw new ValidationError([feedViolation(feed.error)]);
     if (feed.errors.length > 0)
