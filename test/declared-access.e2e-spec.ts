@@ -2,8 +2,9 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
-import { createShipment, createStatus } from './factories/commerce.factory';
+import { createShipment, createStatus, testTrackingNumber } from './factories/commerce.factory';
 import { joinTeam, type Member } from './factories/identity.factory';
+import { PNG, upload } from './factories/media.factory';
 import { createTenant, type Tenant } from './factories/tenant.factory';
 
 /**
@@ -146,6 +147,46 @@ const WORKSPACE_WRITES: Array<[string, (f: Fixture) => Call | Promise<Call>]> = 
       return { method: 'delete', path: `/fields_layouts/${code}` };
     },
   ],
+  ...(['/imports/pre-upload', '/imports'] as const).map((path): [string, (f: Fixture) => Call] => [
+    `POST ${path}`,
+    (f) => ({
+      method: 'post',
+      path,
+      body: {
+        workspace: `/workspaces/${f.tenant.workspaceId}`,
+        content: `tracking_number\n${testTrackingNumber()}\n`,
+      },
+      outsider: 422,
+    }),
+  ]),
+  [
+    'POST /notes/{id}/attachments',
+    async (f) => {
+      const note = await owner(f)
+        .post('/notes', {
+          workspace: `/workspaces/${f.tenant.workspaceId}`,
+          entity: 'shipments',
+          entityId: f.shipment.id,
+          comment: 'Access check',
+        })
+        .expect(201);
+      const media = await upload(f.app, f.tenant.token, PNG, 'acl.png').expect(201);
+      return {
+        method: 'post',
+        path: `/notes/${note.body.id}/attachments`,
+        body: { media: media.body['@id'] },
+      };
+    },
+  ],
+  [
+    'POST /workflows/execute',
+    (f) => ({
+      method: 'post',
+      path: '/workflows/execute',
+      body: { workspace: `/workspaces/${f.tenant.workspaceId}` },
+      outsider: 422,
+    }),
+  ],
 ];
 
 const owner = (f: Fixture) => api(f.app, { token: f.tenant.token });
@@ -192,7 +233,7 @@ describe('declared access of actions', () => {
   };
 
   it.each(WORKSPACE_WRITES)(
-    '%s: 403 for a read-only member, 404 for another team',
+    '%s: 403 for a read-only member, 404 (or 422) for another team',
     async (_name, make) => {
       const call = await make(f);
       const before = await snapshot(db, f.tenant.workspaceId);
@@ -205,11 +246,75 @@ describe('declared access of actions', () => {
       expect(done.status).toBeLessThan(300);
     },
   );
+
+  it('POST /workflows/execute without a workspace runs only the workspaces the caller may write', async () => {
+    const hook = await owner(f)
+      .post('/workflows', {
+        title: 'Access check',
+        type: 'webhook',
+        workspace: `/workspaces/${f.tenant.workspaceId}`,
+        enabled: true,
+        period: 'manual',
+        credentials: {
+          type: 'webhook',
+          team: null,
+          parameters: { url: 'https://hooks.example.com/acl' },
+          secrets: { signingSecret: 'whsec_0123456789abcdef' },
+        },
+      })
+      .expect(201);
+    const read = await api(app, { token: reader.token }).post('/workflows/execute', {}).expect(200);
+    expect(read.body.workflows).toEqual([]);
+    const ran = await owner(f).post('/workflows/execute', {}).expect(200);
+    expect(ran.body.workflows).toEqual([hook.body['@id']]);
+  });
+});
+
+/** Team billing: owners and admins only (`team:admin`). */
+const TEAM_ADMIN_ACTIONS = [
+  ['/billing/subscribe_to_trial', {}],
+  ['/billing/billing_provider/create_session', {}],
+  ['/billing/billing_provider/created_hosted_page_checkout', { planId: 'pro' }],
+  ['/billing/billing_provider/downgrade_subscription', { planId: 'starter' }],
+  ['/billing/billing_provider/get_subscription_estimate', { planId: 'pro' }],
+  ['/billing/storefront/checkout_subscription', { planId: 'pro', returnUrl: 'https://x.test/' }],
+] as const;
+
+describe('declared team access of actions', () => {
+  let app: NestExpressApplication;
+  let tenant: Tenant;
+  let member: Member;
+  let outsider: Tenant;
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    tenant = await createTenant(app);
+    // A member with full access to the team's workspace: still not a team admin.
+    member = await joinTeam(app, tenant, 'member', [tenant.workspaceId]);
+    outsider = await createTenant(app);
+  });
+  afterAll(() => closeTestApp(app));
+
+  it.each(TEAM_ADMIN_ACTIONS)(
+    'POST %s: 403 for a plain member, 404 for another team',
+    async (path, extra) => {
+      const body = { teamId: `/teams/${tenant.teamId}`, ...extra };
+      const refused = await api(app, { token: member.token }).post(path, body).expect(403);
+      expect(refused.body['hydra:description']).toBe(
+        'Only owners and admins of the team may do this.',
+      );
+      await api(app, { token: outsider.token }).post(path, body).expect(404);
+      const [row] = await app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS n FROM subscription WHERE team_id = $1`, [tenant.teamId]);
+      expect(row.n).toBe(0);
+    },
+  );
 });
 
 /** What a refused write must leave as it was: the workspace's records the actions change. */
 async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
-  const [shipments, fields, layouts] = await Promise.all([
+  const [shipments, fields, layouts, imports, attachments] = await Promise.all([
     db.query(
       `SELECT s.id, s.tracking_status, s.shipment_status_id, s.updated_at,
               (SELECT count(*)::int FROM tracking_checkpoint c WHERE c.shipment_id = s.id) AS checkpoints
@@ -218,6 +323,8 @@ async function snapshot(db: DataSource, workspaceId: string): Promise<unknown> {
     ),
     db.query(`SELECT * FROM field WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
     db.query(`SELECT * FROM fields_layout WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
+    db.query(`SELECT id FROM import WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
+    db.query(`SELECT id FROM note_attachment WHERE workspace_id = $1 ORDER BY id`, [workspaceId]),
   ]);
-  return { shipments, fields, layouts };
+  return { shipments, fields, layouts, imports, attachments };
 }

@@ -62,6 +62,22 @@ export const fromInput =
   };
 
 /**
+ * Like `fromInput`, for inputs where a reference the caller cannot see is the reference
+ * service's 422 violation ("Item not found for ...") rather than a 404: such a reference
+ * locates nothing here, and the handler reports it.
+ */
+export const visibleFromInput =
+  (resource: Function, ...names: string[]): TargetLocator =>
+  async (ctx) => {
+    try {
+      return await fromInput(resource, ...names)(ctx);
+    } catch (error) {
+      if (error instanceof NotFoundError) return undefined;
+      throw error;
+    }
+  };
+
+/**
  * An input attribute listing records (ids or IRIs); the target is every workspace (or team)
  * owning them. `resource` may depend on the input (`{ of: (input) => ... }`: batches name
  * their entity).

@@ -1,30 +1,12 @@
-import type { Principal } from '../access/principal';
-import {
-  ForbiddenError,
-  NotFoundError,
-  ValidationError,
-  ViolationCodes,
-} from '../hydra/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
+import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { typeError } from '../hydra/write/denormalizer';
 import { readString, requireString } from '../security/body-fields';
 import { ADDONS, PLANS, Plan, addonById, planById } from './plan-catalogue';
 
 /**
- * Readers of billing action bodies: wrong types 400, missing or invalid values 422, a team the
- * caller cannot see 404 (like a missing one), a team the caller only belongs to 403 (billing is
- * for owners and admins).
+ * Readers of billing action values beyond their DTO's types (billing.input.ts): plans and
+ * add-ons of the catalogue, URLs. The team is the declared `team:admin` target.
  */
-
-/** `teamId` (id or IRI) of a team the caller administers. */
-export function adminTeamFrom(body: Record<string, unknown>, principal: Principal): string {
-  const raw = requireString(body, 'teamId').trim();
-  const id = identifierFrom(raw);
-  if (!id || !principal.teamIds.includes(id)) throw new NotFoundError();
-  if (!principal.adminTeamIds.includes(id))
-    throw new ForbiddenError('Only owners and admins of the team manage its billing.');
-  return id;
-}
 
 /** `planId` of the catalogue; `paid` refuses the free plan. */
 export function planFrom(body: Record<string, unknown>, options: { paid: boolean }): Plan {

@@ -1,138 +1,184 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
+import { Controller } from '@nestjs/common';
+import { fromInput } from '../access/access-target';
 import type { Principal } from '../access/principal';
-import { Public } from '../access/public.decorator';
-import { HydraApi } from '../hydra/controller/hydra-api';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import { typedJson } from '../hydra/actions/action-result';
 import { Team } from '../teams/team.entity';
-import { sendAction } from '../tracking-pages/action-response';
-import { adminTeamFrom, addonsFrom, planFrom, urlFrom } from './billing-input';
+import { addonsFrom, planFrom, urlFrom } from './billing-input';
+import {
+  BillingWebhookInput,
+  EstimateInput,
+  HostedCheckoutInput,
+  PlanChangeInput,
+  PortalSessionInput,
+  StorefrontCheckoutInput,
+  TeamBillingInput,
+} from './billing.input';
 import { BillingWebhooks, SIGNATURE_HEADER } from './billing-webhooks';
 import { BillingService } from './billing.service';
 
+/** The team a billing action is about: `teamId` (id or IRI). */
+const billedTeam = fromInput(Team, 'teamId');
+
+const ADMINS =
+  'Only owners and admins of the team `teamId` (id or IRI) may act: 403 for its other members, 404 for a team the caller does not see. 400 for wrong JSON types, 422 for a blank team.';
+const PLAN =
+  '`planId` is a paid plan of the catalogue (422 otherwise); add-ons are `{key: 0-1000}` of the catalogue. 502 when the provider is unavailable, 422 when it refuses.';
+const OBJECT = { type: 'object', additionalProperties: true };
+
 /**
- * Billing actions (spec "Billing"). Bodies name the team as `teamId` (id or IRI); only its
- * owners and admins may act. Trial and downgrade answer the Team (with its `subscription` and
- * `entitlements`); the provider actions answer the provider's page, session or estimate.
+ * Billing actions (spec "Billing"). Trial and downgrade answer the Team (with its
+ * `subscription` and `entitlements`); the provider actions answer the provider's page,
+ * session or estimate; the provider's signed events arrive at the public webhook.
  */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
-@Controller('billing')
+@Controller()
 export class BillingController {
   constructor(
-    private readonly api: HydraApi,
     private readonly billing: BillingService,
     private readonly webhooks: BillingWebhooks,
   ) {}
 
-  /** `{teamId}` -> 200 Team: a 14-day trial of the Pro plan, once per user. */
-  @Post('subscribe_to_trial')
-  @HttpCode(200)
-  async subscribeToTrial(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const teamId = adminTeamFrom(this.api.body(req), principal);
+  @Action({
+    method: 'POST',
+    path: '/billing/subscribe_to_trial',
+    summary: 'Starts a 14-day trial of the Pro plan for a team.',
+    description: `Once per user (422 after). Answers the Team with its subscription and entitlements. ${ADMINS}`,
+    input: TeamBillingInput,
+    output: { item: Team },
+    formats: ['jsonld', 'json'],
+    access: 'team:admin',
+    team: billedTeam,
+  })
+  async subscribeToTrial(_input: TeamBillingInput, principal: Principal, context: ActionContext) {
+    const teamId = context.located[0];
     await this.billing.subscribeToTrial(principal, teamId);
-    await this.sendTeam(req, res, principal, teamId);
+    return teamId;
   }
 
-  /** `{teamId, redirectUrl?}` -> 201 portal session `{id, token, access_url, ...}`. */
-  @Post('billing_provider/create_session')
-  @HttpCode(201)
-  async createSession(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const teamId = adminTeamFrom(body, principal);
-    const redirectUrl = urlFrom(body, 'redirectUrl');
-    const session = await this.billing.portalSession(teamId, redirectUrl);
-    sendAction(this.api.responder, req, res, 'BillingProviderSession', { ...session }, 201);
+  @Action({
+    method: 'POST',
+    path: '/billing/billing_provider/create_session',
+    summary: 'Opens a billing portal session for a team.',
+    description: `Answers the provider\u2019s portal session \`{id, token, access_url, ...}\` (201); \`redirectUrl\` must be an absolute http(s) URL (422). ${ADMINS}`,
+    input: PortalSessionInput,
+    output: { json: OBJECT },
+    status: 201,
+    access: 'team:admin',
+    team: billedTeam,
+  })
+  async createSession(input: PortalSessionInput, _principal: Principal, context: ActionContext) {
+    const redirectUrl = urlFrom({ ...input }, 'redirectUrl');
+    const session = await this.billing.portalSession(context.located[0], redirectUrl);
+    return typedJson(context, 'BillingProviderSession', { ...session });
   }
 
-  /**
-   * `{teamId, planId, addonsQtyByKey?, redirectUrl?}` -> 201 hosted page `{id, url, state, ...}`.
-   * `intent` is accepted and not needed: a team with a live subscription gets a change
-   * checkout, others a new one.
-   */
-  @Post('billing_provider/created_hosted_page_checkout')
-  @HttpCode(201)
-  async hostedPageCheckout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const teamId = adminTeamFrom(body, principal);
+  @Action({
+    method: 'POST',
+    path: '/billing/billing_provider/created_hosted_page_checkout',
+    summary: 'Creates the provider\u2019s hosted checkout page for a plan.',
+    description: `Answers the hosted page \`{id, url, state, ...}\` (201): a change checkout for a team with a live subscription, a new one otherwise (\`intent\` is accepted and not needed). ${PLAN} ${ADMINS}`,
+    input: HostedCheckoutInput,
+    output: { json: OBJECT },
+    status: 201,
+    access: 'team:admin',
+    team: billedTeam,
+  })
+  async hostedPageCheckout(
+    input: HostedCheckoutInput,
+    principal: Principal,
+    context: ActionContext,
+  ) {
+    const body = { ...input };
     const plan = planFrom(body, { paid: true });
     const addons = addonsFrom(body);
     const redirectUrl = urlFrom(body, 'redirectUrl');
-    const page = await this.billing.hostedCheckout(principal, teamId, plan, addons, redirectUrl);
-    sendAction(this.api.responder, req, res, 'BillingProviderHostedPage', { ...page }, 201);
-  }
-
-  /** `{teamId, planId}` -> 200 Team: the smaller plan is scheduled for the end of the term. */
-  @Post('billing_provider/downgrade_subscription')
-  @HttpCode(200)
-  async downgrade(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const teamId = adminTeamFrom(body, principal);
-    const plan = planFrom(body, { paid: true });
-    await this.billing.downgrade(teamId, plan);
-    await this.sendTeam(req, res, principal, teamId);
-  }
-
-  /** `{teamId, planId, addonsQtyByKey?}` -> 201 `{createdAt, nextBillingAt, nextTotal, ...}`. */
-  @Post('billing_provider/get_subscription_estimate')
-  @HttpCode(201)
-  async estimate(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const teamId = adminTeamFrom(body, principal);
-    const plan = planFrom(body, { paid: true });
-    const estimate = await this.billing.estimate(teamId, plan, addonsFrom(body));
-    sendAction(this.api.responder, req, res, 'SubscriptionEstimate', { ...estimate }, 201);
-  }
-
-  /**
-   * The provider's events, signed: `X-Billing-Signature: sha256=<HMAC-SHA256 of the raw body
-   * with BILLING_WEBHOOK_SECRET>`. 202 `{eventId, outcome}`; 403 for a bad signature.
-   */
-  @Public()
-  @Post('billing_provider/webhook')
-  @HttpCode(202)
-  async webhook(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const header = req.headers[SIGNATURE_HEADER];
-    this.webhooks.authenticate(
-      (req as Request & { rawBody?: Buffer }).rawBody,
-      Array.isArray(header) ? header[0] : header,
+    const page = await this.billing.hostedCheckout(
+      principal,
+      context.located[0],
+      plan,
+      addons,
+      redirectUrl,
     );
-    const receipt = await this.webhooks.receive(this.api.body(req));
-    res.status(202).json(receipt);
+    return typedJson(context, 'BillingProviderHostedPage', { ...page });
   }
 
-  /** `{teamId, planId, returnUrl}` -> 200 `{confirmationUrl}` (a storefront app charge). */
-  @Post('storefront/checkout_subscription')
-  @HttpCode(200)
-  async storefrontCheckout(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const teamId = adminTeamFrom(body, principal);
+  @Action({
+    method: 'POST',
+    path: '/billing/billing_provider/downgrade_subscription',
+    summary: 'Schedules a smaller plan for the end of the term.',
+    description: `Answers the Team. 422 when the team has no paid subscription, the plan is not smaller, or the team uses more than it allows. ${PLAN} ${ADMINS}`,
+    input: PlanChangeInput,
+    output: { item: Team },
+    formats: ['jsonld', 'json'],
+    access: 'team:admin',
+    team: billedTeam,
+  })
+  async downgrade(input: PlanChangeInput, _principal: Principal, context: ActionContext) {
+    const teamId = context.located[0];
+    await this.billing.downgrade(teamId, planFrom({ ...input }, { paid: true }));
+    return teamId;
+  }
+
+  @Action({
+    method: 'POST',
+    path: '/billing/billing_provider/get_subscription_estimate',
+    summary: 'Estimates the next invoice for a plan and add-ons.',
+    description: `Answers \`{createdAt, nextBillingAt, nextTotal, ...}\` (201). ${PLAN} ${ADMINS}`,
+    input: EstimateInput,
+    output: { json: OBJECT },
+    status: 201,
+    access: 'team:admin',
+    team: billedTeam,
+  })
+  async estimate(input: EstimateInput, _principal: Principal, context: ActionContext) {
+    const body = { ...input };
+    const plan = planFrom(body, { paid: true });
+    const estimate = await this.billing.estimate(context.located[0], plan, addonsFrom(body));
+    return typedJson(context, 'SubscriptionEstimate', { ...estimate });
+  }
+
+  @Action({
+    method: 'POST',
+    path: '/billing/billing_provider/webhook',
+    summary: 'Receives the billing provider\u2019s signed events.',
+    description:
+      'Public, authenticated by `X-Billing-Signature: sha256=<HMAC-SHA256 of the raw body with BILLING_WEBHOOK_SECRET>` (403 otherwise). Idempotent by event id; answers 202 `{eventId, outcome}` in plain JSON whatever the Accept header; 422 for an event without id.',
+    input: BillingWebhookInput,
+    output: { json: OBJECT },
+    status: 202,
+    formats: 'any',
+    access: 'public',
+  })
+  async webhook(input: BillingWebhookInput, _principal: null, context: ActionContext) {
+    this.webhooks.authenticate(context.rawBody, context.header(SIGNATURE_HEADER));
+    return this.webhooks.receive({ ...input });
+  }
+
+  @Action({
+    method: 'POST',
+    path: '/billing/storefront/checkout_subscription',
+    summary: 'Starts a storefront app charge for a plan.',
+    description: `Answers \`{confirmationUrl}\`; \`returnUrl\` (required) must be an absolute http(s) URL. ${PLAN} ${ADMINS}`,
+    input: StorefrontCheckoutInput,
+    output: { json: OBJECT },
+    access: 'team:admin',
+    team: billedTeam,
+  })
+  async storefrontCheckout(
+    input: StorefrontCheckoutInput,
+    principal: Principal,
+    context: ActionContext,
+  ) {
+    const body = { ...input };
     const plan = planFrom(body, { paid: true });
     const returnUrl = urlFrom(body, 'returnUrl', true)!;
-    const answer = await this.billing.storefrontCheckout(principal, teamId, plan, returnUrl);
-    sendAction(this.api.responder, req, res, 'StorefrontSubscriptionCheckout', answer);
-  }
-
-  private async sendTeam(
-    req: Request,
-    res: Response,
-    principal: Principal,
-    teamId: string,
-  ): Promise<void> {
-    const resource = this.api.resource(Team);
-    const record = await this.api.data.get(resource, principal, teamId);
-    this.api.responder.item(req, res, resource, record);
+    const answer = await this.billing.storefrontCheckout(
+      principal,
+      context.located[0],
+      plan,
+      returnUrl,
+    );
+    return typedJson(context, 'StorefrontSubscriptionCheckout', { ...answer });
   }
 }

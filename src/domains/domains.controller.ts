@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { typedAnswer } from '../hydra/actions/action-result';
+import { typedJson } from '../hydra/actions/action-result';
 import { DomainVerifyInput } from './domain-verify.input';
 import { DomainVerification } from './domain-verification';
 
@@ -22,6 +22,6 @@ export class DomainsController {
   })
   async verify(input: DomainVerifyInput, principal: Principal, context: ActionContext) {
     const state = await this.domains.verify(principal, input);
-    return typedAnswer(context, 'DomainVerificationState', state);
+    return typedJson(context, 'DomainVerificationState', state);
   }
 }

@@ -3,7 +3,7 @@ import { fromInput, unlessInvisible } from '../access/access-target';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { typedAnswer } from '../hydra/actions/action-result';
+import { typedJson } from '../hydra/actions/action-result';
 import { Workspace } from '../workspaces/workspace.entity';
 import {
   NotificationPreviewInput,
@@ -45,7 +45,7 @@ export class EmailNotificationActionsController {
   })
   async preview(input: NotificationPreviewInput, principal: Principal, context: ActionContext) {
     const mail = await this.actions.preview(principal, input);
-    return typedAnswer(context, 'EmailNotificationPreview', mail);
+    return typedJson(context, 'EmailNotificationPreview', mail);
   }
 
   @Action({
@@ -61,7 +61,7 @@ export class EmailNotificationActionsController {
   })
   async sendTest(input: NotificationSendTestInput, principal: Principal, context: ActionContext) {
     const sent = await this.actions.sendTest(principal, input);
-    return typedAnswer(context, 'EmailNotificationSendTest', sent);
+    return typedJson(context, 'EmailNotificationSendTest', sent);
   }
 
   @Action({
@@ -77,6 +77,6 @@ export class EmailNotificationActionsController {
   })
   async resetDefaults(input: NotificationResetInput, principal: Principal, context: ActionContext) {
     const reset = await this.actions.resetDefaults(principal, input);
-    return typedAnswer(context, 'EmailNotificationResetDefaults', reset);
+    return typedJson(context, 'EmailNotificationResetDefaults', reset);
   }
 }

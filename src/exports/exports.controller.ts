@@ -33,7 +33,7 @@ export class ExportsController {
     workspace: scopedWorkspace,
   })
   create(input: ExportInput, principal: Principal, context: ActionContext) {
-    return this.exports.queue(principal, exportRequest({ ...input }), context.targets[0]);
+    return this.exports.queue(principal, exportRequest({ ...input }), context.located[0]);
   }
 
   /**

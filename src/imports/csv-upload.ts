@@ -1,6 +1,5 @@
-import type { Request } from 'express';
+import type { UploadedFile } from '../hydra/actions/action-declaration';
 import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import type { UploadedFile } from '../media/media.service';
 import { decodeCsvText } from './csv-table';
 
 /** A CSV document sent with a request: an uploaded file or text in a body field. */
@@ -12,27 +11,27 @@ export interface CsvUpload {
 }
 
 /**
- * The CSV of a request: the multipart file `file`, else the string body field `textField`
+ * The CSV of a request: the multipart file `file` (`ActionContext.files`), else the string body field `textField`
  * (JSON or form). 422 when neither is given or the file is empty; 400 for a non-string field.
  */
 export function csvUpload(
-  req: Request,
+  files: Readonly<Record<string, readonly UploadedFile[]>>,
   body: Record<string, unknown>,
   textField: string,
 ): CsvUpload {
-  const files = (req.files as Array<UploadedFile & { fieldname: string }> | undefined) ?? [];
-  const file = files.find((f) => f.fieldname === 'file');
+  const file = files.file?.[0];
   const name = body.fileOriginalName;
   if (name !== undefined && name !== null && typeof name !== 'string')
     throw new ApiError(400, 'The type of the "fileOriginalName" attribute must be "string".');
   if (file) {
-    if (file.buffer.length === 0)
+    const buffer = file.buffer ?? Buffer.alloc(0);
+    if (buffer.length === 0)
       throw ValidationError.of('file', 'An empty file is not allowed.', ViolationCodes.invalid);
     return {
-      text: decodeOrReject(file.buffer, 'file'),
+      text: decodeOrReject(buffer, 'file'),
       originalName: (name as string | undefined)?.trim() || file.originalname || null,
       mimeType: (file.mimetype || 'text/csv').split(';')[0].trim().toLowerCase() || 'text/csv',
-      size: file.buffer.length,
+      size: buffer.length,
     };
   }
   const text = body[textField];

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import type { Request } from 'express';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { canWriteWorkspace, type Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
@@ -8,7 +7,6 @@ import { HydraApi } from '../hydra/controller/hydra-api';
 import {
   ApiError,
   BadRequestError,
-  ForbiddenError,
   ValidationError,
   ViolationCodes,
 } from '../hydra/errors/api-errors';
@@ -19,11 +17,11 @@ import { Order } from '../orders/order.entity';
 import { OrdersService } from '../orders/orders.service';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentsService } from '../shipments/shipments.service';
-import { Workspace } from '../workspaces/workspace.entity';
 import { CsvTable, CsvTableError, readCsvTable } from './csv-table';
+import type { UploadedFile } from '../hydra/actions/action-declaration';
 import { CsvUpload, csvUpload } from './csv-upload';
+import type { ImportInput } from './import.input';
 import {
-  IMPORT_ENTITIES,
   IMPORT_FIELDS,
   ImportEntity,
   checkMapping,
@@ -97,8 +95,12 @@ export class ImportsService {
   }
 
   /** What the file holds and how its columns would map; nothing is stored. */
-  async preview(req: Request, principal: Principal): Promise<Record<string, unknown>> {
-    const { workspaceId, entity, upload, table } = await this.readRequest(req, principal);
+  preview(
+    input: ImportInput,
+    files: Readonly<Record<string, readonly UploadedFile[]>>,
+    workspaceId: string | undefined,
+  ): Record<string, unknown> {
+    const { entity, upload, table } = this.readRequest(input, files, workspaceId);
     return {
       workspace: `/workspaces/${workspaceId}`,
       entity,
@@ -118,8 +120,13 @@ export class ImportsService {
   }
 
   /** Stores the import with its checked mapping and queues its job, in one transaction. */
-  async start(req: Request, principal: Principal): Promise<string> {
-    const request = await this.readRequest(req, principal);
+  async start(
+    principal: Principal,
+    input: ImportInput,
+    files: Readonly<Record<string, readonly UploadedFile[]>>,
+    workspaceId: string | undefined,
+  ): Promise<string> {
+    const request = this.readRequest(input, files, workspaceId);
     const { entity, table, upload } = request;
     const given = mappingOf(request.body.mapping) ?? suggestMapping(entity, table.columns);
     const { mapping, violations } = checkMapping(entity, table.columns, given);
@@ -280,44 +287,26 @@ export class ImportsService {
   }
 
   /** Workspace, entity and CSV of a pre-upload or import request, checked. */
-  private async readRequest(req: Request, principal: Principal): Promise<ImportRequest> {
-    const body = this.api.body(req);
-    const workspace = body.workspace;
-    if (workspace === undefined || workspace === null || workspace === '')
-      throw ValidationError.of(
-        'workspace',
-        'This value should not be blank.',
-        ViolationCodes.notBlank,
-      );
-    if (typeof workspace !== 'string')
-      throw new BadRequestError('The type of the "workspace" attribute must be "string".');
-    const workspaceId = await this.api.data.resolveReference(
-      this.api.resource(Workspace),
-      principal,
-      workspace,
-    );
-    if (!workspaceId) throw ValidationError.of('workspace', `Item not found for "${workspace}".`);
-    if (!canWriteWorkspace(principal, workspaceId))
-      throw new ForbiddenError('Read-only access to this workspace.');
-    const entityGiven = body.entity;
-    if (
-      entityGiven !== undefined &&
-      entityGiven !== null &&
-      entityGiven !== '' &&
-      !(IMPORT_ENTITIES as readonly unknown[]).includes(entityGiven)
-    )
-      throw ValidationError.of(
-        'entity',
-        'The value you selected is not a valid choice.',
-        ViolationCodes.choice,
-      );
-    const upload = csvUpload(req, body, 'content');
+  /**
+   * The import a request describes. `workspaceId`: the workspace `input.workspace` names,
+   * located and write-checked by the declared access; undefined when the caller cannot see it.
+   */
+  private readRequest(
+    input: ImportInput,
+    files: Readonly<Record<string, readonly UploadedFile[]>>,
+    workspaceId: string | undefined,
+  ): ImportRequest {
+    const body = { ...input } as Record<string, unknown>;
+    if (!workspaceId)
+      throw ValidationError.of('workspace', `Item not found for "${input.workspace}".`);
+    const entityGiven = input.entity;
+    const upload = csvUpload(files, body, 'content');
     let table: CsvTable;
     try {
       table = readCsvTable(upload.text, MAX_IMPORT_ROWS);
     } catch (error) {
       if (!(error instanceof CsvTableError)) throw error;
-      const field = req.is('multipart/form-data') && !body.content ? 'file' : 'content';
+      const field = files.file?.length ? 'file' : 'content';
       throw ValidationError.of(
         field,
         error.line !== null && !error.message.includes(`Line ${error.line}`)

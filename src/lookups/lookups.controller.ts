@@ -54,7 +54,7 @@ function lookup(
   context: ActionContext,
 ): CollectionQuery {
   const criteria = lookupCriteria({ ...input });
-  const workspaceId = context.targets[0];
+  const workspaceId = context.located[0];
   return {
     scope: workspaceId ? [{ path: 'workspace', id: workspaceId }] : [],
     hooks: {

@@ -1,3 +1,4 @@
+import { NoteAttachmentUpload } from './note-attachment-upload';
 import { Module } from '@nestjs/common';
 import { MediaModule } from '../media/media.module';
 import { NotificationsModule } from '../notifications/notifications.module';
@@ -20,7 +21,13 @@ import { NotesService } from './notes.service';
     NoteRemindersController,
     NoteAttachmentUploadController,
   ],
-  providers: [NotesService, NoteAttachmentsService, NoteRemindersService, NoteReminderDispatcher],
+  providers: [
+    NotesService,
+    NoteAttachmentsService,
+    NoteAttachmentUpload,
+    NoteRemindersService,
+    NoteReminderDispatcher,
+  ],
   exports: [NotesService],
 })
 export class NotesModule {}

@@ -1,10 +1,10 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
-import { HydraApi } from '../hydra/controller/hydra-api';
+import { Controller } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import { Action } from '../hydra/actions/action.decorator';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { BadRequestError, NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError } from '../hydra/errors/api-errors';
 import { identifierFrom } from '../hydra/filters';
+import { MarkAllAsReadInput, MarkAsReadInput } from './notification-actions.input';
 import { Notification } from './notification.entity';
 import { NotificationsService } from './notifications.service';
 
@@ -13,62 +13,49 @@ export class NotificationsResourceController extends ResourceController(
   NotificationsService,
 ) {}
 
-/**
- * POST /notifications/mark_as_read `{"ids": [...]}` (ids or IRIs; without ids: all of the
- * caller's) answers 200 `{"markedAsRead": n}`; an id that is not one of the caller's
- * notifications is 404 and nothing changes. POST /notifications/mark_all_as_read (the
- * reference's name, body `{"userId"}` optional and only the caller's own) marks all, 201.
- */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
+/** Marking the caller's own notifications as read. */
 @Controller()
 export class NotificationActionsController {
-  constructor(
-    private readonly api: HydraApi,
-    private readonly notifications: NotificationsService,
-  ) {}
+  constructor(private readonly notifications: NotificationsService) {}
 
-  @Post('/notifications/mark_as_read')
-  @HttpCode(200)
-  async markAsRead(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    let ids: string[] | undefined;
-    if (body.ids !== undefined && body.ids !== null) {
-      if (!Array.isArray(body.ids) || body.ids.some((v) => typeof v !== 'string')) {
-        throw new BadRequestError('The type of the "ids" attribute must be "array" of strings.');
-      }
-      ids = [];
-      for (const raw of body.ids as string[]) {
-        const id = identifierFrom(raw);
-        if (!id) throw new NotFoundError();
-        ids.push(id);
-      }
-    }
-    const result = await this.notifications.markAsRead(principal.userId, ids);
-    if (result.missing.length > 0) throw new NotFoundError();
-    this.api.responder.json(req, res, { markedAsRead: result.updated });
+  @Action({
+    method: 'POST',
+    path: '/notifications/mark_as_read',
+    summary: 'Marks the caller\u2019s notifications as read.',
+    description:
+      'The notifications `ids` (ids or IRIs), or all of the caller\u2019s when left out; answers `{markedAsRead}`. An id that is not one of the caller\u2019s notifications is 404 and nothing changes; 400 for a non-string id.',
+    input: MarkAsReadInput,
+    output: { json: { type: 'object', properties: { markedAsRead: { type: 'integer' } } } },
+    access: 'user',
+  })
+  async markAsRead(input: MarkAsReadInput, principal: Principal) {
+    const ids = input.ids ?? undefined;
+    return {
+      markedAsRead: await this.notifications.markReferencesAsRead(principal.userId, ids),
+    };
   }
 
-  @Post('/notifications/mark_all_as_read')
-  @HttpCode(201)
-  async markAllAsRead(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    if (body.userId !== undefined && body.userId !== null) {
-      if (typeof body.userId !== 'string') {
-        throw new BadRequestError('The type of the "userId" attribute must be "string".');
-      }
-      if (identifierFrom(body.userId) !== principal.userId) throw new NotFoundError();
+  @Action({
+    method: 'POST',
+    path: '/notifications/mark_all_as_read',
+    summary: 'Marks all of the caller\u2019s notifications as read.',
+    description:
+      'The reference\u2019s name; `userId` is optional and may only be the caller\u2019s own (404 otherwise). Answers 201 `{userId, markedAsRead}`.',
+    input: MarkAllAsReadInput,
+    output: {
+      json: {
+        type: 'object',
+        properties: { userId: { type: 'string' }, markedAsRead: { type: 'integer' } },
+      },
+    },
+    status: 201,
+    access: 'user',
+  })
+  async markAllAsRead(input: MarkAllAsReadInput, principal: Principal) {
+    if (input.userId !== undefined && input.userId !== null) {
+      if (identifierFrom(input.userId) !== principal.userId) throw new NotFoundError();
     }
-    const result = await this.notifications.markAsRead(principal.userId, undefined);
-    this.api.responder.json(
-      req,
-      res,
-      { userId: principal.userId, markedAsRead: result.updated },
-      201,
-    );
+    const markedAsRead = await this.notifications.markReferencesAsRead(principal.userId, undefined);
+    return { userId: principal.userId, markedAsRead };
   }
 }

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { SqlRunner } from '../events/outbox';
+import { NotFoundError } from '../hydra/errors/api-errors';
+import { identifierFrom } from '../hydra/filters';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import type { Notification } from './notification.entity';
 
@@ -67,5 +69,17 @@ export class NotificationsService implements ResourceHooks<Notification> {
       [userId, ids ?? null],
     );
     return { updated: rowCount ?? 0, missing: [] };
+  }
+
+  /**
+   * `markAsRead` for ids or IRIs as a client sends them: one that is not a notification of
+   * the user is 404 and nothing changes.
+   */
+  async markReferencesAsRead(userId: string, references: string[] | undefined): Promise<number> {
+    const ids = references?.map((raw) => identifierFrom(raw));
+    if (ids?.some((id) => !id)) throw new NotFoundError();
+    const result = await this.markAsRead(userId, ids as string[] | undefined);
+    if (result.missing.length > 0) throw new NotFoundError();
+    return result.updated;
   }
 }

@@ -3,6 +3,7 @@ import { CredentialsModule } from '../credentials/credentials.module';
 import { EventsModule } from '../events/events.module';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { WorkflowActions } from './workflow-actions';
 import { WorkflowActionsController } from './workflow-actions.controller';
 import { WorkflowRun } from './workflow-run.entity';
 import { Workflow } from './workflow.entity';
@@ -16,6 +17,6 @@ export class WorkflowRunsController extends ResourceController(WorkflowRun) {}
   imports: [CredentialsModule, WebhooksModule, EventsModule],
   // The actions first: their paths must not be taken for `/workflows/:id`.
   controllers: [WorkflowActionsController, WorkflowsController, WorkflowRunsController],
-  providers: [WorkflowsService],
+  providers: [WorkflowsService, WorkflowActions],
 })
 export class WorkflowsModule {}

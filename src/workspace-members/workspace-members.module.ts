@@ -3,6 +3,7 @@ import { ResourceController } from '../hydra/controller/resource-controller';
 import { TeamsModule } from '../teams/teams.module';
 import { WorkspaceMember } from '../workspaces/workspace-member.entity';
 import { WorkspaceMembersService } from './workspace-members.service';
+import { WorkspacePermissionsBatch } from './workspace-permissions-batch';
 import { WorkspacePermissionsBatchController } from './workspace-permissions-batch.controller';
 
 export class WorkspaceMembersController extends ResourceController(
@@ -13,6 +14,6 @@ export class WorkspaceMembersController extends ResourceController(
 @Module({
   imports: [TeamsModule],
   controllers: [WorkspaceMembersController, WorkspacePermissionsBatchController],
-  providers: [WorkspaceMembersService],
+  providers: [WorkspaceMembersService, WorkspacePermissionsBatch],
 })
 export class WorkspaceMembersModule {}

@@ -1,149 +1,28 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
-import { ModuleRef } from '@nestjs/core';
-import { DataSource, EntityManager } from 'typeorm';
-import { EntitlementsGuard } from '../billing/entitlements-guard';
+import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
-import { HydraApi } from '../hydra/controller/hydra-api';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import { typeError } from '../hydra/write/denormalizer';
-import { readBoolean, requireEmail } from '../security/body-fields';
-import {
-  applyPermissions,
-  InvitationsService,
-  type WorkspacePermission,
-} from '../teams/invitations.service';
-import { checkPermissionTargets, readPermissions } from './permissions-input';
+import { Action } from '../hydra/actions/action.decorator';
+import { WorkspacePermissionsBatch } from './workspace-permissions-batch';
+import { WorkspacePermissionsBatchInput } from './workspace-permissions-batch.input';
 
-type Outcome = 'updated' | 'invited';
-
-/**
- * POST /workspace_permissions_batch `{inviteMode, changes: [{email, permissions:
- * [{workspaceId, accessLevel}]}]}`: grants (accessLevel full|read) or revokes (null or
- * "none") workspace access of team members in one transaction. With inviteMode, an address
- * that is not in the workspace's team is invited with that access. All or nothing: any
- * invalid change is a 422 and nothing is applied.
- */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
+/** `POST /workspace_permissions_batch`: workspace access of several people at once. */
 @Controller()
 export class WorkspacePermissionsBatchController {
-  constructor(
-    private readonly api: HydraApi,
-    private readonly dataSource: DataSource,
-    private readonly invitations: InvitationsService,
-    private readonly modules: ModuleRef,
-  ) {}
+  constructor(private readonly batch: WorkspacePermissionsBatch) {}
 
-  @Post('/workspace_permissions_batch')
-  @HttpCode(201)
-  async apply(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const inviteMode = readBoolean(body, 'inviteMode') ?? false;
-    const rawChanges = body.changes ?? [];
-    if (!Array.isArray(rawChanges)) throw typeError('changes', 'array', rawChanges);
-    const changes = rawChanges.map((c: unknown, i) => {
-      if (!c || typeof c !== 'object' || Array.isArray(c))
-        throw typeError(`changes[${i}]`, 'array', c);
-      const change = c as Record<string, unknown>;
-      return {
-        email: requireEmail(change, 'email'),
-        permissions: readPermissions(change.permissions, `changes[${i}].permissions`),
-      };
-    });
-    const outcomes = await this.dataSource.transaction(async (em) => {
-      const violations: Violation[] = [];
-      const results: Outcome[] = [];
-      for (const [i, change] of changes.entries()) {
-        const teams = await checkPermissionTargets(
-          em,
-          principal,
-          change.permissions,
-          `changes[${i}].permissions`,
-        );
-        const byTeam = new Map<string, WorkspacePermission[]>();
-        for (const p of change.permissions) {
-          const team = teams.get(p.workspaceId)!;
-          byTeam.set(team, [...(byTeam.get(team) ?? []), p]);
-        }
-        let outcome: Outcome = 'updated';
-        for (const [teamId, permissions] of byTeam) {
-          const result = await this.applyToTeam(
-            em,
-            principal,
-            teamId,
-            change.email,
-            permissions,
-            inviteMode,
-          );
-          if (result === null) {
-            violations.push({
-              propertyPath: `changes[${i}].email`,
-              message: 'This person is not a member of the team; set inviteMode to invite them.',
-              code: ViolationCodes.invalid,
-            });
-          } else if (result !== 'updated') outcome = result;
-        }
-        results.push(outcome);
-      }
-      if (violations.length) throw new ValidationError(violations);
-      return results;
-    });
-    this.api.responder.json(
-      req,
-      res,
-      {
-        inviteMode,
-        changes: changes.map((c, i) => ({ ...c, result: outcomes[i] })),
-      },
-      201,
-    );
-  }
-
-  /** null: not in the team and not invited. */
-  private async applyToTeam(
-    em: EntityManager,
-    principal: Principal,
-    teamId: string,
-    email: string,
-    permissions: WorkspacePermission[],
-    inviteMode: boolean,
-  ): Promise<Outcome | null> {
-    const [member] = await em.query(
-      `SELECT m.member_id FROM team_member m JOIN "user" u ON u.id = m.member_id
-        WHERE m.team_id = $1 AND u.email = $2`,
-      [teamId, email],
-    );
-    if (member) {
-      await applyPermissions(em, teamId, member.member_id, permissions);
-      return 'updated';
-    }
-    const [pending] = await em.query(
-      `SELECT id, invited_permissions FROM team_member
-        WHERE team_id = $1 AND member_id IS NULL AND invited_email = $2 FOR UPDATE`,
-      [teamId, email],
-    );
-    if (pending) {
-      const changed = new Set(permissions.map((p) => p.workspaceId));
-      const kept = (pending.invited_permissions as WorkspacePermission[]).filter(
-        (p) => !changed.has(p.workspaceId),
-      );
-      const granted = permissions.filter((p) => p.accessLevel !== null);
-      await em.query(`UPDATE team_member SET invited_permissions = $2::jsonb WHERE id = $1`, [
-        pending.id,
-        JSON.stringify([...kept, ...granted]),
-      ]);
-      return 'updated';
-    }
-    if (!inviteMode) return null;
-    // An invitation takes a seat of the team's plan, as on POST /team_members.
-    await this.modules
-      .get(EntitlementsGuard, { strict: false })
-      .assertAvailable(em, teamId, 'users', 'changes');
-    await this.invitations.invite(em, principal, teamId, email, 'member', permissions);
-    return 'invited';
+  @Action({
+    method: 'POST',
+    path: '/workspace_permissions_batch',
+    summary: 'Grants or revokes workspace access of several team members at once.',
+    description:
+      '`changes: [{email, permissions: [{workspaceId, accessLevel}]}]`: `accessLevel` full or read grants, null or "none" revokes; with `inviteMode`, an address not in the workspace\u2019s team is invited with that access. All or nothing; answers 201 `{inviteMode, changes: [{email, permissions, result}]}` (result updated, invited or added). Only owners and admins of each workspace\u2019s team: a workspace the caller does not administer is the reference\u2019s 422 at `changes[i].permissions[j].workspaceId`, like one that does not exist. 400 for wrong JSON types, 422 for a bad e-mail, access level, or a person not in the team without inviteMode.',
+    input: WorkspacePermissionsBatchInput,
+    output: { json: { type: 'object', additionalProperties: true } },
+    status: 201,
+    // The teams are those of the workspaces named deep in `changes`; each is checked there
+    // (checkPermissionTargets), with the reference's 422 rather than a 403.
+    access: 'team:admin',
+  })
+  apply(input: WorkspacePermissionsBatchInput, principal: Principal) {
+    return this.batch.apply(principal, input);
   }
 }

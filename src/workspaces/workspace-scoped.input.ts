@@ -15,6 +15,6 @@ export class WorkspaceScopedInput {
 
 /**
  * The locator of a `WorkspaceScopedInput`: the workspace it names (404 when the caller does
- * not see it), or none; the handler reads the resolved id from `context.targets[0]`.
+ * not see it), or none; the handler reads the resolved id from `context.located[0]`.
  */
 export const scopedWorkspace = fromInput(Workspace, 'workspaceId', 'workspace');

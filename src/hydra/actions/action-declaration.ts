@@ -2,6 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AccessLevel } from '../../access/access-level';
 import type { TargetLocator } from '../../access/access-target';
+import type { UploadLimits } from '../serialization/multipart.middleware';
 import type { Format } from '../serialization/negotiation';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -51,10 +52,19 @@ export interface ActionDeclaration {
   workspace?: TargetLocator;
   /** Where the team of a `team:*` action is found. */
   team?: TargetLocator;
-  /** Response formats offered, in the server's order of preference (default: by output). */
-  formats?: readonly Format[];
+  /**
+   * Response formats offered, in the server's order of preference (default: by output);
+   * `'any'`: no negotiation, a `{ json }` answer in plain JSON whatever the Accept header asks
+   * (machine protocols: webhook receivers).
+   */
+  formats?: readonly Format[] | 'any';
   /** OpenAPI tag (default: the controller's). */
   tags?: string[];
+  /**
+   * The action takes file uploads (multipart/form-data), with these limits; other routes
+   * read form fields only (MultipartInterceptor, after authentication).
+   */
+  uploads?: UploadLimits | true;
   /** Body media types beyond JSON/JSON-LD/forms (e.g. multipart uploads, text/csv). */
   bodyTypes?: readonly string[];
 }
@@ -86,7 +96,7 @@ export interface ActionContext {
    * handler scopes its work to them instead of resolving the input's references again.
    * Empty when the locator found none (an optional `workspaceId` left out).
    */
-  readonly targets: readonly string[];
+  readonly located: readonly string[];
   /**
    * The request, handed on to the resource write pipeline's hooks (which key recursion
    * guards on it); handlers never read it.

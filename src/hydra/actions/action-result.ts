@@ -1,4 +1,5 @@
 import type { CollectionResult } from '../collection/data-provider';
+import type { ActionContext } from './action-declaration';
 import type { ResourceHooks } from '../write/resource-hooks';
 
 /**
@@ -45,16 +46,17 @@ export interface Redirect {
 }
 
 /**
- * A JSON answer that is not a stored resource: in JSON-LD it carries `@context`, `@id` and
- * `@type` like API Platform's DTO outputs; in plain JSON only the payload.
+ * A `{ json }` answer that is not a stored resource, shaped like API Platform's DTO outputs:
+ * in JSON-LD with `@context` (`/contexts/<type>`), `@id` (default: the request path) and
+ * `@type`; in plain JSON the payload alone.
  */
-export function typedAnswer(
-  context: { format?: string; url: string },
+export function typedJson(
+  context: ActionContext,
   type: string,
   payload: Record<string, unknown>,
   id?: string,
 ): Record<string, unknown> {
-  if (context.format !== 'jsonld') return payload;
+  if (context.format === 'json') return payload;
   return {
     '@context': `/contexts/${type}`,
     '@id': id ?? context.url.split('?')[0],

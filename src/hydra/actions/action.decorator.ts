@@ -20,6 +20,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import { ACCESS, type AccessDeclaration } from '../../access/access.decorator';
+import { AcceptsUploads } from '../serialization/multipart.middleware';
 import { ACTION, type ActionDeclaration } from './action-declaration';
 import { actionRequestOf } from './action-request';
 import { bodySchema, outputSchema } from './action-schemas';
@@ -71,6 +72,8 @@ export function Action(declaration: ActionDeclaration): MethodDecorator {
     ApiResponse({ status, ...outputSchema(declaration) }),
   ];
   if (declaration.tags) decorators.push(ApiTags(...declaration.tags));
+  if (declaration.uploads)
+    decorators.push(AcceptsUploads(declaration.uploads === true ? {} : declaration.uploads));
   if (declaration.access !== 'public') decorators.push(ApiSecurity('bearer'));
   if (declaration.input && ['POST', 'PUT', 'PATCH'].includes(declaration.method)) {
     decorators.push(ApiBody({ required: true, schema: bodySchema(declaration.input) }));

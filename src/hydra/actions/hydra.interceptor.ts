@@ -77,15 +77,15 @@ export class HydraInterceptor implements NestInterceptor {
       coerceForm(this.registry.get(target), body),
     );
     const base = actionContext(req);
-    const targets = principal ? await this.checkTargets(declaration, principal, input, base) : [];
-    setActionRequest(req, { input, principal, context: { ...base, format, targets } });
+    const located = principal ? await this.checkTargets(declaration, principal, input, base) : [];
+    setActionRequest(req, { input, principal, context: { ...base, format, located } });
   }
 
   private async checkTargets(
     declaration: ActionDeclaration,
     principal: Principal,
     input: Record<string, unknown>,
-    context: Omit<ActionContext, 'targets' | 'format'>,
+    context: Omit<ActionContext, 'located' | 'format'>,
   ): Promise<readonly string[]> {
     const scope = scopeOf(declaration.access);
     if (scope === 'none') return [];
@@ -168,7 +168,8 @@ export class HydraInterceptor implements NestInterceptor {
       }
       this.responder.collection(req, res, resource, await this.data.list(collection));
     } else if ('json' in output) {
-      this.responder.json(req, res, value, status);
+      if (declaration.formats === 'any') res.status(status).json(value);
+      else this.responder.json(req, res, value, status);
     } else if ('html' in output) {
       const page: HtmlPage = typeof value === 'string' ? { html: value } : (value as HtmlPage);
       for (const [name, v] of Object.entries(page.headers ?? {})) res.setHeader(name, v);
@@ -187,13 +188,14 @@ export class HydraInterceptor implements NestInterceptor {
 }
 
 function offeredFormats(declaration: ActionDeclaration): readonly Format[] | undefined {
+  if (declaration.formats === 'any') return undefined;
   if (declaration.formats) return declaration.formats;
   const output = declaration.output;
   if (output === 'none' || 'html' in output || 'redirect' in output) return undefined;
   return 'json' in output ? JSON_FORMATS : ALL_FORMATS;
 }
 
-function actionContext(req: Request): Omit<ActionContext, 'targets' | 'format'> {
+function actionContext(req: Request): Omit<ActionContext, 'located' | 'format'> {
   const files: Record<string, UploadedFile[]> = {};
   for (const file of (req.files as UploadedFile[] | undefined) ?? []) {
     (files[file.fieldname] ??= []).push(file);

@@ -1,11 +1,12 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../../access/access.decorator';
-import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
+import { Controller } from '@nestjs/common';
+import type { TargetLocator } from '../../access/access-target';
+import { visibleFromInput } from '../../access/access-target';
 import type { Principal } from '../../access/principal';
-import { HydraApi } from '../../hydra/controller/hydra-api';
+import type { ActionContext, UploadedFile } from '../../hydra/actions/action-declaration';
+import { Action } from '../../hydra/actions/action.decorator';
+import { typedJson } from '../../hydra/actions/action-result';
 import {
-  ApiError,
+  NotFoundError,
   ValidationError,
   Violation,
   ViolationCodes,
@@ -14,43 +15,56 @@ import { CsvTableError, readCsvTable } from '../../imports/csv-table';
 import { csvUpload } from '../../imports/csv-upload';
 import { Team } from '../../teams/team.entity';
 import { TrackingPage } from '../../tracking-pages/tracking-page.entity';
-import { sendAction } from '../../tracking-pages/action-response';
 import { FeedIssue, ProductsFeed, previewItems, readProductsFeed } from './products-feed';
+import { ImportProductsFeedInput, VerifyProductsFeedInput } from './products-feed.input';
 import { ProductsFeedService } from './products-feed.service';
-import { AcceptsUploads } from '../../hydra/serialization/multipart.middleware';
 
 /** Rows a feed may have: beyond this a catalogue should come from an integration. */
 export const MAX_FEED_ROWS = 50_000;
-export const FEED_TYPES = ['csv'] as const;
 /** Issues listed in a report or a 422; the counts always cover all of them. */
 const MAX_LISTED_ISSUES = 200;
 
+const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+
 /**
- * Products feeds: a CSV of variants (`sku`, `productSku`, `name`, `price`, `imageUrl`,
- * `originUrl`; usual aliases accepted) sent inline as `feed` or as the multipart file `file`.
- * `POST /products_feed/verify` answers a report (columns, counts, issues, preview cards);
- * `POST /products_feed/import` upserts the products and variants of a team by SKU in one
- * transaction, or imports nothing when the feed has errors (422 naming lines and columns).
+ * The team an import writes: `team`, else the team of the tracking page `trackingPageId`.
+ * One the caller cannot see locates nothing: the handler answers the reference's 422.
  */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
+const feedTeam: TargetLocator = async (ctx) => {
+  if (given(ctx.input.team)) return visibleFromInput(Team, 'team')(ctx);
+  if (!given(ctx.input.trackingPageId)) return undefined;
+  try {
+    return await ctx.targets.ownersOf(TrackingPage, [String(ctx.input.trackingPageId)], 'team');
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+};
+
+const FEED =
+  'A CSV of variants (`sku`, `productSku`, `name`, `price`, `imageUrl`, `originUrl`; usual aliases accepted) sent inline as `feed` or as the multipart file `file`.';
+
+/**
+ * Products feeds: `POST /products_feed/verify` answers a report (columns, counts, issues,
+ * preview cards); `POST /products_feed/import` upserts the products and variants of a team by
+ * SKU in one transaction, or imports nothing when the feed has errors.
+ */
 @Controller()
 export class ProductsFeedController {
-  constructor(
-    private readonly api: HydraApi,
-    private readonly feeds: ProductsFeedService,
-    private readonly dataSource: DataSource,
-  ) {}
+  constructor(private readonly feeds: ProductsFeedService) {}
 
-  @Post('/products_feed/verify')
-  @AcceptsUploads()
-  @HttpCode(200)
-  async verify(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    checkFeedType(body);
-    const feed = readFeed(req, body);
+  @Action({
+    uploads: true,
+    method: 'POST',
+    path: '/products_feed/verify',
+    summary: 'Checks a products feed and previews it; nothing is stored.',
+    description: `${FEED} Answers a report: columns, row/product/variant counts, errors and warnings by line and column, preview cards. Any signed-in user. 400 for wrong types, 422 for no feed, an empty or undecodable file or an unknown \`feedType\`.`,
+    input: VerifyProductsFeedInput,
+    output: { json: { type: 'object', additionalProperties: true } },
+    access: 'user',
+  })
+  verify(input: VerifyProductsFeedInput, _principal: Principal, context: ActionContext) {
+    const feed = readFeed(context.files, { ...input });
     const report =
       'error' in feed
         ? {
@@ -76,26 +90,30 @@ export class ProductsFeedController {
             errors: feed.errors.slice(0, MAX_LISTED_ISSUES),
             warnings: feed.warnings.slice(0, MAX_LISTED_ISSUES),
           };
-    sendAction(this.api.responder, req, res, 'VerifyProductsFeedResponse', report);
+    return typedJson(context, 'VerifyProductsFeedResponse', report);
   }
 
-  @Post('/products_feed/import')
-  @AcceptsUploads()
-  @HttpCode(200)
-  async import(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    checkFeedType(body);
-    const teamId = await this.teamOf(body, principal);
-    const feed = readFeed(req, body);
+  @Action({
+    uploads: true,
+    method: 'POST',
+    path: '/products_feed/import',
+    summary: 'Imports a products feed into a team\u2019s catalogue.',
+    description: `${FEED} Upserts the products and variants of the team \`team\` (or of the tracking page \`trackingPageId\`) by SKU in one transaction, or imports nothing when the feed has errors (422 naming lines and columns, \`errorCount\`). Any member of the team, like the products themselves. 422 for a team or tracking page the caller does not see ("Item not found") or none given.`,
+    input: ImportProductsFeedInput,
+    output: { json: { type: 'object', additionalProperties: true } },
+    access: 'team:member',
+    team: feedTeam,
+  })
+  async import(input: ImportProductsFeedInput, _principal: Principal, context: ActionContext) {
+    const teamId = teamOf(input, context.located[0]);
+    const feed = readFeed(context.files, { ...input });
     if ('error' in feed) throw new ValidationError([feedViolation(feed.error)]);
     if (feed.errors.length > 0)
       throw new ValidationError(feed.errors.slice(0, MAX_LISTED_ISSUES).map(feedViolation), {
         errorCount: feed.errors.length,
       });
     const counts = await this.feeds.import(teamId, feed.products);
-    sendAction(this.api.responder, req, res, 'ImportProductsFeedResponse', {
+    return typedJson(context, 'ImportProductsFeedResponse', {
       team: `/teams/${teamId}`,
       feedType: 'csv',
       rowCount: feed.rowCount,
@@ -103,61 +121,27 @@ export class ProductsFeedController {
       warnings: feed.warnings.slice(0, MAX_LISTED_ISSUES),
     });
   }
-
-  /** The team named by `team` (IRI or id), or the team of the tracking page `trackingPageId`. */
-  private async teamOf(body: Record<string, unknown>, principal: Principal): Promise<string> {
-    const reference = (field: string): string | null => {
-      const value = body[field];
-      if (value === undefined || value === null || value === '') return null;
-      if (typeof value !== 'string')
-        throw new ApiError(400, `The type of the "${field}" attribute must be "string".`);
-      return value;
-    };
-    const team = reference('team');
-    if (team !== null) {
-      const id = await this.api.data.resolveReference(this.api.resource(Team), principal, team);
-      if (!id) throw ValidationError.of('team', `Item not found for "${team}".`);
-      return id;
-    }
-    const page = reference('trackingPageId');
-    if (page !== null) {
-      const id = await this.api.data.resolveReference(
-        this.api.resource(TrackingPage),
-        principal,
-        page,
-      );
-      if (!id) throw ValidationError.of('trackingPageId', `Item not found for "${page}".`);
-      const [row] = await this.dataSource.query(
-        `SELECT w.team_id FROM tracking_page p JOIN workspace w ON w.id = p.workspace_id WHERE p.id = $1`,
-        [id],
-      );
-      return row.team_id as string;
-    }
-    throw ValidationError.of(
-      'team',
-      'This value should not be blank: name the team (or a tracking page of it) to import into.',
-      ViolationCodes.notBlank,
-    );
-  }
 }
 
-function checkFeedType(body: Record<string, unknown>): void {
-  const type = body.feedType;
-  if (type === undefined || type === null) return;
-  if (!(FEED_TYPES as readonly unknown[]).includes(type))
-    throw ValidationError.of(
-      'feedType',
-      'The value you selected is not a valid choice.',
-      ViolationCodes.choice,
-    );
+/** The located team, or the 422 of the attribute that named none. */
+function teamOf(input: ImportProductsFeedInput, teamId: string | undefined): string {
+  if (teamId) return teamId;
+  if (given(input.team)) throw ValidationError.of('team', `Item not found for "${input.team}".`);
+  if (given(input.trackingPageId))
+    throw ValidationError.of('trackingPageId', `Item not found for "${input.trackingPageId}".`);
+  throw ValidationError.of(
+    'team',
+    'This value should not be blank: name the team (or a tracking page of it) to import into.',
+    ViolationCodes.notBlank,
+  );
 }
 
 /** The feed of the request, checked; or why it cannot be read as CSV at all. */
 function readFeed(
-  req: Request,
+  files: Readonly<Record<string, readonly UploadedFile[]>>,
   body: Record<string, unknown>,
 ): ProductsFeed | { error: FeedIssue } {
-  const upload = csvUpload(req, body, 'feed');
+  const upload = csvUpload(files, body, 'feed');
   try {
     return readProductsFeed(readCsvTable(upload.text, MAX_FEED_ROWS));
   } catch (error) {

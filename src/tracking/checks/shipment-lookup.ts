@@ -1,8 +1,7 @@
-import { isStorableText } from '../../hydra/filters/filter';
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../access/principal';
 import { HydraApi } from '../../hydra/controller/hydra-api';
-import { identifierFrom } from '../../hydra/filters';
+import { identifierFrom, isStorableText } from '../../hydra/filters';
 import { NotFoundError, ValidationError, type Violation } from '../../hydra/errors/api-errors';
 import { typeError } from '../../hydra/write/denormalizer';
 
@@ -47,7 +46,7 @@ export class ShipmentLookup {
 
   /** The shipment of the workspace with this tracking number; 404 when there is none. */
   async byTrackingNumber(workspaceId: string, number: string): Promise<string> {
-    // No stored number holds a NUL (PostgreSQL text cannot): such a value names nothing.
+    // Text PostgreSQL cannot store (a NUL) names no shipment.
     if (!isStorableText(number)) throw new NotFoundError();
     const { rows } = await this.api.data.pool.query<{ id: string }>(
       `SELECT id FROM shipment WHERE workspace_id = $1 AND tracking_number = $2`,
@@ -76,7 +75,8 @@ export class ShipmentLookup {
       .query(
         `SELECT id, tracking_number FROM shipment
           WHERE workspace_id = $1 AND tracking_number = ANY($2::text[])`,
-        [workspaceId, numbers.filter(isStorableText).map((n) => n.trim())],
+        // Text PostgreSQL cannot store (a NUL) matches nothing: reported as unknown below.
+        [workspaceId, numbers.map((n) => n.trim()).filter(isStorableText)],
       )
       .then((r) => r.rows);
     const byNumber = new Map(rows.map((r) => [r.tracking_number, r.id]));

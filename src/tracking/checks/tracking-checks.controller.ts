@@ -38,7 +38,7 @@ export class TrackingChecksController {
     workspace: checkedWorkspaces,
   })
   async check(input: CheckTrackingNumbersInput, principal: Principal, context: ActionContext) {
-    const ids = await this.lookup.named(principal, input, context.targets[0]);
+    const ids = await this.lookup.named(principal, input, context.located[0]);
     await this.checks.checkNow(ids);
     return ids.length === 1 ? ids[0] : ids;
   }
@@ -67,7 +67,7 @@ export class TrackingChecksController {
     principal: Principal,
     context: ActionContext,
   ) {
-    const ids = await this.lookup.named(principal, input, context.targets[0]);
+    const ids = await this.lookup.named(principal, input, context.located[0]);
     const job = await this.checks.checkLater(principal.userId, ids);
     return { queued: true, job, shipments: ids.map((id) => `/shipments/${id}`) };
   }

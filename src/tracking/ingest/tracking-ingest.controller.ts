@@ -38,6 +38,6 @@ export class TrackingIngestController {
     workspace: ingestWorkspace,
   })
   ingest(input: TrackingIngestInput, principal: Principal, context: ActionContext) {
-    return this.ingestion.ingest(principal, input, context.targets[0]);
+    return this.ingestion.ingest(principal, input, context.located[0]);
   }
 }

@@ -1,0 +1,54 @@
+import { Allow } from 'class-validator';
+import { NotBlank } from '../hydra/validation/constraints';
+import { Typed } from '../hydra/validation/input-types';
+
+/** Every billing action names the team (only its owners and admins may act). */
+export class TeamBillingInput {
+  /** Id or IRI of the team. */
+  @Typed('string') @NotBlank() teamId!: string;
+}
+
+/** `POST /billing/billing_provider/create_session`. */
+export class PortalSessionInput extends TeamBillingInput {
+  /** Where the portal sends the user back (absolute http(s) URL). */
+  @Typed('string') redirectUrl?: string | null;
+}
+
+/** A paid plan of the catalogue (`starter`, `pro`, `business`). */
+export class PlanChangeInput extends TeamBillingInput {
+  @Typed('string') @NotBlank() planId!: string;
+}
+
+/** `POST /billing/billing_provider/get_subscription_estimate`. */
+export class EstimateInput extends PlanChangeInput {
+  /** `{addonKey: quantity}` of catalogue add-ons (0-1000 each). */
+  @Typed('object') addonsQtyByKey?: Record<string, unknown> | null;
+}
+
+/** `POST /billing/billing_provider/created_hosted_page_checkout`. */
+export class HostedCheckoutInput extends EstimateInput {
+  /** Where the hosted page sends the user back (absolute http(s) URL). */
+  @Typed('string') redirectUrl?: string | null;
+  /** Accepted and not needed: a live subscription gets a change checkout, others a new one. */
+  @Typed('string') intent?: string | null;
+}
+
+/** `POST /billing/storefront/checkout_subscription`. */
+export class StorefrontCheckoutInput extends PlanChangeInput {
+  /** Where the storefront sends the merchant back (absolute http(s) URL). */
+  @Typed('string') @NotBlank() returnUrl!: string;
+}
+
+/**
+ * `POST /billing/billing_provider/webhook`: the provider's event. Read by BillingWebhooks once
+ * the signature over the raw body is checked (so nothing is judged before it).
+ */
+export class BillingWebhookInput {
+  /** The provider's event id (idempotency key). */
+  @Allow() id?: unknown;
+  @Allow() event_type?: unknown;
+  /** Unix seconds. */
+  @Allow() occurred_at?: unknown;
+  /** `{subscription, customer, ...}`. */
+  @Allow() content?: unknown;
+}

@@ -1,0 +1,125 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { EntitlementsGuard } from '../billing/entitlements-guard';
+import { DataSource, EntityManager } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import {
+  applyPermissions,
+  InvitationsService,
+  type WorkspacePermission,
+} from '../teams/invitations.service';
+import { checkPermissionTargets, readPermissions } from './permissions-input';
+import type { WorkspacePermissionsBatchInput } from './workspace-permissions-batch.input';
+
+type Outcome = 'updated' | 'invited';
+
+/**
+ * Grants (accessLevel full|read) or revokes (null or "none") workspace access of team members
+ * in one transaction; with inviteMode, an address that is not in the workspace's team is
+ * invited with that access. All or nothing: any invalid change is a 422 and nothing is
+ * applied. Only owners and admins of each workspace's team may change it (422 otherwise,
+ * like a workspace that does not exist: checkPermissionTargets).
+ */
+@Injectable()
+export class WorkspacePermissionsBatch {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly invitations: InvitationsService,
+    private readonly modules: ModuleRef,
+  ) {}
+
+  async apply(principal: Principal, input: WorkspacePermissionsBatchInput) {
+    const inviteMode = input.inviteMode ?? false;
+    const changes = (input.changes ?? []).map((change, i) => ({
+      email: change.email,
+      permissions: readPermissions(change.permissions, `changes[${i}].permissions`),
+    }));
+    const outcomes = await this.dataSource.transaction(async (em) => {
+      const violations: Violation[] = [];
+      const results: Outcome[] = [];
+      for (const [i, change] of changes.entries()) {
+        const teams = await checkPermissionTargets(
+          em,
+          principal,
+          change.permissions,
+          `changes[${i}].permissions`,
+        );
+        const byTeam = new Map<string, WorkspacePermission[]>();
+        for (const p of change.permissions) {
+          const team = teams.get(p.workspaceId)!;
+          byTeam.set(team, [...(byTeam.get(team) ?? []), p]);
+        }
+        let outcome: Outcome = 'updated';
+        for (const [teamId, permissions] of byTeam) {
+          const result = await this.applyToTeam(
+            em,
+            principal,
+            teamId,
+            change.email,
+            permissions,
+            inviteMode,
+          );
+          if (result === null) {
+            violations.push({
+              propertyPath: `changes[${i}].email`,
+              message: 'This person is not a member of the team; set inviteMode to invite them.',
+              code: ViolationCodes.invalid,
+            });
+          } else if (result !== 'updated') outcome = result;
+        }
+        results.push(outcome);
+      }
+      if (violations.length) throw new ValidationError(violations);
+      return results;
+    });
+    return {
+      inviteMode,
+      changes: changes.map((c, i) => ({ ...c, result: outcomes[i] })),
+    };
+  }
+
+  /** null: not in the team and not invited. */
+  private async applyToTeam(
+    em: EntityManager,
+    principal: Principal,
+    teamId: string,
+    email: string,
+    permissions: WorkspacePermission[],
+    inviteMode: boolean,
+  ): Promise<Outcome | null> {
+    const [member] = await em.query(
+      `SELECT m.member_id FROM team_member m JOIN "user" u ON u.id = m.member_id
+        WHERE m.team_id = $1 AND u.email = $2`,
+      [teamId, email],
+    );
+    if (member) {
+      await applyPermissions(em, teamId, member.member_id, permissions);
+      return 'updated';
+    }
+    const [pending] = await em.query(
+      `SELECT id, invited_permissions FROM team_member
+        WHERE team_id = $1 AND member_id IS NULL AND invited_email = $2 FOR UPDATE`,
+      [teamId, email],
+    );
+    if (pending) {
+      const changed = new Set(permissions.map((p) => p.workspaceId));
+      const kept = (pending.invited_permissions as WorkspacePermission[]).filter(
+        (p) => !changed.has(p.workspaceId),
+      );
+      const granted = permissions.filter((p) => p.accessLevel !== null);
+      await em.query(`UPDATE team_member SET invited_permissions = $2::jsonb WHERE id = $1`, [
+        pending.id,
+        JSON.stringify([...kept, ...granted]),
+      ]);
+      return 'updated';
+    }
+    if (!inviteMode) return null;
+    // An invitation takes a seat of the team's plan, as on POST /team_members.
+    await this.modules
+      .get(EntitlementsGuard, { strict: false })
+      .assertAvailable(em, teamId, 'users', 'changes');
+    await this.invitations.invite(em, principal, teamId, email, 'member', permissions);
+    return 'invited';
+  }
+}
