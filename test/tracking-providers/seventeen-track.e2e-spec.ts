@@ -19,6 +19,7 @@ import {
   insertShipments,
   s10Number,
   trackingRow,
+  waitForTracked,
 } from './provider-e2e-support';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -107,6 +108,7 @@ describe('17TRACK tracking provider', () => {
         originCarrier: 'china-post',
       })
       .expect(201);
+    await waitForTracked(app, tenant, res.body.id);
     return res.body.id as string;
   };
 
