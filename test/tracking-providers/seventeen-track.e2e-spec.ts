@@ -1,4 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/tracking/clock';
 import { TrackingRefresher } from '../../src/tracking/refresh/tracking-refresher';
@@ -19,6 +21,7 @@ import {
   insertShipments,
   s10Number,
   trackingRow,
+  waitForTracked,
 } from './provider-e2e-support';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -107,6 +110,7 @@ describe('17TRACK tracking provider', () => {
         originCarrier: 'china-post',
       })
       .expect(201);
+    await waitForTracked(app, tenant, res.body.id);
     return res.body.id as string;
   };
 
@@ -294,15 +298,67 @@ describe('17TRACK tracking provider', () => {
     });
   });
 
+  it('leaves the retry of a create that met an outage to the schedule, not the job queue', async () => {
+    const number = s10Number('CN');
+    fake.setJourney(number, inTransitJourney());
+    fake.server.failNext({ status: 503, body: 'Service Unavailable' });
+    const id = await createShipment(number);
+    const row = await trackingRow(app, id);
+    expect(row.tracking_error).toMatch(/HTTP 503/);
+    expect(row.next_check_at!.getTime()).toBe(NOW.getTime() + 15 * 60_000);
+    // The job ends without asking pg-boss for quick retries of a provider that is down.
+    const deadline = Date.now() + 10_000;
+    let job: { state: string; retry_count: number } | undefined;
+    for (;;) {
+      [job] = await db.query(
+        `SELECT state::text AS state, retry_count FROM pgboss.job
+          WHERE name = 'tracking.track' AND data->>'shipmentId' = $1`,
+        [id],
+      );
+      if (job?.state === 'completed' || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(job).toEqual({ state: 'completed', retry_count: 0 });
+  });
+
+  it('treats a provider that does not answer in time like one that is down', async () => {
+    const number = s10Number('CN');
+    fake.setJourney(number, inTransitJourney());
+    const id = await createShipment(number);
+    // A server that accepts connections and never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      await api(app, { token: tenant.token })
+        .json()
+        .put(`/credentials/${credentialsId}`, {
+          parameters: { baseUrl: `http://127.0.0.1:${port}/track/v2.2`, requestsPerSecond: 1000 },
+        })
+        .expect(200);
+      const report = await app.get(TrackingService).trackMany([id], { timeoutMs: 300 });
+      expect(report.failures.map((f) => f.transient)).toEqual([true]);
+      expect(await getShipment(app, tenant, id)).toMatchObject({
+        trackingStatus: 'in_transit',
+        destinationCarrier: 'usps',
+        trackingError: expect.stringMatching(/no answer within 300 ms/),
+      });
+      expect(await getCheckpoints(app, tenant, id)).toHaveLength(3);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('honours 429 Retry-After and sends nothing more to 17TRACK in that round', async () => {
-    const numbers = Array.from({ length: 45 }, () => s10Number('CN'));
+    const numbers = Array.from({ length: 80 }, () => s10Number('CN'));
     const ids = await insertShipments(app, tenant.workspaceId, numbers, 'china-post', NOW);
     const calls = fake.server.requests.length;
     fake.server.failNext({ status: 429, headers: { 'Retry-After': '120' }, body: { code: 429 } });
     const report = await app.get(TrackingService).trackMany(ids);
     // The first register batch was refused; the second one was not sent at all.
     expect(fake.server.requests.length - calls).toBe(1);
-    expect(report.failures).toHaveLength(45);
+    expect(report.failures).toHaveLength(80);
     for (const failure of report.failures) {
       expect(failure.retryAt.getTime()).toBe(NOW.getTime() + 120_000);
     }
@@ -319,6 +375,21 @@ describe('17TRACK tracking provider', () => {
       (r.body as Array<{ number: string }>).some((i) => numbers.includes(i.number));
     const round = await app.get(TrackingService).trackMany(ids);
     expect(round.failures).toEqual([]);
+    // The partial batch waits for a later round (due again a minute later) to fill a request.
+    expect(
+      fake
+        .calls('register')
+        .filter(mine)
+        .map((r) => (r.body as unknown[]).length),
+    ).toEqual([40, 40]);
+    const [waiting] = await db.query(
+      `SELECT count(*)::int AS n FROM shipment
+        WHERE id = ANY($1::uuid[]) AND next_check_at = $2 AND tracking_error IS NULL`,
+      [ids, new Date(NOW.getTime() + 60_000)],
+    );
+    expect(waiting.n).toBe(5);
+    clock.set(new Date(NOW.getTime() + 60_000));
+    await app.get(TrackingRefresher).runUntilIdle();
     const registers = fake.calls('register').filter(mine);
     expect(registers.map((r) => (r.body as unknown[]).length)).toEqual([40, 40, 5]);
     expect(fake.calls('gettrackinfo').filter(mine)).toHaveLength(3);

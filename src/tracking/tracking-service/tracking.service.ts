@@ -30,6 +30,8 @@ export const BACKGROUND_PROVIDER_TIMEOUT_MS = 30_000;
 /** Shipments written per transaction by a batch. */
 const APPLY_CHUNK = 100;
 const RETRY_BASE_MS = 15 * 60_000;
+/** Numbers left out of a partial registration batch are due again after this long. */
+export const REGISTRATION_DEFER_MS = 60_000;
 const RETRY_MAX_MS = 24 * 3_600_000;
 
 export interface TrackFailure {
@@ -37,6 +39,11 @@ export interface TrackFailure {
   error: string;
   transient: boolean;
   retryAt: Date;
+  /**
+   * A remote provider failed: its retry is the shipment's schedule (backoff, Retry-After),
+   * never the job queue's quick retries, which would hammer a provider that is down.
+   */
+  remote?: boolean;
 }
 
 export interface TrackReport {
@@ -72,7 +79,9 @@ export interface PushedResult {
 }
 
 type Fetched =
-  { row: ShipmentToTrack; update: TrackingUpdate } | { row: ShipmentToTrack; error: unknown };
+  | { row: ShipmentToTrack; update: TrackingUpdate }
+  | { row: ShipmentToTrack; error: unknown }
+  | { row: ShipmentToTrack; deferred: true };
 
 /**
  * Tracks shipments: asks the provider registry about each shipment's number and carrier
@@ -99,7 +108,7 @@ export class TrackingService {
         const report = await this.trackMany([shipmentId]);
         // A transient failure is retried by the queue (seconds); the shipment is also due.
         const failure = report.failures[0];
-        if (failure?.transient) throw new Error(failure.error);
+        if (failure?.transient && !failure.remote) throw new Error(failure.error);
       },
     });
   }
@@ -117,7 +126,11 @@ export class TrackingService {
       [ids],
     );
     const timeoutMs = options.timeoutMs ?? BACKGROUND_PROVIDER_TIMEOUT_MS;
-    const { fetched, remote } = await this.fetchAll(rows, timeoutMs, options.concurrency);
+    const { fetched, remote, remoteIds } = await this.fetchAll(
+      rows,
+      timeoutMs,
+      options.concurrency,
+    );
     const now = this.clock.now();
     const outcomes: TrackingOutcome[] = [];
     const updates = fetched.flatMap((f) => ('update' in f ? [f.update] : []));
@@ -125,9 +138,12 @@ export class TrackingService {
       outcomes.push(...(await this.dataSource.transaction((em) => this.apply(em, part, now))));
     }
     const failures = fetched.flatMap((f) =>
-      'error' in f ? [this.failure(f.row, f.error, now)] : [],
+      'error' in f
+        ? [{ ...this.failure(f.row, f.error, now), remote: remoteIds.has(f.row.id) }]
+        : [],
     );
     if (failures.length > 0) await this.reschedule(failures);
+    await this.dueAgain(fetched.flatMap((f) => ('deferred' in f ? [f.row.id] : [])));
     await this.stopFinal(remote, outcomes, timeoutMs);
     return { outcomes, failures };
   }
@@ -140,8 +156,7 @@ export class TrackingService {
     rows: ShipmentToTrack[],
     timeoutMs: number,
     concurrency = this.config.trackingRefreshConcurrency,
-    runner?: EntityManager,
-  ): Promise<{ fetched: Fetched[]; remote: RemoteApplied }> {
+  ): Promise<{ fetched: Fetched[]; remote: RemoteApplied; remoteIds: Set<string> }> {
     const withNumber = rows.filter(
       (r): r is ShipmentToTrack & RemoteShipment =>
         r.tracking_number !== null && r.tracking_number.trim() !== '',
@@ -149,7 +164,7 @@ export class TrackingService {
     const routes = await this.remote.route(withNumber);
     const remoteIds = new Set(routes.groups.flatMap((g) => g.shipments.map((s) => s.id)));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const fetched = await mapWithConcurrency(
+    const fetched: Fetched[] = await mapWithConcurrency(
       rows.filter((r) => !remoteIds.has(r.id)),
       concurrency,
       (row) => this.fetch(row, timeoutMs),
@@ -159,7 +174,6 @@ export class TrackingService {
       const answers = await this.remote.fetch(group.route, group.shipments, {
         timeoutMs,
         now: this.clock.now(),
-        runner,
       });
       const groupRows: ShipmentToTrack[] = [];
       for (const shipment of group.shipments) {
@@ -167,6 +181,10 @@ export class TrackingService {
         const answer = answers.get(shipment.id);
         if (!answer || 'error' in answer) {
           fetched.push({ row, error: answer?.error ?? new Error('the provider gave no answer') });
+          continue;
+        }
+        if ('deferred' in answer) {
+          fetched.push({ row, deferred: true });
           continue;
         }
         groupRows.push(row);
@@ -184,7 +202,14 @@ export class TrackingService {
       }
       remote.push({ route: group.route, rows: groupRows });
     }
-    return { fetched, remote };
+    return { fetched, remote, remoteIds };
+  }
+
+  /** Whether a remote provider (credentials or TRACKING_PROVIDER) tracks this shipment. */
+  private async routedToRemote(row: ShipmentToTrack, em: EntityManager): Promise<boolean> {
+    if (row.tracking_number === null || row.tracking_number.trim() === '') return false;
+    const routes = await this.remote.route([row as ShipmentToTrack & RemoteShipment], em);
+    return routes.groups.length > 0;
   }
 
   /** Stops, at their provider, the remote shipments that just reached a final status. */
@@ -281,9 +306,14 @@ export class TrackingService {
       shipmentId,
     ]);
     if (!row) return null;
-    const {
-      fetched: [fetched],
-    } = await this.fetchAll([row], this.config.trackingSyncTimeoutMs, 1, em);
+    if (await this.routedToRemote(row, em)) {
+      // Never inside the write's transaction: a remote provider's calls (shared budget,
+      // registration batches) would hold this connection while waiting for others.
+      await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
+      await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
+      return null;
+    }
+    const fetched = await this.fetch(row, this.config.trackingSyncTimeoutMs);
     if ('error' in fetched) {
       this.logger.warn(
         `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
@@ -326,7 +356,10 @@ export class TrackingService {
     return applyTrackingUpdates(em, updates, { now, limitsFor: (c) => this.limitsFor(c) });
   }
 
-  private async fetch(row: ShipmentToTrack, timeoutMs: number): Promise<Fetched> {
+  private async fetch(
+    row: ShipmentToTrack,
+    timeoutMs: number,
+  ): Promise<Exclude<Fetched, { deferred: true }>> {
     const number = row.tracking_number;
     if (number === null || number.trim() === '') {
       // Nothing to ask: the engine clears the tracking fields.
@@ -380,6 +413,18 @@ export class TrackingService {
       transient,
       retryAt: new Date(now.getTime() + backoff),
     };
+  }
+
+  /**
+   * Deferred shipments (a registration batch to fill) are due again a little later, when the
+   * leftovers of every node's rounds are claimed together.
+   */
+  private async dueAgain(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE shipment SET next_check_at = $2 WHERE id = ANY($1::uuid[]) AND next_check_at IS NOT NULL`,
+      [ids, new Date(this.clock.now().getTime() + REGISTRATION_DEFER_MS)],
+    );
   }
 
   private async reschedule(failures: TrackFailure[]): Promise<void> {
