@@ -213,6 +213,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       em,
       shipment.id,
       linked.orders.map((o) => o.id),
+      stored !== undefined,
     );
 
     const affected = [...existingLinks, ...linked.orders].map((o) => o.id);

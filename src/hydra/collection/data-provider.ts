@@ -223,6 +223,18 @@ export class DataProvider implements OnModuleInit {
     id: string,
     client?: PoolClient,
   ): Promise<ApiRecord | null> {
+    const plan = this.planItem(resource, principal, id);
+    if (!plan) return null;
+    const { rows } = await preparedQuery(client ?? this.pool, plan.sql, plan.params);
+    return rows.length ? this.reader.reader(resource).map(rows[0]) : null;
+  }
+
+  /** The statement `find` runs for one item (null: the id cannot exist). */
+  planItem(
+    resource: ResourceMeta,
+    principal: Principal | null,
+    id: string,
+  ): { sql: string; params: unknown[] } | null {
     const key = itemIdentifier(resource, id);
     if (key === null) return null;
     const query = new SqlQuery(resource.table, 't');
@@ -233,9 +245,10 @@ export class DataProvider implements OnModuleInit {
       `t.${quoteIdent(resource.idColumn)} = ${query.param(key)}${identifierCast(resource)}`,
     );
     const select = this.reader.select(resource, query);
-    const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}`;
-    const { rows } = await preparedQuery(client ?? this.pool, sql, query.params);
-    return rows.length ? this.reader.reader(resource).map(rows[0]) : null;
+    return {
+      sql: `SELECT ${select} ${query.fromClause()}${query.whereClause()}`,
+      params: query.params,
+    };
   }
 
   async get(resource: ResourceMeta, principal: Principal | null, id: string): Promise<ApiRecord> {
