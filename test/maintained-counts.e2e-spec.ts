@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../src/access/principal';
 import { DataProvider } from '../src/hydra/collection/data-provider';
+import { MaintainedCountSweeper } from '../src/hydra/collection/maintained-count-sweeper';
 import { lastPage } from '../src/hydra/collection/pagination';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { QueryParams } from '../src/hydra/query/query-params';
@@ -215,6 +216,25 @@ describe('maintained counts of shipments', () => {
     for (let i = 0; i < 100 && (await deltas()) > 1; i++)
       await new Promise((r) => setTimeout(r, 20));
     expect(await deltas()).toBe(1);
+    const { kept, real } = await bothCounts();
+    expect(kept).toEqual(real);
+  });
+
+  it('are folded by the sweep where nobody reads them', async () => {
+    await Promise.all(Array.from({ length: 40 }, (_, i) => post(randomBody(i * 3 + 1))));
+    const widest = async () =>
+      Number(
+        (
+          await db.query(
+            `SELECT max(c) AS n FROM (SELECT count(*) AS c FROM maintained_count
+              WHERE table_name = 'shipment' AND scope_id = $1 GROUP BY dimension, value) k`,
+            [tenant.workspaceId],
+          )
+        )[0].n,
+      );
+    expect(await widest()).toBeGreaterThan(32);
+    expect(await app.get(MaintainedCountSweeper).sweep()).toBeGreaterThan(0);
+    expect(await widest()).toBeLessThanOrEqual(32);
     const { kept, real } = await bothCounts();
     expect(kept).toEqual(real);
   });

@@ -1,5 +1,6 @@
 import { Global, MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { DataProvider } from './collection/data-provider';
+import { MaintainedCountSweeper } from './collection/maintained-count-sweeper';
 import { HydraApi } from './controller/hydra-api';
 import { HydraDocsController } from './docs/docs.controller';
 import { MultipartMiddleware } from './serialization/multipart.middleware';
@@ -17,6 +18,7 @@ import { WriteRules } from './write/write-rules';
   providers: [
     ResourceRegistry,
     DataProvider,
+    MaintainedCountSweeper,
     Denormalizer,
     PropertyValidators,
     WriteRules,

@@ -135,3 +135,19 @@ export const COMPACT_COUNT_SQL = `WITH gone AS (
    RETURNING scope_id, value, n)
  INSERT INTO ${COUNT_TABLE} (table_name, scope_id, dimension, value, n)
  SELECT $1, scope_id, $3, value, sum(n) FROM gone GROUP BY scope_id, value HAVING sum(n) <> 0`;
+
+/**
+ * Folds every key with more than $1 delta rows (at most $2 keys per run), as COMPACT_COUNT_SQL
+ * does for one key: for keys written to but rarely read (a status nobody filters on).
+ */
+export const SWEEP_COUNTS_SQL = `WITH busy AS (
+   SELECT table_name, scope_id, dimension, value FROM ${COUNT_TABLE}
+    GROUP BY table_name, scope_id, dimension, value HAVING count(*) > $1 LIMIT $2),
+ gone AS (
+   DELETE FROM ${COUNT_TABLE} m USING busy b
+    WHERE m.table_name = b.table_name AND m.scope_id = b.scope_id
+      AND m.dimension = b.dimension AND m.value = b.value
+   RETURNING m.table_name, m.scope_id, m.dimension, m.value, m.n)
+ INSERT INTO ${COUNT_TABLE} (table_name, scope_id, dimension, value, n)
+ SELECT table_name, scope_id, dimension, value, sum(n) FROM gone
+  GROUP BY table_name, scope_id, dimension, value HAVING sum(n) <> 0`;
