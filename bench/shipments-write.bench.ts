@@ -27,6 +27,7 @@ import { DataProvider } from '../src/hydra/collection/data-provider';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { Shipment } from '../src/shipments/shipment.entity';
 import {
+  cpuMs,
   ensureDatabase,
   machineLoad,
   seededWorkspace,
@@ -120,17 +121,23 @@ async function main(): Promise<void> {
   const load = [machineLoad()];
   try {
     for (const scenario of scenarios) {
-      const runs: Record<'api' | 'bare', LoadResult[]> = { api: [], bare: [] };
+      const runs: Record<'api' | 'bare', Array<LoadResult & { cpuMs: number }>> = {
+        api: [],
+        bare: [],
+      };
       const one = async (side: 'api' | 'bare', time: number) => {
         if (scenario.post) await clean();
         const target = side === 'api' ? port : bare.port;
-        return runLoad(
+        const pid = side === 'api' ? api.pid! : bare.child.pid!;
+        const before = cpuMs(pid);
+        const result = await runLoad(
           `http://127.0.0.1:${target}${scenario.path}`,
           headers,
           connections,
           time,
           scenario.post,
         );
+        return { ...result, cpuMs: (cpuMs(pid) - before) / result.requests };
       };
       await one('api', 1); // warm-up
       await one('bare', 1);
@@ -141,10 +148,11 @@ async function main(): Promise<void> {
       const [a, b] = [runs.api, runs.bare].map((r) => ({
         rps: median(r.map((x) => x.rps)),
         p99: median(r.map((x) => x.p99)),
+        cpu: median(r.map((x) => x.cpuMs)),
         errors: r.reduce((n, x) => n + x.errors, 0),
       }));
       rows.push(
-        `| \`${scenario.name}\` | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | **${(a.rps / b.rps).toFixed(2)}** | ${a.p99.toFixed(1)} | ${b.p99.toFixed(1)} | ${a.errors + b.errors} |`,
+        `| \`${scenario.name}\` | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | **${(a.rps / b.rps).toFixed(2)}** | ${a.p99.toFixed(1)} | ${b.p99.toFixed(1)} | ${(a.cpu * 1000).toFixed(0)} | ${(b.cpu * 1000).toFixed(0)} | ${a.errors + b.errors} |`,
       );
       console.error(rows[rows.length - 1]);
       load.push(machineLoad());
@@ -158,8 +166,10 @@ async function main(): Promise<void> {
   console.log(
     `\n${connections} connections, ${values.rounds} alternating rounds of ${seconds} s, medians; ${load.join(', ')}\n`,
   );
-  console.log('| request | API req/s | bare req/s | ratio | API p99 ms | bare p99 ms | errors |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  console.log(
+    '| request | API req/s | bare req/s | ratio | API p99 ms | bare p99 ms | API CPU µs/req | bare CPU µs/req | errors |',
+  );
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);
 }
 

@@ -1,5 +1,6 @@
 import { spawn, ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
@@ -126,4 +127,11 @@ export function startScript(
 /** The 1-minute load average and the CPU count, for the recorded runs. */
 export function machineLoad(): string {
   return `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs`;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }

@@ -180,11 +180,16 @@ export class DataProvider implements OnModuleInit {
     const countParams = key
       ? [key.table, key.scopeIds, key.dimension, key.values]
       : [...query.params];
-    const select = this.reader.select(req.resource, query);
+    // The page's rows are chosen first, from the table and the joins of the filters and the
+    // order only; the select list (embedded relations, computed columns, to-many id arrays)
+    // is computed over those rows. With the select list's subqueries costed over every
+    // matching row, the planner saw all index paths as equally expensive (within its 1 %
+    // fuzz) and could walk the whole workspace in created order to find 30 rows of one
+    // carrier instead of using the carrier index.
     const order = this.orderClause(req.resource, query);
-    const limit = query.param(pagination.itemsPerPage);
-    const offset = query.param(pagination.offset);
-    const pageSql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${order} LIMIT ${limit} OFFSET ${offset}`;
+    const rows = `SELECT ${query.alias}.* ${query.fromClause()}${query.whereClause()}${order} LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`;
+    const select = this.reader.select(req.resource, query);
+    const pageSql = `SELECT ${select} FROM (${rows}) ${query.alias}${query.joinClause()}${order}`;
     return {
       pagination,
       countSql,

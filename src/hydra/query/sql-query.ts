@@ -46,7 +46,12 @@ export class SqlQuery {
   }
 
   fromClause(): string {
-    return `FROM ${quoteIdent(this.table)} ${this.alias}${[...this.joins.values()].map((j) => ' ' + j).join('')}`;
+    return `FROM ${quoteIdent(this.table)} ${this.alias}${this.joinClause()}`;
+  }
+
+  /** The joins, each with a leading space ('' without joins). */
+  joinClause(): string {
+    return [...this.joins.values()].map((j) => ' ' + j).join('');
   }
 
   whereClause(): string {
