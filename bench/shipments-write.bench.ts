@@ -142,8 +142,11 @@ async function main(): Promise<void> {
       await one('api', 1); // warm-up
       await one('bare', 1);
       for (let round = 0; round < Number(values.rounds); round++) {
-        runs.api.push(await one('api', seconds));
-        runs.bare.push(await one('bare', seconds));
+        // API first in even rounds, bare first in odd ones (a drift of the load favours neither).
+        for (const side of round % 2 === 0
+          ? (['api', 'bare'] as const)
+          : (['bare', 'api'] as const))
+          runs[side].push(await one(side, seconds));
       }
       const [a, b] = [runs.api, runs.bare].map((r) => ({
         rps: median(r.map((x) => x.rps)),
