@@ -19,6 +19,8 @@ export async function runLoad(
   headers: Record<string, string>,
   connections: number,
   seconds: number,
+  /** A POST with a fresh body per request; 201 counts as success. */
+  post?: { body: () => string },
 ): Promise<LoadResult> {
   const target = new URL(url);
   if (!['127.0.0.1', 'localhost', '[::1]'].includes(target.hostname))
@@ -35,13 +37,14 @@ export async function runLoad(
           host: target.hostname,
           port: target.port,
           path: target.pathname + target.search,
-          headers,
+          headers: post ? { ...headers, 'Content-Type': 'application/ld+json' } : headers,
           agent,
+          method: post ? 'POST' : 'GET',
         },
         (res) => {
           res.resume();
           res.on('end', () => {
-            if (res.statusCode !== 200) errors++;
+            if (res.statusCode !== (post ? 201 : 200)) errors++;
             latencies.push(performance.now() - start);
             resolve();
           });
@@ -51,7 +54,7 @@ export async function runLoad(
         errors++;
         resolve();
       });
-      req.end();
+      req.end(post?.body());
     });
   const started = performance.now();
   await Promise.all(

@@ -3,6 +3,7 @@ import { APP_INTERCEPTOR } from '@nestjs/core';
 import { AccessTargets } from './actions/access-targets';
 import { HydraInterceptor } from './actions/hydra.interceptor';
 import { DataProvider } from './collection/data-provider';
+import { MaintainedCountSweeper } from './collection/maintained-count-sweeper';
 import { HydraApi } from './controller/hydra-api';
 import { HydraDocsController } from './docs/docs.controller';
 import { MultipartInterceptor } from './serialization/multipart.middleware';
@@ -22,6 +23,7 @@ import { WriteRules } from './write/write-rules';
     { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
     ResourceRegistry,
     DataProvider,
+    MaintainedCountSweeper,
     Denormalizer,
     PropertyValidators,
     WriteRules,

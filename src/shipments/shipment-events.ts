@@ -6,6 +6,7 @@ import { DataProvider } from '../hydra/collection/data-provider';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { SqlQuery } from '../hydra/query/sql-query';
 import { changedFields } from './shipment-changes';
+import { transactionQuery } from './transaction-statements';
 import { Shipment } from './shipment.entity';
 
 /**
@@ -44,7 +45,8 @@ export class ShipmentEvents {
     const query = new SqlQuery(resource.table, 't');
     const select = this.data.reader.select(resource, query);
     query.andWhere(`t.id = ${query.param(id)}::uuid`);
-    const rows: Array<Record<string, unknown>> = await em.query(
+    const rows = await transactionQuery(
+      em,
       `SELECT ${select}, t.workspace_id AS event_workspace_id ${query.fromClause()}${query.whereClause()}`,
       query.params,
     );

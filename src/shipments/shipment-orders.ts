@@ -113,11 +113,15 @@ export async function replaceShipmentLinks(
   em: EntityManager,
   shipmentId: string,
   orderIds: string[],
+  /** False for a shipment just created: it has no links to drop (one statement less). */
+  mayHaveLinks = true,
 ): Promise<void> {
-  await em.query(
-    'DELETE FROM shipment_order WHERE shipment_id = $1 AND NOT (order_id = ANY($2::uuid[]))',
-    [shipmentId, orderIds],
-  );
+  if (mayHaveLinks) {
+    await em.query(
+      'DELETE FROM shipment_order WHERE shipment_id = $1 AND NOT (order_id = ANY($2::uuid[]))',
+      [shipmentId, orderIds],
+    );
+  }
   if (orderIds.length > 0) {
     await em.query(
       `INSERT INTO shipment_order (shipment_id, order_id)

@@ -70,6 +70,9 @@ const ADDRESS_FIELDS = [
     },
   },
   defaultOrder: { createdAt: 'DESC' },
+  // hydra:totalItems of the whole list and of the status / carrier filters without scanning
+  // (migration MaintainedCounts).
+  counts: ['trackingStatus', 'originCarrier'],
   description: 'A parcel tracked by its tracking number.',
 })
 @ApiFilter(new JsonKeyFilter('customFields'))

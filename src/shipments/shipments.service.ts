@@ -19,6 +19,7 @@ import {
 } from './shipment-orders';
 import { Shipment } from './shipment.entity';
 import { blankToNull } from './text-input';
+import { transactionQuery } from './transaction-statements';
 import { checkWorkflowReferences } from './workflow-references';
 
 /** What a write did to a shipment, for those who react to it (tracking). */
@@ -143,8 +144,9 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       }
     }
     if (shipment.trackingNumber !== null) {
-      const taken = await ctx.em.query(
-        'SELECT 1 FROM shipment WHERE workspace_id = $1 AND tracking_number = $2 AND id IS DISTINCT FROM $3 LIMIT 1',
+      const taken = await transactionQuery(
+        ctx.em,
+        'SELECT 1 FROM shipment WHERE workspace_id = $1 AND tracking_number = $2 AND id IS DISTINCT FROM $3::uuid LIMIT 1',
         [workspaceId, shipment.trackingNumber, shipment.id ?? null],
       );
       if (taken.length) {
@@ -213,6 +215,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       em,
       shipment.id,
       linked.orders.map((o) => o.id),
+      stored !== undefined,
     );
 
     const affected = [...existingLinks, ...linked.orders].map((o) => o.id);

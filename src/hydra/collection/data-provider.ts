@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Pool, PoolClient } from 'pg';
 import type { Principal } from '../../access/principal';
@@ -13,6 +13,14 @@ import { preparedQuery } from '../query/prepared';
 import { ApiRecord, RecordReader } from '../serialization/record-reader';
 import { Pagination, parsePagination } from './pagination';
 import { applyTenancy } from './tenancy';
+import {
+  COMPACT_AFTER_DELTAS,
+  CountCompactor,
+  CountDefinition,
+  countKeyOf,
+  loadCountDefinitions,
+} from './maintained-counts';
+import { READ_COUNT_SQL } from './maintained-counts.sql';
 import { NotFoundError } from '../errors/api-errors';
 import type { ResourceHooks } from '../write/resource-hooks';
 import type { Request } from 'express';
@@ -31,8 +39,11 @@ export interface CollectionRequest {
 
 export interface CollectionPlan {
   pagination: Pagination;
+  /** `count(*)` of the query, or the read of a maintained count that equals it. */
   countSql: string;
   countParams: unknown[];
+  /** True when countSql reads a maintained count. */
+  maintainedCount: boolean;
   pageSql: string;
   pageParams: unknown[];
 }
@@ -49,14 +60,60 @@ export interface CollectionResult {
  * from the resource declaration only.
  */
 @Injectable()
-export class DataProvider {
+export class DataProvider implements OnModuleInit {
   readonly reader: RecordReader;
+  private readonly logger = new Logger(DataProvider.name);
+  private countDefinitions = new Map<string, CountDefinition>();
+  private readonly countsOf = new Map<
+    ResourceMeta,
+    { definition: CountDefinition; dimensions: Set<string> } | null
+  >();
+  private readonly compactor = new CountCompactor(
+    () => this.pool,
+    (error) => this.logger.warn(`maintained count compaction failed: ${String(error)}`),
+  );
 
   constructor(
     private readonly dataSource: DataSource,
     readonly registry: ResourceRegistry,
   ) {
     this.reader = new RecordReader(registry);
+  }
+
+  async onModuleInit(): Promise<void> {
+    this.countDefinitions = await loadCountDefinitions(this.pool);
+  }
+
+  /**
+   * The maintained counts a resource declares (`counts`) that a migration installed for its
+   * table: the dimensions as columns. A declared dimension without its trigger is counted
+   * with count(*) (and said once in the log).
+   */
+  private countsFor(resource: ResourceMeta) {
+    if (this.countsOf.has(resource)) return this.countsOf.get(resource)!;
+    const declared = resource.options.counts;
+    const definition = declared && this.countDefinitions.get(resource.table);
+    let counts: { definition: CountDefinition; dimensions: Set<string> } | null = null;
+    if (declared && !definition) {
+      this.logger.warn(`${resource.shortName}: no maintained counts installed; using count(*)`);
+    } else if (declared && definition) {
+      const dimensions = new Set<string>();
+      const probe = new SqlQuery(resource.table, 't');
+      for (const property of declared) {
+        const sql = resolvePropertyPath(
+          resource,
+          property,
+          probe,
+          this.registry.describeColumn,
+        )?.sql;
+        const column = definition.columns.find((c) => sql === `t.${quoteIdent(c)}`);
+        if (column) dimensions.add(column);
+        else this.logger.warn(`${resource.shortName}: no maintained count of ${property}`);
+      }
+      counts = { definition, dimensions };
+    }
+    this.countsOf.set(resource, counts);
+    return counts;
   }
 
   get pool(): Pool {
@@ -73,7 +130,10 @@ export class DataProvider {
     for (const { path, id } of req.scope ?? []) {
       const resolved = resolve(path);
       if (!resolved) throw new Error(`${resource.shortName}: route scope ${path} does not resolve`);
-      query.andWhere(`${resolved.sql} = ${query.param(id)}${resolved.isUuid ? '::uuid' : ''}`);
+      query.andWhere(`${resolved.sql} = ${query.param(id)}${resolved.isUuid ? '::uuid' : ''}`, {
+        sql: resolved.sql,
+        values: [resolved.isUuid ? id.toLowerCase() : id],
+      });
     }
     for (const filter of resource.filters) filter.apply({ params: req.params, query, resolve });
     if (req.hooks?.scopeCollection && req.request) {
@@ -112,14 +172,32 @@ export class DataProvider {
       req.maxItemsPerPage ?? req.resource.maxItemsPerPage,
     );
     const query = this.buildCollectionQuery(req);
-    const countSql = `SELECT count(*)::int AS n ${query.fromClause()}${query.whereClause()}`;
-    const countParams = [...query.params];
-    const select = this.reader.select(req.resource, query);
+    const counts = this.countsFor(req.resource);
+    const key = counts && countKeyOf(query, counts.definition, counts.dimensions);
+    const countSql = key
+      ? READ_COUNT_SQL
+      : `SELECT count(*)::int AS n ${query.fromClause()}${query.whereClause()}`;
+    const countParams = key
+      ? [key.table, key.scopeIds, key.dimension, key.values]
+      : [...query.params];
+    // The page's rows are chosen first, from the table and the joins of the filters and the
+    // order only; the select list (embedded relations, computed columns, to-many id arrays)
+    // is computed over those rows. With the select list's subqueries costed over every
+    // matching row, the planner saw all index paths as equally expensive (within its 1 %
+    // fuzz) and could walk the whole workspace in created order to find 30 rows of one
+    // carrier instead of using the carrier index.
     const order = this.orderClause(req.resource, query);
-    const limit = query.param(pagination.itemsPerPage);
-    const offset = query.param(pagination.offset);
-    const pageSql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${order} LIMIT ${limit} OFFSET ${offset}`;
-    return { pagination, countSql, countParams, pageSql, pageParams: query.params };
+    const rows = `SELECT ${query.alias}.* ${query.fromClause()}${query.whereClause()}${order} LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`;
+    const select = this.reader.select(req.resource, query);
+    const pageSql = `SELECT ${select} FROM (${rows}) ${query.alias}${query.joinClause()}${order}`;
+    return {
+      pagination,
+      countSql,
+      countParams,
+      maintainedCount: key !== null && key !== undefined,
+      pageSql,
+      pageParams: query.params,
+    };
   }
 
   async list(req: CollectionRequest): Promise<CollectionResult> {
@@ -131,9 +209,14 @@ export class DataProvider {
         ? Promise.resolve({ rows: [] })
         : preparedQuery(this.pool, plan.pageSql, plan.pageParams),
     ]);
+    const counted = count.rows[0] as { n: number | string; deltas?: number };
+    if (plan.maintainedCount && counted.deltas! > COMPACT_AFTER_DELTAS) {
+      this.compactor.compact(plan.countParams);
+    }
     return {
       members: page.rows.map((r: Record<string, unknown>) => reader.map(r)),
-      totalItems: count.rows[0].n,
+      // A maintained count is a bigint (text from pg); count(*)::int a number.
+      totalItems: Number(counted.n),
       pagination: plan.pagination,
     };
   }
@@ -145,6 +228,18 @@ export class DataProvider {
     id: string,
     client?: PoolClient,
   ): Promise<ApiRecord | null> {
+    const plan = this.planItem(resource, principal, id);
+    if (!plan) return null;
+    const { rows } = await preparedQuery(client ?? this.pool, plan.sql, plan.params);
+    return rows.length ? this.reader.reader(resource).map(rows[0]) : null;
+  }
+
+  /** The statement `find` runs for one item (null: the id cannot exist). */
+  planItem(
+    resource: ResourceMeta,
+    principal: Principal | null,
+    id: string,
+  ): { sql: string; params: unknown[] } | null {
     const key = itemIdentifier(resource, id);
     if (key === null) return null;
     const query = new SqlQuery(resource.table, 't');
@@ -155,9 +250,10 @@ export class DataProvider {
       `t.${quoteIdent(resource.idColumn)} = ${query.param(key)}${identifierCast(resource)}`,
     );
     const select = this.reader.select(resource, query);
-    const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}`;
-    const { rows } = await preparedQuery(client ?? this.pool, sql, query.params);
-    return rows.length ? this.reader.reader(resource).map(rows[0]) : null;
+    return {
+      sql: `SELECT ${select} ${query.fromClause()}${query.whereClause()}`,
+      params: query.params,
+    };
   }
 
   async get(resource: ResourceMeta, principal: Principal | null, id: string): Promise<ApiRecord> {

@@ -2,7 +2,7 @@ import type { Principal } from '../../access/principal';
 import type { TenancyRule } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import type { ResolvedPath } from '../query/property-path';
-import { SqlQuery, quoteIdent } from '../query/sql-query';
+import { Equality, SqlQuery, quoteIdent } from '../query/sql-query';
 
 type SingleRule = Exclude<TenancyRule, 'public' | { anyOf: unknown }>;
 
@@ -24,12 +24,15 @@ export function applyTenancy(
     return;
   }
   if ('anyOf' in rule) {
-    const parts = rule.anyOf.map((r) => tenancyCondition(resource, r, query, principal, resolve));
+    const parts = rule.anyOf.map(
+      (r) => tenancyCondition(resource, r, query, principal, resolve).condition,
+    );
     const admitted = parts.filter((p) => p !== 'FALSE');
     query.andWhere(admitted.length === 0 ? 'FALSE' : `(${admitted.join(' OR ')})`);
     return;
   }
-  query.andWhere(tenancyCondition(resource, rule, query, principal, resolve));
+  const { condition, equality } = tenancyCondition(resource, rule, query, principal, resolve);
+  query.andWhere(condition, equality);
 }
 
 function tenancyCondition(
@@ -38,7 +41,7 @@ function tenancyCondition(
   query: SqlQuery,
   principal: Principal,
   resolve: (path: string) => ResolvedPath | null,
-): string {
+): { condition: string; equality?: Equality } {
   let sql: string;
   let ids: string[];
   if ('self' in rule) {
@@ -61,9 +64,10 @@ function tenancyCondition(
     sql = resolved.sql;
     ids = scope;
   }
-  if (ids.length === 0) return 'FALSE';
+  if (ids.length === 0) return { condition: 'FALSE' };
+  const equality = { sql, values: ids };
   // One id is by far the common case: a plain equality lets the planner walk
   // the (workspace_id, sort key) index in order.
-  if (ids.length === 1) return `${sql} = ${query.param(ids[0])}::uuid`;
-  return `${sql} = ANY(${query.param(ids)}::uuid[])`;
+  if (ids.length === 1) return { condition: `${sql} = ${query.param(ids[0])}::uuid`, equality };
+  return { condition: `${sql} = ANY(${query.param(ids)}::uuid[])`, equality };
 }

@@ -67,12 +67,20 @@ export class ExactFilter implements Filter {
             ? `${path.sql} @> ARRAY[${query.param(converted[0])}]::text[]` // GIN-indexable
             : `${path.sql} && ${query.param(converted)}::text[]`,
         );
-      } else if (converted.length === 1) {
-        query.andWhere(`${path.sql} = ${query.param(converted[0])}${cast(path)}`);
       } else {
-        // Without a cast PostgreSQL types the array from the column (text, citext).
-        const arrayCast = cast(path) ? `${cast(path)}[]` : '';
-        query.andWhere(`${path.sql} = ANY(${query.param(converted)}${arrayCast})`);
+        // Text compares as stored (deterministic collation) and ids in their canonical lower
+        // case: such an equality can be answered by a maintained count of the values.
+        const equality =
+          path.isText || path.isUuid
+            ? { sql: path.sql, values: converted.map((v) => String(v)) }
+            : undefined;
+        if (converted.length === 1) {
+          query.andWhere(`${path.sql} = ${query.param(converted[0])}${cast(path)}`, equality);
+        } else {
+          // Without a cast PostgreSQL types the array from the column (text, citext).
+          const arrayCast = cast(path) ? `${cast(path)}[]` : '';
+          query.andWhere(`${path.sql} = ANY(${query.param(converted)}${arrayCast})`, equality);
+        }
       }
     }
   }

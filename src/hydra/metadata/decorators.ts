@@ -81,6 +81,14 @@ export interface ApiResourceOptions {
    * (metadata/resource-access.ts), e.g. `{ write: 'team:admin' }` for team credentials.
    */
   access?: Partial<Record<Operation | 'read' | 'write', AccessLevel>>;
+  /**
+   * Properties (text or id columns of the table) whose per-value row counts are maintained by
+   * triggers, per tenant (collection/maintained-counts.ts): a list filtered by nothing, or by
+   * one of them with `p=v` / `p[]=...`, takes `hydra:totalItems` from the counts instead of
+   * `count(*)`. A migration installs the triggers (`installCountsSql`); until it has, the
+   * property is counted with count(*).
+   */
+  counts?: string[];
 }
 
 export interface ApiPropertyOptions {

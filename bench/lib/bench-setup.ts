@@ -1,0 +1,137 @@
+import { spawn, ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { Client } from 'pg';
+import type { DataSource } from 'typeorm';
+import { seedWorkspace } from '../../src/seed/bulk-seeder';
+
+/** Creates the benchmark's own database when missing (never touches another one). */
+export async function ensureDatabase(dbUrl: string): Promise<void> {
+  const url = new URL(dbUrl);
+  const name = url.pathname.slice(1);
+  url.pathname = '/postgres';
+  const admin = new Client({ connectionString: url.toString() });
+  await admin.connect();
+  const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+  if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+}
+
+export interface SeededWorkspace {
+  rows: number;
+  workspaceId: string;
+  userId: string;
+  token: string;
+}
+
+/**
+ * A workspace of `rows` shipments (and up to 100 000 orders) seeded once per database with the
+ * project's bulk seeder and remembered in `bench_seed`; its token is made long-lived.
+ */
+export async function seededWorkspace(db: DataSource, rows: number): Promise<SeededWorkspace> {
+  await db.query(
+    `CREATE TABLE IF NOT EXISTS bench_seed (rows int PRIMARY KEY, workspace_id uuid, user_id uuid, token text)`,
+  );
+  let [seed] = await db.query('SELECT * FROM bench_seed WHERE rows = $1', [rows]);
+  if (!seed) {
+    console.error(`seeding ${rows} shipments...`);
+    const result = await seedWorkspace(db, {
+      shipments: rows,
+      orders: Math.min(rows / 10, 100000),
+      batch: 50000,
+      onProgress: ({ table, rows: done, total }) => console.error(`  ${table} ${done}/${total}`),
+    });
+    console.error(`seeded in ${result.seconds.toFixed(1)} s`);
+    await db.query('VACUUM ANALYZE shipment');
+    await db.query('INSERT INTO bench_seed VALUES ($1, $2, $3, $4)', [
+      rows,
+      result.workspaceId,
+      result.userId,
+      result.token,
+    ]);
+    [seed] = await db.query('SELECT * FROM bench_seed WHERE rows = $1', [rows]);
+  }
+  await db.query(
+    `UPDATE access_token SET expires_at = now() + interval '30 days' WHERE user_id = $1`,
+    [seed.user_id],
+  );
+  return { rows, workspaceId: seed.workspace_id, userId: seed.user_id, token: seed.token };
+}
+
+/** Environment of a server process under test: production logging, the bench database. */
+export function serverEnv(dbUrl: string): Record<string, string> {
+  return {
+    DATABASE_URL: dbUrl,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    DATABASE_POOL_SIZE: '10',
+    CREDENTIALS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+  };
+}
+
+/**
+ * The built API (`dist/`) as an API node: background work (refresh, job workers, event
+ * delivery) runs on worker nodes in such a deployment. Resolves once /health/ready answers.
+ */
+export async function startApi(
+  dbUrl: string,
+  port: number,
+  nodeArgs: string[] = [],
+): Promise<ChildProcess> {
+  const child = spawn('node', [...nodeArgs, 'dist/src/main.js'], {
+    env: {
+      ...process.env,
+      ...serverEnv(dbUrl),
+      TRACKING_REFRESH_ENABLED: 'false',
+      JOB_WORKERS_ENABLED: 'false',
+      EVENT_DELIVERY_ENABLED: 'false',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  for (let i = 0; i < 120; i++) {
+    try {
+      const res = await fetch(`http://127.0.0.1:${port}/health/ready`);
+      if (res.ok) return child;
+    } catch {
+      /* not up yet */
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  child.kill('SIGTERM');
+  throw new Error('API did not become ready');
+}
+
+/** A server script run with ts-node; resolves with the port it prints (`listening <port>`). */
+export function startScript(
+  script: string,
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; port: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('node', ['-r', 'ts-node/register/transpile-only', script], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening (\d+)/.exec(out);
+      if (m) resolve({ child, port: Number(m[1]) });
+    });
+    child.on('exit', (code) => reject(new Error(`${script} exited with ${code}: ${out}`)));
+  });
+}
+
+/** The 1-minute load average and the CPU count, for the recorded runs. */
+export function machineLoad(): string {
+  return `load average ${loadavg()[0].toFixed(1)} on ${cpus().length} CPUs`;
+}
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
+export function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of stat, in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}

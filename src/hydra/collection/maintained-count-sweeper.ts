@@ -1,0 +1,54 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { DataSource } from 'typeorm';
+import type { Pool } from 'pg';
+import { AppConfig } from '../../config/app-config';
+import { PeriodicTask } from '../../jobs/periodic-task';
+import { COMPACT_AFTER_DELTAS } from './maintained-counts';
+import { SWEEP_COUNTS_SQL } from './maintained-counts.sql';
+
+const INTERVAL_MS = 60_000;
+const KEYS_PER_SWEEP = 10_000;
+
+/**
+ * Reads fold the keys they sum (DataProvider); this folds the keys nobody reads, once a
+ * minute on nodes that run background work (JOB_WORKERS_ENABLED), so that writes alone never
+ * grow `maintained_count` without bound. Safe on several nodes at once (see SWEEP_COUNTS_SQL).
+ */
+@Injectable()
+export class MaintainedCountSweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(MaintainedCountSweeper.name);
+  private readonly periodic: PeriodicTask;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+    scheduler: SchedulerRegistry,
+  ) {
+    this.periodic = new PeriodicTask('maintained-count-sweep', scheduler, this.logger);
+  }
+
+  onApplicationBootstrap(): void {
+    if (this.config.jobWorkersEnabled) this.periodic.start(INTERVAL_MS, () => this.sweep());
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.periodic.stop();
+  }
+
+  /** One fold of every key with many delta rows; answers the rows written. */
+  async sweep(): Promise<number> {
+    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    try {
+      const { rowCount } = await pool.query(SWEEP_COUNTS_SQL, [
+        COMPACT_AFTER_DELTAS,
+        KEYS_PER_SWEEP,
+      ]);
+      return rowCount ?? 0;
+    } catch (error) {
+      // A database without maintained counts (before the migration) has nothing to fold.
+      if ((error as { code?: string }).code === '42P01') return 0;
+      throw error;
+    }
+  }
+}
