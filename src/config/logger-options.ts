@@ -36,8 +36,15 @@ export function loggerOptions(config: AppConfig): Params {
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
+      // A 503 is the database's state (logged once per outage), not a bug: warn, like a 4xx.
       customLogLevel: (_req, res, error) =>
-        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+        res.statusCode === 503
+          ? 'warn'
+          : error || res.statusCode >= 500
+            ? 'error'
+            : res.statusCode >= 400
+              ? 'warn'
+              : 'info',
       transport:
         config.nodeEnv === 'development'
           ? {

@@ -1,3 +1,4 @@
+import { pausePoint } from '../common/pause-point';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Request } from 'express';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
@@ -221,6 +222,7 @@ export class ImportsService {
         return true;
       });
       if (!proceed) return;
+      await pausePoint('import.row.committed');
     }
     await this.finish(importId, claimed, 'completed');
   }

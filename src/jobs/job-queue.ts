@@ -9,6 +9,7 @@ import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { AppConfig } from '../config/app-config';
+import { isDatabaseUnavailable } from '../database/outage/database-failure';
 import { rowsOf, type SqlRunner } from '../events/sql-runner';
 
 /** Schema pg-boss creates and maintains itself, beside ours (not in our migrations). */
@@ -101,8 +102,13 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
       application_name: 'shipment-tracking-jobs',
       // No cron schedules: periodic work runs from @nestjs/schedule and claims rows itself.
       schedule: false,
+      // How soon a job lost with its node (past its expiry) is failed and retried.
+      maintenanceIntervalSeconds: this.config.jobMaintenanceIntervalSeconds,
     });
-    boss.on('error', (error) => this.logger.error(`job queue: ${error.message}`));
+    // A database outage is logged once by DatabaseOutage, not on every poll.
+    boss.on('error', (error) => {
+      if (!isDatabaseUnavailable(error)) this.logger.error(`job queue: ${error.message}`);
+    });
     try {
       await boss.start();
     } catch (error) {
@@ -116,13 +122,16 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     const boss = this.requireBoss();
     try {
       for (const q of this.queues.values()) {
-        await boss.createQueue(q.name, {
+        const options = {
           name: q.name,
           retryLimit: q.retryLimit ?? 5,
-          retryDelay: q.retryDelay ?? 10,
+          retryDelay: this.config.jobRetryDelaySeconds ?? q.retryDelay ?? 10,
           retryBackoff: q.retryBackoff ?? true,
-          expireInSeconds: q.expireInSeconds ?? 15 * 60,
-        });
+          expireInSeconds: this.config.jobExpireSeconds ?? q.expireInSeconds ?? 15 * 60,
+        };
+        await boss.createQueue(q.name, options);
+        // An existing queue keeps what it was created with; the current policy wins.
+        await boss.updateQueue(q.name, options);
       }
       if (this.config.jobWorkersEnabled) {
         for (const w of this.workers) {
