@@ -21,10 +21,14 @@ import { DatabaseOutage } from './outage/database-outage';
       inject: [AppConfig],
       useFactory: (config: AppConfig) => {
         const logger = new Logger('EmbeddedPostgres');
-        return openDatabaseServer(config, (level, message) =>
-          level === 'debug'
-            ? logger.debug(message)
-            : logger[level === 'warn' ? 'warn' : 'log'](message),
+        // The service keeps its embedded server running (restarted if it exits).
+        return openDatabaseServer(
+          config,
+          (level, message) =>
+            level === 'debug'
+              ? logger.debug(message)
+              : logger[level === 'warn' ? 'warn' : 'log'](message),
+          { supervise: true },
         );
       },
     },
