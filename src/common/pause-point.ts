@@ -5,7 +5,8 @@
  * (e.g. a refresh batch half applied, a webhook sent but not recorded) and kills the process
  * there (SIGKILL). Unset (always, outside those tests) a pause point costs one lookup.
  *
- * Points: `tracking.refresh.applied` (a chunk of a refresh batch committed, more to come),
+ * Points: `tracking.refresh.applied` (a refresh job's shipments refreshed, the job not yet
+ * complete; the claim's other jobs still queued),
  * `event.delivery.sent` (a webhook or e-mail sent, its outcome not yet recorded),
  * `import.row.committed` (a row of an import committed), `batch.change.uncommitted` (an async
  * batch's change made, its transaction not yet committed), `export.file.written` (an export's

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { pausePoint } from '../../common/pause-point';
 import { PeriodicTask } from '../../jobs/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
@@ -66,6 +67,7 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
         // A retried job (its node died halfway) refreshes only what its claim still holds:
         // shipments already refreshed, or claimed again after the lease, are left alone.
         await this.tracking.trackMany(lease ? await this.stillLeased(ids, new Date(lease)) : ids);
+        await pausePoint('tracking.refresh.applied');
       },
     });
   }
