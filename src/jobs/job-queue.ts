@@ -9,8 +9,12 @@ import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { AppConfig } from '../config/app-config';
+import { withAdvisoryLock } from '../database/advisory-lock';
 import { isDatabaseUnavailable } from '../database/outage/database-failure';
 import { rowsOf, type SqlRunner } from '../events/sql-runner';
+
+/** Key of the advisory lock under which a node creates the queues it declares. */
+const QUEUE_SETUP_LOCK_KEY = 727_274_002;
 
 /** Schema pg-boss creates and maintains itself, beside ours (not in our migrations). */
 export const JOB_SCHEMA = 'pgboss';
@@ -121,18 +125,9 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   async onApplicationBootstrap(): Promise<void> {
     const boss = this.requireBoss();
     try {
-      for (const q of this.queues.values()) {
-        const options = {
-          name: q.name,
-          retryLimit: q.retryLimit ?? 5,
-          retryDelay: this.config.jobRetryDelaySeconds ?? q.retryDelay ?? 10,
-          retryBackoff: q.retryBackoff ?? true,
-          expireInSeconds: this.config.jobExpireSeconds ?? q.expireInSeconds ?? 15 * 60,
-        };
-        await boss.createQueue(q.name, options);
-        // An existing queue keeps what it was created with; the current policy wins.
-        await boss.updateQueue(q.name, options);
-      }
+      // pg-boss creates a queue with DDL on its shared tables (a partition and foreign keys):
+      // nodes starting at once on a new database deadlock unless they take turns.
+      await withAdvisoryLock(this.dataSource, QUEUE_SETUP_LOCK_KEY, () => this.createQueues(boss));
       if (this.config.jobWorkersEnabled) {
         for (const w of this.workers) {
           await boss.work<any>(
@@ -208,6 +203,21 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     this.boss = null;
     // Graceful: running handlers finish (up to 10 s) before the pool closes.
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+
+  private async createQueues(boss: PgBoss): Promise<void> {
+    for (const q of this.queues.values()) {
+      const options = {
+        name: q.name,
+        retryLimit: q.retryLimit ?? 5,
+        retryDelay: this.config.jobRetryDelaySeconds ?? q.retryDelay ?? 10,
+        retryBackoff: q.retryBackoff ?? true,
+        expireInSeconds: this.config.jobExpireSeconds ?? q.expireInSeconds ?? 15 * 60,
+      };
+      await boss.createQueue(q.name, options);
+      // An existing queue keeps what it was created with; the current policy wins.
+      await boss.updateQueue(q.name, options);
+    }
   }
 
   private requireBoss(): PgBoss {
