@@ -36,7 +36,10 @@ export function loggerOptions(config: AppConfig): Params {
         }),
         res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
-      // A 503 is the database's state (logged once per outage), not a bug: warn, like a 4xx.
+      // A 503 is the database's state (logged once per outage), not a bug: warn, like a 4xx,
+      // and without the stack pino-http makes up for every 5xx.
+      customErrorObject: (_req, res, _error, value: Record<string, unknown>) =>
+        res.statusCode === 503 ? { ...value, err: undefined } : value,
       customLogLevel: (_req, res, error) =>
         res.statusCode === 503
           ? 'warn'

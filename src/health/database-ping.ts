@@ -9,8 +9,10 @@ export async function pingDatabase(dataSource: DataSource, timeoutMs: number): P
       timeoutMs,
     );
   });
+  const ping = dataSource.query('SELECT 1');
+  ping.catch(() => undefined); // may fail after the timeout won: not an unhandled rejection
   try {
-    await Promise.race([dataSource.query('SELECT 1'), timeout]);
+    await Promise.race([ping, timeout]);
   } finally {
     clearTimeout(timer);
   }

@@ -210,7 +210,7 @@ function createHandle(
                 origin = 'started';
                 await writeOwner(paths.owner);
               }
-              await sentinel.end().catch(() => undefined);
+              void sentinel.end().catch(() => undefined); // its server is gone
               sentinel = await connect(credentials, port, 'postgres');
               sentinel.once('end', () => void supervisor?.check());
             }),
@@ -455,7 +455,8 @@ async function connect(credentials: Credentials, port: number, database: string)
   try {
     await client.connect();
   } catch (error) {
-    await client.end().catch(() => undefined);
+    // Not awaited: ending a client whose socket already died may never settle.
+    void client.end().catch(() => undefined);
     throw error;
   }
   return client;

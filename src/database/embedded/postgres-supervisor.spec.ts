@@ -38,7 +38,7 @@ describe('PostgresSupervisor', () => {
       'warn embedded PostgreSQL is gone (killed by SIGKILL); restarting it',
       'warn embedded PostgreSQL restart attempt 1 failed: could not create shared memory',
       'warn embedded PostgreSQL restart attempt 2 failed: could not create shared memory',
-      expect.stringMatching(/^info embedded PostgreSQL restarted after [\d.]+ s \(attempt 3\)$/),
+      expect.stringMatching(/^warn embedded PostgreSQL restarted after [\d.]+ s \(attempt 3\)$/),
     ]);
   });
 

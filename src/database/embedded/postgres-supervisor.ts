@@ -77,7 +77,8 @@ export class PostgresSupervisor {
         await this.server.restart();
         this.restarts++;
         const seconds = ((Date.now() - since) / 1000).toFixed(1);
-        this.log('info', `embedded PostgreSQL restarted after ${seconds} s (attempt ${attempt})`);
+        // A warning like the line that announced the outage, so both show at any log level.
+        this.log('warn', `embedded PostgreSQL restarted after ${seconds} s (attempt ${attempt})`);
         return;
       } catch (error) {
         const message = (error instanceof Error ? error.message : String(error)).split('\n')[0];

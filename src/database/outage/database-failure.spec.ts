@@ -39,6 +39,17 @@ describe('classifyDatabaseFailure', () => {
     expect(classifyDatabaseFailure(new Error(message))).toBe('unavailable');
   });
 
+  it('a transaction whose connection was released under it (TypeORM) is unavailable', () => {
+    for (const name of [
+      'QueryRunnerAlreadyReleasedError',
+      'QueryRunnerProviderAlreadyReleasedError',
+    ]) {
+      expect(classifyDatabaseFailure(Object.assign(new Error('released'), { name }))).toBe(
+        'unavailable',
+      );
+    }
+  });
+
   it('a statement timeout or a pool wait that timed out is busy', () => {
     expect(
       classifyDatabaseFailure(

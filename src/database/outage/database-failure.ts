@@ -53,6 +53,15 @@ const UNAVAILABLE_MESSAGES = [
   /^Client was closed and is not queryable/i,
   /the database system is (starting up|shutting down|in recovery mode|not yet accepting)/i,
 ];
+/**
+ * TypeORM's errors for a transaction whose connection was released under it: what a request
+ * sees when its connection died halfway (a bug using a released runner outside an outage
+ * still shows: DatabaseOutage's probe then finds the database answering and says so).
+ */
+const RELEASED_RUNNER_ERRORS = new Set([
+  'QueryRunnerAlreadyReleasedError',
+  'QueryRunnerProviderAlreadyReleasedError',
+]);
 /** pg-pool's answer when no connection was free within connectionTimeoutMillis. */
 const POOL_TIMEOUT = /^timeout exceeded when trying to connect/i;
 
@@ -65,6 +74,9 @@ export function classifyDatabaseFailure(error: unknown): DatabaseFailure | null 
     if (code && (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code))) return 'unavailable';
     if (code && UNAVAILABLE_SYSCALL_CODES.has(code)) return 'unavailable';
     if (UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message))) return 'unavailable';
+    if (typeof candidate.name === 'string' && RELEASED_RUNNER_ERRORS.has(candidate.name)) {
+      return 'unavailable';
+    }
     if ((code && BUSY_SQLSTATES.has(code)) || POOL_TIMEOUT.test(message)) busy = true;
   }
   return busy ? 'busy' : null;
@@ -75,6 +87,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 interface ErrorLike {
+  name?: unknown;
   code?: unknown;
   message?: unknown;
   driverError?: unknown;

@@ -36,7 +36,7 @@ describe('DatabaseOutage', () => {
     await until(() => !outage.isDown);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toMatch(
-      /^log database available again after [\d.]+ s \(100 request\(s\) answered 503/,
+      /^warn database available again after [\d.]+ s \(100 request\(s\) answered 503/,
     );
     await expect(outage.check()).resolves.toBeUndefined();
     await outage.stop();

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import { Client } from 'pg';
 import { classifyDatabaseFailure, type DatabaseFailure } from './database-failure';
 
@@ -37,6 +38,11 @@ export class DatabaseOutage {
   private stopped = false;
   private readonly probeIntervalMs: number;
   private readonly busyLogIntervalMs: number;
+  /**
+   * The async context this monitor was made in (start-up, no request): the watch runs there,
+   * so its log lines do not carry the request that happened to notice the outage first.
+   */
+  private readonly scope = new AsyncResource('DatabaseOutage');
 
   constructor(
     private readonly probe: DatabaseProbe,
@@ -47,7 +53,11 @@ export class DatabaseOutage {
     this.busyLogIntervalMs = options.busyLogIntervalMs ?? 10_000;
   }
 
-  /** A connection to `url` that runs `SELECT 1`, bounded by `timeoutMs`. */
+  /**
+   * A connection of its own to `url` that runs `SELECT 1`; fails after `timeoutMs` whatever
+   * the server does (accepts and never answers, half-closed sockets). The connection is
+   * closed without waiting: ending a client whose socket already died may never settle.
+   */
   static probeOf(url: string, timeoutMs = 1000): DatabaseProbe {
     return async () => {
       const client = new Client({
@@ -57,11 +67,19 @@ export class DatabaseOutage {
         application_name: 'shipment-tracking-probe',
       });
       client.on('error', () => undefined); // the server went away under the probe
+      let timer: NodeJS.Timeout | undefined;
+      const attempt = client.connect().then(() => client.query('SELECT 1'));
+      attempt.catch(() => undefined); // settles after the timeout won: not unhandled
       try {
-        await client.connect();
-        await client.query('SELECT 1');
+        await Promise.race([
+          attempt,
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => reject(new Error('the probe timed out')), timeoutMs + 500);
+          }),
+        ]);
       } finally {
-        await client.end().catch(() => undefined);
+        clearTimeout(timer);
+        void client.end().catch(() => undefined);
       }
     };
   }
@@ -88,7 +106,10 @@ export class DatabaseOutage {
     }
     if (!this.probing && !this.stopped) {
       this.failedRequests = 0;
-      this.probing = this.watch(describe(error)).finally(() => (this.probing = null));
+      const reason = describe(error);
+      this.probing = this.scope
+        .runInAsyncScope(() => this.watch(reason))
+        .finally(() => (this.probing = null));
     }
     if (origin === 'request') this.failedRequests++;
     return failure;
@@ -128,7 +149,8 @@ export class DatabaseOutage {
         const requests = this.failedRequests;
         this.downSince = null;
         this.failedRequests = 0;
-        this.logger.log(
+        // Same level as the outage line, so whoever sees one sees the other.
+        this.logger.warn(
           `database available again after ${seconds} s (${requests} request(s) answered 503 meanwhile)`,
         );
         return;

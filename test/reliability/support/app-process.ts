@@ -45,8 +45,8 @@ export interface AppProcess {
 const running = new Set<ChildProcess>();
 
 /**
- * Starts the service as a child process on a free port with `env` (on top of this process's
- * environment) and waits until /health/ready answers 200. Every process started here is
+ * Starts the service as a child process on a free port (or env.PORT) with `env` (on top of
+ * this process's environment; an undefined value unsets the variable) and waits until /health/ready answers 200. Every process started here is
  * killed by killAllAppProcesses() (call it in afterAll, it runs on failures too).
  */
 export async function startAppProcess(
@@ -54,18 +54,21 @@ export async function startAppProcess(
   env: Record<string, string | undefined>,
   readyTimeoutMs = 90_000,
 ): Promise<AppProcess> {
-  const port = await findFreePort('127.0.0.1');
+  const port = env.PORT ? Number(env.PORT) : await findFreePort('127.0.0.1');
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'warn',
+    MIGRATE_ON_START: 'false',
+    HOST: '127.0.0.1',
+    ...env,
+    PORT: String(port),
+  };
+  // A variable given as undefined is unset in the child (e.g. DATABASE_URL: embedded server).
+  for (const [key, value] of Object.entries(env)) if (value === undefined) delete childEnv[key];
   const child = spawn(process.execPath, appCommand(), {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'warn',
-      MIGRATE_ON_START: 'false',
-      HOST: '127.0.0.1',
-      ...env,
-      PORT: String(port),
-    },
+    env: childEnv,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.add(child);
