@@ -143,8 +143,10 @@ export async function startAppProcess(
   const signal = async (sig: NodeJS.Signals, timeoutMs: number) => {
     if (exited) return;
     child.kill(sig);
-    const timer = new Promise<void>((resolve) => setTimeout(resolve, timeoutMs));
-    await Promise.race([exit, timer]);
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+    await Promise.race([exit, timeout]);
+    clearTimeout(timer);
     if (!exited) {
       child.kill('SIGKILL');
       await exit;
