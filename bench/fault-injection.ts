@@ -173,6 +173,12 @@ async function main(): Promise<void> {
   }
   const restartedBySelf = backAt > 0;
   await sleep(PHASE_MS);
+  const survived = !app.exited;
+  if (!survived) {
+    console.error(
+      `the service died during the outage; its last lines:\n${app.lines.slice(-40).join('\n')}`,
+    );
+  }
 
   // Phase 2: the service killed and started again.
   const firstLog = [...app.lines];
@@ -233,6 +239,7 @@ async function main(): Promise<void> {
     acknowledgedWrites: acknowledged.length,
     acknowledgedWritesLost: lost,
     databaseOutage: {
+      serviceSurvived: survived,
       embeddedRestartedBySelf: restartedBySelf,
       secondsUntilDatabaseBack: backAt ? (backAt - killedAt) / 1000 : null,
       answersDuringOutage: Object.fromEntries(
@@ -264,6 +271,7 @@ async function main(): Promise<void> {
     lost > 0 && `${lost} acknowledged writes lost`,
     (byStatus.get('500') ?? 0) > 0 && `${byStatus.get('500')} answers 500`,
     withoutRetryAfter.length > 0 && `${withoutRetryAfter.length} 5xx without 503 + Retry-After`,
+    !survived && 'the service died during the database outage',
     !restartedBySelf && 'embedded PostgreSQL not restarted by the service',
     !(recoverySeconds <= 2) && `recovery took ${recoverySeconds} s (target 2 s)`,
   ].filter(Boolean);

@@ -186,7 +186,7 @@ describe('crash recovery of background work (kill -9 halfway)', () => {
     await first.crash();
 
     second = await startAppProcess('second', env());
-  });
+  }, 180_000); // child processes start slowly on a busy 2-core machine
 
   afterAll(async () => {
     await killAllAppProcesses();
@@ -194,7 +194,7 @@ describe('crash recovery of background work (kill -9 halfway)', () => {
     await smtp?.close();
     await spec?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('stopped every kind of work halfway before the crash', async () => {
     expect(first.exited).toBe(true);

@@ -82,7 +82,7 @@ describe('database outage (embedded PostgreSQL killed)', () => {
       60_000,
       50,
     );
-  });
+  }, 180_000); // child processes start slowly on a busy 2-core machine
 
   afterAll(async () => {
     await app?.stop(); // a graceful stop stops the embedded PostgreSQL too
@@ -94,7 +94,7 @@ describe('database outage (embedded PostgreSQL killed)', () => {
       // already gone
     }
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('answers 503 with Retry-After and an error body meanwhile, never 500', () => {
     const failures = answers.filter((a) => a.status >= 500);

@@ -143,14 +143,14 @@ describe('several nodes on one database', () => {
       );
       tokenAnswers.push({ status: res.status, retryAfter: res.headers['retry-after'] });
     }
-  });
+  }, 180_000); // child processes start slowly on a busy 2-core machine
 
   afterAll(async () => {
     await killAllAppProcesses();
     await receiver?.close();
     await spec?.drop();
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
-  });
+  }, 60_000);
 
   it('refreshes each due shipment once', async () => {
     await eventually(
