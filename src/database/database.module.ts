@@ -7,6 +7,7 @@ import { dataSourceOptions } from './data-source';
 import { DatabaseServer, openDatabaseServer } from './database-server';
 import { runMigrationsLocked } from './migration-runner';
 import { DatabaseOutage } from './outage/database-outage';
+import { reportingClient } from './outage/reporting-client';
 
 /**
  * Owns the PostgreSQL server (embedded or DATABASE_URL) the DataSource connects to, and the
@@ -67,8 +68,9 @@ class DatabaseServerModule implements OnApplicationShutdown {
  *
  * The pool bounds every wait: a connection is waited for at most DATABASE_POOL_TIMEOUT_MS, a
  * statement runs at most DATABASE_STATEMENT_TIMEOUT_MS; both end as 503 (see DatabaseOutage
- * and the exception filter). Errors of idle connections (the server went away) go to the
- * outage monitor, which logs an outage once.
+ * and the exception filter). Errors of idle connections (the server went away), and of
+ * held ones nobody listens to (reportingClient), go to the outage monitor, which logs an
+ * outage once.
  */
 export const DatabaseModule = TypeOrmModule.forRootAsync({
   imports: [DatabaseServerModule],
@@ -78,6 +80,7 @@ export const DatabaseModule = TypeOrmModule.forRootAsync({
       migrationsRun: config.migrateOnStart,
       poolErrorHandler: (error: unknown) => outage.report(error, 'background'),
       extra: {
+        Client: reportingClient((error) => outage.report(error, 'background')),
         max: config.databasePoolSize,
         connectionTimeoutMillis: config.databasePoolTimeoutMs,
         ...(config.databaseStatementTimeoutMs > 0

@@ -11,6 +11,8 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
 import { AppConfig } from '../config/app-config';
 import { withAdvisoryLock } from '../database/advisory-lock';
 import { isDatabaseUnavailable } from '../database/outage/database-failure';
+import { DatabaseOutage } from '../database/outage/database-outage';
+import { reportingClient } from '../database/outage/reporting-client';
 import { rowsOf, type SqlRunner } from '../events/sql-runner';
 
 /** Key of the advisory lock under which a node creates the queues it declares. */
@@ -72,6 +74,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly outage: DatabaseOutage,
   ) {
     this.ready = new Promise<void>((resolve, reject) => {
       this.readyResolve = resolve;
@@ -108,6 +111,11 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
       schedule: false,
       // How soon a job lost with its node (past its expiry) is failed and retried.
       maintenanceIntervalSeconds: this.config.jobMaintenanceIntervalSeconds,
+      // Passed on to pg-boss's pool: a dropped connection nobody listens to is reported,
+      // not thrown (see reportingClient).
+      ...({
+        Client: reportingClient((error) => this.outage.report(error, 'background')),
+      } as object),
     });
     // A database outage is logged once by DatabaseOutage, not on every poll.
     boss.on('error', (error) => {
