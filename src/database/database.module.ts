@@ -95,15 +95,12 @@ export const DatabaseModule = TypeOrmModule.forRootAsync({
   dataSourceFactory: async (options) => {
     const { migrationsRun, ...rest } = options as typeof options & { migrationsRun?: boolean };
     if (migrationsRun) {
-      const { extra, poolErrorHandler, ...plain } = rest as typeof rest & {
-        extra?: Record<string, unknown>;
-        poolErrorHandler?: unknown;
-      };
-      void poolErrorHandler;
+      // The same database and entities, without the pool's limits and outage hooks.
       const migrator = await new DataSource({
-        ...plain,
+        ...rest,
         migrationsRun: false,
-        extra: { max: 2, connectionTimeoutMillis: extra?.connectionTimeoutMillis },
+        poolErrorHandler: undefined,
+        extra: { max: 2 },
       } as any).initialize();
       try {
         const executed = await runMigrationsLocked(migrator);

@@ -30,7 +30,6 @@ export interface DatabaseOutageOptions {
  */
 export class DatabaseOutage {
   private downSince: number | null = null;
-  private reason = '';
   private failedRequests = 0;
   private probing: Promise<void> | null = null;
   private lastBusyLog = 0;
@@ -115,17 +114,6 @@ export class DatabaseOutage {
     return failure;
   }
 
-  /** Readiness: resolves when the database answers, rejects (without logging twice) when not. */
-  async check(): Promise<void> {
-    if (this.isDown) throw new Error(`database unavailable: ${this.reason}`);
-    try {
-      await this.probe();
-    } catch (error) {
-      this.report(error, 'background');
-      throw error;
-    }
-  }
-
   /** Stops probing (shutdown). */
   async stop(): Promise<void> {
     this.stopped = true;
@@ -138,7 +126,6 @@ export class DatabaseOutage {
       return;
     }
     this.downSince = Date.now();
-    this.reason = reason;
     this.logger.warn(
       `database unavailable (${reason}): answering 503 with Retry-After until it is back`,
     );
