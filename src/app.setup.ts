@@ -4,6 +4,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { requestId } from './config/logger-options';
+import { DatabaseOutage } from './database/outage/database-outage';
 import { ApiExceptionFilter } from './hydra/errors/api-exception.filter';
 import { RouteTable } from './hydra/errors/route-table';
 import { setupOpenApi } from './hydra/docs/openapi-setup';
@@ -58,7 +59,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   });
   // Errors from the body parsers (400 syntax, 413 size, 415 charset) and from
   // the router are rendered by the same filter as everything else.
-  const errors = new ApiExceptionFilter(app.get(ResourceRegistry), new RouteTable(app));
+  const errors = new ApiExceptionFilter(
+    app.get(ResourceRegistry),
+    new RouteTable(app),
+    app.get(DatabaseOutage),
+  );
   app.use(errors.expressHandler());
   app.useGlobalFilters(errors);
   setupOpenApi(app);

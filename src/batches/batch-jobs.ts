@@ -1,3 +1,4 @@
+import { pausePoint } from '../common/pause-point';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
@@ -127,6 +128,7 @@ export class BatchJobs {
             },
             em,
           );
+          await pausePoint('batch.change.uncommitted');
         });
       },
       (job, reason, em) =>

@@ -18,6 +18,10 @@ export class AppConfig {
   /** External PostgreSQL; undefined means "start the embedded one under dataDir". */
   readonly databaseUrl: string | undefined;
   readonly databasePoolSize: number;
+  /** Wait for a pool connection before a request is answered 503. */
+  readonly databasePoolTimeoutMs: number;
+  /** statement_timeout of the API pool; 0: none. */
+  readonly databaseStatementTimeoutMs: number;
   /** Absolute path; the embedded PostgreSQL lives in `<dataDir>/pg`. */
   readonly dataDir: string;
   readonly logLevel: LogLevel;
@@ -69,8 +73,14 @@ export class AppConfig {
   readonly trackingProvider: string | undefined;
   /** Parameters and secrets of that provider, named as its credentials type names them. */
   readonly trackingProviderCredentials: Record<string, string | number | boolean> | undefined;
+  readonly trackingRefreshLeaseSeconds: number;
   /** This node processes background jobs (pg-boss workers). */
   readonly jobWorkersEnabled: boolean;
+  /** Overrides every queue's expiry (a lost job is retried after it); undefined: the queue's. */
+  readonly jobExpireSeconds: number | undefined;
+  /** Overrides every queue's first retry delay; undefined: the queue's. */
+  readonly jobRetryDelaySeconds: number | undefined;
+  readonly jobMaintenanceIntervalSeconds: number;
   /** Seals credential secrets; undefined outside production means a development key. */
   readonly credentialsEncryptionKey: string | undefined;
   /** Earlier keys, still opening secrets sealed with them until rotated. */
@@ -79,6 +89,8 @@ export class AppConfig {
   readonly eventDeliveryEnabled: boolean | undefined;
   readonly eventDeliveryIntervalMs: number;
   readonly eventDeliveryBatchSize: number;
+  /** Lease of a claimed delivery; undefined: max(5 min, 3 x webhookTimeoutMs). */
+  readonly eventDeliveryLeaseSeconds: number | undefined;
   readonly eventDeliveryMaxAttempts: number;
   readonly eventDeliveryRetryBaseSeconds: number;
   readonly webhookTimeoutMs: number;
@@ -113,6 +125,8 @@ export class AppConfig {
   /** Hosts theme generation may fetch despite private addresses (lower case). */
   readonly themeFetchAllowedHosts: string[];
   readonly enableTestFixtures: boolean;
+  /** Crash tests only: pause points where background work stops (src/common/pause-point.ts). */
+  readonly testPauseAt: string[] | undefined;
 
   constructor(values: AppConfig) {
     Object.assign(this, values);

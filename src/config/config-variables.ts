@@ -160,6 +160,20 @@ export const CONFIG_VARIABLES = {
     description: 'maximum connections per process',
     parse: integer(2, 500),
   },
+  databasePoolTimeoutMs: {
+    name: 'DATABASE_POOL_TIMEOUT_MS',
+    default: '5000',
+    description:
+      'how long a request waits for a free pool connection (or a new one to open) before it is answered 503 with Retry-After',
+    parse: integer(100, 600000),
+  },
+  databaseStatementTimeoutMs: {
+    name: 'DATABASE_STATEMENT_TIMEOUT_MS',
+    default: '30000',
+    description:
+      'PostgreSQL statement_timeout of the API pool: a slower statement is cancelled (503) instead of holding its connection (0: no limit; migrations are exempt)',
+    parse: integer(0, 86400000),
+  },
   dataDir: {
     name: 'DATA_DIR',
     default: './var',
@@ -330,6 +344,13 @@ export const CONFIG_VARIABLES = {
     description: 'shipments claimed per refresh round',
     parse: integer(1, 100000),
   },
+  trackingRefreshLeaseSeconds: {
+    name: 'TRACKING_REFRESH_LEASE_SECONDS',
+    default: '600',
+    description:
+      'how long claimed shipments are reserved for the refresh that claimed them; a node that dies leaves them due again after this',
+    parse: integer(1, 86400),
+  },
   trackingRefreshConcurrency: {
     name: 'TRACKING_REFRESH_CONCURRENCY',
     default: '8',
@@ -355,6 +376,27 @@ export const CONFIG_VARIABLES = {
     default: 'true',
     description: 'process background jobs (pg-boss queues) on this node; sending works either way',
     parse: boolean,
+  },
+  jobExpireSeconds: {
+    name: 'JOB_EXPIRE_SECONDS',
+    default: undefined,
+    description:
+      'how long a running job may take before it counts as lost (its node died) and is retried; unset: each queue its own (15 min, imports 1 h)',
+    parse: integer(1, 86400),
+  },
+  jobRetryDelaySeconds: {
+    name: 'JOB_RETRY_DELAY_SECONDS',
+    default: undefined,
+    description:
+      'first retry delay of a failed or lost job, doubled per retry; unset: each queue its own (5 to 30 s)',
+    parse: integer(0, 86400),
+  },
+  jobMaintenanceIntervalSeconds: {
+    name: 'JOB_MAINTENANCE_INTERVAL_SECONDS',
+    default: '60',
+    description:
+      'how often a node looks for lost jobs (past JOB_EXPIRE_SECONDS) to retry them (one node at a time does it)',
+    parse: integer(1, 3600),
   },
   credentialsEncryptionKey: {
     name: 'CREDENTIALS_ENCRYPTION_KEY',
@@ -382,6 +424,13 @@ export const CONFIG_VARIABLES = {
     default: '1000',
     description: 'how often a node looks for outbox events and deliveries that are due',
     parse: integer(50, 3600000),
+  },
+  eventDeliveryLeaseSeconds: {
+    name: 'EVENT_DELIVERY_LEASE_SECONDS',
+    default: undefined,
+    description:
+      'how long a claimed delivery is reserved for the node sending it; a node that dies leaves it due again after this (unset: 5 min or 3 x WEBHOOK_TIMEOUT_MS)',
+    parse: integer(1, 86400),
   },
   eventDeliveryBatchSize: {
     name: 'EVENT_DELIVERY_BATCH_SIZE',
@@ -541,6 +590,13 @@ export const CONFIG_VARIABLES = {
     description:
       'comma-separated hosts POST /public/generate-theme may fetch although they are private or loopback',
     parse: commaList(/^[a-z0-9.:_-]+$/i, 'host names or IP addresses'),
+  },
+  testPauseAt: {
+    name: 'TEST_PAUSE_AT',
+    default: undefined,
+    description:
+      'tests only (crash tests): comma-separated pause points (src/common/pause-point.ts) where background work stops for good, so a test can kill the process there; never in production',
+    parse: commaList(/^[a-z.-]+$/, 'pause point names'),
   },
   enableTestFixtures: {
     name: 'ENABLE_TEST_FIXTURES',

@@ -65,8 +65,18 @@ export function loggerOptions(config: AppConfig): Params {
           method.apply(this, args.map(redactArgument));
         },
       },
+      // A 503 is the database's state (logged once per outage), not a bug: warn, like a 4xx,
+      // and without the stack pino-http makes up for every 5xx.
+      customErrorObject: (_req, res, _error, value: Record<string, unknown>) =>
+        res.statusCode === 503 ? { ...value, err: undefined } : value,
       customLogLevel: (_req, res, error) =>
-        error || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+        res.statusCode === 503
+          ? 'warn'
+          : error || res.statusCode >= 500
+            ? 'error'
+            : res.statusCode >= 400
+              ? 'warn'
+              : 'info',
       transport:
         config.nodeEnv === 'development'
           ? {

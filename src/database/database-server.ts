@@ -25,12 +25,17 @@ export function redactUrl(url: string): string {
 export async function openDatabaseServer(
   config: AppConfig,
   log?: EmbeddedLog,
+  options: { supervise?: boolean } = {},
 ): Promise<DatabaseServer> {
   if (config.databaseUrl) {
     const url = config.databaseUrl;
     return { url, description: redactUrl(url), embedded: false, release: async () => undefined };
   }
-  const handle = await startEmbeddedPostgres({ baseDir: join(config.dataDir, 'pg'), log });
+  const handle = await startEmbeddedPostgres({
+    baseDir: join(config.dataDir, 'pg'),
+    log,
+    supervise: options.supervise,
+  });
   return {
     url: handle.url,
     description: `embedded PostgreSQL at ${handle.dataDir} (port ${handle.port}, ${handle.origin})`,

@@ -1,4 +1,5 @@
 import { DataSource, Migration } from 'typeorm';
+import { withAdvisoryLock } from './advisory-lock';
 
 /** Fixed key of the session-level advisory lock that serialises migration runs. */
 export const MIGRATION_LOCK_KEY = 727_274_001;
@@ -9,16 +10,8 @@ export const MIGRATION_LOCK_KEY = 727_274_001;
  * then find nothing pending). Each migration runs in its own transaction; a migration may opt
  * out with `transaction = false` (e.g. CREATE INDEX CONCURRENTLY).
  */
-export async function runMigrationsLocked(dataSource: DataSource): Promise<Migration[]> {
-  const runner = dataSource.createQueryRunner();
-  await runner.connect();
-  try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
-    return await dataSource.runMigrations({ transaction: 'each' });
-  } finally {
-    await runner
-      .query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY])
-      .catch(() => undefined);
-    await runner.release();
-  }
+export function runMigrationsLocked(dataSource: DataSource): Promise<Migration[]> {
+  return withAdvisoryLock(dataSource, MIGRATION_LOCK_KEY, () =>
+    dataSource.runMigrations({ transaction: 'each' }),
+  );
 }

@@ -1,3 +1,4 @@
+import { pausePoint } from '../common/pause-point';
 import { PeriodicTask } from '../jobs/periodic-task';
 import {
   Inject,
@@ -103,7 +104,10 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** How long a claimed delivery is reserved for the node attempting it. */
   get leaseMs(): number {
-    return Math.max(5 * 60_000, 3 * this.config.webhookTimeoutMs);
+    const configured = this.config.eventDeliveryLeaseSeconds;
+    return configured !== undefined
+      ? configured * 1000
+      : Math.max(5 * 60_000, 3 * this.config.webhookTimeoutMs);
   }
 
   private get periodic(): PeriodicTask {
@@ -329,6 +333,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
           result.error = `refused by the mail server: ${outcome.rejected.join(', ')}`;
         }
       }
+      await pausePoint('event.delivery.sent');
     } catch (error) {
       result = {
         ok: false,

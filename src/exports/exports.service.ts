@@ -1,3 +1,4 @@
+import { pausePoint } from '../common/pause-point';
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -125,6 +126,7 @@ export class ExportsService {
           stored?.stream.destroy();
           const size = stored?.size ?? 0;
           const key = storedKey;
+          await pausePoint('export.file.written');
           await this.dataSource.transaction(async (em) => {
             await em.query(
               `UPDATE export SET status = 'done', row_count = $2, size = $3, file_name = $4,

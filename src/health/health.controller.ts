@@ -1,13 +1,19 @@
 import { Controller, Get } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
+import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
+import { DataSource } from 'typeorm';
 import { Public } from '../access/public.decorator';
+import { ApiError } from '../hydra/errors/api-errors';
+import { DATABASE_RETRY_AFTER } from '../database/outage/database-failure';
+import { DatabaseOutage } from '../database/outage/database-outage';
+import { pingDatabase } from './database-ping';
 
 @Public()
 @Controller('health')
 export class HealthController {
   constructor(
     private readonly health: HealthCheckService,
-    private readonly database: TypeOrmHealthIndicator,
+    private readonly dataSource: DataSource,
+    private readonly outage: DatabaseOutage,
   ) {}
 
   /** Liveness: the process answers HTTP. Never touches dependencies. */
@@ -17,10 +23,29 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** Readiness: PostgreSQL answers. 503 otherwise, so load balancers stop sending traffic. */
+  /**
+   * Readiness: PostgreSQL answers `SELECT 1` through the pool within 2 s. Otherwise 503 with
+   * Retry-After, so load balancers stop sending traffic; during a known outage at once, and
+   * the outage is logged once (DatabaseOutage), not on every probe.
+   */
   @Get('ready')
-  @HealthCheck()
-  ready() {
-    return this.health.check([() => this.database.pingCheck('database', { timeout: 2000 })]);
+  async ready() {
+    const down = (message: string) =>
+      new ApiError(
+        503,
+        'The database is unavailable.',
+        { 'Retry-After': DATABASE_RETRY_AFTER.unavailable },
+        { details: { database: { status: 'down', message } } },
+      );
+    if (this.outage.isDown)
+      throw down(`unavailable for ${this.outage.downForSeconds.toFixed(0)} s`);
+    try {
+      await pingDatabase(this.dataSource, 2000);
+    } catch (error) {
+      this.outage.report(error, 'background');
+      throw down(error instanceof Error ? error.message : String(error));
+    }
+    const up = { database: { status: 'up' } };
+    return { status: 'ok', info: up, error: {}, details: up };
   }
 }

@@ -3,7 +3,8 @@ import { TerminusModule } from '@nestjs/terminus';
 import { HealthController } from './health.controller';
 
 @Module({
-  imports: [TerminusModule.forRoot({ errorLogStyle: 'json', gracefulShutdownTimeoutMs: 0 })],
+  // Readiness failures are logged once per outage by DatabaseOutage, not per probe.
+  imports: [TerminusModule.forRoot({ logger: false, gracefulShutdownTimeoutMs: 0 })],
   controllers: [HealthController],
 })
 export class HealthModule {}

@@ -1,3 +1,4 @@
+import { pausePoint } from '../common/pause-point';
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { canWriteWorkspace, type Principal } from '../access/principal';
@@ -228,6 +229,7 @@ export class ImportsService {
         return true;
       });
       if (!proceed) return;
+      await pausePoint('import.row.committed');
     }
     await this.finish(importId, claimed, 'completed');
   }

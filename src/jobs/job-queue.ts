@@ -9,7 +9,14 @@ import PgBoss from 'pg-boss';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import { AppConfig } from '../config/app-config';
+import { withAdvisoryLock } from '../database/advisory-lock';
+import { isDatabaseUnavailable } from '../database/outage/database-failure';
+import { DatabaseOutage } from '../database/outage/database-outage';
+import { reportingClient } from '../database/outage/reporting-client';
 import { rowsOf, type SqlRunner } from '../events/sql-runner';
+
+/** Key of the advisory lock under which a node creates the queues it declares. */
+const QUEUE_SETUP_LOCK_KEY = 727_274_002;
 
 /** Schema pg-boss creates and maintains itself, beside ours (not in our migrations). */
 export const JOB_SCHEMA = 'pgboss';
@@ -67,6 +74,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly outage: DatabaseOutage,
   ) {
     this.ready = new Promise<void>((resolve, reject) => {
       this.readyResolve = resolve;
@@ -101,8 +109,18 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
       application_name: 'shipment-tracking-jobs',
       // No cron schedules: periodic work runs from @nestjs/schedule and claims rows itself.
       schedule: false,
+      // How soon a job lost with its node (past its expiry) is failed and retried.
+      maintenanceIntervalSeconds: this.config.jobMaintenanceIntervalSeconds,
+      // Passed on to pg-boss's pool: a dropped connection nobody listens to is reported,
+      // not thrown (see reportingClient).
+      ...({
+        Client: reportingClient((error) => this.outage.report(error, 'background')),
+      } as object),
     });
-    boss.on('error', (error) => this.logger.error(`job queue: ${error.message}`));
+    // A database outage is logged once by DatabaseOutage, not on every poll.
+    boss.on('error', (error) => {
+      if (!isDatabaseUnavailable(error)) this.logger.error(`job queue: ${error.message}`);
+    });
     try {
       await boss.start();
     } catch (error) {
@@ -115,15 +133,9 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   async onApplicationBootstrap(): Promise<void> {
     const boss = this.requireBoss();
     try {
-      for (const q of this.queues.values()) {
-        await boss.createQueue(q.name, {
-          name: q.name,
-          retryLimit: q.retryLimit ?? 5,
-          retryDelay: q.retryDelay ?? 10,
-          retryBackoff: q.retryBackoff ?? true,
-          expireInSeconds: q.expireInSeconds ?? 15 * 60,
-        });
-      }
+      // pg-boss creates a queue with DDL on its shared tables (a partition and foreign keys):
+      // nodes starting at once on a new database deadlock unless they take turns.
+      await withAdvisoryLock(this.dataSource, QUEUE_SETUP_LOCK_KEY, () => this.createQueues(boss));
       if (this.config.jobWorkersEnabled) {
         for (const w of this.workers) {
           await boss.work<any>(
@@ -199,6 +211,21 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     this.boss = null;
     // Graceful: running handlers finish (up to 10 s) before the pool closes.
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+  }
+
+  private async createQueues(boss: PgBoss): Promise<void> {
+    for (const q of this.queues.values()) {
+      const options = {
+        name: q.name,
+        retryLimit: q.retryLimit ?? 5,
+        retryDelay: this.config.jobRetryDelaySeconds ?? q.retryDelay ?? 10,
+        retryBackoff: q.retryBackoff ?? true,
+        expireInSeconds: this.config.jobExpireSeconds ?? q.expireInSeconds ?? 15 * 60,
+      };
+      await boss.createQueue(q.name, options);
+      // An existing queue keeps what it was created with; the current policy wins.
+      await boss.updateQueue(q.name, options);
+    }
   }
 
   private requireBoss(): PgBoss {

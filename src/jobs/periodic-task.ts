@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { SchedulerRegistry } from '@nestjs/schedule';
+import { isDatabaseUnavailable } from '../database/outage/database-failure';
 
 /**
  * Work repeated on an interval in this process that never overlaps itself: a
@@ -22,9 +23,11 @@ export class PeriodicTask {
     const timer = setInterval(() => {
       if (this.running) return;
       this.running = run()
-        .catch((error: Error) =>
-          this.logger.error({ err: error }, `${this.name} failed: ${error.message}`),
-        )
+        .catch((error: Error) => {
+          // A database outage is logged once by DatabaseOutage; the next tick tries again.
+          if (isDatabaseUnavailable(error)) return;
+          this.logger.error({ err: error }, `${this.name} failed: ${error.message}`);
+        })
         .finally(() => (this.running = null));
     }, intervalMs);
     timer.unref();

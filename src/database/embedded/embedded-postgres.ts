@@ -9,6 +9,7 @@ import { withFileLock } from './file-lock';
 import { findFreePort } from './free-port';
 import { importEmbeddedPostgres, locatePostgresBinaries } from './postgres-binaries';
 import { classifyPostmaster, parsePostmasterPid, readPostmasterPid } from './postmaster-pid';
+import { PostgresSupervisor } from './postgres-supervisor';
 import { isPostgresProcess, isProcessAlive, waitForExit } from './process-probe';
 import { hydrateSymlinks } from './symlink-hydration';
 
@@ -25,6 +26,11 @@ export interface EmbeddedPostgresConfig {
   /** false: fsync off etc. (throwaway test clusters). */
   durable?: boolean;
   log?: EmbeddedLog;
+  /**
+   * Restart the server when it exits while this handle is held (the service does; the CLI
+   * and test clusters do not). See PostgresSupervisor.
+   */
+  supervise?: boolean;
 }
 
 /**
@@ -94,11 +100,12 @@ export async function startEmbeddedPostgres(
     const credentials = await ensureInitialised(paths, config.database ?? 'tracking', log);
     let origin: EmbeddedOrigin = 'started';
     let port = await reusableServer(paths, credentials, log);
+    let spawned: SpawnedServer | undefined;
     if (port !== undefined) {
       const owner = await readOwner(paths.owner);
       origin = owner && owner !== process.pid && isProcessAlive(owner) ? 'reused' : 'adopted';
     } else {
-      port = await spawnServer(
+      spawned = await spawnServer(
         paths,
         binaries.postgres,
         runAs,
@@ -106,11 +113,27 @@ export async function startEmbeddedPostgres(
         credentials,
         log,
       );
+      port = spawned.port;
     }
     if (origin !== 'reused') await writeOwner(paths.owner);
     await ensureDatabase(credentials, port);
     const sentinel = await connect(credentials, port, 'postgres');
-    const handle = createHandle(paths, credentials, port, origin, sentinel, log);
+    const fixedPort = port;
+    const respawn = () =>
+      spawnServer(
+        paths,
+        binaries.postgres,
+        runAs,
+        config.durable ?? true,
+        credentials,
+        log,
+        fixedPort,
+      );
+    const handle = createHandle(paths, credentials, port, origin, sentinel, log, {
+      supervise: config.supervise ?? false,
+      spawned,
+      respawn,
+    });
     log(
       'info',
       `embedded PostgreSQL ${origin} at ${paths.dataDir} (port ${port}, database ${credentials.database})`,
@@ -119,17 +142,29 @@ export async function startEmbeddedPostgres(
   });
 }
 
+interface Supervision {
+  supervise: boolean;
+  /** The server this process spawned (its exit status tells why it went). */
+  spawned?: SpawnedServer;
+  /** Starts the server again on the same port. */
+  respawn: () => Promise<SpawnedServer>;
+}
+
 function createHandle(
   paths: ReturnType<typeof embeddedPaths>,
   credentials: Credentials,
   port: number,
-  origin: EmbeddedOrigin,
-  sentinel: Client,
+  initialOrigin: EmbeddedOrigin,
+  initialSentinel: Client,
   log: EmbeddedLog,
+  supervision: Supervision,
 ): EmbeddedPostgresHandle {
+  let origin = initialOrigin;
+  let sentinel = initialSentinel;
+  let spawned = supervision.spawned;
   // Safety net for a crash (process.exit without release): an owner stops its server
   // rather than leave an orphan (the next start would adopt it, but nobody may come back).
-  const postmaster = parsePostmasterPid(readFileSync(paths.postmasterPid, 'utf8'))?.pid;
+  let postmaster = parsePostmasterPid(readFileSync(paths.postmasterPid, 'utf8'))?.pid;
   const onExit = () => {
     if (origin === 'reused' || !postmaster) return;
     try {
@@ -139,6 +174,54 @@ function createHandle(
     }
   };
   process.on('exit', onExit);
+
+  const supervisor = supervision.supervise
+    ? new PostgresSupervisor(
+        {
+          running: () => postmaster !== undefined && isProcessAlive(postmaster),
+          exitReason: async () => {
+            const status = spawned?.exitStatus();
+            const tail = (await readFile(paths.log, 'utf8').catch(() => ''))
+              .split('\n')
+              .filter((line) => /FATAL|PANIC|terminated|shutting down/.test(line))
+              .slice(-1)[0]
+              ?.trim();
+            return [`pid ${postmaster}`, status, tail ? `last log line: ${tail}` : undefined]
+              .filter(Boolean)
+              .join('; ');
+          },
+          restart: () =>
+            withFileLock(paths.lock, async () => {
+              // Another process of ours may have restarted it already (same port): use that.
+              const live = classifyPostmaster(
+                await readPostmasterPid(paths.postmasterPid),
+                isPostgresProcess,
+              );
+              if (live.kind === 'running' && live.port === port) {
+                if (
+                  !(await waitUntilReady(credentials, port, 15_000, () => isProcessAlive(live.pid)))
+                )
+                  throw new Error(`PostgreSQL (pid ${live.pid}) does not answer`);
+                postmaster = live.pid;
+              } else {
+                if (live.kind !== 'none') await unlink(paths.postmasterPid).catch(() => undefined);
+                spawned = await supervision.respawn();
+                postmaster = spawned.pid;
+                origin = 'started';
+                await writeOwner(paths.owner);
+              }
+              void sentinel.end().catch(() => undefined); // its server is gone
+              sentinel = await connect(credentials, port, 'postgres');
+              sentinel.once('end', () => void supervisor?.check());
+            }),
+        },
+        (level, message) => log(level, message),
+      )
+    : undefined;
+  if (supervisor) {
+    sentinel.once('end', () => void supervisor.check());
+    supervisor.start();
+  }
 
   let released: Promise<void> | undefined;
   const handle: EmbeddedPostgresHandle = {
@@ -150,6 +233,7 @@ function createHandle(
     release: () =>
       (released ??= (async () => {
         active.delete(handle);
+        await supervisor?.stop();
         process.removeListener('exit', onExit);
         await sentinel.end().catch(() => undefined);
         await withFileLock(paths.lock, async () => {
@@ -238,6 +322,15 @@ async function reusableServer(
   return undefined;
 }
 
+/** A postmaster this process spawned. */
+interface SpawnedServer {
+  port: number;
+  pid: number | undefined;
+  /** `exited with code N` / `killed by SIGNAL` once it exited, else undefined. */
+  exitStatus(): string | undefined;
+}
+
+/** Spawns a postmaster on a free port, or on `fixedPort` (a restart: the pool's URL names it). */
 async function spawnServer(
   paths: ReturnType<typeof embeddedPaths>,
   postgresBin: string,
@@ -245,10 +338,11 @@ async function spawnServer(
   durable: boolean,
   credentials: Credentials,
   log: EmbeddedLog,
-): Promise<number> {
+  fixedPort?: number,
+): Promise<SpawnedServer> {
   await rotateLog(paths.log);
   for (let attempt = 1; ; attempt++) {
-    const port = await findFreePort(HOST);
+    const port = fixedPort ?? (await findFreePort(HOST));
     const args = [
       '-D',
       paths.dataDir,
@@ -274,10 +368,16 @@ async function spawnServer(
     });
     await logFile.close();
     let exited = false;
-    child.once('exit', () => (exited = true));
+    let exitStatus: string | undefined;
+    child.once('exit', (code, signal) => {
+      exited = true;
+      exitStatus = signal ? `killed by ${signal}` : `exited with code ${code}`;
+    });
     child.once('error', () => (exited = true));
     child.unref();
-    if (await waitUntilReady(credentials, port, 60_000, () => !exited)) return port;
+    if (await waitUntilReady(credentials, port, 60_000, () => !exited)) {
+      return { port, pid: child.pid, exitStatus: () => exitStatus };
+    }
 
     const tail = (await readFile(paths.log, 'utf8').catch(() => ''))
       .split('\n')
@@ -286,7 +386,11 @@ async function spawnServer(
     if (!exited && child.pid) {
       process.kill(child.pid, 'SIGKILL');
     }
-    if (attempt < 3 && /could not bind|address already in use/i.test(tail)) {
+    if (
+      fixedPort === undefined &&
+      attempt < 3 &&
+      /could not bind|address already in use/i.test(tail)
+    ) {
       log('warn', `port ${port} was taken; retrying`);
       continue;
     }
@@ -351,7 +455,8 @@ async function connect(credentials: Credentials, port: number, database: string)
   try {
     await client.connect();
   } catch (error) {
-    await client.end().catch(() => undefined);
+    // Not awaited: ending a client whose socket already died may never settle.
+    void client.end().catch(() => undefined);
     throw error;
   }
   return client;

@@ -3,6 +3,12 @@ import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { negotiateFormat } from '../serialization/negotiation';
 import type { ResourceRegistry } from '../metadata/resource-registry';
+import {
+  classifyDatabaseFailure,
+  DATABASE_RETRY_AFTER,
+  type DatabaseFailure,
+} from '../../database/outage/database-failure';
+import type { DatabaseOutage } from '../../database/outage/database-outage';
 import { ApiError, ValidationError, Violation, ViolationCodes } from './api-errors';
 import { jsonLdError, problemError } from './error-body';
 import type { RouteTable } from './route-table';
@@ -20,6 +26,7 @@ const STATUS_TEXT: Record<number, string> = {
   422: 'Unprocessable Entity',
   429: 'Too Many Requests',
   500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 interface Rendered {
@@ -28,6 +35,8 @@ interface Rendered {
   violations?: Violation[];
   headers: Record<string, string>;
   extra: Record<string, unknown>;
+  /** A 503 caused by the database's state: reported to DatabaseOutage, not logged per request. */
+  databaseFailure?: DatabaseFailure;
 }
 
 /**
@@ -42,6 +51,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
   constructor(
     private readonly registry?: ResourceRegistry,
     private readonly routes?: RouteTable,
+    private readonly outage?: DatabaseOutage,
   ) {}
 
   /** Express error middleware for failures before Nest's router (body parsers). */
@@ -57,7 +67,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
 
   respond(exception: unknown, req: Request, res: Response): void {
     const rendered = this.render(exception, req);
-    if (rendered.status >= 500) {
+    if (rendered.databaseFailure) {
+      // One log line per outage (DatabaseOutage), not a stack per request.
+      this.outage?.report(exception);
+    } else if (rendered.status >= 500 && !(exception instanceof ApiError)) {
+      // An ApiError is a deliberate answer (e.g. 503 "not configured"); anything else is a bug.
       this.logger.error(
         { err: exception, reqId: (req as Request & { id?: unknown }).id, path: req.originalUrl },
         'Unhandled error',
@@ -98,6 +112,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
         description: exception.description,
         headers: exception.headers,
         extra: exception.extra,
+      };
+    }
+    const databaseFailure = classifyDatabaseFailure(exception);
+    if (databaseFailure) {
+      return {
+        status: 503,
+        description:
+          databaseFailure === 'unavailable'
+            ? 'The service is temporarily unavailable; retry later.'
+            : 'The service is busy; retry later.',
+        headers: { 'Retry-After': DATABASE_RETRY_AFTER[databaseFailure] },
+        extra: {},
+        databaseFailure,
       };
     }
     if (exception instanceof QueryFailedError) return this.databaseError(exception);

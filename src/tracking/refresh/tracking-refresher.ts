@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { pausePoint } from '../../common/pause-point';
 import { PeriodicTask } from '../../jobs/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
@@ -11,13 +12,20 @@ import { chunk } from '../tracking-service/concurrency';
 import { TrackingService } from '../tracking-service/tracking.service';
 
 export const REFRESH_QUEUE = 'tracking.refresh';
-/** A claimed shipment is not claimed again for this long (its refresh is in progress). */
-export const REFRESH_LEASE_MS = 10 * 60_000;
 /** Shipments per refresh job: a multiple of 40, the batch of aggregators such as 17TRACK. */
 const JOB_SIZE = 120;
 const INTERVAL_NAME = 'tracking-refresh';
 
 const FINAL_CODES = TRACKING_STATUSES.filter((s) => isFinal(s.code)).map((s) => s.code);
+
+/** The default lease of claimed shipments (TRACKING_REFRESH_LEASE_SECONDS). */
+export const REFRESH_LEASE_MS = 10 * 60_000;
+
+/** A refresh job: shipments claimed together, and the lease (next_check_at) the claim set. */
+interface RefreshJob {
+  ids: string[];
+  lease?: string;
+}
 
 export interface RefreshRound {
   claimed: number;
@@ -53,10 +61,13 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
     private readonly scheduler: SchedulerRegistry,
   ) {
     jobs.declareQueue({ name: REFRESH_QUEUE, retryLimit: 3, retryDelay: 30 });
-    jobs.work<{ ids: string[] }>({
+    jobs.work<RefreshJob>({
       queue: REFRESH_QUEUE,
-      handle: async ({ ids }) => {
-        await this.tracking.trackMany(ids);
+      handle: async ({ ids, lease }) => {
+        // A retried job (its node died halfway) refreshes only what its claim still holds:
+        // shipments already refreshed, or claimed again after the lease, are left alone.
+        await this.tracking.trackMany(lease ? await this.stillLeased(ids, new Date(lease)) : ids);
+        await pausePoint('tracking.refresh.applied');
       },
     });
   }
@@ -82,7 +93,11 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
    * Claims up to `limit` due shipments, oldest due first, and leases them. Runs in the given
    * transaction, or on its own (autocommit) without one.
    */
-  async claimDue(limit: number, runner: SqlRunner = this.dataSource): Promise<string[]> {
+  async claimDue(
+    limit: number,
+    runner: SqlRunner = this.dataSource,
+    lease = this.leaseUntil(),
+  ): Promise<string[]> {
     const now = this.clock.now();
     const result: unknown = await runner.query(
       `WITH due AS (
@@ -95,9 +110,23 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
        UPDATE shipment s SET next_check_at = $3
          FROM due WHERE s.id = due.id
        RETURNING s.id`,
-      [now, limit, new Date(now.getTime() + REFRESH_LEASE_MS), FINAL_CODES],
+      [now, limit, lease, FINAL_CODES],
     );
     return rowsOf<{ id: string }>(result).map((r) => r.id);
+  }
+
+  /** Until when a claim made now holds its shipments (TRACKING_REFRESH_LEASE_SECONDS). */
+  private leaseUntil(): Date {
+    return new Date(this.clock.now().getTime() + this.config.trackingRefreshLeaseSeconds * 1000);
+  }
+
+  /** The shipments of `ids` whose claim with this lease still stands (not yet refreshed). */
+  private async stillLeased(ids: string[], lease: Date): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.dataSource.query(
+      `SELECT id FROM shipment WHERE id = ANY($1::uuid[]) AND next_check_at = $2`,
+      [ids, lease],
+    );
+    return rows.map((r) => r.id);
   }
 
   /** One round on this node: claim up to `limit` due shipments and refresh them now. */
@@ -132,9 +161,11 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
   async enqueueDue(limit = this.config.trackingRefreshBatchSize): Promise<number> {
     if ((await this.jobs.pending(REFRESH_QUEUE)) >= Math.ceil(limit / JOB_SIZE)) return 0;
     return this.dataSource.transaction(async (em) => {
-      const ids = await this.claimDue(limit, em);
+      const lease = this.leaseUntil();
+      const ids = await this.claimDue(limit, em, lease);
       for (const part of chunk(ids, JOB_SIZE)) {
-        await this.jobs.send(REFRESH_QUEUE, { ids: part }, { runner: em });
+        const job: RefreshJob = { ids: part, lease: lease.toISOString() };
+        await this.jobs.send(REFRESH_QUEUE, job, { runner: em });
       }
       return ids.length;
     });

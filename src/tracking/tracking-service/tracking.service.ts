@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { pausePoint } from '../../common/pause-point';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { JobQueue } from '../../jobs/job-queue';
@@ -134,8 +135,10 @@ export class TrackingService {
     const now = this.clock.now();
     const outcomes: TrackingOutcome[] = [];
     const updates = fetched.flatMap((f) => ('update' in f ? [f.update] : []));
-    for (const part of chunk(updates, APPLY_CHUNK)) {
+    const parts = chunk(updates, APPLY_CHUNK);
+    for (const [index, part] of parts.entries()) {
       outcomes.push(...(await this.dataSource.transaction((em) => this.apply(em, part, now))));
+      if (index < parts.length - 1) await pausePoint('tracking.refresh.applied');
     }
     const failures = fetched.flatMap((f) =>
       'error' in f
