@@ -15,7 +15,8 @@ import { identifierFrom } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import { Shipment } from '../shipments/shipment.entity';
 import { sendAction } from './action-response';
-import { trackingPageHtml } from './public-tracking-page.html';
+import { pageLanguageOf } from './page/i18n/language';
+import { timeZoneOf } from './page/dates';
 import { Review } from './review.entity';
 import { ReviewsService } from './reviews.service';
 import { TrackingPage } from './tracking-page.entity';
@@ -29,8 +30,9 @@ export class ReviewsController extends ResourceController(Review) {}
 
 /**
  * Tracking page links: generated for a page and a shipment of the same workspace, served to
- * anyone holding the link (JSON at /public/tracking_page_links/{hash}, a minimal page at
- * /t/{hash}), and reviews posted through them.
+ * anyone holding the link (JSON at /public/tracking_page_links/{hash}; the page at /t/{hash}
+ * is page/tracking-site.controller.ts), and reviews posted through them (JSON, or the page's
+ * form).
  */
 @Controller()
 export class TrackingPageLinksController {
@@ -128,15 +130,6 @@ export class TrackingPageLinksController {
     sendAction(this.api.responder, req, res, 'PublicTrackingPage', await this.links.view(hash));
   }
 
-  /** The page behind a link, for browsers; clients that build their own page read the JSON. */
-  @Public()
-  @Get('/t/:hash')
-  async html(@Param('hash') hash: string, @Res() res: Response): Promise<void> {
-    const view = await this.links.view(hash);
-    res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.send(trackingPageHtml(view));
-  }
-
   @Public()
   @Post('/public/tracking_page_links/:hash/reviews')
   @HttpCode(201)
@@ -145,10 +138,35 @@ export class TrackingPageLinksController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
+    if (req.is('application/x-www-form-urlencoded')) return this.reviewForm(hash, req, res);
     this.api.responder.negotiate(req, ['jsonld', 'json']);
     const id = await this.reviews.submit(hash, this.api.body(req));
     res.setHeader('Location', `/reviews/${id}`);
     sendAction(this.api.responder, req, res, 'PostReviewResponse', { id }, 201, `/reviews/${id}`);
+  }
+
+  /**
+   * The review form of the tracking page (works without JavaScript): `score` 1 to 5 and
+   * `comment`, then back to the page (303) saying thanks, or that the rating was missing.
+   */
+  private async reviewForm(hash: string, req: Request, res: Response): Promise<void> {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const score = typeof body.score === 'string' && /^[1-5]$/.test(body.score) ? +body.score : null;
+    const comment = typeof body.comment === 'string' ? body.comment : null;
+    let outcome = 'thanks';
+    try {
+      if (score === null) throw ValidationError.of('score', 'This value should not be null.');
+      await this.reviews.submit(hash, { score, comment });
+    } catch (error) {
+      if (!(error instanceof ValidationError)) throw error;
+      outcome = 'invalid';
+    }
+    const query = new URLSearchParams({ review: outcome });
+    const lang = pageLanguageOf(body.lang);
+    const tz = timeZoneOf(body.tz);
+    if (lang) query.set('lang', lang);
+    if (tz) query.set('tz', tz);
+    res.redirect(303, `/t/${encodeURIComponent(hash)}?${query.toString()}#review`);
   }
 
   private async visiblePage(

@@ -8,6 +8,12 @@ import { formatDateTime } from '../hydra/serialization/record-reader';
 import { DropshipperSettings, normalizeDropshipperSettings } from './dropshipper-settings';
 import { PublicCheckpoint, PublicShipment, publicTrackingView } from './public-tracking-view';
 
+export type PublicLinkView = {
+  trackingPage: LinkedShipment['page'] & { reviewsEnabled: boolean };
+  shipment: PublicShipment & { review: string | null; reviewTotalScore: number | null };
+  checkpoints: PublicCheckpoint[];
+};
+
 export const LINK_HASH = /^[A-Za-z0-9_-]{20,100}$/;
 
 export interface LinkedShipment {
@@ -101,8 +107,12 @@ export class TrackingPageLinksService {
   }
 
   /** The public view: page presentation, shipment tracking facts, checkpoints (newest first). */
-  async view(hash: string): Promise<Record<string, unknown>> {
-    const linked = await this.resolve(hash);
+  async view(hash: string): Promise<PublicLinkView> {
+    return this.viewOf(await this.resolve(hash));
+  }
+
+  /** The public view of a resolved link. */
+  async viewOf(linked: LinkedShipment): Promise<PublicLinkView> {
     const [s] = await this.dataSource.query(
       `SELECT tracking_number, tracking_status, origin_carrier, destination_carrier, origin_country,
               origin_country_iso2, destination_country, destination_country_iso2, shipped_at,
