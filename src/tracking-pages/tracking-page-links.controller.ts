@@ -152,7 +152,11 @@ export class TrackingPageLinksController {
   private async reviewForm(hash: string, req: Request, res: Response): Promise<void> {
     const body = (req.body ?? {}) as Record<string, unknown>;
     const score = typeof body.score === 'string' && /^[1-5]$/.test(body.score) ? +body.score : null;
-    const comment = typeof body.comment === 'string' ? body.comment : null;
+    // Control characters other than line breaks and tabs are dropped (NUL cannot be stored).
+    const comment =
+      typeof body.comment === 'string'
+        ? body.comment.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+        : null;
     let outcome = 'thanks';
     try {
       if (score === null) throw ValidationError.of('score', 'This value should not be null.');

@@ -1,4 +1,4 @@
-import { homeSearchValues, parseHomeSearch } from './home-search';
+import { homeSearchValues, isHomeSearchBody, parseHomeSearch } from './home-search';
 
 describe('parseHomeSearch', () => {
   it('reads a tracking number, without spaces and dashes', () => {
@@ -35,5 +35,15 @@ describe('parseHomeSearch', () => {
       orderNumber: 'x'.repeat(100),
       contact: '',
     });
+  });
+
+  it('drops control characters and knows malformed bodies', () => {
+    expect(parseHomeSearch({ trackingNumber: 'TM1\u0000TM' })).toMatchObject({
+      trackingNumber: 'TM1TM',
+    });
+    expect(isHomeSearchBody({ trackingNumber: 'x', other: 5 })).toBe(true);
+    expect(isHomeSearchBody({ trackingNumber: 5 })).toBe(false);
+    expect(isHomeSearchBody(['x'])).toBe(false);
+    expect(isHomeSearchBody(undefined)).toBe(false);
   });
 });

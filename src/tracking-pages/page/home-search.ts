@@ -9,8 +9,21 @@ export interface HomeSearchValues {
   contact: string;
 }
 
+/** Control characters (NUL included, which PostgreSQL text refuses) never match anything. */
+const CONTROL = /[\u0000-\u001f\u007f]/g;
+
 const text = (v: unknown, max: number): string =>
-  typeof v === 'string' ? v.trim().slice(0, max) : '';
+  typeof v === 'string' ? v.replace(CONTROL, '').trim().slice(0, max) : '';
+
+/** The form's fields: each, when given, must be a string (else the request is malformed). */
+export const HOME_SEARCH_FIELDS = ['by', 'trackingNumber', 'orderNumber', 'contact', 'lang', 'tz'];
+
+/** Whether a body is the form's: an object whose known fields are strings. */
+export function isHomeSearchBody(body: unknown): body is Record<string, unknown> {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return false;
+  const fields = body as Record<string, unknown>;
+  return HOME_SEARCH_FIELDS.every((k) => fields[k] === undefined || typeof fields[k] === 'string');
+}
 
 /** The form's values as typed (strings only, trimmed, bounded), to show them again. */
 export function homeSearchValues(body: Record<string, unknown>): HomeSearchValues {

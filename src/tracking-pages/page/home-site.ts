@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MESSAGES } from './i18n/messages';
-import { homeSearchValues, parseHomeSearch } from './home-search';
+import { homeSearchValues, isHomeSearchBody, parseHomeSearch } from './home-search';
 import { HomeSearchService, type HomePage } from './home-search.service';
 import { brandOf } from './page-brand';
 import { contextQuery, pageContextOf } from './page-context';
@@ -32,16 +32,18 @@ export class HomeSite {
 
   /** POST: redirect (303) to the parcel's page, or the form again with one neutral message. */
   async submit(req: Request, res: Response, page: HomePage, action: string): Promise<void> {
-    const body = (req.body ?? {}) as Record<string, unknown>;
     const ctx = pageContextOf(req, await this.pages.defaultLanguage(page.id));
     const m = MESSAGES[ctx.lang];
-    const values = homeSearchValues(typeof body === 'object' ? body : {});
+    if (!isHomeSearchBody(req.body))
+      return this.render(res, 400, page, action, ctx, m.searchIncomplete, homeSearchValues({}));
+    const body = req.body;
+    const values = homeSearchValues(body);
     const wait = await this.search.limited(page, req.ip ?? req.socket.remoteAddress ?? '');
     if (wait !== null) {
       res.setHeader('Retry-After', String(wait));
       return this.render(res, 429, page, action, ctx, m.tooManyAttempts, values);
     }
-    const query = parseHomeSearch(typeof body === 'object' ? body : {});
+    const query = parseHomeSearch(body);
     if (!query) return this.render(res, 422, page, action, ctx, m.searchIncomplete, values);
     const hash = await this.search.find(page, query);
     // Unknown order, wrong e-mail, other workspace: one answer, so nothing is learnt.
