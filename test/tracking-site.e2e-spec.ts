@@ -150,7 +150,13 @@ describe('the public tracking site (HTTP)', () => {
   });
 
   it('answers 404 pages for unknown links, disabled pages and unknown homes', async () => {
-    for (const path of ['/t/not-a-real-hash-at-all-1234', '/t/x', '/track/no-such-shop-here'])
+    for (const path of [
+      '/t/not-a-real-hash-at-all-1234',
+      '/t/x',
+      '/track/no-such-shop-here',
+      '/track/%00',
+      '/track/UPPER',
+    ])
       expect((await http().get(path).set('Accept-Language', 'de')).status).toBe(404);
     const res = await http().get('/t/not-a-real-hash-at-all-1234').set('Accept-Language', 'de');
     expect(res.headers['content-type']).toMatch(/^text\/html/);
@@ -292,9 +298,9 @@ describe('the public tracking site (HTTP)', () => {
     ]);
     const home = await http().get('/').set('Host', domain).expect(200);
     expect(home.headers['content-type']).toMatch(/^text\/html/);
-    expect(home.text).toContain('action="/?lang=en"');
+    expect(home.text).toContain(`action="/track/${site.subdomain}?lang=en"`);
     const found = await http()
-      .post('/')
+      .post(`/track/${site.subdomain}`)
       .set('Host', domain)
       .type('form')
       .send({ by: 'trackingNumber', trackingNumber: site.parcels['200'].trackingNumber })

@@ -37,6 +37,7 @@ import { TrackingPagesService } from './tracking-pages.service';
 })
 export class TrackingPagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(CustomDomainHomeMiddleware).forRoutes({ path: '/', method: RequestMethod.ALL });
+    // GET only: the home's form posts to /track/{subdomain}, which answers on every host.
+    consumer.apply(CustomDomainHomeMiddleware).forRoutes({ path: '/', method: RequestMethod.GET });
   }
 }

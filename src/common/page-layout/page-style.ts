@@ -41,7 +41,7 @@ main{max-width:64rem;margin:0 auto;padding:1rem}
 .grid{display:grid;gap:1rem}
 @media (min-width:52rem){.grid{grid-template-columns:minmax(0,2fr) minmax(0,1fr)}}
 .card,main.narrow{background:var(--tp-card-background-color,${t.card});border:var(--tp-card-border-width,1px) solid var(--tp-card-border-color,${t.border});border-radius:var(--tp-card-border-radius,${t.radius});padding:1.25rem;margin:0 0 1rem}
-main.narrow{max-width:26rem;margin:8vh auto;padding:2rem}
+main.narrow{max-width:26rem;width:calc(100% - 2rem);margin:6vh auto;padding:1.5rem}
 h1{font-size:1.6rem;line-height:1.2;margin:0 0 .25rem}
 h2{font-size:1.1rem;margin:0 0 .75rem}
 p{margin:0 0 .75rem}
@@ -94,7 +94,6 @@ legend{font-weight:600;padding:0}
 .stars label{margin:0;font-size:2rem;line-height:1;color:#6b7280;cursor:pointer}
 .stars input:checked~label,.stars label:hover,.stars label:hover~label{color:#a15c00}
 .stars input:focus-visible+label{outline:3px solid ${t.accent};outline-offset:2px}
-.or{display:flex;align-items:center;gap:.75rem;margin:1.25rem 0;color:${t.muted}}
-.or::before,.or::after{content:"";flex:1;border-top:1px solid ${t.border}}
+hr{border:0;border-top:1px solid ${t.border};margin:1.5rem 0}
 .site-footer{font-size:.85rem;color:${t.muted}}
 `;

@@ -5,7 +5,8 @@ import { AppConfig } from '../../config/app-config';
 import { HomeSite } from './home-site';
 
 /**
- * `/` on a tracking page's own host is its home: a verified custom domain
+ * `GET /` on a tracking page's own host is its home (its form posts to /track/{subdomain} on
+ * the same host): a verified custom domain
  * (`domain` with `domainEnabled`), or `<subdomain>.<host of PUBLIC_TRACKING_BASE_URL>`.
  * Any other host (the API's own, an IP address) goes on to the Hydra entrypoint.
  */
@@ -32,7 +33,7 @@ export class CustomDomainHomeMiddleware implements NestMiddleware {
   }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
-    if (req.path !== '/' || (req.method !== 'GET' && req.method !== 'POST')) return next();
+    if (req.path !== '/' || req.method !== 'GET') return next();
     const host = (req.hostname ?? '').toLowerCase();
     if (!host || isIP(host) || this.apiHosts.has(host)) return next();
     let subdomain: string | undefined;
@@ -43,8 +44,7 @@ export class CustomDomainHomeMiddleware implements NestMiddleware {
     try {
       const page = await this.home.pageAt({ subdomain, domain: host });
       if (!page) return next();
-      if (req.method === 'GET') await this.home.show(req, res, page, '/');
-      else await this.home.submit(req, res, page, '/');
+      await this.home.show(req, res, page, `/track/${page.subdomain}`);
     } catch (error) {
       next(error);
     }

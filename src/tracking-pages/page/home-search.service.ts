@@ -2,12 +2,13 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { RATE_LIMIT_STORAGE } from '../../rate-limit/rate-limit.module';
+import { isHostname, subdomainFormProblem } from '../subdomain';
 import { TrackingPageLinksService } from '../tracking-page-links.service';
 import type { HomeSearch } from './home-search';
 import { shipmentPageQueries as q } from './shipment-page.queries';
 
 /** Searches one client address may make on one tracking page per window. */
-export const HOME_SEARCHES_PER_WINDOW = 10;
+export const HOME_SEARCHES_PER_WINDOW = 20;
 export const HOME_SEARCH_WINDOW_MS = 60_000;
 export const HOME_SEARCH_THROTTLER = 'tracking-home-search';
 
@@ -32,8 +33,15 @@ export class HomeSearchService {
   ) {}
 
   /** The enabled page at a subdomain or a verified custom domain, or null. */
-  pageAt(where: { subdomain?: string; domain?: string }): Promise<HomePage | null> {
-    return q.pageAt(this.dataSource, where);
+  async pageAt(where: { subdomain?: string; domain?: string }): Promise<HomePage | null> {
+    const subdomain =
+      where.subdomain !== undefined && subdomainFormProblem(where.subdomain) === null
+        ? where.subdomain
+        : undefined;
+    const domain =
+      where.domain !== undefined && isHostname(where.domain) ? where.domain : undefined;
+    if (subdomain === undefined && domain === undefined) return null;
+    return q.pageAt(this.dataSource, { subdomain, domain });
   }
 
   /** Counts one search; the seconds to wait when over budget, else null. */

@@ -11,7 +11,7 @@ import { ShipmentPageService, type PageContext } from './shipment-page.service';
 
 /**
  * A tracking page's home (`/track/{subdomain}`, or `/` on its subdomain host or verified
- * custom domain): the search form, and the search it posts.
+ * custom domain): the search form, and the search it posts (to `/track/{subdomain}`).
  */
 @Injectable()
 export class HomeSite {
