@@ -168,7 +168,8 @@ export function shipmentPageModel(input: ShipmentPageInput) {
       iso: c.checkpointDate,
       when: dates.dateTimeOf(c.checkpointDate),
       title: (m.statuses as Record<string, { title: string }>)[c.status]?.title ?? c.status,
-      info: c.info,
+      // The dropshipper placeholder's English text, in the page's language.
+      info: c.placeholder ? m.statuses.pre_transit.line : c.info,
       location: placeOf(c.location, c.countryIso2, country(c.countryIso2, null)),
       latest: false,
     })),
