@@ -204,7 +204,11 @@ describe('the public tracking site (HTTP)', () => {
       site.parcels['200'].id,
     ]);
     expect(n).toBe(0);
-    const ok = await post({ score: '4', comment: 'Quick <b>and</b> fine', tz: 'Europe/Paris' });
+    const ok = await post({
+      score: '4',
+      comment: 'Quick <b>and</b>\u0000 fine',
+      tz: 'Europe/Paris',
+    });
     expect(ok.status).toBe(303);
     expect(ok.headers.location).toBe(`/t/${hash}?review=thanks&tz=Europe%2FParis#review`);
     const [review] = await db.query(

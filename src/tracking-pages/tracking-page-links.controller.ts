@@ -155,7 +155,7 @@ export class TrackingPageLinksController {
     // Control characters other than line breaks and tabs are dropped (NUL cannot be stored).
     const comment =
       typeof body.comment === 'string'
-        ? body.comment.replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '')
+        ? body.comment.replace(/[^\P{Cc}\t\n\r]/gu, '')
         : null;
     let outcome = 'thanks';
     try {

@@ -12,11 +12,29 @@ export function timeZoneOf(value: unknown): string | null {
   }
 }
 
+/** Formatters are costly to build (ICU data): kept per language and zone, a bounded number. */
+const CACHE_LIMIT = 200;
+const cache = new Map<string, PageDates>();
+
+/** The date formatting of one language and zone, built once and reused. */
+export function pageDates(locale: string, timeZone: string): PageDates {
+  const key = `${locale}|${timeZone}`;
+  let dates = cache.get(key);
+  if (!dates) {
+    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
+    dates = new PageDates(locale, timeZone);
+    cache.set(key, dates);
+  }
+  return dates;
+}
+
 /** Formats dates of one page: one language, one time zone. */
 export class PageDates {
   private readonly dateTime: Intl.DateTimeFormat;
   private readonly day: Intl.DateTimeFormat;
   private readonly zoneName: Intl.DateTimeFormat;
+  /** Country names in the page's language (`Intl.DisplayNames`). */
+  readonly regions: Intl.DisplayNames;
 
   constructor(
     readonly locale: string,
@@ -34,6 +52,7 @@ export class PageDates {
       timeZone,
     });
     this.zoneName = new Intl.DateTimeFormat(locale, { timeZoneName: 'long', timeZone });
+    this.regions = new Intl.DisplayNames([locale], { type: 'region' });
   }
 
   /** `25 Nov 2026, 14:05` in the page's language and zone; null for a missing or bad date. */

@@ -10,7 +10,7 @@ export interface HomeSearchValues {
 }
 
 /** Control characters (NUL included, which PostgreSQL text refuses) never match anything. */
-const CONTROL = /[\u0000-\u001f\u007f]/g;
+const CONTROL = /\p{Cc}/gu;
 
 const text = (v: unknown, max: number): string =>
   typeof v === 'string' ? v.replace(CONTROL, '').trim().slice(0, max) : '';

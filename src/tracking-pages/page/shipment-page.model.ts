@@ -1,5 +1,5 @@
 import type { PublicCheckpoint, PublicShipment } from '../public-tracking-view';
-import { PageDates } from './dates';
+import { pageDates } from './dates';
 import { LANGUAGE_NAMES, MESSAGES, fill, type Messages, type PageLanguage } from './i18n/messages';
 import { type PageBrand } from './page-brand';
 import type { PageCarrier, PageItem, SiblingParcel } from './shipment-page.queries';
@@ -85,11 +85,11 @@ export interface ShipmentPageInput {
 /** Everything the shipment template shows, computed: the template only lays it out. */
 export function shipmentPageModel(input: ShipmentPageInput) {
   const m = MESSAGES[input.lang];
-  const dates = new PageDates(input.lang, input.timeZone);
+  const dates = pageDates(input.lang, input.timeZone);
   const s = input.shipment;
   const progress = progressOf(s.trackingStatus, s.shippedAt);
   const words = m.statuses[progress.status];
-  const regions = new Intl.DisplayNames([input.lang], { type: 'region' });
+  const regions = dates.regions;
   const country = (iso2: string | null, name: string | null) => {
     if (iso2 && /^[A-Z]{2}$/.test(iso2)) {
       try {

@@ -42,20 +42,6 @@ export interface SiblingParcel {
 
 /** The SQL of the public pages: what a page shows beyond the link's JSON view. */
 export const shipmentPageQueries = {
-  async pageFields(
-    sql: Sql,
-    pageId: string,
-  ): Promise<{ sidebarField: string | null; trackingNumberField: string | null }> {
-    const [row] = await sql.query(
-      `SELECT sidebar_field, tracking_number_field FROM tracking_page WHERE id = $1`,
-      [pageId],
-    );
-    return {
-      sidebarField: row?.sidebar_field ?? null,
-      trackingNumberField: row?.tracking_number_field ?? null,
-    };
-  },
-
   async shipmentExtras(sql: Sql, shipmentId: string): Promise<PageShipmentExtras> {
     const [row] = await sql.query(
       `SELECT order_numbers, custom_fields FROM shipment WHERE id = $1`,

@@ -66,30 +66,30 @@ export class ShipmentPageService {
     ctx: PageContext,
     reviewOutcome: 'thanks' | 'invalid' | null,
   ): Promise<ShipmentPageModel> {
-    const view = await this.links.viewOf(linked);
     const db = this.dataSource;
-    const [fields, extras, workspace, items, siblings] = await Promise.all([
-      q.pageFields(db, linked.trackingPageId),
+    const [view, extras, workspace, items, siblings] = await Promise.all([
+      this.links.viewOf(linked),
       q.shipmentExtras(db, linked.shipmentId),
       q.workspace(db, linked.workspaceId),
       q.items(db, linked.shipmentId),
       q.siblings(db, linked.workspaceId, linked.shipmentId),
     ]);
     const s = view.shipment;
-    const carriers = await q.carriers(db, [s.originCarrier, s.destinationCarrier]);
     const ownOrigins = this.ownOrigins(ctx);
-    // Links of the order's other parcels on this page, made on first view like e-mail links.
-    const siblingLinks = [];
-    for (const sibling of siblings)
-      siblingLinks.push({
-        ...sibling,
-        hash: await this.links.hashFor(
-          db.manager,
-          linked.workspaceId,
-          linked.trackingPageId,
-          sibling.shipmentId,
-        ),
-      });
+    const [carriers, hashes] = await Promise.all([
+      q.carriers(db, [s.originCarrier, s.destinationCarrier]),
+      // Links of the order's other parcels on this page, made on first view like e-mail links.
+      this.links.hashesFor(
+        db.manager,
+        linked.workspaceId,
+        linked.trackingPageId,
+        siblings.map((p) => p.shipmentId),
+      ),
+    ]);
+    const fields = {
+      sidebarField: linked.page.sidebarField,
+      trackingNumberField: linked.page.trackingNumberField,
+    };
     return shipmentPageModel({
       lang: ctx.lang,
       timeZone: ctx.timeZone,
@@ -109,7 +109,7 @@ export class ShipmentPageService {
       carriers,
       items,
       itemImage: (url) => ownImagePath(url, ownOrigins),
-      siblings: siblingLinks,
+      siblings: siblings.map((p) => ({ ...p, hash: hashes.get(p.shipmentId)! })),
       reviewsEnabled: linked.reviewsEnabled,
       reviewOutcome,
     });
