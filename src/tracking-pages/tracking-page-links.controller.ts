@@ -154,9 +154,7 @@ export class TrackingPageLinksController {
     const score = typeof body.score === 'string' && /^[1-5]$/.test(body.score) ? +body.score : null;
     // Control characters other than line breaks and tabs are dropped (NUL cannot be stored).
     const comment =
-      typeof body.comment === 'string'
-        ? body.comment.replace(/[^\P{Cc}\t\n\r]/gu, '')
-        : null;
+      typeof body.comment === 'string' ? body.comment.replace(/[^\P{Cc}\t\n\r]/gu, '') : null;
     let outcome = 'thanks';
     try {
       if (score === null) throw ValidationError.of('score', 'This value should not be null.');
