@@ -76,8 +76,9 @@ describe('the public tracking site (HTTP)', () => {
     expect(res.text).toContain(
       `href="https://www.ups.com/track?tracknum=${parcel.trackingNumber}" rel="noopener noreferrer"`,
     );
-    expect(res.text).toContain('<h2 id="parcel-title">Order number</h2>');
-    expect(res.text).toContain(`<strong>${shop.orderNumber}</strong>`);
+    expect(res.text).toContain(
+      `<div class="wide"><dt>Order number</dt><dd>${shop.orderNumber}</dd></div>`,
+    );
     expect(res.text).toContain('<span>Box B</span>');
 
     await db.query(

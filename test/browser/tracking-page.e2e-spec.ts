@@ -71,8 +71,14 @@ describe('the tracking page in a browser', () => {
       expect(await page.locator('h1').innerText()).toBe(headline);
       expect(await page.locator('.steps [aria-current="step"]').innerText()).toContain(step);
       expect(await page.locator('.timeline li').count()).toBeGreaterThan(0);
+      const older = page.locator('details .timeline li');
+      if ((await older.count()) > 0) {
+        expect(await older.first().isVisible()).toBe(false);
+        await page.locator('details summary').click();
+        expect(await older.first().isVisible()).toBe(true);
+      }
       expect(await page.locator('.brand').innerText()).toBe('Acme Outdoor');
-      expect(await page.locator('#parcel-title + p').innerText()).toBe(
+      expect(await page.locator('.facts dd').first().innerText()).toBe(
         site.parcels[prefix].trackingNumber,
       );
       await page.close();

@@ -48,9 +48,10 @@ p{margin:0 0 .75rem}
 .muted{color:${t.muted}}
 .status-line{font-size:1.05rem;margin-bottom:1rem}
 .eta{display:block;font-size:1.35rem;font-weight:700}
-.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(10rem,1fr));gap:.75rem 1rem;margin:1rem 0 0}
+.facts{display:grid;grid-template-columns:repeat(auto-fit,minmax(8.5rem,1fr));gap:.75rem 1rem;margin:1rem 0 0}
 .facts dt{font-size:.8rem;color:${t.muted};text-transform:uppercase;letter-spacing:.03em}
 .facts dd{margin:0;font-weight:600}
+.facts .wide{grid-column:1/-1}
 .steps{list-style:none;margin:1rem 0 0;padding:0;display:grid;gap:.5rem}
 .steps li{display:flex;align-items:center;gap:.6rem;color:${t.muted}}
 .steps .dot{flex:none;width:1.6rem;height:1.6rem;border-radius:50%;border:2px solid ${t.border};background:${t.card};display:grid;place-items:center;font-size:.85rem;font-weight:700;color:${t.card}}
@@ -70,6 +71,8 @@ p{margin:0 0 .75rem}
 .timeline li:first-child::before{background:var(--tp-track-button-background-color,${t.accent})}
 .timeline time{display:block;font-size:.85rem;color:${t.muted}}
 .timeline strong{display:block}
+details{margin:0 0 .75rem}
+summary{cursor:pointer;font-weight:600;color:var(--tp-card-links-color,${t.accent});margin:0 0 1rem}
 .items{list-style:none;margin:0;padding:0;display:grid;gap:.75rem}
 .items li{display:flex;gap:.75rem;align-items:center}
 .items img,.items .ph{flex:none;width:3.5rem;height:3.5rem;border-radius:8px;object-fit:cover;background:${t.background};display:grid;place-items:center;font-weight:700;color:${t.muted}}

@@ -5,6 +5,9 @@ import { type PageBrand } from './page-brand';
 import type { PageCarrier, PageItem, SiblingParcel } from './shipment-page.queries';
 import { PROGRESS_STEPS, progressOf } from './status-progress';
 
+/** Checkpoints shown at once; older ones are behind a "show all" disclosure. */
+const RECENT_CHECKPOINTS = 5;
+
 /** Shipment fields a page may name in `sidebarField` / `trackingNumberField`. */
 export interface FieldSource {
   trackingNumber: string | null;
@@ -120,6 +123,15 @@ export function shipmentPageModel(input: ShipmentPageInput) {
       ...extra,
     }).toString();
   const stepLabels = PROGRESS_STEPS.map((step) => m.steps[step]);
+  const timeline = input.checkpoints.map((c) => ({
+    iso: c.checkpointDate,
+    when: dates.dateTimeOf(c.checkpointDate),
+    title: (m.statuses as Record<string, { title: string }>)[c.status]?.title ?? c.status,
+    // The dropshipper placeholder's English text, in the page's language.
+    info: c.placeholder ? m.statuses.pre_transit.line : c.info,
+    location: placeOf(c.location, c.countryIso2, country(c.countryIso2, null)),
+  }));
+
   return {
     m,
     lang: input.lang,
@@ -164,15 +176,9 @@ export function shipmentPageModel(input: ShipmentPageInput) {
     lastUpdate: s.lastStatusUpdate
       ? { text: dates.dateTimeOf(s.lastStatusUpdate), iso: s.lastStatusUpdate }
       : null,
-    checkpoints: input.checkpoints.map((c) => ({
-      iso: c.checkpointDate,
-      when: dates.dateTimeOf(c.checkpointDate),
-      title: (m.statuses as Record<string, { title: string }>)[c.status]?.title ?? c.status,
-      // The dropshipper placeholder's English text, in the page's language.
-      info: c.placeholder ? m.statuses.pre_transit.line : c.info,
-      location: placeOf(c.location, c.countryIso2, country(c.countryIso2, null)),
-      latest: false,
-    })),
+    checkpoints: timeline.slice(0, RECENT_CHECKPOINTS),
+    olderCheckpoints: timeline.slice(RECENT_CHECKPOINTS),
+    showAllUpdates: fill(m.showAllUpdates, { count: timeline.length }),
     items: input.items.map((item) => ({
       name: item.name ?? item.sku ?? '—',
       qty: item.qty,

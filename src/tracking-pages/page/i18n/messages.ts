@@ -50,6 +50,7 @@ export interface Messages {
   stepDone: string;
   stepCurrent: string;
   history: string;
+  showAllUpdates: string;
   noCheckpoints: string;
   timesIn: string;
   itemsInParcel: string;
@@ -103,6 +104,7 @@ const en: Messages = {
   stepDone: 'done',
   stepCurrent: 'current step',
   history: 'Tracking history',
+  showAllUpdates: 'Show all {count} updates',
   noCheckpoints: 'No tracking information yet. Please check again later.',
   timesIn: 'Times are shown in {zone}.',
   itemsInParcel: 'In this parcel',
@@ -191,6 +193,7 @@ const de: Messages = {
   stepDone: 'erledigt',
   stepCurrent: 'aktueller Schritt',
   history: 'Sendungsverlauf',
+  showAllUpdates: 'Alle {count} Meldungen anzeigen',
   noCheckpoints: 'Noch keine Sendungsdaten. Bitte schauen Sie später wieder vorbei.',
   timesIn: 'Zeiten in {zone}.',
   itemsInParcel: 'In diesem Paket',
@@ -285,6 +288,7 @@ const fr: Messages = {
   stepDone: 'terminé',
   stepCurrent: 'étape en cours',
   history: 'Historique du suivi',
+  showAllUpdates: 'Afficher les {count} mises à jour',
   noCheckpoints: 'Pas encore d’informations de suivi. Revenez plus tard.',
   timesIn: 'Heures affichées en {zone}.',
   itemsInParcel: 'Dans ce colis',
@@ -385,6 +389,7 @@ const es: Messages = {
   stepDone: 'completado',
   stepCurrent: 'paso actual',
   history: 'Historial de seguimiento',
+  showAllUpdates: 'Ver las {count} actualizaciones',
   noCheckpoints: 'Aún no hay información de seguimiento. Vuelve a consultar más tarde.',
   timesIn: 'Horas mostradas en {zone}.',
   itemsInParcel: 'En este paquete',
@@ -479,6 +484,7 @@ const it: Messages = {
   stepDone: 'completato',
   stepCurrent: 'passo attuale',
   history: 'Cronologia della spedizione',
+  showAllUpdates: 'Mostra tutti i {count} aggiornamenti',
   noCheckpoints: 'Ancora nessuna informazione di tracking. Riprova più tardi.',
   timesIn: 'Orari indicati in {zone}.',
   itemsInParcel: 'In questo pacco',
@@ -572,6 +578,7 @@ const pt: Messages = {
   stepDone: 'concluído',
   stepCurrent: 'passo atual',
   history: 'Histórico de rastreio',
+  showAllUpdates: 'Mostrar as {count} atualizações',
   noCheckpoints: 'Ainda sem informações de rastreio. Volte a consultar mais tarde.',
   timesIn: 'Horas apresentadas em {zone}.',
   itemsInParcel: 'Neste volume',
@@ -665,6 +672,7 @@ const ru: Messages = {
   stepDone: 'выполнено',
   stepCurrent: 'текущий этап',
   history: 'История отслеживания',
+  showAllUpdates: 'Показать все обновления ({count})',
   noCheckpoints: 'Пока нет данных отслеживания. Загляните позже.',
   timesIn: 'Время указано в поясе {zone}.',
   itemsInParcel: 'В этой посылке',
