@@ -1,7 +1,7 @@
 import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
-import { isIP } from 'node:net';
 import { AppConfig } from '../../config/app-config';
+import { homeHostOf, hostOfUrl, type SiteHosts } from './home-host';
 import { HomeSite } from './home-site';
 
 /**
@@ -12,37 +12,24 @@ import { HomeSite } from './home-site';
  */
 @Injectable()
 export class CustomDomainHomeMiddleware implements NestMiddleware {
-  private readonly apiHosts: Set<string>;
-  private readonly trackingHost: string | null;
+  private readonly hosts: SiteHosts;
 
   constructor(
     private readonly home: HomeSite,
     config: AppConfig,
   ) {
-    const hostOf = (url: string | undefined) => {
-      try {
-        return url ? new URL(url).hostname.toLowerCase() : null;
-      } catch {
-        return null;
-      }
+    this.hosts = {
+      apiHosts: new Set(['localhost', hostOfUrl(config.publicUrl)].filter((h): h is string => !!h)),
+      trackingHost: hostOfUrl(config.publicTrackingBaseUrl),
     };
-    this.apiHosts = new Set(
-      ['localhost', hostOf(config.publicUrl)].filter((h): h is string => !!h),
-    );
-    this.trackingHost = hostOf(config.publicTrackingBaseUrl);
   }
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     if (req.path !== '/' || req.method !== 'GET') return next();
-    const host = (req.hostname ?? '').toLowerCase();
-    if (!host || isIP(host) || this.apiHosts.has(host)) return next();
-    let subdomain: string | undefined;
-    if (this.trackingHost && host.endsWith(`.${this.trackingHost}`)) {
-      const label = host.slice(0, -this.trackingHost.length - 1);
-      if (!label.includes('.')) subdomain = label;
-    }
+    const where = homeHostOf(req.hostname, this.hosts);
+    if (!where) return next();
     try {
-      const page = await this.home.pageAt({ subdomain, domain: host });
+      const page = await this.home.pageAt(where);
       if (!page) return next();
       await this.home.show(req, res, page, `/track/${page.subdomain}`);
     } catch (error) {
