@@ -222,11 +222,12 @@ describe('the public tracking site (HTTP)', () => {
     expect(shown.text).toContain('Your rating: 4 of 5.');
     // JSON clients keep the JSON answer.
     await api(app).post(`/public/tracking_page_links/${hash}/reviews`, { score: 5 }).expect(201);
-    await http()
+    const unknown = await http()
       .post('/public/tracking_page_links/unknown-hash-unknown-hash-1/reviews')
       .type('form')
-      .send({ score: '3' })
+      .send({ score: '3', lang: 'pt' })
       .expect(404);
+    expect(unknown.text).toContain('Link não encontrado');
   });
 
   it('finds a parcel from the home page, in its workspace only, saying nothing more', async () => {

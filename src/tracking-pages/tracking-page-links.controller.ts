@@ -7,6 +7,7 @@ import { HydraApi } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import {
   ForbiddenError,
+  NotFoundError,
   ValidationError,
   Violation,
   ViolationCodes,
@@ -15,6 +16,7 @@ import { identifierFrom } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import { Shipment } from '../shipments/shipment.entity';
 import { sendAction } from './action-response';
+import { HomeSite } from './page/home-site';
 import { pageLanguageOf } from './page/i18n/language';
 import { timeZoneOf } from './page/dates';
 import { Review } from './review.entity';
@@ -41,6 +43,7 @@ export class TrackingPageLinksController {
     private readonly links: TrackingPageLinksService,
     private readonly reviews: ReviewsService,
     private readonly dataSource: DataSource,
+    private readonly site: HomeSite,
   ) {}
 
   /** Body: `trackingPageId`, `filter: {id: <shipment id>}` (or `trackingNumber`). 201 `{link}`. */
@@ -160,6 +163,8 @@ export class TrackingPageLinksController {
       if (score === null) throw ValidationError.of('score', 'This value should not be null.');
       await this.reviews.submit(hash, { score, comment });
     } catch (error) {
+      // A browser posted this: an unknown link is the 404 page, not a JSON error.
+      if (error instanceof NotFoundError) return this.site.notFound(req, res);
       if (!(error instanceof ValidationError)) throw error;
       outcome = 'invalid';
     }
