@@ -6,6 +6,7 @@ import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import {
   axeViolations,
   launchBrowser,
+  requireChromium,
   screenshot,
   scrollsSideways,
   type Browser,
@@ -38,6 +39,8 @@ describe('the tracking page in a browser', () => {
   const link = (prefix: string, query = '') => `/t/${site.parcels[prefix].hash}${query}`;
 
   beforeAll(async () => {
+    // First, so that nothing is left open when chromium is missing.
+    requireChromium();
     app = await createTestApp({ listen: true });
     db = app.get(DataSource);
     base = testAppUrl(app);

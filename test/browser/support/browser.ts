@@ -32,6 +32,15 @@ export interface Browser {
   close(): Promise<void>;
 }
 
+/** Fails with a clear message when chromium is missing (browser specs never skip). */
+export function requireChromium(): void {
+  if (!existsSync(CHROMIUM))
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` ` +
+        '(or set CHROMIUM_PATH). The browser specs need it and never skip.',
+    );
+}
+
 /**
  * Chromium on a fresh profile (Playwright's launch passes a new temporary --user-data-dir and
  * removes it on close). Every request of every page is checked: anything not bound for
@@ -39,11 +48,7 @@ export interface Browser {
  * Fails with a clear message when chromium is missing (browser specs never skip).
  */
 export async function launchBrowser(allowedOrigin: string): Promise<Browser> {
-  if (!existsSync(CHROMIUM))
-    throw new Error(
-      `Chromium is not installed at ${CHROMIUM}: run \`apt-get update && apt-get install -y chromium\` ` +
-        '(or set CHROMIUM_PATH). The browser specs need it and never skip.',
-    );
+  requireChromium();
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
   const foreignRequests: string[] = [];
   return {
