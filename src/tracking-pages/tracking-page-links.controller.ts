@@ -17,8 +17,7 @@ import { typeError } from '../hydra/write/denormalizer';
 import { Shipment } from '../shipments/shipment.entity';
 import { sendAction } from './action-response';
 import { HomeSite } from './page/home-site';
-import { pageLanguageOf } from './page/i18n/language';
-import { timeZoneOf } from './page/dates';
+import { parseReviewForm, reviewFormRedirect } from './page/review-form';
 import { Review } from './review.entity';
 import { ReviewsService } from './reviews.service';
 import { TrackingPage } from './tracking-page.entity';
@@ -153,27 +152,18 @@ export class TrackingPageLinksController {
    * `comment`, then back to the page (303) saying thanks, or that the rating was missing.
    */
   private async reviewForm(hash: string, req: Request, res: Response): Promise<void> {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const score = typeof body.score === 'string' && /^[1-5]$/.test(body.score) ? +body.score : null;
-    // Control characters other than line breaks and tabs are dropped (NUL cannot be stored).
-    const comment =
-      typeof body.comment === 'string' ? body.comment.replace(/[^\P{Cc}\t\n\r]/gu, '') : null;
-    let outcome = 'thanks';
+    const form = parseReviewForm(req.body);
+    let outcome: 'thanks' | 'invalid' = 'thanks';
     try {
-      if (score === null) throw ValidationError.of('score', 'This value should not be null.');
-      await this.reviews.submit(hash, { score, comment });
+      if (form.score === null) throw ValidationError.of('score', 'This value should not be null.');
+      await this.reviews.submit(hash, { score: form.score, comment: form.comment });
     } catch (error) {
       // A browser posted this: an unknown link is the 404 page, not a JSON error.
       if (error instanceof NotFoundError) return this.site.notFound(req, res);
       if (!(error instanceof ValidationError)) throw error;
       outcome = 'invalid';
     }
-    const query = new URLSearchParams({ review: outcome });
-    const lang = pageLanguageOf(body.lang);
-    const tz = timeZoneOf(body.tz);
-    if (lang) query.set('lang', lang);
-    if (tz) query.set('tz', tz);
-    res.redirect(303, `/t/${encodeURIComponent(hash)}?${query.toString()}#review`);
+    res.redirect(303, reviewFormRedirect(hash, form, outcome));
   }
 
   private async visiblePage(
