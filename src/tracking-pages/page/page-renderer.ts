@@ -2,12 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { Eta } from 'eta';
 import type { Response } from 'express';
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PAGE_CSS } from '../../common/page-layout/page-style';
 import type { PageBrand } from './page-brand';
 
-/** Beside this file in src/ and, copied by `npm run build` (postbuild), in dist/. */
-export const TEMPLATES_DIR = join(__dirname, 'templates');
+/**
+ * Beside this file in src/ and, copied by `npm run build` (postbuild), in dist/; a dist/
+ * compiled without the copy (`tsc` alone, as `start:dev` does) reads them from src/.
+ */
+export const TEMPLATES_DIR = [
+  join(__dirname, 'templates'),
+  join(__dirname, '..', '..', '..', '..', 'src', 'tracking-pages', 'page', 'templates'),
+].find((dir) => existsSync(dir))!;
 
 /**
  * Localises the page's times to the browser's zone when the link names none (`?tz=`). The
