@@ -60,7 +60,7 @@ Object.assign(process.env, {
  * Widget lookups allow 30 per widget and address per minute (not configurable): the walk
  * clears the counters before every RATE_LIMIT_CHUNK requests to them.
  */
-const RATE_LIMITED = /^POST \/public\/widgets\/:id\/lookup$/;
+const RATE_LIMITED = /^POST \/(public\/widgets\/:id\/lookup|track\/:subdomain)$/;
 const RATE_LIMIT_CHUNK = 20;
 
 /** Requests in flight at once (2-core machine). */
@@ -221,6 +221,8 @@ interface Fixture {
   teamMemberId: string;
   mediaId: string;
   trackingPage: string;
+  /** The tracking page's subdomain (its home: /track/{subdomain}). */
+  subdomain: string;
   widget: string;
   themeUrl: string;
   themeId: string;
@@ -658,6 +660,16 @@ const CUSTOM_BODIES: Record<string, CustomBody | CustomBody[]> = {
     base: (f) => ({ url: f.themeUrl, reuse: true }),
     fields: { url: 'string', reuse: 'boolean' },
   },
+  'POST /track/:subdomain': [
+    {
+      base: (f) => ({ by: 'trackingNumber', trackingNumber: f.shipment.trackingNumber }),
+      fields: { trackingNumber: 'string', lang: 'string', tz: 'string' },
+    },
+    {
+      base: (f) => ({ by: 'order', orderNumber: f.order.orderNumber, contact: 'w@example.test' }),
+      fields: { orderNumber: 'string', contact: 'string', by: 'string' },
+    },
+  ],
   'POST /test/load-fixtures': {
     base: () => ({ dataset: 'demo' }),
     fields: { dataset: 'string', content: 'object' },
@@ -679,6 +691,8 @@ const HTML_ROUTES = new Set([
   'GET /oauth/v2/auth',
   'POST /oauth/v2/auth',
   'GET /t/:hash',
+  'GET /track/:subdomain',
+  'POST /track/:subdomain',
   'GET /security/verify-email',
 ]);
 
@@ -691,6 +705,8 @@ const OWN_BODY_ERRORS = new Set([
   'POST /oauth/v2/token',
   'POST /oauth/v2/auth',
   'POST /billing/billing_provider/webhook',
+  // A browser form: whatever body it cannot read is an incomplete search (HTML 4xx).
+  'POST /track/:subdomain',
 ]);
 
 /** Routes whose accepted requests send mail after answering (MailDispatcher). */
@@ -716,6 +732,7 @@ const ANY_ACCEPT = [
   /^\/media\/files\//,
   /^\/exports\/:id\/download$/,
   /^\/t\//,
+  /^\/track\//,
   /^\/oauth\/v2\//,
   /^\/security\/verify-email$/,
   /^\/billing\/billing_provider\/webhook$/,
@@ -728,6 +745,7 @@ const ANONYMOUS = [
   /^\/security\//,
   /^\/oauth\/v2\//,
   /^\/t\//,
+  /^\/track\//,
   /^\/media\/files\//,
   /^\/integration(-secure)?\//,
   /^\/billing\/billing_provider\/webhook$/,
@@ -968,6 +986,11 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       teamMemberId: member.teamMemberId,
       mediaId: media.body.id,
       trackingPage,
+      subdomain: (
+        await db.query(`SELECT subdomain FROM tracking_page WHERE id = $1`, [
+          trackingPage.split('/').pop(),
+        ])
+      )[0].subdomain,
       widget,
       themeUrl,
       themeId: theme.body.themeId,
@@ -1228,6 +1251,7 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       let value = kind ? recordsOfA.get(kind)?.[0] : undefined;
       if (route.path.startsWith('/contexts/')) value = 'Shipment';
       if (param === 'hash') value = f.hash;
+      if (param === 'subdomain') value = f.subdomain;
       if (route.path.startsWith('/media/files/'))
         value = param === 'dir' ? f.mediaFile.dir : f.mediaFile.name;
       if (route.path.startsWith('/public/widgets/')) value = f.widget;

@@ -174,7 +174,7 @@ describe('tracking page links and reviews', () => {
     const html = await request(app.getHttpServer()).get(`/t/${hash}`).expect(200);
     expect(html.headers['content-type']).toMatch(/^text\/html/);
     expect(html.text).toContain('Where is my parcel');
-    expect(html.text).toContain('in transit');
+    expect(html.text).toContain('On its way');
 
     await request(app.getHttpServer())
       .get('/public/tracking_page_links/not-a-real-hash-at-all-1234')

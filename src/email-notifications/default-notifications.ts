@@ -1,3 +1,5 @@
+import { PAGE_TOKENS } from '../common/page-layout/page-style';
+
 /** What a workspace gets from POST /email_notifications/reset_defaults: one per main status. */
 export interface DefaultNotification {
   event: string;
@@ -6,10 +8,15 @@ export interface DefaultNotification {
   body: string;
 }
 
+/** The tracking page's button, inline (mail clients drop style sheets). */
+const BUTTON =
+  `display:inline-block;padding:10px 18px;border-radius:8px;background:${PAGE_TOKENS.accent};` +
+  'color:#ffffff;font-weight:600;text-decoration:none';
+
 const body = (lead: string) =>
   `<p>Hello {{firstName}},</p>\n<p>${lead}</p>\n` +
   `<p>Tracking number: {{trackingNumber}} ({{originCarrier}})</p>\n` +
-  `<p><a href="{{trackingUrl}}">Track your parcel</a></p>\n<p>{{workspaceTitle}}</p>`;
+  `<p><a href="{{trackingUrl}}" style="${BUTTON}">Track your parcel</a></p>\n<p>{{workspaceTitle}}</p>`;
 
 export const DEFAULT_NOTIFICATIONS: readonly DefaultNotification[] = [
   {

@@ -1,3 +1,4 @@
+import { emailDocument } from '../common/page-layout/email-layout';
 import { fallbackTemplate } from './default-notifications';
 import { htmlToText, renderHtml, renderText, type TemplateValues } from './email-template';
 
@@ -7,7 +8,11 @@ export interface ComposedEmail {
   text: string;
 }
 
-/** The mail of a notification (its templates, or the event's defaults) for these values. */
+/**
+ * The mail of a notification (its templates, or the event's defaults) for these values. The
+ * HTML body is framed in the look of the tracking page (src/common/page-layout), headed with
+ * the workspace's title; the text part is the body's own text.
+ */
 export function composeEmail(
   notification: { event: string; subject: string | null; body: string | null },
   values: TemplateValues,
@@ -16,6 +21,10 @@ export function composeEmail(
   const subject = renderText(notification.subject?.trim() || fallback.subject, values)
     .replace(/[\r\n]+/g, ' ')
     .trim();
-  const html = renderHtml(notification.body?.trim() || fallback.body, values);
-  return { subject, html, text: htmlToText(html) };
+  const body = renderHtml(notification.body?.trim() || fallback.body, values);
+  return {
+    subject,
+    html: emailDocument(body, { title: values.workspaceTitle }),
+    text: htmlToText(body),
+  };
 }

@@ -8,6 +8,7 @@ import { HydraApi } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import {
   ForbiddenError,
+  NotFoundError,
   ValidationError,
   Violation,
   ViolationCodes,
@@ -16,7 +17,8 @@ import { identifierFrom } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import { Shipment } from '../shipments/shipment.entity';
 import { sendAction } from './action-response';
-import { trackingPageHtml } from './public-tracking-page.html';
+import { HomeSite } from './page/home-site';
+import { parseReviewForm, reviewFormRedirect } from './page/review-form';
 import { Review } from './review.entity';
 import { ReviewsService } from './reviews.service';
 import { TrackingPage } from './tracking-page.entity';
@@ -30,8 +32,9 @@ export class ReviewsController extends ResourceController(Review) {}
 
 /**
  * Tracking page links: generated for a page and a shipment of the same workspace, served to
- * anyone holding the link (JSON at /public/tracking_page_links/{hash}, a minimal page at
- * /t/{hash}), and reviews posted through them.
+ * anyone holding the link (JSON at /public/tracking_page_links/{hash}; the page at /t/{hash}
+ * is page/tracking-site.controller.ts), and reviews posted through them (JSON, or the page's
+ * form).
  */
 // Authenticated; the handlers check the rest until they are declared actions.
 @Access('user')
@@ -42,6 +45,7 @@ export class TrackingPageLinksController {
     private readonly links: TrackingPageLinksService,
     private readonly reviews: ReviewsService,
     private readonly dataSource: DataSource,
+    private readonly site: HomeSite,
   ) {}
 
   /** Body: `trackingPageId`, `filter: {id: <shipment id>}` (or `trackingNumber`). 201 `{link}`. */
@@ -131,15 +135,6 @@ export class TrackingPageLinksController {
     sendAction(this.api.responder, req, res, 'PublicTrackingPage', await this.links.view(hash));
   }
 
-  /** The page behind a link, for browsers; clients that build their own page read the JSON. */
-  @Public()
-  @Get('/t/:hash')
-  async html(@Param('hash') hash: string, @Res() res: Response): Promise<void> {
-    const view = await this.links.view(hash);
-    res.status(200).setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.send(trackingPageHtml(view));
-  }
-
   @Public()
   @Post('/public/tracking_page_links/:hash/reviews')
   @HttpCode(201)
@@ -148,10 +143,30 @@ export class TrackingPageLinksController {
     @Req() req: Request,
     @Res() res: Response,
   ): Promise<void> {
+    if (req.is('application/x-www-form-urlencoded')) return this.reviewForm(hash, req, res);
     this.api.responder.negotiate(req, ['jsonld', 'json']);
     const id = await this.reviews.submit(hash, this.api.body(req));
     res.setHeader('Location', `/reviews/${id}`);
     sendAction(this.api.responder, req, res, 'PostReviewResponse', { id }, 201, `/reviews/${id}`);
+  }
+
+  /**
+   * The review form of the tracking page (works without JavaScript): `score` 1 to 5 and
+   * `comment`, then back to the page (303) saying thanks, or that the rating was missing.
+   */
+  private async reviewForm(hash: string, req: Request, res: Response): Promise<void> {
+    const form = parseReviewForm(req.body);
+    let outcome: 'thanks' | 'invalid' = 'thanks';
+    try {
+      if (form.score === null) throw ValidationError.of('score', 'This value should not be null.');
+      await this.reviews.submit(hash, { score: form.score, comment: form.comment });
+    } catch (error) {
+      // A browser posted this: an unknown link is the 404 page, not a JSON error.
+      if (error instanceof NotFoundError) return this.site.notFound(req, res);
+      if (!(error instanceof ValidationError)) throw error;
+      outcome = 'invalid';
+    }
+    res.redirect(303, reviewFormRedirect(hash, form, outcome));
   }
 
   private async visiblePage(

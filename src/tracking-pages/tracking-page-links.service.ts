@@ -8,6 +8,12 @@ import { formatDateTime } from '../hydra/serialization/record-reader';
 import { DropshipperSettings, normalizeDropshipperSettings } from './dropshipper-settings';
 import { PublicCheckpoint, PublicShipment, publicTrackingView } from './public-tracking-view';
 
+export type PublicLinkView = {
+  trackingPage: LinkedShipment['page'] & { reviewsEnabled: boolean };
+  shipment: PublicShipment & { review: string | null; reviewTotalScore: number | null };
+  checkpoints: PublicCheckpoint[];
+};
+
 export const LINK_HASH = /^[A-Za-z0-9_-]{20,100}$/;
 
 export interface LinkedShipment {
@@ -22,6 +28,8 @@ export interface LinkedShipment {
     domain: string | null;
     builder: unknown;
     customThemeId: string | null;
+    sidebarField: string | null;
+    trackingNumberField: string | null;
   };
   dropshipper: DropshipperSettings;
 }
@@ -60,6 +68,25 @@ export class TrackingPageLinksService {
     return existing.hash;
   }
 
+  /** The links of several shipments on one page, made where missing (by shipment id). */
+  async hashesFor(
+    em: EntityManager,
+    workspaceId: string,
+    pageId: string,
+    shipmentIds: string[],
+  ): Promise<Map<string, string>> {
+    if (shipmentIds.length === 0) return new Map();
+    const rows: Array<{ shipment_id: string; hash: string }> = await em.query(
+      `SELECT shipment_id, hash FROM tracking_page_link
+        WHERE tracking_page_id = $1 AND shipment_id = ANY($2::uuid[])`,
+      [pageId, shipmentIds],
+    );
+    const hashes = new Map(rows.map((r) => [r.shipment_id, r.hash]));
+    for (const id of shipmentIds)
+      if (!hashes.has(id)) hashes.set(id, await this.hashFor(em, workspaceId, pageId, id));
+    return hashes;
+  }
+
   /** PUBLIC_TRACKING_BASE_URL, else PUBLIC_URL, else the address the request came to. */
   linkOf(hash: string, req: Request): string {
     const base =
@@ -77,7 +104,8 @@ export class TrackingPageLinksService {
     if (!LINK_HASH.test(hash)) throw new NotFoundError();
     const [row] = await em.query(
       `SELECT l.id, l.workspace_id, l.tracking_page_id, l.shipment_id, p.reviews_enabled, p.title, p.subdomain,
-              p.domain, p.builder, p.custom_theme_id, p.dropshipper_settings
+              p.domain, p.builder, p.custom_theme_id, p.dropshipper_settings, p.sidebar_field,
+              p.tracking_number_field
          FROM tracking_page_link l JOIN tracking_page p ON p.id = l.tracking_page_id
         WHERE l.hash = $1 AND p.enabled`,
       [hash],
@@ -95,14 +123,20 @@ export class TrackingPageLinksService {
         domain: row.domain,
         builder: row.builder,
         customThemeId: row.custom_theme_id,
+        sidebarField: row.sidebar_field,
+        trackingNumberField: row.tracking_number_field,
       },
       dropshipper: normalizeDropshipperSettings(row.dropshipper_settings ?? {}).value,
     };
   }
 
   /** The public view: page presentation, shipment tracking facts, checkpoints (newest first). */
-  async view(hash: string): Promise<Record<string, unknown>> {
-    const linked = await this.resolve(hash);
+  async view(hash: string): Promise<PublicLinkView> {
+    return this.viewOf(await this.resolve(hash));
+  }
+
+  /** The public view of a resolved link. */
+  async viewOf(linked: LinkedShipment): Promise<PublicLinkView> {
     const [s] = await this.dataSource.query(
       `SELECT tracking_number, tracking_status, origin_carrier, destination_carrier, origin_country,
               origin_country_iso2, destination_country, destination_country_iso2, shipped_at,

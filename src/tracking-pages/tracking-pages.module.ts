@@ -1,4 +1,11 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { CustomDomainHomeMiddleware } from './page/custom-domain-home.middleware';
+import { HomeSearchService } from './page/home-search.service';
+import { HomeSite } from './page/home-site';
+import { PageRenderer } from './page/page-renderer';
+import { ShipmentPageService } from './page/shipment-page.service';
+import { TrackingSiteController } from './page/tracking-site.controller';
 import { ReviewsService } from './reviews.service';
 import { ReviewsController, TrackingPageLinksController } from './tracking-page-links.controller';
 import { TrackingPageLinksService } from './tracking-page-links.service';
@@ -9,13 +16,28 @@ import {
 import { TrackingPagesService } from './tracking-pages.service';
 
 @Module({
+  imports: [RateLimitModule],
   controllers: [
     TrackingPagesController,
     TrackingPageActionsController,
     TrackingPageLinksController,
     ReviewsController,
+    TrackingSiteController,
   ],
-  providers: [TrackingPagesService, TrackingPageLinksService, ReviewsService],
+  providers: [
+    TrackingPagesService,
+    TrackingPageLinksService,
+    ReviewsService,
+    ShipmentPageService,
+    HomeSearchService,
+    HomeSite,
+    PageRenderer,
+  ],
   exports: [TrackingPagesService, TrackingPageLinksService],
 })
-export class TrackingPagesModule {}
+export class TrackingPagesModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    // GET only: the home's form posts to /track/{subdomain}, which answers on every host.
+    consumer.apply(CustomDomainHomeMiddleware).forRoutes({ path: '/', method: RequestMethod.GET });
+  }
+}

@@ -31,6 +31,8 @@ export const PUBLIC_ROUTES = [
   // Capability URLs: the random key is the credential.
   /^\/media\/files\//,
   /^\/t\//,
+  // A tracking page's home: public like the page, searches prove knowledge of a parcel.
+  /^\/track\//,
   /^\/reviews\//,
   // Billing provider webhooks: authenticated by an HMAC signature of the body, not a token.
   /^\/billing\/billing_provider\/webhook$/,

@@ -118,7 +118,7 @@ const COURIERS: readonly Carrier[] = [
     url: 'https://www.evri.com',
     countryIso2Codes: ['GB'],
     description: 'UK parcel carrier, formerly Hermes UK.',
-    trackingUrlTemplate: null,
+    trackingUrlTemplate: 'https://www.evri.com/track/parcel/{trackingNumber}/details',
   }),
   courier({
     code: 'yunexpress',
@@ -166,7 +166,8 @@ const COURIERS: readonly Carrier[] = [
     url: 'https://www.tnt.com',
     countryIso2Codes: ['NL'],
     description: 'TNT Express, part of FedEx.',
-    trackingUrlTemplate: null,
+    trackingUrlTemplate:
+      'https://www.tnt.com/express/en_gc/site/shipping-tools/tracking.html?searchType=con&cons={trackingNumber}',
   }),
   courier({
     code: 'gls',
@@ -174,7 +175,7 @@ const COURIERS: readonly Carrier[] = [
     url: 'https://gls-group.com',
     countryIso2Codes: ['NL', 'DE'],
     description: 'General Logistics Systems parcel network.',
-    trackingUrlTemplate: null,
+    trackingUrlTemplate: 'https://gls-group.com/GROUP/en/parcel-tracking?match={trackingNumber}',
   }),
   courier({
     code: 'aramex',
@@ -182,7 +183,8 @@ const COURIERS: readonly Carrier[] = [
     url: 'https://www.aramex.com',
     countryIso2Codes: ['AE'],
     description: 'International express courier.',
-    trackingUrlTemplate: null,
+    trackingUrlTemplate:
+      'https://www.aramex.com/us/en/track/results?ShipmentNumber={trackingNumber}',
   }),
   courier({
     code: TEST_CARRIER_CODE,
