@@ -334,6 +334,8 @@ describe('17TRACK tracking provider', () => {
         .json()
         .put(`/credentials/${credentialsId}`, {
           parameters: { baseUrl: `http://127.0.0.1:${port}/track/v2.2`, requestsPerSecond: 1000 },
+          // Another server: the key goes with it again, or it is dropped (credentials rule).
+          secrets: { apiKey: fake.apiKey },
         })
         .expect(200);
       const report = await app.get(TrackingService).trackMany([id], { timeoutMs: 300 });
