@@ -6,6 +6,7 @@ import { refreshOrderAggregates } from '../orders/order-aggregates';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { OrderItem } from './order-item.entity';
 import { blankToNull } from '../shipments/text-input';
+import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 
 /**
  * Order item rules: the item lives in its order's workspace; qty and price
@@ -36,10 +37,21 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
     item.externalSourceSyncId = blankToNull(item.externalSourceSyncId);
     item.externalSourceIntegration = blankToNull(item.externalSourceIntegration);
     item.imageUrl = blankToNull(item.imageUrl);
+    item.externalProductLink = blankToNull(item.externalProductLink);
   }
 
   async validate(item: OrderItem, ctx: WriteContext): Promise<Violation[]> {
     const violations: Violation[] = [];
+    if (ctx.operation === 'post' && item.workspace?.id) {
+      await refuseDuplicateSyncId(
+        ctx.em,
+        'order_item',
+        item.workspace.id,
+        item.externalSourceIntegration,
+        item.externalSourceSyncId,
+      );
+      violations.push(...(await this.catalogueViolations(item, ctx)));
+    }
     const options = item.productOptions;
     if (
       typeof options !== 'object' ||
@@ -66,6 +78,43 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
           code: ViolationCodes.greaterThanOrEqual,
         });
       }
+    }
+    return violations;
+  }
+
+  /** The product and variant must be of the order's team, the variant of that product. */
+  private async catalogueViolations(item: OrderItem, ctx: WriteContext): Promise<Violation[]> {
+    const productId = item.product?.id ?? null;
+    const variantId = item.productVariant?.id ?? null;
+    if (!productId && !variantId) return [];
+    const [row] = await ctx.em.query(
+      `SELECT w.team_id,
+              (SELECT team_id FROM product WHERE id = $2) AS product_team,
+              (SELECT team_id FROM product_variant WHERE id = $3) AS variant_team,
+              (SELECT product_id FROM product_variant WHERE id = $3) AS variant_product
+         FROM workspace w WHERE w.id = $1`,
+      [item.workspace.id, productId, variantId],
+    );
+    const violations: Violation[] = [];
+    if (productId && row.product_team !== row.team_id) {
+      violations.push({
+        propertyPath: 'product',
+        message: 'The product must belong to the team of the order.',
+        code: ViolationCodes.invalid,
+      });
+    }
+    if (variantId && row.variant_team !== row.team_id) {
+      violations.push({
+        propertyPath: 'productVariant',
+        message: 'The product variant must belong to the team of the order.',
+        code: ViolationCodes.invalid,
+      });
+    } else if (variantId && productId && row.variant_product !== productId) {
+      violations.push({
+        propertyPath: 'productVariant',
+        message: 'The product variant must be a variant of the product.',
+        code: ViolationCodes.invalid,
+      });
     }
     return violations;
   }

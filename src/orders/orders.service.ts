@@ -9,6 +9,7 @@ import type { Status } from '../statuses/status.entity';
 import { refreshOrderAggregates } from './order-aggregates';
 import { Order } from './order.entity';
 import { blankToNull } from '../shipments/text-input';
+import { refuseDuplicateSyncId } from './external-sync-id';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -45,6 +46,8 @@ export class OrdersService implements ResourceHooks<Order> {
     order.externalSourceSyncId = blankToNull(order.externalSourceSyncId);
     order.externalSourceUrl = blankToNull(order.externalSourceUrl);
     order.externalSourceIntegration = blankToNull(order.externalSourceIntegration);
+    // The reference's default: store plugins never send a type.
+    if (ctx.operation === 'post') order.orderType = blankToNull(order.orderType) ?? 'customer';
     // Documented defaults: totals 0 and currency USD, also when sent as null.
     order.subtotal ??= '0';
     order.total ??= '0';
@@ -70,6 +73,15 @@ export class OrdersService implements ResourceHooks<Order> {
   async validate(order: Order, ctx: WriteContext): Promise<Violation[]> {
     const workspaceId = this.workspaceOf.get(order)!;
     const violations: Violation[] = [];
+    if (ctx.operation === 'post') {
+      await refuseDuplicateSyncId(
+        ctx.em,
+        'order',
+        workspaceId,
+        order.externalSourceIntegration,
+        order.externalSourceSyncId,
+      );
+    }
     if (!CURRENCIES.has(order.currency)) {
       violations.push({
         propertyPath: 'currency',

@@ -1,4 +1,5 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import type { NestedElement } from '../hydra/write/denormalizer';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
@@ -11,6 +12,7 @@ import { ShipmentsService } from '../shipments/shipments.service';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { availableQuantity } from './shipment-item-quantity';
 import { ShipmentItem } from './shipment-item.entity';
+import type { OrderItem } from '../order-items/order-item.entity';
 import { blankToNull } from '../shipments/text-input';
 import { checkWorkflowReferences } from '../shipments/workflow-references';
 
@@ -29,7 +31,7 @@ interface Stored {
  * recomputed.
  */
 @Injectable()
-export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
+export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModuleInit {
   private readonly stored = new WeakMap<ShipmentItem, Stored>();
 
   constructor(
@@ -37,6 +39,52 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
     private readonly writer: ResourceWriter,
     private readonly shipments: ShipmentsService,
   ) {}
+
+  onModuleInit(): void {
+    this.shipments.writeNestedItemsWith((shipmentId, elements, ctx) =>
+      this.writeNested(shipmentId, elements, ctx),
+    );
+  }
+
+  /**
+   * The items a shipment's POST or PUT gives as objects: `{orderItem, qty}` creates one on the
+   * shipment, `{@id, ...}` changes that item (already checked to be the shipment's), each
+   * through the shipment item rules, in the shipment's transaction. Violations name the
+   * element (`shipmentItems[1].qty`).
+   */
+  private async writeNested(
+    shipmentId: string,
+    elements: NestedElement[],
+    ctx: WriteContext,
+  ): Promise<void> {
+    const resource = this.registry.get(ShipmentItem);
+    for (const element of elements) {
+      const path = `shipmentItems[${element.index}]`;
+      if (element.id) {
+        const { shipment: _ignored, ...changes } = element.value;
+        await this.writer.replaceWithin(
+          ctx.em,
+          resource,
+          element.id,
+          changes,
+          ctx.principal,
+          this,
+          path,
+          ctx.request,
+        );
+      } else {
+        await this.writer.createWithin(
+          ctx.em,
+          resource,
+          { ...element.value, shipment: `/shipments/${shipmentId}` },
+          ctx.principal,
+          this,
+          path,
+          ctx.request,
+        );
+      }
+    }
+  }
 
   async prepare(item: ShipmentItem, ctx: WriteContext): Promise<void> {
     const { em } = ctx;
@@ -46,6 +94,10 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
         [item.id],
       );
       this.stored.set(item, { orderItemId: row.order_item_id, workspaceId: row.workspace_id });
+      // A PUT that leaves the order item out keeps it (an explicit null stays a violation).
+      if (!Object.prototype.hasOwnProperty.call(ctx.body, 'orderItem')) {
+        item.orderItem = { id: row.order_item_id } as OrderItem;
+      }
     } else {
       const shipmentInput = ctx.nested.shipment;
       if (shipmentInput) {

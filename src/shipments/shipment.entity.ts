@@ -261,8 +261,12 @@ export class Shipment {
   })
   orders: Order[];
 
-  /** On PUT the list replaces the shipment's items: items left out are deleted. */
-  @ApiProperty({ writable: ['post', 'put'] })
+  /**
+   * On PUT the list replaces the shipment's items: items left out are deleted. Elements may
+   * be objects `{orderItem, qty}` (created with the shipment) or `{@id, qty, ...}` (changed),
+   * in the write's transaction.
+   */
+  @ApiProperty({ writable: ['post', 'put'], acceptObjectOn: ['post', 'put'] })
   @OneToMany('ShipmentItem', (item: ShipmentItem) => item.shipment)
   shipmentItems: ShipmentItem[];
 

@@ -10,6 +10,7 @@ import {
   type InputType,
 } from '../validation/input-types';
 import { isAcceptedBodyType } from '../serialization/negotiation';
+import { emptyArraysAsObjects, isEmptyPhpMap } from '../validation/empty-map';
 import type { ActionDeclaration } from './action-declaration';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -31,6 +32,7 @@ export async function readActionInput(
   const instance = plainToInstance(declaration.input, raw, {
     exposeDefaultValues: true,
   }) as Record<string, unknown>;
+  emptyArraysAsObjects(instance);
   const errors = await validate(instance, {
     whitelist: true,
     forbidUnknownValues: false,
@@ -55,6 +57,7 @@ export function readBody(
   }
   const body = req.body as unknown;
   if (body === undefined || (base && extraTypes.includes(base))) return {};
+  if (isEmptyPhpMap(body)) return {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(400, 'The input data must be an object.');
   }
