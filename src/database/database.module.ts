@@ -2,6 +2,7 @@ import { Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { billingSessionOptions } from '../billing/billing-mode';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source';
 import { DatabaseServer, openDatabaseServer } from './database-server';
@@ -52,7 +53,8 @@ export const DatabaseModule = TypeOrmModule.forRootAsync({
   useFactory: (server: DatabaseServer, config: AppConfig) => ({
     ...dataSourceOptions(server.url, {
       migrationsRun: config.migrateOnStart,
-      extra: { max: config.databasePoolSize },
+      // Session settings SQL computed on read depends on (src/billing/billing-mode.ts).
+      extra: { max: config.databasePoolSize, options: billingSessionOptions(config) },
     }),
     autoLoadEntities: false,
     retryAttempts: 2,
