@@ -58,7 +58,7 @@ export const BILLING_PROVIDER_SQL = `CASE WHEN ${SELF_HOSTED_SQL} THEN ${literal
 /** The team's Shopify workflow when the storefront bills the team (its latest), else null. */
 export const SHOPIFY_BILLING_WORKFLOW_SQL = `(SELECT bw.id::text FROM workflow bw
    JOIN workspace bws ON bws.id = bw.workspace_id
-  WHERE bws.team_id = {a}.id AND bw.type = 'shopify'
+  WHERE bws.team_id = {a}.id AND bw.type IN ('shopify', 'integration-shopify')
     AND EXISTS (SELECT 1 FROM subscription bs WHERE bs.team_id = {a}.id AND bs.provider = 'storefront')
   ORDER BY bw.created_at DESC, bw.id LIMIT 1)`;
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
 import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
@@ -16,11 +17,15 @@ import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 @Injectable()
 export class OrderItemsService implements ResourceHooks<OrderItem> {
   private readonly orderOf = new WeakMap<OrderItem, string>();
+  private readonly before = new WeakMap<OrderItem, RecordSnapshot | null>();
+
+  constructor(private readonly changes: RecordChangeEvents) {}
 
   async prepare(item: OrderItem, ctx: WriteContext): Promise<void> {
     if (ctx.operation === 'put') {
       const [row] = await ctx.em.query('SELECT order_id FROM order_item WHERE id = $1', [item.id]);
       this.orderOf.set(item, row.order_id);
+      this.before.set(item, await this.changes.snapshot(ctx.em, OrderItem, item.id));
     } else if (item.order?.id) {
       this.orderOf.set(item, item.order.id);
       const [row] = await ctx.em.query('SELECT workspace_id FROM "order" WHERE id = $1', [
@@ -121,6 +126,12 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
 
   async afterWrite(item: OrderItem, ctx: WriteContext): Promise<void> {
     await refreshOrderAggregates(ctx.em, [this.orderOf.get(item)]);
+    if (ctx.operation === 'post') {
+      await this.changes.created(ctx.em, 'order_item', OrderItem, item.id);
+    } else {
+      const before = this.before.get(item) ?? null;
+      await this.changes.updated(ctx.em, 'order_item', OrderItem, item.id, before);
+    }
   }
 
   /**
@@ -129,6 +140,7 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
    * delete_records_batch) runs this.
    */
   async remove(item: OrderItem, ctx: WriteContext): Promise<void> {
+    const before = await this.changes.snapshot(ctx.em, OrderItem, item.id);
     const [row] = await ctx.em.query(
       'SELECT order_id, workspace_id FROM order_item WHERE id = $1',
       [item.id],
@@ -136,5 +148,6 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
     if (row) await removeNotesOf(ctx.em, row.workspace_id, 'order_items', [item.id]);
     await ctx.em.delete(OrderItem, { id: item.id });
     await refreshOrderAggregates(ctx.em, [row?.order_id]);
+    await this.changes.deleted(ctx.em, 'order_item', item.id, before);
   }
 }

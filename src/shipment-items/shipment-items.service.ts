@@ -1,4 +1,5 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
 import type { NestedElement } from '../hydra/write/denormalizer';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
@@ -33,11 +34,13 @@ interface Stored {
 @Injectable()
 export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModuleInit {
   private readonly stored = new WeakMap<ShipmentItem, Stored>();
+  private readonly before = new WeakMap<ShipmentItem, RecordSnapshot | null>();
 
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly writer: ResourceWriter,
     private readonly shipments: ShipmentsService,
+    private readonly changes: RecordChangeEvents,
   ) {}
 
   onModuleInit(): void {
@@ -94,6 +97,7 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
         [item.id],
       );
       this.stored.set(item, { orderItemId: row.order_item_id, workspaceId: row.workspace_id });
+      this.before.set(item, await this.changes.snapshot(em, ShipmentItem, item.id));
       // A PUT that leaves the order item out keeps it (an explicit null stays a violation).
       if (!Object.prototype.hasOwnProperty.call(ctx.body, 'orderItem')) {
         item.orderItem = { id: row.order_item_id } as OrderItem;
@@ -183,6 +187,12 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
           ?.order_id
       : null;
     await refreshOrderAggregates(em, [row.order_id, previousOrder]);
+    if (ctx.operation === 'post') {
+      await this.changes.created(em, 'shipment_item', ShipmentItem, item.id);
+    } else {
+      const before = this.before.get(item) ?? null;
+      await this.changes.updated(em, 'shipment_item', ShipmentItem, item.id, before);
+    }
   }
 
   /**
@@ -190,6 +200,7 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
    * fulfilment. Every delete path of a shipment item (DELETE, delete_records_batch) runs this.
    */
   async remove(item: ShipmentItem, ctx: WriteContext): Promise<void> {
+    const before = await this.changes.snapshot(ctx.em, ShipmentItem, item.id);
     const [row] = await ctx.em.query(
       `SELECT oi.order_id, si.workspace_id FROM shipment_item si
          JOIN order_item oi ON oi.id = si.order_item_id
@@ -199,5 +210,6 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
     if (row) await removeNotesOf(ctx.em, row.workspace_id, 'shipment_items', [item.id]);
     await ctx.em.delete(ShipmentItem, { id: item.id });
     await refreshOrderAggregates(ctx.em, [row?.order_id]);
+    await this.changes.deleted(ctx.em, 'shipment_item', item.id, before);
   }
 }

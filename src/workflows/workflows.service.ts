@@ -8,7 +8,7 @@ import { removeNotesOfRecord } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import type { Credentials } from '../credentials/credentials.entity';
-import { workflowType } from './workflow-types';
+import { MAX_WEBHOOK_CONCURRENCY, workflowType } from './workflow-types';
 import { Workflow } from './workflow.entity';
 
 const MAX_NOTIFICATION_EMAILS = 20;
@@ -42,6 +42,11 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
       workflow.notificationEmails ??= [];
       workflow.firstTimeSetupPassed ??= false;
     }
+    workflow.url = blank(workflow.url);
+    workflow.username = blank(workflow.username);
+    workflow.password = blank(workflow.password);
+    workflow.field = blank(workflow.field);
+    workflow.concurrency ??= '1';
     const spec = workflowType(workflow.type);
     if (spec) {
       workflow.tags = [...spec.tags];
@@ -135,13 +140,14 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
         );
       }
     }
-    if (workflow.type === 'webhook' && workflow.enabled !== false) {
+    if (workflow.type === 'webhook') out.push(...this.referenceWebhookViolations(workflow));
+    if (workflow.type === 'webhook' && workflow.enabled !== false && workflow.url === null) {
       const url = opened?.parameters.url;
       if (!opened || typeof url !== 'string' || !opened.secrets.signingSecret) {
         out.push(
           invalid(
             'credentials',
-            'An enabled webhook workflow needs webhook credentials with parameters.url and secrets.signingSecret.',
+            'An enabled webhook workflow needs a url, or webhook credentials with parameters.url and secrets.signingSecret.',
           ),
         );
       } else {
@@ -163,6 +169,38 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
       } else if (workflow.id && (await this.leadsBackTo(ctx, integrationId, workflow.id))) {
         out.push(invalid('integration', 'A workflow cannot be its own integration.'));
       }
+    }
+    return out;
+  }
+
+  /** The reference's form: a public http(s) url, the credentials its authType needs. */
+  private referenceWebhookViolations(workflow: Workflow): Violation[] {
+    const out: Violation[] = [];
+    const concurrency = Number(workflow.concurrency);
+    if (
+      !Number.isInteger(concurrency) ||
+      concurrency < 1 ||
+      concurrency > MAX_WEBHOOK_CONCURRENCY
+    ) {
+      out.push(
+        invalid(
+          'concurrency',
+          `This value should be a whole number between 1 and ${MAX_WEBHOOK_CONCURRENCY}.`,
+        ),
+      );
+    }
+    if (workflow.url !== null) {
+      const problem = this.webhooks.staticProblem(workflow.url);
+      if (problem) out.push(invalid('url', problem));
+    }
+    if (
+      workflow.authType === 'basic' &&
+      (workflow.username === null || workflow.password === null)
+    ) {
+      out.push(invalid('username', 'Basic authentication needs a username and a password.'));
+    }
+    if (workflow.authType === 'bearer' && workflow.password === null) {
+      out.push(invalid('password', 'Bearer authentication needs the token as password.'));
     }
     return out;
   }
@@ -212,4 +250,8 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
 
 function invalid(propertyPath: string, message: string): Violation {
   return { propertyPath, message, code: ViolationCodes.invalid };
+}
+
+function blank(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value.trim() === '' ? null : value;
 }

@@ -17,6 +17,7 @@ import { PropertyValidators } from './property-validators';
 import { resetOmittedOnPut } from './put-replace';
 import type { ResourceHooks, WriteContext } from './resource-hooks';
 import { WriteRules } from './write-rules';
+import { ignoreWebhookFor } from '../../events/outbox';
 
 /** Creates, replaces and deletes resources through one transactional pipeline. */
 @Injectable()
@@ -38,6 +39,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<string> {
     return this.dataSource.transaction(async (em) => {
+      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = em.create(resource.target as any) as Record<string, any>;
       await this.write(resource, entity, body, 'post', principal, hooks, em, request);
       return String(entity[resource.idProperty]);
@@ -96,6 +98,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
+      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = await this.load(resource, id, principal, em);
       if (resource.options.replaceOnPut) resetOmittedOnPut(resource, entity, body);
       await this.write(resource, entity, body, 'put', principal, hooks, em, request);
@@ -110,6 +113,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
+      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = await this.load(resource, id, principal, em, 'delete');
       const ctx: WriteContext = {
         principal,
