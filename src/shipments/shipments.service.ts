@@ -18,7 +18,7 @@ import {
   planShipmentOrders,
   replaceShipmentLinks,
 } from './shipment-orders';
-import { Shipment } from './shipment.entity';
+import { DUPLICATE_TRACKING_NUMBER, Shipment } from './shipment.entity';
 import { blankToNull } from './text-input';
 import { checkWorkflowReferences } from './workflow-references';
 
@@ -168,7 +168,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       if (taken.length) {
         violations.push({
           propertyPath: 'trackingNumber',
-          message: 'This tracking number is already used by another shipment of the workspace.',
+          message: DUPLICATE_TRACKING_NUMBER,
           code: ViolationCodes.unique,
         });
       }
