@@ -8,6 +8,7 @@ import { removeNotesOfRecord } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import type { Credentials } from '../credentials/credentials.entity';
+import { IntegrationData, deleteDataRequested } from './integration-data';
 import { MAX_WEBHOOK_CONCURRENCY, workflowType } from './workflow-types';
 import { Workflow } from './workflow.entity';
 
@@ -33,6 +34,7 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
     private readonly writer: ResourceWriter,
     private readonly credentials: CredentialsService,
     private readonly webhooks: WebhookSender,
+    private readonly integrationData: IntegrationData,
   ) {}
 
   async prepare(workflow: Workflow, ctx: WriteContext): Promise<void> {
@@ -218,8 +220,14 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
     );
   }
 
-  /** DELETE: the notes on the workflow and on its runs (deleted with it) go too. */
+  /**
+   * DELETE: the notes on the workflow and on its runs (deleted with it) go too; with
+   * `?deleteData=1` also the records the integration brought in (integration-data.ts).
+   */
   async beforeRemove(workflow: Workflow, ctx: WriteContext): Promise<void> {
+    if (deleteDataRequested(ctx.request?.query?.deleteData)) {
+      await this.integrationData.remove(ctx, workflow.id);
+    }
     await removeNotesOfRecord(ctx, workflow.id);
   }
 
