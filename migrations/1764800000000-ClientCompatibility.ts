@@ -6,7 +6,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * - order_item.product_id / product_variant_id / external_product_link: the catalogue entries
  *   and store page of a line (product rows may go; the line stays).
  * - lookups by the store's id: `?externalSourceSyncId=..&externalSourceIntegration=..` on orders
- *   (per workspace) and order items (per order, or per workspace).
+ *   (per workspace), order items (per order, or per workspace), shipments (per workspace) and products (per team).
  * - user.photo_id: the photo notes (`userPhoto`) and memberships (`memberPhoto`) show.
  */
 export class ClientCompatibility1764800000000 implements MigrationInterface {
@@ -26,6 +26,10 @@ export class ClientCompatibility1764800000000 implements MigrationInterface {
                      (workspace_id, external_source_sync_id) WHERE external_source_sync_id IS NOT NULL`);
     await q.query(`CREATE INDEX ix_order_item_external_sync ON order_item
                      (workspace_id, external_source_sync_id) WHERE external_source_sync_id IS NOT NULL`);
+    await q.query(`CREATE INDEX ix_shipment_external_sync ON shipment
+                     (workspace_id, external_source_sync_id) WHERE external_source_sync_id IS NOT NULL`);
+    await q.query(`CREATE INDEX ix_product_external_sync ON product
+                     (team_id, external_source_sync_id) WHERE external_source_sync_id IS NOT NULL`);
     await q.query(
       `ALTER TABLE "user" ADD COLUMN photo_id uuid REFERENCES media (id) ON DELETE SET NULL`,
     );
@@ -34,6 +38,8 @@ export class ClientCompatibility1764800000000 implements MigrationInterface {
 
   async down(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE "user" DROP COLUMN photo_id`);
+    await q.query(`DROP INDEX ix_product_external_sync`);
+    await q.query(`DROP INDEX ix_shipment_external_sync`);
     await q.query(`DROP INDEX ix_order_item_external_sync`);
     await q.query(`DROP INDEX ix_order_external_sync`);
     await q.query(`ALTER TABLE order_item DROP COLUMN external_product_link,

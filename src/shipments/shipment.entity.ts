@@ -125,6 +125,9 @@ export const DUPLICATE_TRACKING_NUMBER =
     ]),
     'daysInTransit',
     'daysInIdle',
+    // Store integrations find the shipment they synced by its id in the store.
+    ['externalSourceSyncId', { array: false }],
+    ['externalSourceIntegration', { array: false }],
   ]),
   new DateFilter([
     'createdAt',
