@@ -10,7 +10,7 @@ import {
   type InputType,
 } from '../validation/input-types';
 import { isAcceptedBodyType } from '../serialization/negotiation';
-import { emptyArraysAsObjects, isEmptyPhpMap } from '../validation/empty-map';
+import { emptyArraysAsObjects } from '../validation/empty-map';
 import type { ActionDeclaration } from './action-declaration';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -57,7 +57,6 @@ export function readBody(
   }
   const body = req.body as unknown;
   if (body === undefined || (base && extraTypes.includes(base))) return {};
-  if (isEmptyPhpMap(body)) return {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ApiError(400, 'The input data must be an object.');
   }

@@ -81,8 +81,6 @@ export class Denormalizer {
     /** The write's transaction: references are resolved on its connection. */
     em?: EntityManager,
   ): Promise<DenormalizeResult> {
-    // Where an object is expected, `[]` is PHP's empty map (validation/empty-map.ts).
-    body = asObjectInput(body);
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new BadRequestError('The input data must be an object.');
     }
