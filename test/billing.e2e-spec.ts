@@ -836,10 +836,14 @@ describe('billing without a configured provider', () => {
       .expect(403);
   });
 
-  it('does not enforce limits under NODE_ENV=test unless BILLING_ENFORCE_ENTITLEMENTS says so', async () => {
+  it('puts every team on the unlimited self-hosted plan', async () => {
     const t = await createTenant(app);
     const team = await api(app, { token: t.token }).get(`/teams/${t.teamId}`).expect(200);
-    expect(team.body.entitlements.workspaces.limitReached).toBe(true);
+    expect(team.body.entitlements.workspaces).toMatchObject({
+      capacity: null,
+      limitReached: false,
+    });
+    expect(team.body.subscription).toMatchObject({ status: 'active', planId: 'self_hosted' });
     await api(app, { token: t.token })
       .post('/workspaces', { team: `/teams/${t.teamId}`, title: 'Two', defaultTrackingPage: null })
       .expect(201);

@@ -186,7 +186,7 @@ describe('imports of shipments and orders', () => {
         {
           line: 3,
           message:
-            'trackingNumber: This tracking number is already used by another shipment of the workspace.',
+            'trackingNumber: It seems that you are trying to add the same tracking number to two different shipments.',
         },
         { line: 4, message: 'email: This value is not a valid email address.' },
         { line: 7, message: 'trackingNumber: This value should not be blank.' },

@@ -71,7 +71,7 @@ describe('orders and order items', () => {
     const http = api(app, { token: tenant.token });
     const res = await http.post('/orders', {}).expect(422);
     expect(res.body.violations.map((v: { propertyPath: string }) => v.propertyPath).sort()).toEqual(
-      ['orderNumber', 'orderType', 'workspace'],
+      ['orderNumber', 'workspace'],
     );
     const bad = await http
       .post('/orders', {

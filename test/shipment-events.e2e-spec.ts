@@ -50,10 +50,12 @@ describe('shipment events in the outbox', () => {
 
   const http = () => api(app, { token: tenant.token });
   /** The tenant's outbox, oldest first; `type` narrows it to one event name. */
+  // Shipment events only: orders and items record their own (test/compat/reference-webhooks).
   const outbox = (type?: string): Promise<OutboxRow[]> =>
     db.query(
       `SELECT id, type, workspace_id, aggregate_type, aggregate_id, payload FROM outbox_event
-        WHERE workspace_id = $1 AND ($2::text IS NULL OR type = $2) ORDER BY created_at, id`,
+        WHERE workspace_id = $1 AND aggregate_type = 'shipment' AND ($2::text IS NULL OR type = $2)
+        ORDER BY created_at, id`,
       [tenant.workspaceId, type ?? null],
     );
   /** The shipment as GET answers in application/json. */

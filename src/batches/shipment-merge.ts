@@ -25,6 +25,13 @@ export interface MergeRequest {
   target: string;
   /** The duplicates, deduplicated in the given order. */
   shipments: string[];
+  /**
+   * The store plugin's form: the duplicates are the target workspace's other shipments with
+   * this tracking number, and the target takes the number after the merge.
+   */
+  trackingNumber?: string;
+  /** The plugin's form: the workspace the target must belong to. */
+  workspaceId?: string;
 }
 
 const ADDRESS_COLUMNS = [
@@ -60,6 +67,15 @@ export function mergeRequest(body: Record<string, unknown>): MergeRequest {
     throw ValidationError.of('target', 'This value should not be blank.', ViolationCodes.notBlank);
   }
   if (typeof body.target !== 'string') throw typeError('target', 'string', body.target);
+  if (typeof body.trackingNumber === 'string' && body.trackingNumber.trim() !== '') {
+    const workspace = typeof body.workspaceId === 'string' ? body.workspaceId.trim() : '';
+    return {
+      target: shipmentId(body.target),
+      shipments: [],
+      trackingNumber: body.trackingNumber.trim(),
+      ...(workspace ? { workspaceId: identifierFrom(workspace) ?? workspace } : {}),
+    };
+  }
   if (body.shipments === undefined || body.shipments === null) {
     throw ValidationError.of(
       'shipments',
@@ -113,8 +129,11 @@ export class ShipmentMerge {
     private readonly shipmentsService: ShipmentsService,
   ) {}
 
-  async merge(principal: Principal, request: MergeRequest): Promise<void> {
+  async merge(principal: Principal, given: MergeRequest): Promise<void> {
     await this.dataSource.transaction(async (em) => {
+      const request = given.trackingNumber
+        ? await this.byTrackingNumber(em, principal, given)
+        : given;
       const all = [request.target, ...request.shipments];
       const rows: Array<{ id: string; workspace_id: string }> = await em.query(
         `SELECT id, workspace_id FROM shipment
@@ -143,7 +162,49 @@ export class ShipmentMerge {
       await this.fillBlanks(em, request);
       for (const id of request.shipments) await this.removeDuplicate(em, principal, id);
       await refreshOrderAggregates(em, affectedOrders);
+      if (request.trackingNumber) {
+        // Through the shipment rules: carrier identification and tracking of the new number.
+        await this.writer.replaceWithin(
+          em,
+          this.api.registry.get(Shipment),
+          request.target,
+          { trackingNumber: request.trackingNumber },
+          principal,
+          this.shipmentsService,
+        );
+      }
     });
+  }
+
+  /**
+   * The plugin's form: the duplicates are the other shipments of the target's workspace with
+   * the tracking number (compared as the shipment rules store it: trimmed, any case).
+   */
+  private async byTrackingNumber(
+    em: EntityManager,
+    principal: Principal,
+    request: MergeRequest,
+  ): Promise<MergeRequest> {
+    const [target]: Array<{ workspace_id: string }> = await em.query(
+      `SELECT workspace_id FROM shipment WHERE id = $1 AND workspace_id = ANY($2::uuid[])`,
+      [request.target, principal.workspaceIds],
+    );
+    if (!target || (request.workspaceId && request.workspaceId !== target.workspace_id)) {
+      throw new NotFoundError();
+    }
+    const rows: Array<{ id: string }> = await em.query(
+      `SELECT id FROM shipment WHERE workspace_id = $1 AND upper(tracking_number) = upper($2)
+          AND id <> $3 ORDER BY created_at, id`,
+      [target.workspace_id, request.trackingNumber, request.target],
+    );
+    if (rows.length === 0) {
+      throw ValidationError.of(
+        'trackingNumber',
+        'No other shipment of the workspace has this tracking number.',
+        ViolationCodes.invalid,
+      );
+    }
+    return { ...request, shipments: rows.map((r) => r.id) };
   }
 
   private async moveRelated(

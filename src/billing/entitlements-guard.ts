@@ -11,6 +11,7 @@ import { USAGE_SQL, capacitySql, forTeamAlias } from './team-billing-sql';
 export const ENTITLEMENT_LIMIT_CODE = 'entitlement_limit_reached';
 
 export interface EntitlementUse {
+  /** Infinity on the unlimited self-hosted plan (billing-mode.ts). */
   capacity: number;
   used: number;
 }
@@ -74,7 +75,8 @@ export class EntitlementsGuard implements OnModuleInit {
          FROM team t WHERE t.id = $1`,
       [teamId],
     );
-    return { capacity: Number(row?.capacity ?? 0), used: Number(row?.used ?? 0) };
+    const capacity = row && row.capacity === null ? Infinity : Number(row?.capacity ?? 0);
+    return { capacity, used: Number(row?.used ?? 0) };
   }
 
   /** A violation when adding `count` more of `key` would pass the plan's capacity. */

@@ -1,3 +1,4 @@
+import { SELF_HOSTED_PLAN, SELF_HOSTED_SQL } from './billing-mode';
 import { ENTITLEMENT_KEYS, ENTITLEMENTS, FREE_PLAN } from './plan-catalogue';
 
 /**
@@ -17,7 +18,25 @@ export const LIVE_SUBSCRIPTION = `(bs.status IN ('trialing', 'active', 'past_due
 /** The status clients see: a lapsed trial reads as cancelled. */
 export const EFFECTIVE_STATUS = `CASE WHEN ${LAPSED} THEN 'cancelled' ELSE bs.status END`;
 
-export const SUBSCRIPTION_SQL = `(SELECT jsonb_build_object(
+/** The subscription of every team of an installation without billing (billing-mode.ts). */
+const SELF_HOSTED_SUBSCRIPTION = `jsonb_build_object(
+  'id', {a}.id,
+  'cbId', NULL,
+  'status', 'active',
+  'planType', ${literal(SELF_HOSTED_PLAN.type)},
+  'planId', ${literal(SELF_HOSTED_PLAN.id)},
+  'planName', ${literal(SELF_HOSTED_PLAN.name)},
+  'addonsQtyByKey', '{}'::jsonb,
+  'billingPeriod', NULL,
+  'billingPeriodUnit', NULL,
+  'expiresAt', NULL,
+  'unpaidInvoices', false,
+  'hasScheduledChanges', false,
+  'scheduledPlanId', NULL,
+  'hasCouponCode', false
+)`;
+
+export const SUBSCRIPTION_SQL = `(SELECT CASE WHEN ${SELF_HOSTED_SQL} THEN ${SELF_HOSTED_SUBSCRIPTION} ELSE (SELECT jsonb_build_object(
   'id', bs.id,
   'cbId', bs.provider_subscription_id,
   'status', ${EFFECTIVE_STATUS},
@@ -32,9 +51,16 @@ export const SUBSCRIPTION_SQL = `(SELECT jsonb_build_object(
   'hasScheduledChanges', bs.has_scheduled_changes,
   'scheduledPlanId', bs.scheduled_plan_id,
   'hasCouponCode', bs.has_coupon_code
-) FROM subscription bs WHERE bs.team_id = {a}.id)`;
+) FROM subscription bs WHERE bs.team_id = {a}.id) END)`;
 
-export const BILLING_PROVIDER_SQL = `COALESCE((SELECT CASE WHEN bs.provider = 'storefront' THEN 'storefront' ELSE 'billing_provider' END FROM subscription bs WHERE bs.team_id = {a}.id), 'billing_provider')`;
+export const BILLING_PROVIDER_SQL = `CASE WHEN ${SELF_HOSTED_SQL} THEN ${literal(SELF_HOSTED_PLAN.id)} ELSE COALESCE((SELECT CASE WHEN bs.provider = 'storefront' THEN 'storefront' ELSE 'billing_provider' END FROM subscription bs WHERE bs.team_id = {a}.id), 'billing_provider') END`;
+
+/** The team's Shopify workflow when the storefront bills the team (its latest), else null. */
+export const SHOPIFY_BILLING_WORKFLOW_SQL = `(SELECT bw.id::text FROM workflow bw
+   JOIN workspace bws ON bws.id = bw.workspace_id
+  WHERE bws.team_id = {a}.id AND bw.type IN ('shopify', 'integration-shopify')
+    AND EXISTS (SELECT 1 FROM subscription bs WHERE bs.team_id = {a}.id AND bs.provider = 'storefront')
+  ORDER BY bw.created_at DESC, bw.id LIMIT 1)`;
 
 /** What counts against each entitlement (see plan-catalogue.ts). */
 export const USAGE_SQL: Record<(typeof ENTITLEMENT_KEYS)[number], string> = {
@@ -44,16 +70,20 @@ export const USAGE_SQL: Record<(typeof ENTITLEMENT_KEYS)[number], string> = {
   users: `(SELECT count(*)::int FROM team_member bm WHERE bm.team_id = {a}.id)`,
 };
 
-/** Capacity of one entitlement: the live subscription's snapshot, else the free plan's. */
+/**
+ * Capacity of one entitlement: the live subscription's snapshot, else the free plan's; null
+ * (unlimited) without billing.
+ */
 export function capacitySql(key: (typeof ENTITLEMENT_KEYS)[number]): string {
-  return `COALESCE((SELECT (bs.entitlements ->> ${literal(key)})::int FROM subscription bs
-     WHERE bs.team_id = {a}.id AND ${LIVE_SUBSCRIPTION}), ${FREE_PLAN.capacities[key]})`;
+  return `CASE WHEN ${SELF_HOSTED_SQL} THEN NULL::int ELSE COALESCE((SELECT (bs.entitlements ->> ${literal(key)})::int FROM subscription bs
+     WHERE bs.team_id = {a}.id AND ${LIVE_SUBSCRIPTION}), ${FREE_PLAN.capacities[key]}) END`;
 }
 
 /** `{shipments: {capacity, used, limitReached, limitExceeded, display, displayPlural}, ...}`. */
 export const ENTITLEMENTS_SQL = `(SELECT jsonb_object_agg(be.key, jsonb_build_object(
   'capacity', be.capacity, 'used', be.used,
-  'limitReached', be.used >= be.capacity, 'limitExceeded', be.used > be.capacity,
+  'limitReached', COALESCE(be.used >= be.capacity, false),
+  'limitExceeded', COALESCE(be.used > be.capacity, false),
   'display', be.display, 'displayPlural', be.display_plural))
  FROM (${ENTITLEMENT_KEYS.map(
    (key) =>

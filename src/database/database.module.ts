@@ -2,6 +2,7 @@ import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { billingSessionOptions } from '../billing/billing-mode';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source';
 import { DatabaseServer, openDatabaseServer } from './database-server';
@@ -83,6 +84,8 @@ export const DatabaseModule = TypeOrmModule.forRootAsync({
         Client: reportingClient((error) => outage.report(error, 'background')),
         max: config.databasePoolSize,
         connectionTimeoutMillis: config.databasePoolTimeoutMs,
+        // Session settings SQL computed on read depends on (src/billing/billing-mode.ts).
+        options: billingSessionOptions(config),
         ...(config.databaseStatementTimeoutMs > 0
           ? { statement_timeout: config.databaseStatementTimeoutMs }
           : {}),

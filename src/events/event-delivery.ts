@@ -15,7 +15,8 @@ import { scheduleDelayMs } from '../email-notifications/email-notification.entit
 import { MAILER, type Mailer } from '../mail/mailer';
 import { NotificationsService } from '../notifications/notifications.service';
 import { Clock } from '../tracking/clock';
-import { WebhookDelivery } from '../webhooks/webhook-delivery';
+import { WebhookDelivery, type WebhookOutcome } from '../webhooks/webhook-delivery';
+import { passesFilter, referenceChangeOf } from '../webhooks/reference-webhook-body';
 import { firstDueAt } from '../workflows/workflow-types';
 import { PermanentDeliveryError } from './delivery-error';
 import { notificationEventsOf } from './event-types';
@@ -25,6 +26,8 @@ import { rowsOf } from './sql-runner';
 const INTERVAL_NAME = 'event-delivery';
 /** Deliveries attempted at once by one node. */
 const CONCURRENCY = 8;
+/** Events in one request of a reference-form webhook (the reference's batch size). */
+export const REFERENCE_BATCH_SIZE = 500;
 
 export interface DeliveryRound {
   dispatched: number;
@@ -41,6 +44,16 @@ interface OutboxRow {
   aggregate_id: string;
   payload: Record<string, unknown>;
   created_at: Date;
+  ignored_workflow_id?: string | null;
+}
+
+interface WebhookTarget {
+  id: string;
+  period: string;
+  url: string | null;
+  entity: string | null;
+  event: string | null;
+  field: string | null;
 }
 
 interface ClaimedDelivery {
@@ -150,7 +163,8 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     const now = this.clock.now();
     return this.dataSource.transaction(async (em) => {
       const events: OutboxRow[] = await em.query(
-        `SELECT id, workspace_id, type, aggregate_type, aggregate_id, payload, created_at
+        `SELECT id, workspace_id, type, aggregate_type, aggregate_id, payload, created_at,
+                ignored_workflow_id
            FROM outbox_event WHERE dispatched_at IS NULL
           ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
         [limit],
@@ -158,11 +172,12 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
       for (const event of events) {
         let targets = 0;
         if (event.workspace_id) {
-          const hooks: Array<{ id: string; period: string }> = await em.query(
-            `SELECT id, period FROM workflow
+          const all: WebhookTarget[] = await em.query(
+            `SELECT id, period, url, entity, event, field FROM workflow
               WHERE workspace_id = $1 AND type = 'webhook' AND enabled`,
             [event.workspace_id],
           );
+          const hooks = all.filter((hook) => wants(hook, event));
           for (const hook of hooks) {
             const due = firstDueAt(hook.period, new Date(event.created_at));
             await em.query(
@@ -214,16 +229,108 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   ): Promise<Omit<DeliveryRound, 'dispatched'>> {
     const claimed = await this.claimDue(limit);
     const round = { attempted: claimed.length, delivered: 0, failed: 0 };
-    for (let i = 0; i < claimed.length; i += CONCURRENCY) {
-      const results = await Promise.all(
-        claimed.slice(i, i + CONCURRENCY).map((d) => this.attempt(d)),
-      );
-      for (const ok of results) {
-        if (ok) round.delivered++;
-        else round.failed++;
-      }
+    for (const { ok } of await this.attemptAll(claimed)) {
+      if (ok) round.delivered++;
+      else round.failed++;
     }
     return round;
+  }
+
+  /**
+   * Attempts claimed deliveries: those of reference-form webhooks (`url` set) together, up to
+   * REFERENCE_BATCH_SIZE events per request and `concurrency` requests at once per workflow;
+   * every other one alone, CONCURRENCY at a time.
+   */
+  private async attemptAll(
+    claimed: ClaimedDelivery[],
+  ): Promise<Array<{ ok: boolean; runId: string | null }>> {
+    const workflowIds = [...new Set(claimed.map((d) => d.workflow_id).filter((id) => id !== null))];
+    const reference: Array<{ id: string; concurrency: string }> = workflowIds.length
+      ? await this.dataSource.query(
+          `SELECT id, concurrency FROM workflow WHERE id = ANY($1::uuid[]) AND url IS NOT NULL`,
+          [workflowIds],
+        )
+      : [];
+    const concurrencyOf = new Map(reference.map((w) => [w.id, Math.max(1, Number(w.concurrency))]));
+    const single = claimed.filter((d) => !d.workflow_id || !concurrencyOf.has(d.workflow_id));
+    const results: Array<{ ok: boolean; runId: string | null }> = [];
+    for (let i = 0; i < single.length; i += CONCURRENCY) {
+      const batch = await Promise.all(single.slice(i, i + CONCURRENCY).map((d) => this.attempt(d)));
+      results.push(...batch);
+    }
+    await Promise.all(
+      [...concurrencyOf].map(async ([workflowId, concurrency]) => {
+        const mine = claimed.filter((d) => d.workflow_id === workflowId);
+        const chunks: ClaimedDelivery[][] = [];
+        for (let i = 0; i < mine.length; i += REFERENCE_BATCH_SIZE)
+          chunks.push(mine.slice(i, i + REFERENCE_BATCH_SIZE));
+        for (let i = 0; i < chunks.length; i += concurrency) {
+          const done = await Promise.all(
+            chunks.slice(i, i + concurrency).map((chunk) => this.attemptBatch(workflowId, chunk)),
+          );
+          for (const [j, outcome] of done.entries()) {
+            results.push(...chunks[i + j].map(() => ({ ok: outcome.ok, runId: outcome.runId })));
+          }
+        }
+      }),
+    );
+    return results;
+  }
+
+  /** One request of a reference-form webhook for several deliveries; a 401 disables it. */
+  private async attemptBatch(
+    workflowId: string,
+    deliveries: ClaimedDelivery[],
+  ): Promise<WebhookOutcome> {
+    const now = this.clock.now();
+    const events: OutboxRow[] = await this.dataSource.query(
+      `SELECT id, workspace_id, type, aggregate_type, aggregate_id, payload, created_at
+         FROM outbox_event WHERE id = ANY($1::uuid[]) ORDER BY created_at, id`,
+      [deliveries.map((d) => d.outbox_event_id)],
+    );
+    const attempt = Math.max(...deliveries.map((d) => d.attempts));
+    let outcome: WebhookOutcome;
+    try {
+      outcome = events.length
+        ? await this.webhooks.deliverBatch(
+            workflowId,
+            events.map((e) => ({
+              id: e.id,
+              type: e.type,
+              workspaceId: e.workspace_id!,
+              createdAt: new Date(e.created_at),
+              payload: e.payload,
+            })),
+            attempt,
+            now,
+          )
+        : { ok: false, permanent: true, error: 'the events no longer exist', runId: null };
+    } catch (error) {
+      outcome = {
+        ok: false,
+        permanent: false,
+        error: error instanceof Error ? error.message : String(error),
+        runId: null,
+      };
+    }
+    if (outcome.unauthorized) {
+      await this.dataSource.query(`UPDATE workflow SET enabled = false WHERE id = $1`, [
+        workflowId,
+      ]);
+    }
+    for (const delivery of deliveries) await this.record(delivery, outcome, now, false);
+    const last = deliveries[deliveries.length - 1];
+    const givenUp =
+      !outcome.ok && (outcome.permanent || attempt >= this.config.eventDeliveryMaxAttempts);
+    if (givenUp) {
+      const reason = outcome.unauthorized
+        ? `${outcome.error ?? 'HTTP 401'} (the workflow was disabled)`
+        : (outcome.error ?? 'unknown error');
+      await this.reportGivenUp({ ...last, attempts: attempt }, reason).catch((e: Error) =>
+        this.logger.error(`reporting a failed delivery failed: ${e.message}`),
+      );
+    }
+    return outcome;
   }
 
   /** Claims due deliveries: locks skip rows other nodes hold; the lease hides them meanwhile. */
@@ -261,17 +368,10 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     );
     await this.dispatch();
     const claimed = await this.claimDue(limit, workflowIds);
-    const runs: string[] = [];
-    for (let i = 0; i < claimed.length; i += CONCURRENCY) {
-      await Promise.all(
-        claimed.slice(i, i + CONCURRENCY).map(async (d) => {
-          const runId = await this.attempt(d, true);
-          if (typeof runId === 'string') runs.push(runId);
-        }),
-      );
-    }
+    const runs = new Set<string>();
+    for (const { runId } of await this.attemptAll(claimed)) if (runId) runs.add(runId);
     await this.closeFinished();
-    return runs;
+    return [...runs];
   }
 
   /** Marks events delivered once none of their deliveries is pending or held. */
@@ -287,11 +387,8 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     return rowsOf(result).length;
   }
 
-  /** One attempt; true when delivered (or, with `runIds`, the id of the run it made). */
-  private async attempt(
-    delivery: ClaimedDelivery,
-    runIds = false,
-  ): Promise<boolean | string | null> {
+  /** One attempt: whether it delivered, and the workflow run it made (webhooks). */
+  private async attempt(delivery: ClaimedDelivery): Promise<{ ok: boolean; runId: string | null }> {
     const now = this.clock.now();
     const [event]: OutboxRow[] = await this.dataSource.query(
       `SELECT id, workspace_id, type, aggregate_type, aggregate_id, payload, created_at
@@ -342,10 +439,15 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
       };
     }
     await this.record(delivery, result, now);
-    return runIds ? runId : result.ok;
+    return { ok: result.ok, runId };
   }
 
-  private async record(delivery: ClaimedDelivery, result: AttemptResult, now: Date): Promise<void> {
+  private async record(
+    delivery: ClaimedDelivery,
+    result: AttemptResult,
+    now: Date,
+    reportFailure = true,
+  ): Promise<void> {
     const error = result.error ? result.error.slice(0, 2000) : null;
     if (result.ok) {
       await this.dataSource.query(
@@ -370,7 +472,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
           WHERE id = $1`,
         [delivery.outbox_event_id, error, givenUp, next],
       );
-      if (givenUp && delivery.workflow_id) {
+      if (givenUp && delivery.workflow_id && reportFailure) {
         await this.reportGivenUp(delivery, error ?? 'unknown error').catch((e: Error) =>
           this.logger.error(`reporting a failed delivery failed: ${e.message}`),
         );
@@ -423,4 +525,17 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
       });
     }
   }
+}
+
+/**
+ * Whether a webhook workflow receives an event: not when the write that caused it asked not to
+ * be echoed to that workflow (ignoreWebhookId); a reference-form workflow (`url`) gets the
+ * changes of shipments, shipment items, orders and order items its filter lets through; one
+ * with webhook credentials gets the shipment events in this service's signed form.
+ */
+function wants(hook: WebhookTarget, event: OutboxRow): boolean {
+  if (event.ignored_workflow_id && hook.id === event.ignored_workflow_id) return false;
+  if (hook.url === null) return event.type.startsWith('shipment.');
+  const change = referenceChangeOf(event.type, event.payload);
+  return change !== null && passesFilter(change, hook);
 }

@@ -12,7 +12,12 @@ export const EventTypes = {
   shipmentDeleted: 'shipment.deleted',
 } as const;
 
-export type EventType = (typeof EventTypes)[keyof typeof EventTypes];
+/** Records whose writes go to the outbox as `<aggregate>.created|updated|deleted`. */
+export const RECORD_CHANGE_AGGREGATES = ['order', 'order_item', 'shipment_item'] as const;
+export type RecordChangeEventType =
+  `${(typeof RECORD_CHANGE_AGGREGATES)[number]}.${'created' | 'updated' | 'deleted'}`;
+
+export type EventType = (typeof EventTypes)[keyof typeof EventTypes] | RecordChangeEventType;
 
 export interface ShipmentStatusChangedPayload {
   /** IRI of the shipment. */

@@ -11,6 +11,7 @@ import { ApiFilter, ApiProperty, ApiResource, workspaceRoutes } from '../hydra/m
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Media } from '../media/media.entity';
 import { User } from '../users/user.entity';
+import { userPhotoSql } from '../users/user-photo';
 import { Workspace } from '../workspaces/workspace.entity';
 
 export const COMMENT_MAX_LENGTH = 10000;
@@ -69,6 +70,10 @@ export class Note {
     sql: "(SELECT NULLIF(trim(concat_ws(' ', u.first_name, u.last_name)), '') FROM \"user\" u WHERE u.id = {a}.user_id)",
   })
   userFullName?: string | null;
+
+  /** Where the author's photo is fetched (the reference's `userPhoto`), or null. */
+  @ApiProperty({ sql: userPhotoSql('{a}.user_id'), nullable: true })
+  userPhoto?: string | null;
 
   @ApiProperty()
   @CreateDateColumn({ type: 'timestamptz' })

@@ -7,9 +7,12 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { ExactFilter } from '../hydra/filters';
+import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { GreaterThanOrEqual, MaxLength, NotBlank, Regex } from '../hydra/validation/constraints';
 import { Order } from '../orders/order.entity';
+import { ProductVariant } from '../products/product-variant.entity';
+import { Product, WEB_URL } from '../products/product.entity';
 import { WORKFLOW_IRI_PATTERN } from '../shipments/shipment.entity';
 import type { ShipmentItem } from '../shipment-items/shipment-item.entity';
 import { Workspace } from '../workspaces/workspace.entity';
@@ -27,6 +30,14 @@ import { Workspace } from '../workspaces/workspace.entity';
   defaultOrder: { createdAt: 'ASC' },
   description: 'A product line of an order.',
 })
+// Store integrations find the item they synced by its id in the store.
+@ApiFilter(
+  new ExactFilter([
+    'id',
+    ['externalSourceSyncId', { array: false }],
+    ['externalSourceIntegration', { array: false }],
+  ]),
+)
 @Entity('order_item')
 export class OrderItem {
   @ApiProperty()
@@ -89,6 +100,23 @@ export class OrderItem {
   @Regex(/^https?:\/\/\S+$/i)
   @Column('text', { nullable: true })
   imageUrl: string | null;
+
+  /** A product of the order's team (the catalogue is per team). */
+  @ApiProperty({ writable: ['post'], nullable: true })
+  @ManyToOne(() => Product, { nullable: true, onDelete: 'SET NULL' })
+  product: Product | null;
+
+  /** A variant of the order's team. */
+  @ApiProperty({ writable: ['post'], nullable: true })
+  @ManyToOne(() => ProductVariant, { nullable: true, onDelete: 'SET NULL' })
+  productVariant: ProductVariant | null;
+
+  /** The product's page in the store. */
+  @ApiProperty({ writable: ['post', 'put'] })
+  @MaxLength(2048)
+  @Regex(WEB_URL)
+  @Column('text', { nullable: true })
+  externalProductLink: string | null;
 
   @ApiProperty({
     sql: '(SELECT COALESCE(sum(si.qty), 0)::int FROM shipment_item si WHERE si.order_item_id = {a}.id)',

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { OrderItem } from './order-item.entity';
 import { OrderItemsService } from './order-items.service';
@@ -7,7 +8,7 @@ export class OrderItemsController extends ResourceController(OrderItem, OrderIte
 
 @Module({
   controllers: [OrderItemsController],
-  providers: [OrderItemsService],
+  providers: [OrderItemsService, RecordChangeEvents],
   exports: [OrderItemsService],
 })
 export class OrderItemsModule {}

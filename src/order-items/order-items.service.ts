@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
 import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
@@ -6,6 +7,7 @@ import { refreshOrderAggregates } from '../orders/order-aggregates';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { OrderItem } from './order-item.entity';
 import { blankToNull } from '../shipments/text-input';
+import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 
 /**
  * Order item rules: the item lives in its order's workspace; qty and price
@@ -15,11 +17,15 @@ import { blankToNull } from '../shipments/text-input';
 @Injectable()
 export class OrderItemsService implements ResourceHooks<OrderItem> {
   private readonly orderOf = new WeakMap<OrderItem, string>();
+  private readonly before = new WeakMap<OrderItem, RecordSnapshot | null>();
+
+  constructor(private readonly changes: RecordChangeEvents) {}
 
   async prepare(item: OrderItem, ctx: WriteContext): Promise<void> {
     if (ctx.operation === 'put') {
       const [row] = await ctx.em.query('SELECT order_id FROM order_item WHERE id = $1', [item.id]);
       this.orderOf.set(item, row.order_id);
+      this.before.set(item, await this.changes.snapshot(ctx.em, OrderItem, item.id));
     } else if (item.order?.id) {
       this.orderOf.set(item, item.order.id);
       const [row] = await ctx.em.query('SELECT workspace_id FROM "order" WHERE id = $1', [
@@ -36,10 +42,21 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
     item.externalSourceSyncId = blankToNull(item.externalSourceSyncId);
     item.externalSourceIntegration = blankToNull(item.externalSourceIntegration);
     item.imageUrl = blankToNull(item.imageUrl);
+    item.externalProductLink = blankToNull(item.externalProductLink);
   }
 
   async validate(item: OrderItem, ctx: WriteContext): Promise<Violation[]> {
     const violations: Violation[] = [];
+    if (ctx.operation === 'post' && item.workspace?.id) {
+      await refuseDuplicateSyncId(
+        ctx.em,
+        'order_item',
+        item.workspace.id,
+        item.externalSourceIntegration,
+        item.externalSourceSyncId,
+      );
+      violations.push(...(await this.catalogueViolations(item, ctx)));
+    }
     const options = item.productOptions;
     if (
       typeof options !== 'object' ||
@@ -70,8 +87,51 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
     return violations;
   }
 
+  /** The product and variant must be of the order's team, the variant of that product. */
+  private async catalogueViolations(item: OrderItem, ctx: WriteContext): Promise<Violation[]> {
+    const productId = item.product?.id ?? null;
+    const variantId = item.productVariant?.id ?? null;
+    if (!productId && !variantId) return [];
+    const [row] = await ctx.em.query(
+      `SELECT w.team_id,
+              (SELECT team_id FROM product WHERE id = $2) AS product_team,
+              (SELECT team_id FROM product_variant WHERE id = $3) AS variant_team,
+              (SELECT product_id FROM product_variant WHERE id = $3) AS variant_product
+         FROM workspace w WHERE w.id = $1`,
+      [item.workspace.id, productId, variantId],
+    );
+    const violations: Violation[] = [];
+    if (productId && row.product_team !== row.team_id) {
+      violations.push({
+        propertyPath: 'product',
+        message: 'The product must belong to the team of the order.',
+        code: ViolationCodes.invalid,
+      });
+    }
+    if (variantId && row.variant_team !== row.team_id) {
+      violations.push({
+        propertyPath: 'productVariant',
+        message: 'The product variant must belong to the team of the order.',
+        code: ViolationCodes.invalid,
+      });
+    } else if (variantId && productId && row.variant_product !== productId) {
+      violations.push({
+        propertyPath: 'productVariant',
+        message: 'The product variant must be a variant of the product.',
+        code: ViolationCodes.invalid,
+      });
+    }
+    return violations;
+  }
+
   async afterWrite(item: OrderItem, ctx: WriteContext): Promise<void> {
     await refreshOrderAggregates(ctx.em, [this.orderOf.get(item)]);
+    if (ctx.operation === 'post') {
+      await this.changes.created(ctx.em, 'order_item', OrderItem, item.id);
+    } else {
+      const before = this.before.get(item) ?? null;
+      await this.changes.updated(ctx.em, 'order_item', OrderItem, item.id, before);
+    }
   }
 
   /**
@@ -80,6 +140,7 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
    * delete_records_batch) runs this.
    */
   async remove(item: OrderItem, ctx: WriteContext): Promise<void> {
+    const before = await this.changes.snapshot(ctx.em, OrderItem, item.id);
     const [row] = await ctx.em.query(
       'SELECT order_id, workspace_id FROM order_item WHERE id = $1',
       [item.id],
@@ -87,5 +148,6 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
     if (row) await removeNotesOf(ctx.em, row.workspace_id, 'order_items', [item.id]);
     await ctx.em.delete(OrderItem, { id: item.id });
     await refreshOrderAggregates(ctx.em, [row?.order_id]);
+    await this.changes.deleted(ctx.em, 'order_item', item.id, before);
   }
 }

@@ -87,6 +87,8 @@ const BOTH_ADDRESSES = (fields: string[]) =>
     ['phoneNumber', { array: false }],
     'orderStatus.code',
     'orderType',
+    ['externalSourceSyncId', { array: false }],
+    ['externalSourceIntegration', { array: false }],
     'fulfillmentStatus',
     ['currency', { array: false }],
     'subtotal',
@@ -163,10 +165,10 @@ export class Order {
   @ManyToOne(() => Status, { onDelete: 'RESTRICT', nullable: true })
   orderStatus: Status | null;
 
+  /** Optional on POST: the reference's default is `customer` (store plugins never send it). */
   @ApiProperty({ writable: ['post'], example: 'customer' })
-  @NotBlank({ on: ['post'] })
   @Choice(ORDER_TYPES)
-  @Column('text')
+  @Column('text', { default: 'customer' })
   orderType: string;
 
   @ApiProperty({ writable: ['post', 'put'] })
@@ -220,4 +222,11 @@ export class Order {
   @ApiProperty()
   @OneToMany('OrderItem', (item: OrderItem) => item.order)
   items: OrderItem[];
+
+  /**
+   * The reference's `readonly`: true when a store integration brought the order in, so the
+   * store owns it and clients should edit it there.
+   */
+  @ApiProperty({ sql: '({a}.external_source_integration IS NOT NULL)', type: 'boolean' })
+  readonly?: boolean;
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { Order } from './order.entity';
 import { OrdersService } from './orders.service';
@@ -7,7 +8,7 @@ export class OrdersController extends ResourceController(Order, OrdersService) {
 
 @Module({
   controllers: [OrdersController],
-  providers: [OrdersService],
+  providers: [OrdersService, RecordChangeEvents],
   exports: [OrdersService],
 })
 export class OrdersModule {}

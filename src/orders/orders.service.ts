@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
 import { normalizeAddress } from '../common/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
@@ -9,6 +10,7 @@ import type { Status } from '../statuses/status.entity';
 import { refreshOrderAggregates } from './order-aggregates';
 import { Order } from './order.entity';
 import { blankToNull } from '../shipments/text-input';
+import { refuseDuplicateSyncId } from './external-sync-id';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -29,6 +31,9 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 @Injectable()
 export class OrdersService implements ResourceHooks<Order> {
   private readonly workspaceOf = new WeakMap<Order, string>();
+  private readonly before = new WeakMap<Order, RecordSnapshot | null>();
+
+  constructor(private readonly changes: RecordChangeEvents) {}
 
   async prepare(order: Order, ctx: WriteContext): Promise<void> {
     if (ctx.operation === 'put') {
@@ -36,6 +41,7 @@ export class OrdersService implements ResourceHooks<Order> {
         order.id,
       ]);
       this.workspaceOf.set(order, row.workspace_id);
+      this.before.set(order, await this.changes.snapshot(ctx.em, Order, order.id));
     } else if (order.workspace?.id) {
       this.workspaceOf.set(order, order.workspace.id);
     }
@@ -45,6 +51,8 @@ export class OrdersService implements ResourceHooks<Order> {
     order.externalSourceSyncId = blankToNull(order.externalSourceSyncId);
     order.externalSourceUrl = blankToNull(order.externalSourceUrl);
     order.externalSourceIntegration = blankToNull(order.externalSourceIntegration);
+    // The reference's default: store plugins never send a type.
+    if (ctx.operation === 'post') order.orderType = blankToNull(order.orderType) ?? 'customer';
     // Documented defaults: totals 0 and currency USD, also when sent as null.
     order.subtotal ??= '0';
     order.total ??= '0';
@@ -70,6 +78,15 @@ export class OrdersService implements ResourceHooks<Order> {
   async validate(order: Order, ctx: WriteContext): Promise<Violation[]> {
     const workspaceId = this.workspaceOf.get(order)!;
     const violations: Violation[] = [];
+    if (ctx.operation === 'post') {
+      await refuseDuplicateSyncId(
+        ctx.em,
+        'order',
+        workspaceId,
+        order.externalSourceIntegration,
+        order.externalSourceSyncId,
+      );
+    }
     if (!CURRENCIES.has(order.currency)) {
       violations.push({
         propertyPath: 'currency',
@@ -164,6 +181,13 @@ export class OrdersService implements ResourceHooks<Order> {
     await refreshOrderAggregates(em, [order.id]);
   }
 
+  /** `order.created` / `order.updated` in the write's transaction (src/events/README.md). */
+  async afterWrite(order: Order, ctx: WriteContext): Promise<void> {
+    if (ctx.operation === 'post') await this.changes.created(ctx.em, 'order', Order, order.id);
+    else
+      await this.changes.updated(ctx.em, 'order', Order, order.id, this.before.get(order) ?? null);
+  }
+
   /**
    * Deletes the order (its items go with it): its shipments lose the link and
    * its number, and the notes on it go (removeNotesOf). Every delete path of
@@ -171,6 +195,7 @@ export class OrdersService implements ResourceHooks<Order> {
    */
   async remove(order: Order, ctx: WriteContext): Promise<void> {
     const { em } = ctx;
+    const before = await this.changes.snapshot(em, Order, order.id);
     const [row]: Array<{ workspace_id: string; order_number: string | null }> = await em.query(
       'SELECT workspace_id, order_number FROM "order" WHERE id = $1',
       [order.id],
@@ -181,6 +206,7 @@ export class OrdersService implements ResourceHooks<Order> {
     await unlinkShipmentsFromOrder(em, { id: order.id, orderNumber: row.order_number }, linked);
     await removeNotesOf(em, row.workspace_id, 'orders', [order.id]);
     await em.delete(Order, { id: order.id });
+    await this.changes.deleted(em, 'order', order.id, before);
   }
 }
 

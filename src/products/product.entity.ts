@@ -36,7 +36,15 @@ export const WEB_URL = /^https?:\/\/[^\s/$.?#][^\s]*$/i;
 @ApiFilter(
   new OrderFilter(['id', 'name', 'sku', 'createdAt', 'updatedAt']),
   new DateFilter(['createdAt', 'updatedAt']),
-  new ExactFilter(['id', ['name', { array: false }], 'sku', 'team']),
+  new ExactFilter([
+    'id',
+    ['name', { array: false }],
+    'sku',
+    'team',
+    // Store integrations find the product they synced by its id in the store.
+    ['externalSourceSyncId', { array: false }],
+    ['externalSourceIntegration', { array: false }],
+  ]),
 )
 @Entity('product')
 export class Product {

@@ -1,13 +1,31 @@
 import { Injectable } from '@nestjs/common';
 import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 import { blankToNull } from '../shipments/text-input';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
 
-/** Product rules: trimmed text, blank values stored as null (a blank SKU is no SKU). */
+/**
+ * Product rules: trimmed text, blank values stored as null (a blank SKU is no SKU); a store
+ * integration's product is created once per store id (a re-post is a 400 naming
+ * externalSourceSyncId, which store plugins look for).
+ */
 @Injectable()
 export class ProductsService implements ResourceHooks<Product> {
+  async validate(product: Product, ctx: WriteContext): Promise<Violation[]> {
+    if (ctx.operation === 'post' && product.team?.id) {
+      await refuseDuplicateSyncId(
+        ctx.em,
+        'product',
+        product.team.id,
+        product.externalSourceIntegration,
+        product.externalSourceSyncId,
+      );
+    }
+    return [];
+  }
+
   prepare(product: Product): void {
     product.name = blankToNull(product.name);
     product.sku = blankToNull(product.sku);

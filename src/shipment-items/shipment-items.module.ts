@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { ShipmentItem } from './shipment-item.entity';
@@ -12,7 +13,7 @@ export class ShipmentItemsController extends ResourceController(
 @Module({
   imports: [ShipmentsModule],
   controllers: [ShipmentItemsController],
-  providers: [ShipmentItemsService],
+  providers: [ShipmentItemsService, RecordChangeEvents],
   exports: [ShipmentItemsService],
 })
 export class ShipmentItemsModule {}

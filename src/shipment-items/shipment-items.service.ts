@@ -1,4 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
+import type { NestedElement } from '../hydra/write/denormalizer';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
@@ -11,6 +13,7 @@ import { ShipmentsService } from '../shipments/shipments.service';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { availableQuantity } from './shipment-item-quantity';
 import { ShipmentItem } from './shipment-item.entity';
+import type { OrderItem } from '../order-items/order-item.entity';
 import { blankToNull } from '../shipments/text-input';
 import { checkWorkflowReferences } from '../shipments/workflow-references';
 
@@ -29,14 +32,62 @@ interface Stored {
  * recomputed.
  */
 @Injectable()
-export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
+export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModuleInit {
   private readonly stored = new WeakMap<ShipmentItem, Stored>();
+  private readonly before = new WeakMap<ShipmentItem, RecordSnapshot | null>();
 
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly writer: ResourceWriter,
     private readonly shipments: ShipmentsService,
+    private readonly changes: RecordChangeEvents,
   ) {}
+
+  onModuleInit(): void {
+    this.shipments.writeNestedItemsWith((shipmentId, elements, ctx) =>
+      this.writeNested(shipmentId, elements, ctx),
+    );
+  }
+
+  /**
+   * The items a shipment's POST or PUT gives as objects: `{orderItem, qty}` creates one on the
+   * shipment, `{@id, ...}` changes that item (already checked to be the shipment's), each
+   * through the shipment item rules, in the shipment's transaction. Violations name the
+   * element (`shipmentItems[1].qty`).
+   */
+  private async writeNested(
+    shipmentId: string,
+    elements: NestedElement[],
+    ctx: WriteContext,
+  ): Promise<void> {
+    const resource = this.registry.get(ShipmentItem);
+    for (const element of elements) {
+      const path = `shipmentItems[${element.index}]`;
+      if (element.id) {
+        const { shipment: _ignored, ...changes } = element.value;
+        await this.writer.replaceWithin(
+          ctx.em,
+          resource,
+          element.id,
+          changes,
+          ctx.principal,
+          this,
+          path,
+          ctx.request,
+        );
+      } else {
+        await this.writer.createWithin(
+          ctx.em,
+          resource,
+          { ...element.value, shipment: `/shipments/${shipmentId}` },
+          ctx.principal,
+          this,
+          path,
+          ctx.request,
+        );
+      }
+    }
+  }
 
   async prepare(item: ShipmentItem, ctx: WriteContext): Promise<void> {
     const { em } = ctx;
@@ -46,6 +97,11 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
         [item.id],
       );
       this.stored.set(item, { orderItemId: row.order_item_id, workspaceId: row.workspace_id });
+      this.before.set(item, await this.changes.snapshot(em, ShipmentItem, item.id));
+      // A PUT that leaves the order item out keeps it (an explicit null stays a violation).
+      if (!Object.prototype.hasOwnProperty.call(ctx.body, 'orderItem')) {
+        item.orderItem = { id: row.order_item_id } as OrderItem;
+      }
     } else {
       const shipmentInput = ctx.nested.shipment;
       if (shipmentInput) {
@@ -131,6 +187,12 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
           ?.order_id
       : null;
     await refreshOrderAggregates(em, [row.order_id, previousOrder]);
+    if (ctx.operation === 'post') {
+      await this.changes.created(em, 'shipment_item', ShipmentItem, item.id);
+    } else {
+      const before = this.before.get(item) ?? null;
+      await this.changes.updated(em, 'shipment_item', ShipmentItem, item.id, before);
+    }
   }
 
   /**
@@ -138,6 +200,7 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
    * fulfilment. Every delete path of a shipment item (DELETE, delete_records_batch) runs this.
    */
   async remove(item: ShipmentItem, ctx: WriteContext): Promise<void> {
+    const before = await this.changes.snapshot(ctx.em, ShipmentItem, item.id);
     const [row] = await ctx.em.query(
       `SELECT oi.order_id, si.workspace_id FROM shipment_item si
          JOIN order_item oi ON oi.id = si.order_item_id
@@ -147,5 +210,6 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem> {
     if (row) await removeNotesOf(ctx.em, row.workspace_id, 'shipment_items', [item.id]);
     await ctx.em.delete(ShipmentItem, { id: item.id });
     await refreshOrderAggregates(ctx.em, [row?.order_id]);
+    await this.changes.deleted(ctx.em, 'shipment_item', item.id, before);
   }
 }

@@ -53,6 +53,13 @@ const ADDRESS_FIELDS = [
  * daysInTransit, carriers, countries, dates, review) are read-only: the
  * tracking engine writes them, never a request body.
  */
+/**
+ * The reference's wording: the WooCommerce plugin looks for it to offer merging the two
+ * shipments (POST /shipments/merge {shipmentId, trackingNumber}).
+ */
+export const DUPLICATE_TRACKING_NUMBER =
+  'It seems that you are trying to add the same tracking number to two different shipments.';
+
 @ApiResource({
   path: '/shipments',
   nested: [
@@ -66,7 +73,7 @@ const ADDRESS_FIELDS = [
   uniqueConstraints: {
     uq_shipment_workspace_tracking_number: {
       property: 'trackingNumber',
-      message: 'This tracking number is already used by another shipment of the workspace.',
+      message: DUPLICATE_TRACKING_NUMBER,
     },
   },
   defaultOrder: { createdAt: 'DESC' },
@@ -121,6 +128,9 @@ const ADDRESS_FIELDS = [
     ]),
     'daysInTransit',
     'daysInIdle',
+    // Store integrations find the shipment they synced by its id in the store.
+    ['externalSourceSyncId', { array: false }],
+    ['externalSourceIntegration', { array: false }],
   ]),
   new DateFilter([
     'createdAt',
@@ -264,8 +274,12 @@ export class Shipment {
   })
   orders: Order[];
 
-  /** On PUT the list replaces the shipment's items: items left out are deleted. */
-  @ApiProperty({ writable: ['post', 'put'] })
+  /**
+   * On PUT the list replaces the shipment's items: items left out are deleted. Elements may
+   * be objects `{orderItem, qty}` (created with the shipment) or `{@id, qty, ...}` (changed),
+   * in the write's transaction.
+   */
+  @ApiProperty({ writable: ['post', 'put'], acceptObjectOn: ['post', 'put'] })
   @OneToMany('ShipmentItem', (item: ShipmentItem) => item.shipment)
   shipmentItems: ShipmentItem[];
 

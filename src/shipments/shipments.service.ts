@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { normalizeAddress } from '../common/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import type { NestedElement } from '../hydra/write/denormalizer';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import { Status } from '../statuses/status.entity';
@@ -17,7 +18,7 @@ import {
   planShipmentOrders,
   replaceShipmentLinks,
 } from './shipment-orders';
-import { Shipment } from './shipment.entity';
+import { DUPLICATE_TRACKING_NUMBER, Shipment } from './shipment.entity';
 import { blankToNull } from './text-input';
 import { transactionQuery } from './transaction-statements';
 import { checkWorkflowReferences } from './workflow-references';
@@ -34,6 +35,17 @@ export interface ShipmentWriteEvent {
 }
 
 export type ShipmentWriteListener = (event: ShipmentWriteEvent) => Promise<void> | void;
+
+/**
+ * Writes the shipment items given as objects in a shipment's body (`shipmentItems`), after
+ * the shipment is saved, in its transaction. The shipment items module provides it (it
+ * depends on this one, so it registers itself).
+ */
+export type NestedItemsWriter = (
+  shipmentId: string,
+  elements: NestedElement[],
+  ctx: WriteContext,
+) => Promise<void>;
 
 interface StoredState {
   workspaceId: string;
@@ -56,8 +68,14 @@ interface StoredState {
 export class ShipmentsService implements ResourceHooks<Shipment> {
   private readonly listeners: ShipmentWriteListener[] = [];
   private readonly stored = new WeakMap<Shipment, StoredState>();
+  private nestedItemsWriter?: NestedItemsWriter;
 
   constructor(private readonly events: ShipmentEvents) {}
+
+  /** Registers who writes the items given as objects in `shipmentItems`. */
+  writeNestedItemsWith(writer: NestedItemsWriter): void {
+    this.nestedItemsWriter = writer;
+  }
 
   /** Registers a listener called inside every shipment create/replace transaction. */
   onWrite(listener: ShipmentWriteListener): void {
@@ -152,7 +170,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       if (taken.length) {
         violations.push({
           propertyPath: 'trackingNumber',
-          message: 'This tracking number is already used by another shipment of the workspace.',
+          message: DUPLICATE_TRACKING_NUMBER,
           code: ViolationCodes.unique,
         });
       }
@@ -233,6 +251,11 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       affected.push(...removed.map((r) => r.order_id));
     }
     await refreshOrderAggregates(em, affected);
+    const elements = ctx.nestedElements?.shipmentItems;
+    if (elements?.length) {
+      if (!this.nestedItemsWriter) throw new Error('No writer for nested shipment items');
+      await this.nestedItemsWriter(shipment.id, elements, ctx);
+    }
   }
 
   /**

@@ -8,9 +8,10 @@ import {
 } from 'typeorm';
 import { ExactFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
+import { userPhotoSql } from '../users/user-photo';
 import { Choice } from '../hydra/validation/constraints';
 import { User } from '../users/user.entity';
-import { Team } from './team.entity';
+import { TEAM_EMBEDDED_PROPERTIES, Team } from './team.entity';
 
 export const TEAM_ROLES = ['owner', 'admin', 'member'] as const;
 export type TeamRole = (typeof TEAM_ROLES)[number];
@@ -35,7 +36,8 @@ export class TeamMember {
   @PrimaryGeneratedColumn('uuid')
   id: string;
 
-  @ApiProperty({ embed: true })
+  /** The team as the reference embeds it: its counts and billing state included. */
+  @ApiProperty({ embed: true, embedProperties: TEAM_EMBEDDED_PROPERTIES })
   @ManyToOne(() => Team, { onDelete: 'CASCADE', nullable: false })
   team: Team;
 
@@ -61,6 +63,9 @@ export class TeamMember {
     sql: "(SELECT NULLIF(trim(concat_ws(' ', u.first_name, u.last_name)), '') FROM \"user\" u WHERE u.id = {a}.member_id)",
   })
   memberName?: string | null;
+
+  @ApiProperty({ sql: userPhotoSql('{a}.member_id'), nullable: true })
+  memberPhoto?: string | null;
 
   @ApiProperty({ sql: '(SELECT u.email::text FROM "user" u WHERE u.id = {a}.member_id)' })
   memberEmail?: string | null;

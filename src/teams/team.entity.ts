@@ -10,8 +10,21 @@ import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import {
   BILLING_PROVIDER_SQL,
   ENTITLEMENTS_SQL,
+  SHOPIFY_BILLING_WORKFLOW_SQL,
   SUBSCRIPTION_SQL,
 } from '../billing/team-billing-sql';
+
+/** What a team member's embedded `team` shows (the reference embeds the whole team). */
+export const TEAM_EMBEDDED_PROPERTIES = [
+  'id',
+  'name',
+  'workspacesCount',
+  'usersCount',
+  'entitlements',
+  'subscription',
+  'billingProvider',
+  'shopifyBillingWorkflowId',
+];
 
 @ApiResource({
   path: '/teams',
@@ -55,6 +68,10 @@ export class Team {
   /** Who bills the team: `billing_provider` (hosted checkout) or `storefront` (app charges). */
   @ApiProperty({ sql: BILLING_PROVIDER_SQL, type: 'string' })
   billingProvider?: string;
+
+  /** The storefront (Shopify) integration that bills the team, when it bills it. */
+  @ApiProperty({ sql: SHOPIFY_BILLING_WORKFLOW_SQL, nullable: true })
+  shopifyBillingWorkflowId?: string | null;
 
   @ApiProperty()
   @CreateDateColumn({ type: 'timestamptz' })

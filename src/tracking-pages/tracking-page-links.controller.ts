@@ -23,6 +23,7 @@ import { Review } from './review.entity';
 import { ReviewsService } from './reviews.service';
 import { TrackingPage } from './tracking-page.entity';
 import { TrackingPageLinksService } from './tracking-page-links.service';
+import { parseLinkFilter } from './link-filter';
 
 /** Most shipments one bulk request links. */
 const MAX_BULK = 1000;
@@ -48,7 +49,10 @@ export class TrackingPageLinksController {
     private readonly site: HomeSite,
   ) {}
 
-  /** Body: `trackingPageId`, `filter: {id: <shipment id>}` (or `trackingNumber`). 201 `{link}`. */
+  /**
+   * Body: `trackingPageId`, `filter: {id: <shipment id>}`, `{email}` or `{orderNumbers}` (or
+   * `trackingNumber`). 201 `{link}`.
+   */
   @Post('/generate_tracking_page_link')
   @HttpCode(201)
   async generate(@Req() req: Request, @Res() res: Response): Promise<void> {
@@ -56,7 +60,7 @@ export class TrackingPageLinksController {
     const principal = this.api.requirePrincipal(req);
     const body = this.api.body(req);
     const page = await this.visiblePage(principal, body.trackingPageId);
-    const filter = this.filter(body.filter);
+    const filter = parseLinkFilter(body.filter);
     const trackingNumber = body.trackingNumber;
     if (
       trackingNumber !== undefined &&
@@ -69,7 +73,9 @@ export class TrackingPageLinksController {
     const link = await this.dataSource.transaction(async (em) => {
       const shipmentId = ids.length
         ? await this.shipment(em, principal, page, ids[0], 'filter.id')
-        : await this.byTrackingNumber(em, page, trackingNumber as string | null | undefined);
+        : filter.email || filter.orderNumbers
+          ? await this.links.shipmentMatching(em, page.workspaceId, filter)
+          : await this.byTrackingNumber(em, page, trackingNumber as string | null | undefined);
       return this.links.linkOf(
         await this.links.hashFor(em, page.workspaceId, page.id, shipmentId),
         req,

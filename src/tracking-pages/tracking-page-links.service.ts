@@ -3,7 +3,8 @@ import type { Request } from 'express';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import type { LinkFilter } from './link-filter';
 import { formatDateTime } from '../hydra/serialization/record-reader';
 import { DropshipperSettings, normalizeDropshipperSettings } from './dropshipper-settings';
 import { PublicCheckpoint, PublicShipment, publicTrackingView } from './public-tracking-view';
@@ -85,6 +86,34 @@ export class TrackingPageLinksService {
     for (const id of shipmentIds)
       if (!hashes.has(id)) hashes.set(id, await this.hashFor(em, workspaceId, pageId, id));
     return hashes;
+  }
+
+  /**
+   * The shipment a link filtered by `email` and/or `orderNumbers` shows: the newest shipment
+   * of the workspace with that customer e-mail (any case) and one of those order numbers; a
+   * violation naming the filter when there is none.
+   */
+  async shipmentMatching(
+    em: EntityManager,
+    workspaceId: string,
+    filter: Pick<LinkFilter, 'email' | 'orderNumbers'>,
+  ): Promise<string> {
+    const [row] = await em.query(
+      `SELECT id FROM shipment
+        WHERE workspace_id = $1
+          AND ($2::text IS NULL OR lower(email) = lower($2))
+          AND ($3::text[] IS NULL OR order_numbers && $3::text[])
+        ORDER BY created_at DESC, id LIMIT 1`,
+      [workspaceId, filter.email ?? null, filter.orderNumbers ?? null],
+    );
+    if (!row) {
+      throw ValidationError.of(
+        filter.email !== undefined ? 'filter.email' : 'filter.orderNumbers',
+        'No shipment of the workspace matches this filter.',
+        ViolationCodes.invalid,
+      );
+    }
+    return row.id;
   }
 
   /** PUBLIC_TRACKING_BASE_URL, else PUBLIC_URL, else the address the request came to. */

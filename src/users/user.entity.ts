@@ -2,11 +2,13 @@ import {
   Column,
   CreateDateColumn,
   Entity,
+  ManyToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
 import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { MaxLength } from '../hydra/validation/constraints';
+import { Media } from '../media/media.entity';
 
 @ApiResource({
   path: '/users',
@@ -52,6 +54,11 @@ export class User {
   @MaxLength(64)
   @Column('text', { nullable: true })
   timezone: string | null;
+
+  /** An uploaded image (POST /media) shown beside the user's notes and membership. */
+  @ApiProperty({ writable: ['put'], embed: true, embedProperties: ['id', 'filePath'] })
+  @ManyToOne(() => Media, { nullable: true, onDelete: 'SET NULL' })
+  photo: Media | null;
 
   @ApiProperty({ writable: ['put'] })
   @Column('int', { nullable: true })

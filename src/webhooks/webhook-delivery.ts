@@ -1,12 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CredentialsService } from '../credentials/credentials.service';
+import { RecordChangeEvents } from '../events/record-change-events';
+import { EventTypes } from '../events/event-types';
+import { Shipment } from '../shipments/shipment.entity';
+import {
+  referenceAuthorization,
+  referenceChangeOf,
+  referenceWebhookBody,
+  type ReferenceChange,
+} from './reference-webhook-body';
 import { webhookBody, type WebhookEvent } from './webhook-payload';
 import { WebhookRefusedError, WebhookSender } from './webhook-sender';
 import { SIGNATURE_HEADER, signatureHeader } from './webhook-signature';
 
 export interface WebhookOutcome {
   ok: boolean;
+  /** The endpoint answered 401: a reference-form workflow is disabled (its credentials are wrong). */
+  unauthorized?: boolean;
   /** Retrying cannot help (no credentials, refused target): give up now. */
   permanent: boolean;
   error: string | null;
@@ -28,7 +39,135 @@ export class WebhookDelivery {
     private readonly dataSource: DataSource,
     private readonly credentials: CredentialsService,
     private readonly sender: WebhookSender,
+    private readonly changes: RecordChangeEvents,
   ) {}
+
+  /**
+   * One request of a reference-form workflow (`url` set) carrying up to 500 events in the
+   * reference's body `{"data": [{entity, event, data, updatedFields}]}`, with its Basic or
+   * Bearer authentication, recorded as one workflow run. The HMAC signature is added when the
+   * workflow has a key (its credentials' signingSecret, else its password). A 401 answer says
+   * the credentials are wrong: the caller disables the workflow.
+   */
+  async deliverBatch(
+    workflowId: string,
+    events: readonly WebhookEvent[],
+    attempt: number,
+    now: Date,
+  ): Promise<WebhookOutcome> {
+    const rows: Array<{
+      workspace_id: string;
+      enabled: boolean;
+      credentials_id: string | null;
+      url: string | null;
+      auth_type: string | null;
+      username: string | null;
+      password: string | null;
+    }> = await this.dataSource.query(
+      `SELECT workspace_id, enabled, credentials_id, url, auth_type, username, password
+         FROM workflow WHERE id = $1`,
+      [workflowId],
+    );
+    const workflow = rows[0];
+    if (!workflow || !workflow.url)
+      return { ok: false, permanent: true, error: 'the workflow no longer exists', runId: null };
+    const first = events[0];
+    const [run] = await this.dataSource.query(
+      `INSERT INTO workflow_run (workspace_id, workflow_id, status, event_id, event_type, attempt, started_at)
+       VALUES ($1, $2, 'running', $3, $4, $5, $6) RETURNING id`,
+      [workflow.workspace_id, workflowId, first.id, first.type, attempt, now],
+    );
+    const runId: string = run.id;
+    const started = Date.now();
+    const finish = (
+      status: 'success' | 'failed',
+      code: number | null,
+      log: string,
+      error: string | null,
+    ) => this.finishRun(workflowId, runId, now, started, status, code, log, error);
+    if (!workflow.enabled) {
+      await finish('failed', null, '', 'The workflow is disabled.');
+      return { ok: false, permanent: true, error: 'the workflow is disabled', runId };
+    }
+
+    const changes: ReferenceChange[] = [];
+    for (const event of events) {
+      const change = referenceChangeOf(event.type, event.payload);
+      if (!change) continue;
+      if (event.type === EventTypes.shipmentStatusChanged) {
+        // The shipment as it is now: receivers map it whole (its store id included).
+        const id = String(change.data.id ?? '');
+        const current = id
+          ? await this.changes.snapshot(this.dataSource.manager, Shipment, id)
+          : null;
+        if (current) change.data = current.representation;
+      }
+      changes.push(change);
+    }
+    const body = referenceWebhookBody(changes);
+    const headers: Record<string, string> = {
+      'User-Agent': 'ShipmentTracking-Webhooks/1.0',
+      'X-Event-Id': first.id,
+      'X-Delivery-Attempt': String(attempt),
+    };
+    const authorization = referenceAuthorization(workflow);
+    if (authorization) headers.Authorization = authorization;
+    const credentials = workflow.credentials_id
+      ? await this.credentials.open(this.dataSource, workflow.credentials_id)
+      : null;
+    const key = credentials?.secrets.signingSecret ?? workflow.password;
+    if (key)
+      headers[SIGNATURE_HEADER] = signatureHeader(key, Math.floor(now.getTime() / 1000), body);
+    const request = `POST ${workflow.url}\n${events.length} event(s)\n\n${body}`;
+    try {
+      const response = await this.sender.post(workflow.url, body, headers);
+      const log = `${request}\n\nHTTP ${response.status}\n${response.body}`;
+      if (response.status >= 200 && response.status < 300) {
+        await finish('success', response.status, log, null);
+        return { ok: true, permanent: false, error: null, runId };
+      }
+      const unauthorized = response.status === 401;
+      const error = unauthorized
+        ? 'The endpoint answered HTTP 401: the workflow is disabled until its credentials are fixed.'
+        : `The endpoint answered HTTP ${response.status}.`;
+      await finish('failed', response.status, log, error);
+      return { ok: false, permanent: unauthorized, unauthorized, error, runId };
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      const permanent = e instanceof WebhookRefusedError;
+      await finish('failed', null, request, permanent ? message : `Request failed: ${message}`);
+      return { ok: false, permanent, error: message, runId };
+    }
+  }
+
+  private async finishRun(
+    workflowId: string,
+    runId: string,
+    now: Date,
+    started: number,
+    status: 'success' | 'failed',
+    responseCode: number | null,
+    log: string,
+    error: string | null,
+  ): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE workflow_run SET status = $2, response_code = $3, duration = $4, log = $5,
+              errors = $6, finished_at = $7, updated_at = now() WHERE id = $1`,
+      [
+        runId,
+        status,
+        responseCode,
+        Date.now() - started,
+        log.slice(0, LOG_LIMIT),
+        error,
+        new Date(now.getTime() + (Date.now() - started)),
+      ],
+    );
+    await this.dataSource.query(`UPDATE workflow SET last_run_date = $2 WHERE id = $1`, [
+      workflowId,
+      now,
+    ]);
+  }
 
   async deliver(
     workflowId: string,
@@ -51,30 +190,12 @@ export class WebhookDelivery {
     );
     const runId: string = run.id;
     const started = Date.now();
-    const finish = async (
+    const finish = (
       status: 'success' | 'failed',
       responseCode: number | null,
       log: string,
       error: string | null,
-    ) => {
-      await this.dataSource.query(
-        `UPDATE workflow_run SET status = $2, response_code = $3, duration = $4, log = $5,
-                errors = $6, finished_at = $7, updated_at = now() WHERE id = $1`,
-        [
-          runId,
-          status,
-          responseCode,
-          Date.now() - started,
-          log.slice(0, LOG_LIMIT),
-          error,
-          new Date(now.getTime() + (Date.now() - started)),
-        ],
-      );
-      await this.dataSource.query(`UPDATE workflow SET last_run_date = $2 WHERE id = $1`, [
-        workflowId,
-        now,
-      ]);
-    };
+    ) => this.finishRun(workflowId, runId, now, started, status, responseCode, log, error);
 
     if (!workflow.enabled) {
       await finish('failed', null, '', 'The workflow is disabled.');

@@ -104,14 +104,32 @@ export const WORKFLOW_TYPES = {
   },
 } satisfies Record<string, WorkflowTypeSpec>;
 
+/** Store and fulfilment types also go by the reference's names: `integration-woocommerce`, ... */
+const INTEGRATION_PREFIX = 'integration-';
+const REFERENCE_NAMES = Object.entries(WORKFLOW_TYPES)
+  .filter(
+    ([, spec]) => spec.integrationType === 'ecommerce' || spec.integrationType === 'fulfillment',
+  )
+  .map(([name]) => `${INTEGRATION_PREFIX}${name}`);
+
 export type WorkflowType = keyof typeof WORKFLOW_TYPES;
-export const WORKFLOW_TYPE_NAMES = Object.keys(WORKFLOW_TYPES) as WorkflowType[];
+export const WORKFLOW_TYPE_NAMES: string[] = [...Object.keys(WORKFLOW_TYPES), ...REFERENCE_NAMES];
 
 export function workflowType(type: string): WorkflowTypeSpec | undefined {
-  return Object.prototype.hasOwnProperty.call(WORKFLOW_TYPES, type)
-    ? (WORKFLOW_TYPES as Record<string, WorkflowTypeSpec>)[type]
+  const name =
+    typeof type === 'string' && REFERENCE_NAMES.includes(type)
+      ? type.slice(INTEGRATION_PREFIX.length)
+      : type;
+  return Object.prototype.hasOwnProperty.call(WORKFLOW_TYPES, name)
+    ? (WORKFLOW_TYPES as Record<string, WorkflowTypeSpec>)[name]
     : undefined;
 }
+
+/** The reference's webhook options (src/workflows/README.md). */
+export const WEBHOOK_AUTH_TYPES = ['basic', 'bearer'] as const;
+export const WEBHOOK_ENTITIES = ['shipments', 'shipment_items', 'orders', 'order_items'] as const;
+export const WEBHOOK_EVENTS = ['create', 'update', 'delete'] as const;
+export const MAX_WEBHOOK_CONCURRENCY = 10;
 
 /** When a delivery of an event that occurred at `at` is first due, for a workflow's period. */
 export function firstDueAt(period: string, at: Date): Date | null {

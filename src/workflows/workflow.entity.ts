@@ -12,7 +12,13 @@ import { BooleanFilter, ExactFilter, ExistsFilter, OrderFilter } from '../hydra/
 import { ApiFilter, ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import { Choice, MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Workspace } from '../workspaces/workspace.entity';
-import { WORKFLOW_PERIODS, WORKFLOW_TYPE_NAMES } from './workflow-types';
+import {
+  WEBHOOK_AUTH_TYPES,
+  WEBHOOK_ENTITIES,
+  WEBHOOK_EVENTS,
+  WORKFLOW_PERIODS,
+  WORKFLOW_TYPE_NAMES,
+} from './workflow-types';
 
 /**
  * A workflow of a workspace: a webhook that receives the workspace's events, or an integration
@@ -110,6 +116,55 @@ export class Workflow {
   @ApiProperty({ writable: ['post', 'put'] })
   @Column('boolean', { default: false })
   firstTimeSetupPassed: boolean;
+
+  /**
+   * The reference's webhook form (src/workflows/README.md): deliveries go to `url`, with HTTP
+   * Basic (`username`, `password`) or Bearer (`password` is the token) authentication, in the
+   * reference's body. The password is the receiver's credential, and like the reference the
+   * API shows it to the workspace's members (its store plugins compare it with what they sent).
+   */
+  @ApiProperty({ writable: ['post', 'put'], example: 'https://shop.example/trackmage/webhook' })
+  @MaxLength(2048)
+  @Column('text', { nullable: true })
+  url: string | null;
+
+  @ApiProperty({ writable: ['post', 'put'], example: 'basic', description: 'basic or bearer' })
+  @Choice(WEBHOOK_AUTH_TYPES)
+  @Column('text', { nullable: true })
+  authType: string | null;
+
+  @ApiProperty({ writable: ['post', 'put'] })
+  @MaxLength(255)
+  @Column('text', { nullable: true })
+  username: string | null;
+
+  @ApiProperty({ writable: ['post', 'put'] })
+  @MaxLength(1000)
+  @Column('text', { nullable: true })
+  password: string | null;
+
+  /** Requests in flight at once to `url` (1 to 10); a number or a numeric string. */
+  @ApiProperty({ writable: ['post', 'put'], type: 'decimal', example: '1' })
+  @Column('numeric', { default: 1 })
+  concurrency: string;
+
+  /** Only this collection's changes (shipments, shipment_items, orders, order_items); all when null. */
+  @ApiProperty({ writable: ['post', 'put'], example: 'shipments' })
+  @Choice(WEBHOOK_ENTITIES)
+  @Column('text', { nullable: true })
+  entity: string | null;
+
+  /** Only these changes (create, update, delete); all when null. */
+  @ApiProperty({ writable: ['post', 'put'], example: 'update' })
+  @Choice(WEBHOOK_EVENTS)
+  @Column('text', { nullable: true })
+  event: string | null;
+
+  /** Only updates that change this property (e.g. trackingStatus); all when null. */
+  @ApiProperty({ writable: ['post', 'put'], example: 'trackingStatus' })
+  @MaxLength(255)
+  @Column('text', { nullable: true })
+  field: string | null;
 
   @ApiProperty({ type: 'array', items: 'string' })
   @Column('text', { array: true, default: () => "'{}'" })

@@ -7,6 +7,7 @@ import { WorkflowActions } from './workflow-actions';
 import { WorkflowActionsController } from './workflow-actions.controller';
 import { WorkflowRun } from './workflow-run.entity';
 import { Workflow } from './workflow.entity';
+import { IntegrationData } from './integration-data';
 import { WorkflowsService } from './workflows.service';
 
 export class WorkflowsController extends ResourceController(Workflow, WorkflowsService) {}
@@ -17,6 +18,6 @@ export class WorkflowRunsController extends ResourceController(WorkflowRun) {}
   imports: [CredentialsModule, WebhooksModule, EventsModule],
   // The actions first: their paths must not be taken for `/workflows/:id`.
   controllers: [WorkflowActionsController, WorkflowsController, WorkflowRunsController],
-  providers: [WorkflowsService, WorkflowActions],
+  providers: [WorkflowsService, WorkflowActions, IntegrationData],
 })
 export class WorkflowsModule {}

@@ -8,7 +8,8 @@ import { removeNotesOfRecord } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import type { Credentials } from '../credentials/credentials.entity';
-import { workflowType } from './workflow-types';
+import { IntegrationData, deleteDataRequested } from './integration-data';
+import { MAX_WEBHOOK_CONCURRENCY, workflowType } from './workflow-types';
 import { Workflow } from './workflow.entity';
 
 const MAX_NOTIFICATION_EMAILS = 20;
@@ -33,6 +34,7 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
     private readonly writer: ResourceWriter,
     private readonly credentials: CredentialsService,
     private readonly webhooks: WebhookSender,
+    private readonly integrationData: IntegrationData,
   ) {}
 
   async prepare(workflow: Workflow, ctx: WriteContext): Promise<void> {
@@ -42,6 +44,11 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
       workflow.notificationEmails ??= [];
       workflow.firstTimeSetupPassed ??= false;
     }
+    workflow.url = blank(workflow.url);
+    workflow.username = blank(workflow.username);
+    workflow.password = blank(workflow.password);
+    workflow.field = blank(workflow.field);
+    workflow.concurrency ??= '1';
     const spec = workflowType(workflow.type);
     if (spec) {
       workflow.tags = [...spec.tags];
@@ -135,13 +142,14 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
         );
       }
     }
-    if (workflow.type === 'webhook' && workflow.enabled !== false) {
+    if (workflow.type === 'webhook') out.push(...this.referenceWebhookViolations(workflow));
+    if (workflow.type === 'webhook' && workflow.enabled !== false && workflow.url === null) {
       const url = opened?.parameters.url;
       if (!opened || typeof url !== 'string' || !opened.secrets.signingSecret) {
         out.push(
           invalid(
             'credentials',
-            'An enabled webhook workflow needs webhook credentials with parameters.url and secrets.signingSecret.',
+            'An enabled webhook workflow needs a url, or webhook credentials with parameters.url and secrets.signingSecret.',
           ),
         );
       } else {
@@ -167,6 +175,38 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
     return out;
   }
 
+  /** The reference's form: a public http(s) url, the credentials its authType needs. */
+  private referenceWebhookViolations(workflow: Workflow): Violation[] {
+    const out: Violation[] = [];
+    const concurrency = Number(workflow.concurrency);
+    if (
+      !Number.isInteger(concurrency) ||
+      concurrency < 1 ||
+      concurrency > MAX_WEBHOOK_CONCURRENCY
+    ) {
+      out.push(
+        invalid(
+          'concurrency',
+          `This value should be a whole number between 1 and ${MAX_WEBHOOK_CONCURRENCY}.`,
+        ),
+      );
+    }
+    if (workflow.url !== null) {
+      const problem = this.webhooks.staticProblem(workflow.url);
+      if (problem) out.push(invalid('url', problem));
+    }
+    if (
+      workflow.authType === 'basic' &&
+      (workflow.username === null || workflow.password === null)
+    ) {
+      out.push(invalid('username', 'Basic authentication needs a username and a password.'));
+    }
+    if (workflow.authType === 'bearer' && workflow.password === null) {
+      out.push(invalid('password', 'Bearer authentication needs the token as password.'));
+    }
+    return out;
+  }
+
   /** A workflow moved to another workspace takes its runs and pending deliveries along. */
   async afterWrite(workflow: Workflow, ctx: WriteContext): Promise<void> {
     if (ctx.operation !== 'put' || !workflow.workspace?.id) return;
@@ -180,8 +220,14 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
     );
   }
 
-  /** DELETE: the notes on the workflow and on its runs (deleted with it) go too. */
+  /**
+   * DELETE: the notes on the workflow and on its runs (deleted with it) go too; with
+   * `?deleteData=1` also the records the integration brought in (integration-data.ts).
+   */
   async beforeRemove(workflow: Workflow, ctx: WriteContext): Promise<void> {
+    if (deleteDataRequested(ctx.request?.query?.deleteData)) {
+      await this.integrationData.remove(ctx, workflow.id);
+    }
     await removeNotesOfRecord(ctx, workflow.id);
   }
 
@@ -212,4 +258,8 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
 
 function invalid(propertyPath: string, message: string): Violation {
   return { propertyPath, message, code: ViolationCodes.invalid };
+}
+
+function blank(value: string | null | undefined): string | null {
+  return value === undefined || value === null || value.trim() === '' ? null : value;
 }

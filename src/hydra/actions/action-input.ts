@@ -11,6 +11,7 @@ import {
   type InputType,
 } from '../validation/input-types';
 import { isAcceptedBodyType } from '../serialization/negotiation';
+import { emptyArraysAsObjects } from '../validation/empty-map';
 import type { ActionDeclaration } from './action-declaration';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -40,6 +41,7 @@ export async function readActionInput(
   const instance = plainToInstance(declaration.input, raw, {
     exposeDefaultValues: true,
   }) as Record<string, unknown>;
+  emptyArraysAsObjects(instance);
   const errors = await validate(instance, {
     whitelist: true,
     forbidUnknownValues: false,

@@ -73,9 +73,12 @@ function writeSchema(r: ResourceMeta, op: WriteOperation): Schema {
   for (const p of r.properties) {
     if (!p.writable.has(op)) continue;
     const schema = valueSchema(p);
-    properties[p.name] = p.options.acceptObjectOn?.includes(op)
-      ? { oneOf: [schema, { type: 'object' }] }
-      : schema;
+    const objects = p.options.acceptObjectOn?.includes(op);
+    properties[p.name] = !objects
+      ? schema
+      : p.kind === 'collection'
+        ? { type: 'array', items: { oneOf: [(schema as Schema).items, { type: 'object' }] } }
+        : { oneOf: [schema, { type: 'object' }] };
   }
   return { type: 'object', properties };
 }

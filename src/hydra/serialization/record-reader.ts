@@ -142,12 +142,18 @@ export class RecordReader {
         ]);
         const idCol = col(`${joinAlias}.${quoteIdent(target.idColumn)}`);
         const shown = prop.options.embedProperties;
+        // Columns by default; computed properties only when embedProperties names them (each
+        // is a subquery per row).
         const parts = target.properties
-          .filter((p) => p.readable && p.kind === 'column')
+          .filter((p) => p.readable && (p.kind === 'column' || (shown && p.kind === 'computed')))
           .filter((p) => !shown || shown.includes(p.name))
           .map((p) => ({
             name: p.name,
-            c: col(`${joinAlias}.${quoteIdent(p.column!.databaseName)}`),
+            c: col(
+              p.kind === 'computed'
+                ? `(${p.options.sql!.replace(/\{a\}/g, joinAlias)})`
+                : `${joinAlias}.${quoteIdent(p.column!.databaseName)}`,
+            ),
             convert: valueConverter(p),
           }));
         return (row, out) => {

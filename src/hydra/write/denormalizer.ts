@@ -6,12 +6,26 @@ import { BadRequestError, Violation } from '../errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
 import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
+import { asObjectInput } from '../validation/empty-map';
 
 export interface DenormalizeResult {
   /** Reference problems (missing or foreign IRIs), reported as 422. */
   violations: Violation[];
   /** Objects given where the resource accepts them instead of an IRI; the service handles them. */
   nested: Record<string, Record<string, unknown> | null>;
+  /**
+   * Objects given as elements of a to-many property that accepts them (`acceptObjectOn`), with
+   * their index: the service creates them, or changes the one named by `@id` (resolved and
+   * kept in the entity's list like an IRI).
+   */
+  nestedElements: Record<string, NestedElement[]>;
+}
+
+export interface NestedElement {
+  index: number;
+  /** The element's `@id` resolved within the caller's tenancy; absent for a new record. */
+  id?: string;
+  value: Record<string, unknown>;
 }
 
 const PHP_TYPE: Record<string, string> = {
@@ -71,11 +85,12 @@ export class Denormalizer {
       throw new BadRequestError('The input data must be an object.');
     }
     const input = body as Record<string, unknown>;
-    const result: DenormalizeResult = { violations: [], nested: {} };
+    const result: DenormalizeResult = { violations: [], nested: {}, nestedElements: {} };
     for (const prop of resource.properties) {
       if (!prop.writable.has(operation) || !Object.prototype.hasOwnProperty.call(input, prop.name))
         continue;
-      const value = input[prop.name];
+      const value =
+        prop.kind === 'collection' ? input[prop.name] : this.objectInput(prop, input[prop.name]);
       switch (prop.kind) {
         case 'column':
           entity[prop.name] = this.scalar(prop, prop.name, value);
@@ -97,11 +112,20 @@ export class Denormalizer {
           result.nested[prop.name] = value as Record<string, unknown> | null;
           break;
         case 'collection':
-          await this.collection(prop, entity, value, principal, result, em);
+          await this.collection(prop, entity, value, operation, principal, result, em);
           break;
       }
     }
     return result;
+  }
+
+  /** `[]` for a property holding an object (embedded, nested or a map column) is `{}`. */
+  private objectInput(prop: PropertyMeta, value: unknown): unknown {
+    const holdsObject =
+      prop.kind === 'embedded' ||
+      prop.kind === 'object' ||
+      (prop.kind === 'column' && prop.type === 'object');
+    return holdsObject ? asObjectInput(value) : value;
   }
 
   scalar(prop: PropertyMeta, attribute: string, value: unknown): unknown {
@@ -207,14 +231,27 @@ export class Denormalizer {
     prop: PropertyMeta,
     entity: Record<string, any>,
     value: unknown,
+    operation: WriteOperation,
     principal: Principal | null,
     result: DenormalizeResult,
     em?: EntityManager,
   ): Promise<void> {
     if (!Array.isArray(value)) throw typeError(prop.name, 'array', value);
     const ids: Array<{ id: string }> = [];
+    const elements: NestedElement[] = [];
     for (const [i, item] of value.entries()) {
       if (typeof item !== 'string') {
+        if (
+          item !== null &&
+          typeof item === 'object' &&
+          !Array.isArray(item) &&
+          prop.options.acceptObjectOn?.includes(operation)
+        ) {
+          const element = await this.element(prop, i, item, principal, result, em);
+          if (element.id) ids.push({ id: element.id });
+          elements.push(element);
+          continue;
+        }
         if (item !== null && typeof item === 'object') {
           throw new BadRequestError(
             `Nested documents for attribute "${prop.name}" are not allowed. Use IRIs instead.`,
@@ -226,6 +263,24 @@ export class Denormalizer {
       if (id) ids.push({ id });
     }
     entity[prop.name] = ids;
+    if (elements.length) result.nestedElements[prop.name] = elements;
+  }
+
+  /** An object element of a to-many property; its `@id`, when given, names an existing record. */
+  private async element(
+    prop: PropertyMeta,
+    index: number,
+    item: Record<string, unknown>,
+    principal: Principal | null,
+    result: DenormalizeResult,
+    em?: EntityManager,
+  ): Promise<NestedElement> {
+    const { '@id': iri, ...value } = item;
+    if (iri === undefined || iri === null) return { index, value };
+    const path = `${prop.name}[${index}]`;
+    if (typeof iri !== 'string') throw typeError(`${path}.@id`, 'string', iri);
+    const id = await this.resolve(prop, iri, principal, result, path, em);
+    return id ? { index, id, value } : { index, value: {} };
   }
 
   /** IRI -> id of a record the caller may see; anything else is a violation naming the property. */

@@ -5,6 +5,7 @@ import type { Violation } from '../errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import type { SqlQuery } from '../query/sql-query';
+import type { NestedElement } from './denormalizer';
 
 export interface WriteContext {
   principal: Principal;
@@ -15,6 +16,8 @@ export interface WriteContext {
   body: Record<string, unknown>;
   /** Objects given where the declaration accepts them instead of IRIs. */
   nested: Record<string, Record<string, unknown> | null>;
+  /** Objects given as elements of a to-many property that accepts them, by property. */
+  nestedElements?: Record<string, NestedElement[]>;
   request?: Request;
 }
 

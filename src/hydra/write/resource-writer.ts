@@ -17,6 +17,7 @@ import { PropertyValidators } from './property-validators';
 import { resetOmittedOnPut } from './put-replace';
 import type { ResourceHooks, WriteContext } from './resource-hooks';
 import { WriteRules } from './write-rules';
+import { ignoreWebhookFor } from '../../events/outbox';
 
 /** Creates, replaces and deletes resources through one transactional pipeline. */
 @Injectable()
@@ -38,6 +39,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<string> {
     return this.dataSource.transaction(async (em) => {
+      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = em.create(resource.target as any) as Record<string, any>;
       await this.write(resource, entity, body, 'post', principal, hooks, em, request);
       return String(entity[resource.idProperty]);
@@ -59,19 +61,32 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<string> {
     const entity = em.create(resource.target as any) as Record<string, any>;
-    try {
-      await this.write(resource, entity, body, 'post', principal, hooks, em, request);
-    } catch (error) {
-      if (!pathPrefix || !(error instanceof ValidationError)) throw error;
-      throw new ValidationError(
-        error.violations.map((v) => ({
-          ...v,
-          propertyPath: v.propertyPath ? `${pathPrefix}.${v.propertyPath}` : pathPrefix,
-        })),
-        error.extra,
-      );
-    }
+    await prefixViolations(pathPrefix, () =>
+      this.write(resource, entity, body, 'post', principal, hooks, em, request),
+    );
     return String(entity[resource.idProperty]);
+  }
+
+  /**
+   * Replaces a resource inside a transaction that is already open, through the same pipeline:
+   * e.g. a shipment item given as `{@id, qty}` in a shipment PUT. Violations are reported
+   * under `pathPrefix`.
+   */
+  async replaceWithin(
+    em: EntityManager,
+    resource: ResourceMeta,
+    id: string,
+    body: unknown,
+    principal: Principal,
+    hooks: ResourceHooks = {},
+    pathPrefix = '',
+    request?: Request,
+  ): Promise<void> {
+    const entity = await this.load(resource, id, principal, em);
+    if (resource.options.replaceOnPut) resetOmittedOnPut(resource, entity, body);
+    await prefixViolations(pathPrefix, () =>
+      this.write(resource, entity, body, 'put', principal, hooks, em, request),
+    );
   }
 
   async replace(
@@ -83,6 +98,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
+      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = await this.load(resource, id, principal, em);
       if (resource.options.replaceOnPut) resetOmittedOnPut(resource, entity, body);
       await this.write(resource, entity, body, 'put', principal, hooks, em, request);
@@ -97,6 +113,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
+      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = await this.load(resource, id, principal, em, 'delete');
       const ctx: WriteContext = {
         principal,
@@ -186,7 +203,7 @@ export class ResourceWriter {
     em: EntityManager,
     request?: Request,
   ): Promise<void> {
-    const { violations, nested } = await this.denormalizer.apply(
+    const { violations, nested, nestedElements } = await this.denormalizer.apply(
       resource,
       entity,
       body,
@@ -201,6 +218,7 @@ export class ResourceWriter {
       em,
       body: body as Record<string, unknown>,
       nested,
+      nestedElements,
       request,
     };
     if (violations.length === 0) await hooks.prepare?.(entity, ctx);
@@ -218,5 +236,21 @@ export class ResourceWriter {
     if (hooks.persist) await hooks.persist(entity, ctx);
     else await em.save(entity);
     await hooks.afterWrite?.(entity, ctx);
+  }
+}
+
+/** Runs a nested write, reporting its violations under `pathPrefix` (`shipment.trackingNumber`). */
+async function prefixViolations(pathPrefix: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (error) {
+    if (!pathPrefix || !(error instanceof ValidationError)) throw error;
+    throw new ValidationError(
+      error.violations.map((v) => ({
+        ...v,
+        propertyPath: v.propertyPath ? `${pathPrefix}.${v.propertyPath}` : pathPrefix,
+      })),
+      error.extra,
+    );
   }
 }

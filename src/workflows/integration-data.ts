@@ -1,0 +1,87 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { BATCH_ENTITIES } from '../batches/batch-entities';
+import { HydraApi } from '../hydra/controller/hydra-api';
+import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+
+/** `?deleteData=1` (or true / yes): the reference's switch on DELETE /workflows/{id}. */
+export function deleteDataRequested(value: unknown): boolean {
+  return typeof value === 'string' && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
+}
+
+/**
+ * Where each kind of record names the integration that brought it in, in the order they go
+ * (items before what holds them; what a cascade took already is skipped).
+ */
+const BROUGHT_IN: Array<{ entity: string; table: string; condition: string; byIri?: boolean }> = [
+  {
+    entity: 'shipment_items',
+    table: 'shipment_item',
+    condition: 'external_source_integration_id = $1',
+  },
+  { entity: 'shipments', table: 'shipment', condition: 'external_source_integration_id = $1' },
+  {
+    entity: 'order_items',
+    table: 'order_item',
+    condition: 'external_source_integration = $1',
+    byIri: true,
+  },
+  {
+    entity: 'orders',
+    table: '"order"',
+    condition: 'external_source_integration = $1',
+    byIri: true,
+  },
+];
+
+/**
+ * DELETE /workflows/{id}?deleteData=1: the records the integration brought in (shipments,
+ * shipment items, orders, order items, whose externalSourceIntegration is the workflow, and
+ * the team's products and variants it synced) go with it, each through the rules of its own
+ * DELETE (notes, order fulfilment, outbox events), in the workflow's delete transaction.
+ */
+@Injectable()
+export class IntegrationData {
+  constructor(
+    private readonly moduleRef: ModuleRef,
+    private readonly api: HydraApi,
+  ) {}
+
+  async remove(ctx: WriteContext, workflowId: string): Promise<void> {
+    const { em } = ctx;
+    const [row]: Array<{ workspace_id: string }> = await em.query(
+      `SELECT workspace_id FROM workflow WHERE id = $1`,
+      [workflowId],
+    );
+    if (!row) return;
+    const iri = `/workflows/${workflowId}`;
+    for (const { entity, table, condition, byIri } of BROUGHT_IN) {
+      const spec = BATCH_ENTITIES[entity];
+      const resource = this.api.resource(spec.target);
+      const hooks = this.moduleRef.get<ResourceHooks>(spec.hooks, { strict: false });
+      const ids: Array<{ id: string }> = await em.query(
+        `SELECT id FROM ${table} WHERE workspace_id = $2 AND ${condition} ORDER BY id FOR UPDATE`,
+        [byIri ? iri : workflowId, row.workspace_id],
+      );
+      for (const { id } of ids) {
+        const [still] = await em.query(`SELECT 1 FROM ${table} WHERE id = $1`, [id]);
+        if (!still) continue;
+        const record = { id } as Record<string, unknown>;
+        const removal: WriteContext = { ...ctx, resource, operation: 'delete', body: {} };
+        await hooks.beforeRemove?.(record, removal);
+        if (hooks.remove) await hooks.remove(record, removal);
+        else await em.delete(resource.target, { id });
+      }
+    }
+    await em.query(
+      `DELETE FROM product p USING workspace w
+        WHERE w.id = $2 AND p.team_id = w.team_id AND p.external_source_integration = $1`,
+      [iri, row.workspace_id],
+    );
+    await em.query(
+      `DELETE FROM product_variant v USING workspace w
+        WHERE w.id = $2 AND v.team_id = w.team_id AND v.external_source_integration = $1`,
+      [iri, row.workspace_id],
+    );
+  }
+}
