@@ -1,13 +1,15 @@
 import { Controller, Get } from '@nestjs/common';
 import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
-import { Public } from '../access/public.decorator';
+import { ApiOperation } from '@nestjs/swagger';
+import { Access } from '../access/access.decorator';
 import { ApiError } from '../hydra/errors/api-errors';
 import { DATABASE_RETRY_AFTER } from '../database/outage/database-failure';
 import { DatabaseOutage } from '../database/outage/database-outage';
 import { pingDatabase } from './database-ping';
 
-@Public()
+// Probes of load balancers and orchestrators: no token. Terminus writes the answers.
+@Access('public')
 @Controller('health')
 export class HealthController {
   constructor(
@@ -18,6 +20,11 @@ export class HealthController {
 
   /** Liveness: the process answers HTTP. Never touches dependencies. */
   @Get()
+  @ApiOperation({
+    summary: 'Liveness probe: the process answers HTTP.',
+    description:
+      'Public (no token). Answers 200 `{status: "ok"}` as long as the process serves HTTP; it never touches the database or other dependencies, so a restart is only asked for when the process itself is stuck.',
+  })
   @HealthCheck()
   live() {
     return this.health.check([]);
@@ -29,6 +36,11 @@ export class HealthController {
    * the outage is logged once (DatabaseOutage), not on every probe.
    */
   @Get('ready')
+  @ApiOperation({
+    summary: 'Readiness probe: the database answers.',
+    description:
+      'Public (no token). Answers 200 `{status: "ok", info, error, details}` when PostgreSQL answers `SELECT 1` through the pool within 2 s; otherwise 503 with Retry-After and the reason in `details.database`, at once during a known outage, so load balancers stop sending traffic.',
+  })
   async ready() {
     const down = (message: string) =>
       new ApiError(

@@ -1,108 +1,99 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { DataSource } from 'typeorm';
-import { canWriteWorkspace } from '../access/principal';
-import { Public } from '../access/public.decorator';
+import { visibleFromInput } from '../access/access-target';
+import { Access } from '../access/access.decorator';
+import type { Principal } from '../access/principal';
+import type { ActionContext, UploadedFile } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { HydraApi } from '../hydra/controller/hydra-api';
 import {
   ApiError,
-  ForbiddenError,
   NotFoundError,
   ValidationError,
-  Violation,
   ViolationCodes,
 } from '../hydra/errors/api-errors';
 import { Workspace } from '../workspaces/workspace.entity';
 import { FileStorage, STORAGE_KEY } from './file-storage';
+import { MediaUploadInput } from './media-upload.input';
 import { Media } from './media.entity';
-import { MediaService, UploadedFile } from './media.service';
+import { MediaService } from './media.service';
 import { isImage } from './sniff-media-type';
-import { AcceptsUploads } from '../hydra/serialization/multipart.middleware';
 
 /** GET /media, GET /media/{id}: generated from the declaration. */
 export class MediaController extends ResourceController(Media) {}
 
-/** Reads the uploaded file of a multipart request (`field`), or answers 415/422. */
-export function uploadedFile(req: Request, field = 'file'): UploadedFile & { fieldname: string } {
-  if (!req.is('multipart/form-data')) {
+/** The uploaded file of a multipart request (`field`), or 415/422. */
+export function uploadedFile(
+  context: ActionContext,
+  field = 'file',
+): UploadedFile & { buffer: Buffer } {
+  const type = context.header('content-type') ?? '';
+  if (!/^multipart\/form-data\b/i.test(type)) {
     throw new ApiError(
       415,
-      `The content-type "${req.headers['content-type'] ?? ''}" is not supported. Upload files as "multipart/form-data" (field "${field}").`,
+      `The content-type "${type}" is not supported. Upload files as "multipart/form-data" (field "${field}").`,
     );
   }
-  const files = (req.files as Array<UploadedFile & { fieldname: string }> | undefined) ?? [];
-  const file = files.find((f) => f.fieldname === field);
-  if (!file)
+  const file = context.files[field]?.[0];
+  if (!file || !file.buffer)
     throw ValidationError.of(field, 'This value should not be null.', ViolationCodes.notNull);
   if (file.buffer.length === 0)
     throw ValidationError.of(field, 'An empty file is not allowed.', ViolationCodes.invalid);
-  return file;
+  return file as UploadedFile & { buffer: Buffer };
 }
 
-/**
- * `POST /media` (multipart, field `file`; optional `workspace` attaches it at once and
- * `fileOriginalName` overrides the name) and the public file route behind `filePath`.
- */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
+/** Uploads, and the public file route behind `filePath`. */
 @Controller()
 export class MediaFilesController {
   constructor(
-    private readonly api: HydraApi,
     private readonly media: MediaService,
     private readonly storage: FileStorage,
-    private readonly dataSource: DataSource,
   ) {}
 
-  @Post('/media')
-  @AcceptsUploads()
-  @HttpCode(201)
-  async upload(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const resource = this.api.resource(Media);
-    this.api.responder.negotiate(req);
-    const principal = this.api.requirePrincipal(req);
-    const file = uploadedFile(req);
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const violations: Violation[] = [];
-    let workspaceId: string | null = null;
-    if (body.workspace !== undefined && body.workspace !== '') {
-      workspaceId =
-        typeof body.workspace === 'string'
-          ? await this.api.data.resolveReference(
-              this.api.resource(Workspace),
-              principal,
-              body.workspace,
-            )
-          : null;
-      if (workspaceId && !canWriteWorkspace(principal, workspaceId))
-        throw new ForbiddenError('Read-only access to this workspace.');
-      if (!workspaceId)
-        violations.push({
+  @Action({
+    method: 'POST',
+    path: '/media',
+    summary: 'Uploads a file (an image for logos and pages, or any document).',
+    description:
+      'A multipart/form-data body with the file in the part `file`; optional fields `workspace` (id or IRI of a workspace the caller may write: the media belongs to it at once) and `fileOriginalName` (the name to keep). Any signed-in user; with a workspace, full access to it (read-only members 403). Answers the Media record, whose `filePath` serves the bytes. Errors: 415 a body that is not multipart, 413 a file over the size limit, 400 wrong field types, 422 no file, an empty file, or a workspace the caller cannot see ("Item not found").',
+    input: MediaUploadInput,
+    output: { item: Media },
+    status: 201,
+    access: 'workspace:write',
+    workspace: visibleFromInput(Workspace, 'workspace'),
+    uploads: true,
+  })
+  async upload(input: MediaUploadInput, principal: Principal, context: ActionContext) {
+    const file = uploadedFile(context);
+    const [workspaceId] = context.located;
+    if (input.workspace && !workspaceId) {
+      throw new ValidationError([
+        {
           propertyPath: 'workspace',
-          message: `Item not found for "${String(body.workspace)}".`,
+          message: `Item not found for "${input.workspace}".`,
           code: null,
-        });
+        },
+      ]);
     }
-    const name = body.fileOriginalName;
-    if (name !== undefined && typeof name !== 'string')
-      throw new ApiError(400, 'The type of the "fileOriginalName" attribute must be "string".');
-    if (violations.length) throw new ValidationError(violations);
-    const id = await this.media.upload(principal, file, {
-      workspaceId,
-      originalName: name ?? null,
+    return this.media.upload(principal, file, {
+      workspaceId: workspaceId ?? null,
+      originalName: input.fileOriginalName ?? null,
     });
-    const record = await this.api.data.get(resource, principal, id);
-    this.api.responder.item(req, res, resource, record, 201);
   }
 
   /**
-   * The stored file. Public like a bucket URL: the key holds a random UUID. Only images whose
-   * bytes were verified are shown inline; anything else downloads, sandboxed.
+   * The stored file. Public like a bucket URL: the key holds a random UUID (a capability
+   * URL). Only images whose bytes were verified are shown inline; anything else downloads,
+   * sandboxed. It streams the bytes itself, so it is a plain route.
    */
-  @Public()
+  @Access('public')
+  @ApiOperation({
+    summary: 'Downloads a stored media file.',
+    description:
+      'Public: the path (the Media record\u2019s `filePath`) holds a random UUID and is the capability. Streams the bytes with the stored media type, cached for a year; only verified images are shown inline, anything else is an attachment with a sandboxing Content-Security-Policy. 404 for an unknown or removed file.',
+  })
   @Get('/media/files/:dir/:name')
   async file(
     @Param('dir') dir: string,
@@ -111,14 +102,10 @@ export class MediaFilesController {
   ): Promise<void> {
     const key = `${dir}/${name}`;
     if (!STORAGE_KEY.test(key)) throw new NotFoundError();
-    const rows = await this.dataSource.query(
-      `SELECT mime_type FROM media WHERE storage_key = $1 LIMIT 1`,
-      [key],
-    );
-    if (rows.length === 0) throw new NotFoundError();
+    const type = await this.media.storedType(key);
+    if (type === null) throw new NotFoundError();
     const opened = await this.storage.open(key);
     if (!opened) throw new NotFoundError();
-    const type = rows[0].mime_type as string;
     res.status(200);
     res.setHeader('Content-Type', type);
     res.setHeader('Content-Length', String(opened.size));

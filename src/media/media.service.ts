@@ -20,6 +20,15 @@ export class MediaService {
     private readonly storage: FileStorage,
   ) {}
 
+  /** The media type of the stored file behind `key`, or null when no media row uses it. */
+  async storedType(key: string): Promise<string | null> {
+    const rows: Array<{ mime_type: string }> = await this.dataSource.query(
+      `SELECT mime_type FROM media WHERE storage_key = $1 LIMIT 1`,
+      [key],
+    );
+    return rows[0]?.mime_type ?? null;
+  }
+
   /**
    * Stores the file, then its row (in `em` when given, so the caller's transaction owns it).
    * The file is removed again when the row cannot be written.

@@ -3,13 +3,14 @@ import { ResourceController } from '../hydra/controller/resource-controller';
 import { InvitationsService } from './invitations.service';
 import { TeamMembersController } from './team-members.controller';
 import { Team } from './team.entity';
+import { TeamMembersService } from './team-members.service';
 import { TeamsService } from './teams.service';
 
 export class TeamsController extends ResourceController(Team, TeamsService) {}
 
 @Module({
   controllers: [TeamsController, TeamMembersController],
-  providers: [TeamsService, InvitationsService],
+  providers: [TeamsService, InvitationsService, TeamMembersService],
   exports: [TeamsService, InvitationsService],
 })
 export class TeamsModule {}

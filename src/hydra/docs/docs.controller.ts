@@ -1,6 +1,7 @@
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { Public } from '../../access/public.decorator';
+import { ApiOperation } from '@nestjs/swagger';
+import { Access } from '../../access/access.decorator';
 import { NotFoundError } from '../errors/api-errors';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { DOCS_LINK, Responder } from '../serialization/responder';
@@ -12,8 +13,11 @@ import {
   resourceContext,
 } from './hydra-documentation';
 
-/** Entry point, JSON-LD contexts and the Hydra documentation, generated from the declarations. */
-@Public()
+/**
+ * Entry point, JSON-LD contexts and the Hydra documentation, generated from the declarations.
+ * Public (no token); they write their documents themselves (JSON-LD with the docs Link).
+ */
+@Access('public')
 @Controller()
 export class HydraDocsController {
   constructor(
@@ -22,6 +26,11 @@ export class HydraDocsController {
   ) {}
 
   @Get(['/', '/index.jsonld'])
+  @ApiOperation({
+    summary: 'The API entry point: the IRI of every collection.',
+    description:
+      'Public (no token). Answers the Hydra Entrypoint in JSON-LD (or plain JSON) with the documentation Link header; a browser asking for HTML is redirected (302) to the interactive docs at /docs. 406 for other formats.',
+  })
   root(@Req() req: Request, @Res() res: Response): void {
     if (this.responder.negotiate(req, ['jsonld', 'json', 'html']) === 'html') {
       res.redirect(302, '/docs');
@@ -31,11 +40,21 @@ export class HydraDocsController {
   }
 
   @Get('/docs.jsonld')
+  @ApiOperation({
+    summary: 'The Hydra API documentation (hydra:ApiDocumentation).',
+    description:
+      'Public (no token). Every resource class with its properties and operations, generated from the declarations, in JSON-LD (or plain JSON). 406 for other formats.',
+  })
   docs(@Req() req: Request, @Res() res: Response): void {
     this.send(req, res, apiDocumentation(this.registry.all(), this.vocab(req)));
   }
 
   @Get('/contexts/:name')
+  @ApiOperation({
+    summary: 'The JSON-LD context of a resource, the entry point or the errors.',
+    description:
+      'Public (no token). `name` is a resource short name (`Shipment`), `Entrypoint`, `Error` or `ConstraintViolationList`, with or without `.jsonld`; answers the context mapping its terms to the vocabulary of /docs.jsonld. 404 for an unknown name, 406 for formats other than JSON-LD and JSON.',
+  })
   context(@Param('name') raw: string, @Req() req: Request, @Res() res: Response): void {
     const name = raw.replace(/\.jsonld$/, '');
     const vocab = this.vocab(req);

@@ -1,52 +1,65 @@
-import { Controller, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { Public } from '../../access/public.decorator';
-import { hasBody } from '../../app.setup';
-import { ApiError, BadRequestError } from '../../hydra/errors/api-errors';
-import { TrackingWebhooks } from './tracking-webhooks';
+import { Controller } from '@nestjs/common';
+import type { Principal } from '../../access/principal';
+import type { ActionContext } from '../../hydra/actions/action-declaration';
+import { Action } from '../../hydra/actions/action.decorator';
+import { Answer } from '../../hydra/actions/action-result';
+import { ApiError } from '../../hydra/errors/api-errors';
+import { TrackingWebhooks, type PushReceipt } from './tracking-webhooks';
 
 /**
- * POST /public/tracking_webhooks/{provider}/{credentialsId}: where a tracking provider pushes
- * updates (configure this URL in the provider's dashboard; `instance` as credentialsId for
- * TRACKING_PROVIDER). Public: the provider's own signature or secret authenticates it, checked
- * over the exact bytes received. 200 `{received, applied, unknown}` when shipments were
- * updated; 202 when none matched (unknown numbers, or an event that carries no tracking);
- * 415 for a body that is not JSON, 400 for JSON that is not an object; 404 for an unknown
- * provider or credentials; 401 for a missing or wrong signature.
+ * Where tracking providers push updates (configure the URL in the provider's dashboard;
+ * `instance` as credentialsId for TRACKING_PROVIDER). The provider's own signature or secret
+ * authenticates the push, checked over the exact bytes received.
  */
-@Public()
 @Controller()
 export class TrackingWebhooksController {
   constructor(private readonly webhooks: TrackingWebhooks) {}
 
-  @Post('/public/tracking_webhooks/:provider/:credentialsId')
+  @Action({
+    method: 'POST',
+    path: '/public/tracking_webhooks/:provider/:credentialsId',
+    summary: 'Receives a tracking provider\u2019s push of shipment updates.',
+    description:
+      'Public: no token; the provider\u2019s signature (or shared secret) over the exact body bytes authenticates the push, for the provider credentials `credentialsId` (`instance` for the server\u2019s own TRACKING_PROVIDER). Applies the tracking events to the shipments whose numbers match. Answers plain JSON `{received, applied, unknown}` whatever the Accept header: 200 when shipments were updated, 202 when none matched (unknown numbers, or an event without tracking). Errors: 415 a body that is not JSON, 400 JSON that is not an object, 404 an unknown provider or credentials, 401 a missing or wrong signature.',
+    output: {
+      json: {
+        type: 'object',
+        properties: {
+          received: { type: 'integer' },
+          applied: { type: 'integer' },
+          unknown: { type: 'array', items: { type: 'string' } },
+        },
+      },
+    },
+    formats: 'any',
+    access: 'public',
+  })
   async receive(
-    @Param('provider') provider: string,
-    @Param('credentialsId') credentialsId: string,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const headers: Record<string, string | undefined> = {};
-    for (const [name, value] of Object.entries(req.headers)) {
-      headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-    }
-    const rawBody = (req as Request & { rawBody?: Buffer }).rawBody;
+    _input: unknown,
+    _principal: Principal | undefined,
+    context: ActionContext,
+  ): Promise<Answer<PushReceipt>> {
     // Every provider pushes JSON objects; the raw bytes are kept for JSON media types only.
-    if (hasBody(req) && rawBody === undefined && (req.headers['content-length'] ?? '0') !== '0') {
+    const sent =
+      context.header('transfer-encoding') !== undefined ||
+      (context.header('content-length') ?? '0') !== '0';
+    if (sent && context.rawBody === undefined) {
       throw new ApiError(415, 'A tracking push is a JSON body (Content-Type: application/json).');
     }
-    if (
-      rawBody !== undefined &&
-      (typeof req.body !== 'object' || req.body === null || Array.isArray(req.body))
-    ) {
-      throw new BadRequestError('A tracking push is a JSON object.');
-    }
     const receipt = await this.webhooks.receive(
-      provider,
-      credentialsId,
-      headers,
-      rawBody ?? Buffer.alloc(0),
+      context.params.provider,
+      context.params.credentialsId,
+      requestHeaders(context),
+      context.rawBody ?? Buffer.alloc(0),
     );
-    res.status(receipt.applied > 0 ? 200 : 202).json(receipt);
+    return new Answer(receipt, receipt.applied > 0 ? 200 : 202);
   }
+}
+
+/** The request's headers by lower-case name, as the providers' signature checks read them. */
+function requestHeaders(context: ActionContext): Readonly<Record<string, string | undefined>> {
+  return new Proxy(
+    {},
+    { get: (_target, name) => (typeof name === 'string' ? context.header(name) : undefined) },
+  );
 }

@@ -1,0 +1,9 @@
+import { Typed } from '../hydra/validation/input-types';
+
+/** The form fields of `POST /media` (the file itself is the multipart part `file`). */
+export class MediaUploadInput {
+  /** Id or IRI of a workspace the caller may write: the media belongs to it at once. */
+  @Typed('string') workspace?: string | null;
+  /** The name to keep instead of the uploaded file's own. */
+  @Typed('string') fileOriginalName?: string | null;
+}
