@@ -26,7 +26,9 @@ export const openapiCommand: CliCommand = {
       await app.init();
       const text = JSON.stringify(openApiDocument(app), null, 2);
       if (values.output) {
-        const { writeFileSync } = await import('fs');
+        const { mkdirSync, writeFileSync } = await import('fs');
+        const { dirname } = await import('path');
+        mkdirSync(dirname(values.output), { recursive: true });
         writeFileSync(values.output, `${text}\n`);
       } else context.print(text);
     } finally {
