@@ -1,0 +1,62 @@
+import type {
+  ProviderAdapter,
+  ProviderCallContext,
+  ProviderOutcome,
+  ProviderTrackRequest,
+} from '../remote/provider-adapter';
+import { TrackingProviderError } from '../tracking-provider-error';
+import { mapDhlShipment, pickDhlShipment } from './dhl-mapping';
+import { DHL_CARRIERS } from './dhl-services';
+import { dhlSettings } from './dhl-settings';
+
+export const DHL_TRACK_PATH = '/track/shipments';
+
+async function trackOne(
+  ctx: ProviderCallContext,
+  req: ProviderTrackRequest,
+): Promise<ProviderOutcome> {
+  const { apiKey } = dhlSettings(ctx.credentials);
+  const res = await ctx.http.request({
+    method: 'GET',
+    url: `${ctx.credentials.baseUrl.replace(/\/+$/, '')}${DHL_TRACK_PATH}`,
+    query: { trackingNumber: req.trackingNumber, language: 'en' },
+    headers: { 'DHL-API-Key': apiKey },
+    // 404 "No shipment with given tracking number found": nothing known (yet; new shipments
+    // appear after 10-30 minutes).
+    acceptStatuses: [404],
+  });
+  const shipment = res.status === 404 ? null : pickDhlShipment(res.body, req.carrierCode);
+  return shipment ? mapDhlShipment(shipment) : { checkpoints: [], facts: {} };
+}
+
+/**
+ * One number per call. A transient failure (429: DHL's daily quota is small) ends the round:
+ * the numbers not asked yet get the same error.
+ */
+async function track(
+  ctx: ProviderCallContext,
+  requests: readonly ProviderTrackRequest[],
+): Promise<Map<string, ProviderOutcome>> {
+  const out = new Map<string, ProviderOutcome>();
+  for (const [i, req] of requests.entries()) {
+    try {
+      out.set(req.trackingNumber, await trackOne(ctx, req));
+    } catch (error) {
+      if (!(error instanceof TrackingProviderError)) throw error;
+      out.set(req.trackingNumber, error);
+      if (error.transient) {
+        for (const rest of requests.slice(i + 1)) out.set(rest.trackingNumber, error);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+export const dhlAdapter: ProviderAdapter = {
+  type: 'dhl',
+  defaultBaseUrl: 'https://api-eu.dhl.com',
+  maxBatchSize: 1,
+  carriers: DHL_CARRIERS,
+  track,
+};

@@ -1,0 +1,81 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ProviderAdapter,
+  ProviderCallContext,
+  ProviderOutcome,
+  ProviderTrackRequest,
+} from '../remote/provider-adapter';
+import { TrackingProviderError } from '../tracking-provider-error';
+import { upsAuthorized, upsUrl } from './ups-auth';
+import { findUpsPackage, mapUpsPackage } from './ups-mapping';
+import { parseUpsPush, verifyUpsPush } from './ups-push';
+import { upsSettings } from './ups-settings';
+
+export const UPS_TRACK_PATH = '/api/track/v1/details/';
+export const UPS_LOCALE = 'en_US';
+
+/** UPS wants a unique `transId` per request (32 characters at most in practice). */
+export function upsTransId(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
+/** A tracking number UPS does not know (yet): no checkpoints, the engine says no_info. */
+const NOT_FOUND = { checkpoints: [], facts: {} } as const;
+
+async function trackOne(ctx: ProviderCallContext, number: string): Promise<ProviderOutcome> {
+  const settings = upsSettings(ctx.credentials);
+  const res = await upsAuthorized(ctx, (token) => ({
+    method: 'GET',
+    url: upsUrl(ctx, `${UPS_TRACK_PATH}${encodeURIComponent(number)}`),
+    query: {
+      locale: UPS_LOCALE,
+      returnSignature: 'false',
+      returnMilestones: 'false',
+      returnPOD: 'false',
+    },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      transId: upsTransId(),
+      transactionSrc: settings.transactionSrc,
+    },
+    acceptStatuses: [404],
+  }));
+  if (res.status === 404) return NOT_FOUND;
+  const pkg = findUpsPackage(res.body, number);
+  return pkg ? mapUpsPackage(pkg) : NOT_FOUND;
+}
+
+/**
+ * One number per Track call. A transient failure (429, 5xx) stops the round: the numbers not
+ * asked yet get the same error, so a rate-limited provider is not asked again at once.
+ */
+async function track(
+  ctx: ProviderCallContext,
+  requests: readonly ProviderTrackRequest[],
+): Promise<Map<string, ProviderOutcome>> {
+  const out = new Map<string, ProviderOutcome>();
+  for (const [i, req] of requests.entries()) {
+    try {
+      out.set(req.trackingNumber, await trackOne(ctx, req.trackingNumber));
+    } catch (error) {
+      if (!(error instanceof TrackingProviderError)) throw error;
+      out.set(req.trackingNumber, error);
+      if (error.transient) {
+        for (const rest of requests.slice(i + 1)) out.set(rest.trackingNumber, error);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+export const upsAdapter: ProviderAdapter = {
+  type: 'ups',
+  defaultBaseUrl: 'https://onlinetools.ups.com',
+  // The Track API takes one inquiry number per call.
+  maxBatchSize: 1,
+  carriers: ['ups'],
+  track,
+  verifyPush: verifyUpsPush,
+  parsePush: parseUpsPush,
+};
