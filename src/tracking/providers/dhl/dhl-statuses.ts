@@ -26,7 +26,7 @@ export const DHL_PHRASE_RULES: readonly { pattern: RegExp; status: TrackingStatu
   },
   {
     pattern:
-      /\b(?:available|ready) for (?:pick ?up|collection)\b|\bawaiting collection\b|\bcan be picked up\b/i,
+      /\b(?:available|ready) for (?:pick[ -]?up|collection)\b|\bawaiting collection\b|\bcan be picked up\b/i,
     status: 'available_for_pickup',
   },
 ];

@@ -33,7 +33,7 @@ export const UPS_STATUS_TYPES: Readonly<Record<string, TrackingStatusCode>> = {
 export const UPS_PHRASE_RULES: readonly { pattern: RegExp; status: TrackingStatusCode }[] = [
   { pattern: /\breturn(?:ed|ing)? to (?:the )?(?:sender|shipper)\b/i, status: 'return_to_sender' },
   {
-    pattern: /\b(?:awaiting|ready for) (?:customer )?pick ?up\b|\bavailable for pick ?up\b/i,
+    pattern: /\b(?:awaiting|ready for) (?:customer )?pick[ -]?up\b|\bavailable for pick[ -]?up\b/i,
     status: 'available_for_pickup',
   },
 ];

@@ -26,10 +26,11 @@ export const USPS_EVENT_WORDINGS: readonly { pattern: RegExp; status: TrackingSt
     pattern: /\bpre-?shipment\b|\blabel created\b|\bawaiting item\b/i,
     status: 'pre_transit',
   },
-  { pattern: /\breturn(?:ed)? to sender\b/i, status: 'return_to_sender' },
+  { pattern: /\breturn(?:ed)? to sender\b|\bto original sender\b/i, status: 'return_to_sender' },
   { pattern: /\bout for delivery\b/i, status: 'delivery_in_progress' },
   {
-    pattern: /\bavailable for pick ?up\b|\bready for pick ?up\b|\bheld at (?:the )?post office\b/i,
+    pattern:
+      /\bavailable for pick[ -]?up\b|\bready for pick[ -]?up\b|\bheld at (?:the )?post office\b/i,
     status: 'available_for_pickup',
   },
   {
