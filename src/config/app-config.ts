@@ -58,6 +58,10 @@ export class AppConfig {
   readonly trackingRefreshIntervalSeconds: number;
   readonly trackingRefreshBatchSize: number;
   readonly trackingRefreshConcurrency: number;
+  /** Tracking provider of teams that configure none; undefined: sandbox and no_info only. */
+  readonly trackingProvider: string | undefined;
+  /** Parameters and secrets of that provider, named as its credentials type names them. */
+  readonly trackingProviderCredentials: Record<string, string | number | boolean> | undefined;
   /** This node processes background jobs (pg-boss workers). */
   readonly jobWorkersEnabled: boolean;
   /** Seals credential secrets; undefined outside production means a development key. */

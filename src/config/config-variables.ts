@@ -76,6 +76,36 @@ const hostList: Parser<string[]> = (raw) => {
     : { error: 'must be a comma-separated list of host names or IP addresses' };
 };
 
+/** Tracking provider types (src/tracking/providers/remote/provider-adapter.ts PROVIDER_TYPES). */
+const TRACKING_PROVIDER_NAMES = [
+  '17track',
+  'aftership',
+  'ship24',
+  'dhl',
+  'ups',
+  'fedex',
+  'usps',
+  'easypost',
+] as const;
+
+/** A JSON object whose values are strings, numbers or booleans. */
+const jsonStringObject: Parser<Record<string, string | number | boolean>> = (raw) => {
+  try {
+    const value: unknown = JSON.parse(raw);
+    if (
+      typeof value === 'object' &&
+      value !== null &&
+      !Array.isArray(value) &&
+      Object.values(value).every((v) => ['string', 'number', 'boolean'].includes(typeof v))
+    ) {
+      return { value: value as Record<string, string | number | boolean> };
+    }
+  } catch {
+    // fall through to the error below
+  }
+  return { error: 'must be a JSON object of strings, numbers and booleans' };
+};
+
 /** Comma-separated secrets, kept as written (keys are case-sensitive). */
 const keyList: Parser<string[]> = (raw) => {
   const keys = raw
@@ -285,6 +315,20 @@ export const CONFIG_VARIABLES = {
     default: '8',
     description: 'shipments refreshed at once by one node',
     parse: integer(1, 256),
+  },
+  trackingProvider: {
+    name: 'TRACKING_PROVIDER',
+    default: undefined,
+    description:
+      'instance-wide tracking provider for teams that configure none (17track, aftership, ship24, dhl, ups, fedex, usps, easypost); unset: sandbox and no_info only',
+    parse: oneOf(TRACKING_PROVIDER_NAMES),
+  },
+  trackingProviderCredentials: {
+    name: 'TRACKING_PROVIDER_CREDENTIALS',
+    default: undefined,
+    description:
+      'JSON object of the instance provider\'s parameters and secrets, as its credentials type names them (e.g. {"apiKey":"..."})',
+    parse: jsonStringObject,
   },
   jobWorkersEnabled: {
     name: 'JOB_WORKERS_ENABLED',

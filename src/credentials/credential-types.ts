@@ -1,6 +1,15 @@
 import { isEmail } from 'class-validator';
+import { findCarrier } from '../tracking/carriers/carrier-catalogue';
 
-export type ParameterKind = 'string' | 'url' | 'host' | 'integer' | 'boolean' | 'email';
+export type ParameterKind =
+  | 'string'
+  | 'url'
+  | 'host'
+  | 'integer'
+  | 'boolean'
+  | 'email'
+  /** Comma-separated carrier codes of the catalogue (src/tracking/carriers), e.g. "ups,fedex". */
+  | 'carrierCodes';
 
 export interface CredentialTypeSpec {
   title: string;
@@ -13,6 +22,62 @@ export interface CredentialTypeSpec {
   secrets: string[];
   /** Shortest accepted secret (signing keys must resist guessing). */
   minSecretLength?: number;
+}
+
+/**
+ * Settings every tracking provider's credentials accept besides their own (see
+ * src/tracking/README.md, "Tracking providers"): `baseUrl` (unset: the provider's production
+ * URL), `isDefault` (the team's default provider), `carriers` (carriers routed to this provider
+ * whatever the default), `requestsPerSecond` (the budget shared by every node; unset: the
+ * provider's documented limit).
+ */
+const TRACKING_ROUTING_PARAMETERS = {
+  baseUrl: 'url',
+  isDefault: 'boolean',
+  carriers: 'carrierCodes',
+  requestsPerSecond: 'integer',
+} satisfies Record<string, ParameterKind>;
+
+function trackingProvider(
+  title: string,
+  parameters: Record<string, ParameterKind>,
+  secrets: string[],
+): CredentialTypeSpec {
+  return {
+    title,
+    visible: true,
+    tags: ['tracking'],
+    parameters: { ...TRACKING_ROUTING_PARAMETERS, ...parameters },
+    secrets,
+  };
+}
+
+/**
+ * Tracking providers (src/tracking/providers/<provider>/), one type per PROVIDER_TYPES entry;
+ * what each holds follows the provider's authentication (shared/carrier-apis.md).
+ */
+function trackingProviderTypes() {
+  return {
+    /** `apiKey`: the 17token security key; it also signs webhook pushes (`sign`). */
+    '17track': trackingProvider('17TRACK', {}, ['apiKey']),
+    /** `apiKey` (as-api-key header); `webhookSecret` checks aftership-hmac-sha256. */
+    aftership: trackingProvider('AfterShip', {}, ['apiKey', 'webhookSecret']),
+    /** `apiKey` (Bearer); `webhookSecret` is the Bearer secret Ship24 pushes with. */
+    ship24: trackingProvider('Ship24', {}, ['apiKey', 'webhookSecret']),
+    /** `apiKey`: the DHL-API-Key consumer key (the Unified API has no push). */
+    dhl: trackingProvider('DHL Shipment Tracking', {}, ['apiKey']),
+    /** OAuth client credentials; `merchantId` is the optional x-merchant-id; Track Alert secret. */
+    ups: trackingProvider('UPS Track', { clientId: 'string', merchantId: 'string' }, [
+      'clientSecret',
+      'webhookSecret',
+    ]),
+    /** OAuth client credentials: `clientId` is the FedEx API key, `clientSecret` its secret key. */
+    fedex: trackingProvider('FedEx Track', { clientId: 'string' }, ['clientSecret']),
+    /** OAuth client credentials of the USPS developer portal. */
+    usps: trackingProvider('USPS Tracking v3', { clientId: 'string' }, ['clientSecret']),
+    /** `apiKey` (HTTP Basic user); `webhookSecret` checks X-Hmac-Signature. */
+    easypost: trackingProvider('EasyPost Trackers', {}, ['apiKey', 'webhookSecret']),
+  } satisfies Record<string, CredentialTypeSpec>;
 }
 
 /**
@@ -85,6 +150,7 @@ export const CREDENTIAL_TYPES = {
     parameters: {},
     secrets: ['accessToken'],
   },
+  ...trackingProviderTypes(),
 } satisfies Record<string, CredentialTypeSpec>;
 
 export type CredentialType = keyof typeof CREDENTIAL_TYPES;
@@ -127,6 +193,12 @@ export function parameterProblem(kind: ParameterKind, value: unknown): string | 
         : 'This value is not a valid host name.';
     case 'email':
       return isEmail(value) ? null : 'This value is not a valid email address.';
+    case 'carrierCodes': {
+      const unknown = carrierCodeList(value).filter((code) => !findCarrier(code));
+      return unknown.length === 0
+        ? null
+        : `Unknown carrier code(s): ${unknown.join(', ')}. Codes are listed by GET /public/carriers.`;
+    }
     default:
       return null;
   }
@@ -139,4 +211,12 @@ export function isHttpUrl(value: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The codes of a `carrierCodes` parameter, trimmed and lower-cased. */
+export function carrierCodeList(value: string): string[] {
+  return value
+    .split(',')
+    .map((code) => code.trim().toLowerCase())
+    .filter(Boolean);
 }

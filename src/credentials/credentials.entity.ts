@@ -80,6 +80,18 @@ export class Credentials {
   @Column('boolean', { default: true })
   visible: boolean;
 
+  @ApiProperty({
+    description:
+      'When the provider refused these credentials (HTTP 401/403); null while they work. ' +
+      'Writing the credentials again (PUT) clears it.',
+  })
+  @Column('timestamptz', { nullable: true })
+  rejectedAt: Date | null;
+
+  @ApiProperty({ description: "The provider's answer when it refused the credentials." })
+  @Column('text', { nullable: true })
+  rejectionReason: string | null;
+
   @ApiProperty()
   @CreateDateColumn({ type: 'timestamptz' })
   createdAt: Date;

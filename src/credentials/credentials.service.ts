@@ -50,6 +50,9 @@ export class CredentialsService implements ResourceHooks<Credentials> {
       credentials.secretsCiphertext = null;
     }
     if (!spec) return; // @Choice reports the type
+    // New settings deserve a new chance: a provider that refused them is asked again.
+    credentials.rejectedAt = null;
+    credentials.rejectionReason = null;
     credentials.tags = [...spec.tags];
     credentials.visible = spec.visible;
 

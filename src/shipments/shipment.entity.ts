@@ -229,6 +229,14 @@ export class Shipment {
   @Column('timestamptz', { nullable: true })
   lastStatusUpdate: Date | null;
 
+  @ApiProperty({
+    description:
+      'Why the last tracking check failed (provider down, timeout, rejected credentials); ' +
+      'null once a check succeeds. What the shipment already had is kept, and it is retried.',
+  })
+  @Column('text', { nullable: true })
+  trackingError: string | null;
+
   @ApiProperty({ writable: ['post'] })
   @NotBlank({ on: ['post'] })
   @ManyToOne(() => Workspace, { onDelete: 'CASCADE', nullable: false })

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
+import { CredentialsModule } from '../credentials/credentials.module';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { TrackingCheckpoint } from './checkpoints/tracking-checkpoint.entity';
 import { ShipmentLookup } from './checks/shipment-lookup';
@@ -9,6 +11,8 @@ import { TrackingChecksController } from './checks/tracking-checks.controller';
 import { Clock } from './clock';
 import { TrackingIngestController } from './ingest/tracking-ingest.controller';
 import { SandboxTrackingProvider, TrackingProviderRegistry } from './providers';
+import { ProviderCredentialsStore } from './providers/remote/provider-credentials-store';
+import { RemoteTracking } from './providers/remote/remote-tracking';
 import { TrackingRefresher } from './refresh/tracking-refresher';
 import { TrackingStatusesModule } from './status-catalogue/tracking-statuses.module';
 import { TrackingOnWrite } from './tracking-on-write';
@@ -24,7 +28,13 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
  * and the checkpoint and status resources.
  */
 @Module({
-  imports: [ShipmentsModule, NotificationsModule, TrackingStatusesModule],
+  imports: [
+    ShipmentsModule,
+    NotificationsModule,
+    TrackingStatusesModule,
+    CredentialsModule,
+    RateLimitModule,
+  ],
   controllers: [TrackingCheckpointsController, TrackingChecksController, TrackingIngestController],
   providers: [
     Clock,
@@ -32,12 +42,21 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
       provide: TrackingProviderRegistry,
       useFactory: () => new TrackingProviderRegistry([new SandboxTrackingProvider()]),
     },
+    ProviderCredentialsStore,
+    RemoteTracking,
     TrackingService,
     TrackingOnWrite,
     TrackingRefresher,
     TrackingChecks,
     ShipmentLookup,
   ],
-  exports: [Clock, TrackingProviderRegistry, TrackingService, TrackingRefresher, TrackingChecks],
+  exports: [
+    Clock,
+    TrackingProviderRegistry,
+    TrackingService,
+    TrackingRefresher,
+    TrackingChecks,
+    RemoteTracking,
+  ],
 })
 export class TrackingModule {}

@@ -72,6 +72,14 @@ export class TrackingCheckpoint {
   @Column('text', { nullable: true })
   rel: string | null;
 
+  @ApiProperty({
+    description:
+      "The tracking provider's own status of the checkpoint (e.g. 17TRACK " +
+      '"InTransit/InTransit_PickedUp"); null for the sandbox and pushed checkpoints.',
+  })
+  @Column('text', { nullable: true })
+  rawStatus: string | null;
+
   /** provider (fetched by the engine) or push (sent to POST /tracking/ingest). */
   @Column('text', { default: 'provider' })
   source: string;

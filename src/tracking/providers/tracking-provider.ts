@@ -19,6 +19,8 @@ export interface ProviderCheckpoint extends EngineCheckpoint {
   readonly carrierCode: string;
   /** Carrier affiliation: the origin or the destination carrier. */
   readonly rel?: CheckpointRel | null;
+  /** The provider's own status word(s), kept as reported (remote providers). */
+  readonly rawStatus?: string | null;
 }
 
 export interface TrackingResult {

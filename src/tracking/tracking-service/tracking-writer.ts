@@ -24,6 +24,11 @@ export interface TrackingUpdate {
   /** The provider's shipment-level facts; undefined keeps the stored ones (pushed checkpoints). */
   facts?: TrackingFacts;
   source: 'provider' | 'push';
+  /**
+   * Kept current by push (numbers registered with an aggregator): the next check is at least
+   * this far away, a safety-net poll rather than the engine's cadence.
+   */
+  pollAfterMs?: number;
 }
 
 export interface TrackingOutcome {
@@ -148,12 +153,16 @@ export async function applyTrackingUpdates(
     const newCheckpoints = inserted.get(row.id) ?? 0;
     const statusChanged = computed.trackingStatus !== row.tracking_status;
     const attempts = newCheckpoints > 0 || statusChanged ? 0 : row.tracking_attempts + 1;
-    const next = nextCheckAt(
+    const engineNext = nextCheckAt(
       computed.trackingStatus,
       computed.lastStatusUpdate,
       now,
       isPreShipment(computed.trackingStatus) ? attempts : undefined,
     );
+    const next =
+      engineNext !== null && update.pollAfterMs !== undefined
+        ? new Date(Math.max(engineNext.getTime(), now.getTime() + update.pollAfterMs))
+        : engineNext;
     changes.push({
       id: row.id,
       ...columnsOf(computed),
@@ -200,7 +209,7 @@ export async function applyTrackingUpdates(
         destination_country_iso2 = v.destination_country_iso2,
         destination_carrier = v.destination_carrier, next_check_at = v.next_check_at,
         tracking_attempts = v.tracking_attempts, tracking_facts = v.tracking_facts,
-        last_tracked_at = v.last_tracked_at,
+        last_tracked_at = v.last_tracked_at, tracking_error = NULL,
         updated_at = CASE WHEN v.touched THEN now() ELSE s.updated_at END
        FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, tracking_status text, days_in_transit int,
             days_in_idle int, shipped_at timestamptz, last_status_update timestamptz,
@@ -237,6 +246,7 @@ async function upsertCheckpoints(
         country_iso2: c.countryIso2,
         carrier: c.carrierCode,
         rel: c.rel ?? null,
+        raw_status: c.rawStatus ?? null,
         source: update.source,
       });
     }
@@ -246,19 +256,22 @@ async function upsertCheckpoints(
   const rows: Array<{ shipment_id: string; n: number }> = await runner.query(
     `WITH written AS (
        INSERT INTO tracking_checkpoint AS c (shipment_id, workspace_id, external_id, checkpoint_date,
-              status, info, location, country_iso2, carrier, rel, source)
+              status, info, location, country_iso2, carrier, rel, raw_status, source)
        SELECT x.shipment_id, x.workspace_id, x.external_id, x.checkpoint_date, x.status, x.info,
-              x.location, x.country_iso2, x.carrier, x.rel, x.source
+              x.location, x.country_iso2, x.carrier, x.rel, x.raw_status, x.source
          FROM jsonb_to_recordset($1::jsonb) AS x(shipment_id uuid, workspace_id uuid,
               external_id text, checkpoint_date timestamptz, status text, info text,
-              location text, country_iso2 text, carrier text, rel text, source text)
+              location text, country_iso2 text, carrier text, rel text, raw_status text,
+              source text)
        ON CONFLICT (shipment_id, external_id) DO UPDATE SET
          checkpoint_date = EXCLUDED.checkpoint_date, status = EXCLUDED.status,
          info = EXCLUDED.info, location = EXCLUDED.location, country_iso2 = EXCLUDED.country_iso2,
-         carrier = EXCLUDED.carrier, rel = EXCLUDED.rel
-       WHERE (c.checkpoint_date, c.status, c.info, c.location, c.country_iso2, c.carrier, c.rel)
+         carrier = EXCLUDED.carrier, rel = EXCLUDED.rel, raw_status = EXCLUDED.raw_status
+       WHERE (c.checkpoint_date, c.status, c.info, c.location, c.country_iso2, c.carrier, c.rel,
+              c.raw_status)
              IS DISTINCT FROM (EXCLUDED.checkpoint_date, EXCLUDED.status, EXCLUDED.info,
-             EXCLUDED.location, EXCLUDED.country_iso2, EXCLUDED.carrier, EXCLUDED.rel)
+             EXCLUDED.location, EXCLUDED.country_iso2, EXCLUDED.carrier, EXCLUDED.rel,
+             EXCLUDED.raw_status)
        RETURNING c.shipment_id, (xmax = 0) AS inserted)
      SELECT shipment_id, count(*) FILTER (WHERE inserted)::int AS n FROM written GROUP BY shipment_id`,
     [JSON.stringify(records)],

@@ -12,6 +12,14 @@ import {
   type ProviderCheckpoint,
   type TrackingResult,
 } from '../providers';
+import { ProviderCredentialsRejected } from '../providers/remote/provider-adapter';
+import type { TrackingCredentials } from '../providers/remote/provider-credentials-store';
+import {
+  PUSH_SAFETY_POLL_MS,
+  RemoteTracking,
+  type RemoteShipment,
+} from '../providers/remote/remote-tracking';
+import { isFinal } from '../statuses';
 import { chunk, mapWithConcurrency, withTimeout } from './concurrency';
 import { applyTrackingUpdates, type TrackingOutcome, type TrackingUpdate } from './tracking-writer';
 
@@ -47,6 +55,20 @@ interface ShipmentToTrack {
   origin_carrier: string | null;
   created_at: Date;
   tracking_attempts: number;
+  team_id: string;
+}
+
+const SELECT_TO_TRACK = `SELECT s.id, s.tracking_number, s.origin_carrier, s.created_at,
+       s.tracking_attempts, w.team_id
+  FROM shipment s JOIN workspace w ON w.id = s.workspace_id`;
+
+/** Remote shipments whose results were applied, to stop the final ones at the provider. */
+type RemoteApplied = Array<{ route: TrackingCredentials; rows: ShipmentToTrack[] }>;
+
+/** A result pushed by a provider for shipments it tracks (see src/tracking/webhooks). */
+export interface PushedResult {
+  shipmentIds: readonly string[];
+  result: TrackingResult;
 }
 
 type Fetched =
@@ -68,6 +90,7 @@ export class TrackingService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly jobs: JobQueue,
+    private readonly remote: RemoteTracking,
   ) {
     jobs.declareQueue({ name: TRACK_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true });
     jobs.work<{ shipmentId: string }>({
@@ -90,16 +113,11 @@ export class TrackingService {
   async trackMany(ids: readonly string[], options: TrackOptions = {}): Promise<TrackReport> {
     if (ids.length === 0) return { outcomes: [], failures: [] };
     const rows: ShipmentToTrack[] = await this.dataSource.query(
-      `SELECT id, tracking_number, origin_carrier, created_at, tracking_attempts
-         FROM shipment WHERE id = ANY($1::uuid[])`,
+      `${SELECT_TO_TRACK} WHERE s.id = ANY($1::uuid[])`,
       [ids],
     );
     const timeoutMs = options.timeoutMs ?? BACKGROUND_PROVIDER_TIMEOUT_MS;
-    const fetched = await mapWithConcurrency(
-      rows,
-      options.concurrency ?? this.config.trackingRefreshConcurrency,
-      (row) => this.fetch(row, timeoutMs),
-    );
+    const { fetched, remote } = await this.fetchAll(rows, timeoutMs, options.concurrency);
     const now = this.clock.now();
     const outcomes: TrackingOutcome[] = [];
     const updates = fetched.flatMap((f) => ('update' in f ? [f.update] : []));
@@ -110,7 +128,121 @@ export class TrackingService {
       'error' in f ? [this.failure(f.row, f.error, now)] : [],
     );
     if (failures.length > 0) await this.reschedule(failures);
+    await this.stopFinal(remote, outcomes, timeoutMs);
     return { outcomes, failures };
+  }
+
+  /**
+   * Asks each shipment's provider: remote ones (a team's credentials or TRACKING_PROVIDER) in
+   * batches per credentials, the rest through the built-in registry one by one.
+   */
+  private async fetchAll(
+    rows: ShipmentToTrack[],
+    timeoutMs: number,
+    concurrency = this.config.trackingRefreshConcurrency,
+  ): Promise<{ fetched: Fetched[]; remote: RemoteApplied }> {
+    const withNumber = rows.filter(
+      (r): r is ShipmentToTrack & RemoteShipment =>
+        r.tracking_number !== null && r.tracking_number.trim() !== '',
+    );
+    const routes = await this.remote.route(withNumber);
+    const remoteIds = new Set(routes.groups.flatMap((g) => g.shipments.map((s) => s.id)));
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    const fetched = await mapWithConcurrency(
+      rows.filter((r) => !remoteIds.has(r.id)),
+      concurrency,
+      (row) => this.fetch(row, timeoutMs),
+    );
+    const remote: RemoteApplied = [];
+    for (const group of routes.groups) {
+      const answers = await this.remote.fetch(group.route, group.shipments, {
+        timeoutMs,
+        now: this.clock.now(),
+      });
+      const groupRows: ShipmentToTrack[] = [];
+      for (const shipment of group.shipments) {
+        const row = byId.get(shipment.id)!;
+        const answer = answers.get(shipment.id);
+        if (!answer || 'error' in answer) {
+          fetched.push({ row, error: answer?.error ?? new Error('the provider gave no answer') });
+          continue;
+        }
+        groupRows.push(row);
+        fetched.push({
+          row,
+          update: {
+            shipmentId: row.id,
+            expectedTrackingNumber: row.tracking_number,
+            checkpoints: answer.result.checkpoints,
+            facts: answer.result.facts,
+            source: 'provider',
+            pollAfterMs: answer.pushManaged ? PUSH_SAFETY_POLL_MS : undefined,
+          },
+        });
+      }
+      remote.push({ route: group.route, rows: groupRows });
+    }
+    return { fetched, remote };
+  }
+
+  /** Stops, at their provider, the remote shipments that just reached a final status. */
+  private async stopFinal(
+    remote: RemoteApplied,
+    outcomes: readonly TrackingOutcome[],
+    timeoutMs: number,
+  ): Promise<void> {
+    const final = new Set(
+      outcomes
+        .filter((o) => o.applied && o.trackingStatus !== null && isFinal(o.trackingStatus as never))
+        .map((o) => o.shipmentId),
+    );
+    for (const { route, rows } of remote) {
+      const done = rows.filter((r) => final.has(r.id));
+      if (done.length === 0) continue;
+      await this.remote.stopFinal(
+        route,
+        done.map((r) => ({
+          id: r.id,
+          tracking_number: r.tracking_number!,
+          origin_carrier: r.origin_carrier,
+        })),
+        { timeoutMs, now: this.clock.now() },
+      );
+    }
+  }
+
+  /**
+   * Applies results a provider pushed (src/tracking/webhooks) through the same writer as a
+   * refresh: checkpoints upserted by the provider's ids, facts replaced, the status event in
+   * the outbox; the shipments are then polled only as a safety net, and stopped at the
+   * provider when final.
+   */
+  async applyPushed(route: TrackingCredentials, pushed: readonly PushedResult[]) {
+    const now = this.clock.now();
+    const updates = new Map<string, TrackingUpdate>();
+    for (const { shipmentIds, result } of pushed) {
+      for (const shipmentId of shipmentIds) {
+        const earlier = updates.get(shipmentId);
+        updates.set(shipmentId, {
+          shipmentId,
+          checkpoints: [...(earlier?.checkpoints ?? []), ...result.checkpoints],
+          facts: result.facts,
+          source: 'push',
+          pollAfterMs: route.adapter.register ? PUSH_SAFETY_POLL_MS : undefined,
+        });
+      }
+    }
+    const outcomes: TrackingOutcome[] = [];
+    for (const part of chunk([...updates.values()], APPLY_CHUNK)) {
+      outcomes.push(...(await this.dataSource.transaction((em) => this.apply(em, part, now))));
+    }
+    const applied = outcomes.filter((o) => o.applied).map((o) => o.shipmentId);
+    const rows: ShipmentToTrack[] =
+      applied.length === 0
+        ? []
+        : await this.dataSource.query(`${SELECT_TO_TRACK} WHERE s.id = ANY($1::uuid[])`, [applied]);
+    await this.stopFinal([{ route, rows }], outcomes, BACKGROUND_PROVIDER_TIMEOUT_MS);
+    return outcomes;
   }
 
   /**
@@ -138,18 +270,18 @@ export class TrackingService {
                 shipped_at = NULL, last_status_update = NULL, expected_delivery_date = NULL,
                 origin_country = NULL, origin_country_iso2 = NULL, destination_country = NULL,
                 destination_country_iso2 = NULL, destination_carrier = NULL,
-                tracking_attempts = 0, tracking_facts = NULL
+                tracking_attempts = 0, tracking_facts = NULL, tracking_error = NULL
           WHERE id = $1`,
         [shipmentId],
       );
     }
-    const [row]: ShipmentToTrack[] = await em.query(
-      `SELECT id, tracking_number, origin_carrier, created_at, tracking_attempts
-         FROM shipment WHERE id = $1`,
-      [shipmentId],
-    );
+    const [row]: ShipmentToTrack[] = await em.query(`${SELECT_TO_TRACK} WHERE s.id = $1`, [
+      shipmentId,
+    ]);
     if (!row) return null;
-    const fetched = await this.fetch(row, this.config.trackingSyncTimeoutMs);
+    const {
+      fetched: [fetched],
+    } = await this.fetchAll([row], this.config.trackingSyncTimeoutMs, 1);
     if ('error' in fetched) {
       this.logger.warn(
         `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
@@ -232,7 +364,9 @@ export class TrackingService {
   }
 
   private failure(row: ShipmentToTrack, error: unknown, now: Date): TrackFailure {
-    const transient = TrackingProviderError.isRetryable(error);
+    // Refused credentials are not asked again until someone updates them (no retry storm).
+    const transient =
+      TrackingProviderError.isRetryable(error) && !(error instanceof ProviderCredentialsRejected);
     const hint = error instanceof TrackingProviderError ? error.retryAfterMs : null;
     const backoff = transient
       ? Math.min(RETRY_MAX_MS, hint ?? RETRY_BASE_MS * 2 ** Math.min(row.tracking_attempts, 10))
@@ -248,10 +382,15 @@ export class TrackingService {
 
   private async reschedule(failures: TrackFailure[]): Promise<void> {
     await this.dataSource.query(
-      `UPDATE shipment s SET next_check_at = f.retry_at, tracking_attempts = s.tracking_attempts + 1
-         FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, retry_at timestamptz)
+      `UPDATE shipment s SET next_check_at = f.retry_at, tracking_attempts = s.tracking_attempts + 1,
+              tracking_error = f.error
+         FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, retry_at timestamptz, error text)
         WHERE s.id = f.id AND s.next_check_at IS NOT NULL`,
-      [JSON.stringify(failures.map((f) => ({ id: f.shipmentId, retry_at: f.retryAt })))],
+      [
+        JSON.stringify(
+          failures.map((f) => ({ id: f.shipmentId, retry_at: f.retryAt, error: f.error })),
+        ),
+      ],
     );
   }
 }

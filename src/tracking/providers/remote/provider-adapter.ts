@@ -1,5 +1,5 @@
 import type { ProviderCheckpoint, TrackingResult } from '../tracking-provider';
-import type { TrackingProviderError } from '../tracking-provider-error';
+import { TrackingProviderError } from '../tracking-provider-error';
 
 /**
  * The contract of a credentialed remote tracking source (an aggregator such as 17TRACK, or a
@@ -119,6 +119,11 @@ export interface ProviderAdapter {
   /** Our carrier codes this provider can track; `null` means any carrier. */
   readonly carriers: readonly string[] | null;
   /**
+   * The provider's documented request rate per key (requests per second), shared by every
+   * node; the credentials' `requestsPerSecond` parameter overrides it. Unset: 1.
+   */
+  readonly requestsPerSecond?: number;
+  /**
    * Aggregators: a number must be registered once (then updates come by push, with a slow poll
    * as a safety net). Answers, per tracking number, null when registered (or already was), or
    * the error that prevented it.
@@ -149,5 +154,18 @@ export class ProviderCredentialsRejected extends Error {
     message = `${provider} rejected the credentials (HTTP ${status})`,
   ) {
     super(message);
+  }
+}
+
+/**
+ * track(): the aggregator has no registration of this number (any more, e.g. it was deleted
+ * there): the registration state is dropped, so the next refresh registers it again.
+ */
+export class ProviderNumberNotRegistered extends TrackingProviderError {
+  constructor(provider: ProviderType, trackingNumber: string) {
+    super(`${provider} has no registration of ${trackingNumber}`, 'transient', {
+      provider,
+      retryAfterMs: 60_000,
+    });
   }
 }

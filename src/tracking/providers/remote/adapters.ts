@@ -1,0 +1,17 @@
+import { seventeenTrackAdapter } from '../seventeen-track';
+import type { ProviderAdapter, ProviderType } from './provider-adapter';
+
+/**
+ * Every remote provider adapter, by credentials type. One line per provider: its folder under
+ * src/tracking/providers/ exports `<name>Adapter`.
+ */
+export const PROVIDER_ADAPTERS: Readonly<Partial<Record<ProviderType, ProviderAdapter>>> = {
+  '17track': seventeenTrackAdapter,
+};
+
+/** The adapter of a credentials type, or undefined when it is not a (built) tracking provider. */
+export function adapterFor(type: string): ProviderAdapter | undefined {
+  return Object.prototype.hasOwnProperty.call(PROVIDER_ADAPTERS, type)
+    ? PROVIDER_ADAPTERS[type as ProviderType]
+    : undefined;
+}

@@ -1,0 +1,181 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
+import { carrierCodeList, credentialType } from '../../../credentials/credential-types';
+import { CredentialsCipher } from '../../../credentials/credentials-cipher';
+import { NotificationsService } from '../../../notifications/notifications.service';
+import { adapterFor } from './adapters';
+import { PROVIDER_TYPES, type ProviderAdapter, type ProviderCredentials } from './provider-adapter';
+import { INSTANCE_CREDENTIALS_KEY, type RoutableCredentials } from './provider-routing';
+
+/** Notification tag of credentials a provider refused. */
+export const CREDENTIALS_REJECTED_TAG = 'tracking_credentials_rejected';
+
+/** Routable credentials plus whether the provider refused them (then they are not used). */
+export interface TrackingCredentials extends RoutableCredentials {
+  readonly teamId: string | null;
+  readonly rejected: boolean;
+}
+
+interface CredentialsRow {
+  id: string;
+  team_id: string;
+  type: string;
+  parameters: Record<string, unknown>;
+  secrets_ciphertext: string | null;
+  rejected_at: Date | null;
+  created_at: Date;
+}
+
+/**
+ * Reads the tracking provider credentials of teams (secrets opened, `baseUrl` defaulted) and
+ * the instance provider from the environment; marks credentials a provider refused, telling the
+ * team's owners and admins once.
+ */
+@Injectable()
+export class ProviderCredentialsStore {
+  private readonly logger = new Logger(ProviderCredentialsStore.name);
+  private instanceRejected = false;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly cipher: CredentialsCipher,
+    private readonly config: AppConfig,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  /** The tracking credentials of each team (teams without any are absent). */
+  async forTeams(teamIds: readonly string[]): Promise<Map<string, TrackingCredentials[]>> {
+    const out = new Map<string, TrackingCredentials[]>();
+    if (teamIds.length === 0) return out;
+    const rows: CredentialsRow[] = await this.dataSource.query(
+      `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at, created_at
+         FROM credentials WHERE team_id = ANY($1::uuid[]) AND type = ANY($2::text[])`,
+      [[...new Set(teamIds)], PROVIDER_TYPES],
+    );
+    for (const row of rows) {
+      const built = this.build(row);
+      if (!built) continue;
+      const list = out.get(row.team_id) ?? [];
+      list.push(built);
+      out.set(row.team_id, list);
+    }
+    return out;
+  }
+
+  /** One credentials record by id (`instance` for the environment's), or null. */
+  async byKey(key: string): Promise<TrackingCredentials | null> {
+    if (key === INSTANCE_CREDENTIALS_KEY) return this.instance();
+    if (!/^[0-9a-f-]{36}$/i.test(key)) return null;
+    const rows: CredentialsRow[] = await this.dataSource.query(
+      `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at, created_at
+         FROM credentials WHERE id = $1 AND type = ANY($2::text[])`,
+      [key, PROVIDER_TYPES],
+    );
+    return rows.length === 0 ? null : this.build(rows[0]);
+  }
+
+  /** TRACKING_PROVIDER with TRACKING_PROVIDER_CREDENTIALS, or null when unset. */
+  instance(): TrackingCredentials | null {
+    const type = this.config.trackingProvider;
+    const adapter = type ? adapterFor(type) : undefined;
+    const spec = type ? credentialType(type) : undefined;
+    if (!type || !adapter || !spec) return null;
+    const settings = this.config.trackingProviderCredentials ?? {};
+    const parameters: Record<string, string | number | boolean> = {};
+    const secrets: Record<string, string> = {};
+    for (const [key, value] of Object.entries(settings)) {
+      if (spec.secrets.includes(key)) secrets[key] = String(value);
+      else parameters[key] = value;
+    }
+    return {
+      ...routable(INSTANCE_CREDENTIALS_KEY, adapter, parameters, secrets, new Date(0)),
+      teamId: null,
+      rejected: this.instanceRejected,
+    };
+  }
+
+  /**
+   * Marks the credentials refused; true when they were not already (the team's owners and
+   * admins are notified then, so a refusal is reported once, not per shipment).
+   */
+  async markRejected(key: string, reason: string): Promise<boolean> {
+    if (key === INSTANCE_CREDENTIALS_KEY) {
+      if (this.instanceRejected) return false;
+      this.instanceRejected = true;
+      this.logger.error(`TRACKING_PROVIDER credentials rejected: ${reason}`);
+      return true;
+    }
+    return this.dataSource.transaction(async (em) => {
+      const [rows]: [Array<{ team_id: string; type: string }>, number] = await em.query(
+        `UPDATE credentials SET rejected_at = now(), rejection_reason = $2
+          WHERE id = $1 AND rejected_at IS NULL RETURNING team_id, type`,
+        [key, reason],
+      );
+      if (rows.length === 0) return false;
+      const admins: Array<{ member_id: string }> = await em.query(
+        `SELECT member_id FROM team_member
+          WHERE team_id = $1 AND member_id IS NOT NULL AND role IN ('owner', 'admin')`,
+        [rows[0].team_id],
+      );
+      for (const admin of admins) {
+        await this.notifications.notify(
+          {
+            userId: admin.member_id,
+            tag: CREDENTIALS_REJECTED_TAG,
+            message:
+              `The ${rows[0].type} tracking provider refused the credentials /credentials/${key}: ` +
+              `${reason}. Shipments routed to it are not tracked until the credentials are updated.`,
+            data: [`/credentials/${key}`],
+          },
+          em,
+        );
+      }
+      return true;
+    });
+  }
+
+  private build(row: CredentialsRow): TrackingCredentials | null {
+    const adapter = adapterFor(row.type);
+    if (!adapter) return null;
+    const parameters = (row.parameters ?? {}) as Record<string, string | number | boolean>;
+    return {
+      ...routable(
+        row.id,
+        adapter,
+        parameters,
+        this.cipher.openSecrets(row.secrets_ciphertext),
+        row.created_at,
+      ),
+      teamId: row.team_id,
+      rejected: row.rejected_at !== null,
+    };
+  }
+}
+
+function routable(
+  id: string,
+  adapter: ProviderAdapter,
+  parameters: Record<string, string | number | boolean>,
+  secrets: Record<string, string>,
+  createdAt: Date,
+): RoutableCredentials {
+  const baseUrl =
+    typeof parameters.baseUrl === 'string' && parameters.baseUrl !== ''
+      ? parameters.baseUrl.replace(/\/+$/, '')
+      : adapter.defaultBaseUrl;
+  const credentials: ProviderCredentials = {
+    id,
+    type: adapter.type,
+    baseUrl,
+    parameters,
+    secrets,
+  };
+  return {
+    credentials,
+    adapter,
+    isDefault: parameters.isDefault === true || parameters.isDefault === 'true',
+    carriers: typeof parameters.carriers === 'string' ? carrierCodeList(parameters.carriers) : [],
+    createdAt,
+  };
+}

@@ -1,0 +1,5 @@
+export {
+  seventeenTrackAdapter,
+  seventeenTrackSignature,
+  SEVENTEEN_TRACK_BATCH,
+} from './seventeen-track-adapter';
