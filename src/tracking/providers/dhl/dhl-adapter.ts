@@ -30,8 +30,9 @@ async function trackOne(
 }
 
 /**
- * One number per call. A transient failure (429: DHL's daily quota is small) ends the round:
- * the numbers not asked yet get the same error.
+ * One number per call. A transient failure (429, 5xx, timeout) is thrown so the caller ends
+ * the round (a rate-limited provider is not asked again at once); a permanent one is that
+ * number's outcome.
  */
 async function track(
   ctx: ProviderCallContext,
@@ -43,11 +44,14 @@ async function track(
       out.set(req.trackingNumber, await trackOne(ctx, req));
     } catch (error) {
       if (!(error instanceof TrackingProviderError)) throw error;
-      out.set(req.trackingNumber, error);
-      if (error.transient) {
-        for (const rest of requests.slice(i + 1)) out.set(rest.trackingNumber, error);
-        break;
+      if (!error.transient) {
+        out.set(req.trackingNumber, error);
+        continue;
       }
+      // Thrown, so the caller stops the round; numbers answered already keep their answer.
+      if (out.size === 0) throw error;
+      for (const rest of requests.slice(i)) out.set(rest.trackingNumber, error);
+      break;
     }
   }
   return out;

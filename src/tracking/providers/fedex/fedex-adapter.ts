@@ -42,8 +42,9 @@ async function trackChunk(
 }
 
 /**
- * Up to 30 numbers per call (more are split). A failed call gives its numbers the error; a
- * transient one (429, 5xx) also ends the round for the numbers not asked yet.
+ * Up to 30 numbers per call (more are split). A permanent failure of a call is the outcome of
+ * its numbers; a transient one (429, 5xx, timeout) is thrown so the caller ends the round, or,
+ * when earlier calls of this batch answered, shared by the numbers not answered yet.
  */
 async function track(
   ctx: ProviderCallContext,
@@ -57,9 +58,13 @@ async function track(
       for (const [n, outcome] of await trackChunk(ctx, chunk)) out.set(n, outcome);
     } catch (error) {
       if (!(error instanceof TrackingProviderError)) throw error;
-      const failed = error.transient ? numbers.slice(i) : chunk;
-      for (const n of failed) out.set(n, error);
-      if (error.transient) break;
+      if (!error.transient) {
+        for (const n of chunk) out.set(n, error);
+        continue;
+      }
+      if (out.size === 0) throw error;
+      for (const n of numbers.slice(i)) out.set(n, error);
+      break;
     }
   }
   return out;

@@ -1,5 +1,4 @@
-import type { ProviderCredentials } from '../remote/provider-adapter';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { ProviderCredentialsRejected, type ProviderCredentials } from '../remote/provider-adapter';
 
 /** What the FedEx adapter reads from a `fedex` credentials record (the one place naming fields). */
 export interface FedexSettings {
@@ -13,14 +12,16 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
+/** Credentials without a client id or secret cannot work: they are reported as rejected. */
 export function fedexSettings(credentials: ProviderCredentials): FedexSettings {
   const { secrets, parameters } = credentials;
-  const clientId = text(secrets.clientId) ?? text(parameters.clientId);
+  const clientId = text(parameters.clientId) ?? text(secrets.clientId);
   const clientSecret = text(secrets.clientSecret);
   if (!clientId || !clientSecret) {
-    throw TrackingProviderError.permanent(
-      'FedEx credentials need a clientId (API key) and a clientSecret',
-      { provider: 'fedex' },
+    throw new ProviderCredentialsRejected(
+      'fedex',
+      401,
+      'fedex credentials need a clientId parameter (API key) and a clientSecret',
     );
   }
   return { clientId, clientSecret };

@@ -9,7 +9,7 @@ import { TrackingProviderError } from '../tracking-provider-error';
 import { upsAuthorized, upsUrl } from './ups-auth';
 import { findUpsPackage, mapUpsPackage } from './ups-mapping';
 import { parseUpsPush, verifyUpsPush } from './ups-push';
-import { upsSettings } from './ups-settings';
+import { UPS_TRANSACTION_SRC } from './ups-settings';
 
 export const UPS_TRACK_PATH = '/api/track/v1/details/';
 export const UPS_LOCALE = 'en_US';
@@ -23,7 +23,6 @@ export function upsTransId(): string {
 const NOT_FOUND = { checkpoints: [], facts: {} } as const;
 
 async function trackOne(ctx: ProviderCallContext, number: string): Promise<ProviderOutcome> {
-  const settings = upsSettings(ctx.credentials);
   const res = await upsAuthorized(ctx, (token) => ({
     method: 'GET',
     url: upsUrl(ctx, `${UPS_TRACK_PATH}${encodeURIComponent(number)}`),
@@ -36,7 +35,7 @@ async function trackOne(ctx: ProviderCallContext, number: string): Promise<Provi
     headers: {
       Authorization: `Bearer ${token}`,
       transId: upsTransId(),
-      transactionSrc: settings.transactionSrc,
+      transactionSrc: UPS_TRANSACTION_SRC,
     },
     acceptStatuses: [404],
   }));
@@ -46,8 +45,9 @@ async function trackOne(ctx: ProviderCallContext, number: string): Promise<Provi
 }
 
 /**
- * One number per Track call. A transient failure (429, 5xx) stops the round: the numbers not
- * asked yet get the same error, so a rate-limited provider is not asked again at once.
+ * One number per call. A transient failure (429, 5xx, timeout) is thrown so the caller ends
+ * the round (a rate-limited provider is not asked again at once); a permanent one is that
+ * number's outcome.
  */
 async function track(
   ctx: ProviderCallContext,
@@ -59,11 +59,14 @@ async function track(
       out.set(req.trackingNumber, await trackOne(ctx, req.trackingNumber));
     } catch (error) {
       if (!(error instanceof TrackingProviderError)) throw error;
-      out.set(req.trackingNumber, error);
-      if (error.transient) {
-        for (const rest of requests.slice(i + 1)) out.set(rest.trackingNumber, error);
-        break;
+      if (!error.transient) {
+        out.set(req.trackingNumber, error);
+        continue;
       }
+      // Thrown, so the caller stops the round; numbers answered already keep their answer.
+      if (out.size === 0) throw error;
+      for (const rest of requests.slice(i)) out.set(rest.trackingNumber, error);
+      break;
     }
   }
   return out;

@@ -1,12 +1,12 @@
 import type { ProviderCredentials } from '../remote/provider-adapter';
 import { parseUpsPush, verifyUpsPush } from './ups-push';
 
-const credentials = (webhookCredential?: string): ProviderCredentials => ({
+const credentials = (webhookSecret?: string): ProviderCredentials => ({
   id: 'c1',
   type: 'ups',
   baseUrl: 'https://onlinetools.ups.com',
-  parameters: {},
-  secrets: { clientId: 'id', clientSecret: 'secret', webhookCredential },
+  parameters: { clientId: 'id' },
+  secrets: { clientSecret: 'secret', webhookSecret },
 });
 
 const push = (headers: Record<string, string | undefined>) => ({
@@ -41,7 +41,7 @@ describe('UPS Track Alert push', () => {
     expect(verifyUpsPush(c, push({ 'user-agent': 'UPSPubSubTrackingService' }))).toBe(false);
   });
 
-  it('refuses every push when the credentials have no webhook credential', () => {
+  it('refuses every push when the credentials have no webhookSecret', () => {
     expect(verifyUpsPush(credentials(undefined), push({ credential: '' }))).toBe(false);
     expect(verifyUpsPush(credentials(''), push({ credential: '' }))).toBe(false);
   });

@@ -7,19 +7,16 @@ import type {
 } from '../remote/provider-adapter';
 import { upsDay } from './ups-dates';
 import { UPS_CARRIER_CODE, upsActivityCheckpoint } from './ups-mapping';
+import { upsWebhookSecret } from './ups-settings';
 
 /**
  * UPS Track Alert pushes one event per POST. UPS authenticates with the opaque `credential`
- * string given in the subscription (header `credential`); there is no body signature. The
+ * string given in the subscription (header `credential`, our
+ * `webhookSecret`); there is no body signature. The
  * `User-Agent: UPSPubSubTrackingService` header is informative only and not trusted.
  */
-export function upsWebhookCredential(credentials: ProviderCredentials): string | null {
-  const value = credentials.secrets.webhookCredential;
-  return typeof value === 'string' && value !== '' ? value : null;
-}
-
 export function verifyUpsPush(credentials: ProviderCredentials, push: PushRequest): boolean {
-  const expected = upsWebhookCredential(credentials);
+  const expected = upsWebhookSecret(credentials);
   const given = push.headers['credential'];
   if (!expected || typeof given !== 'string') return false;
   const a = Buffer.from(given, 'utf8');

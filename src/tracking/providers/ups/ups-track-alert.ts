@@ -1,9 +1,13 @@
 import type { ProviderCallContext } from '../remote/provider-adapter';
+import { TrackingProviderError } from '../tracking-provider-error';
 import { upsAuthorized, upsUrl } from './ups-auth';
 import { upsTransId, UPS_LOCALE } from './ups-adapter';
-import { upsSettings } from './ups-settings';
+import { UPS_TRANSACTION_SRC, upsWebhookSecret } from './ups-settings';
 
-/** Track Alert v1 standard subscription (the path the official spec documents). */
+/**
+ * Track Alert standard subscription, v1: the version whose spec we read (the notes mention a
+ * v2 with portal-managed credentials, UNCONFIRMED; README.md). One constant to change.
+ */
 export const UPS_TRACK_ALERT_PATH = '/api/track/v1/subscription/standard/package';
 export const UPS_TRACK_ALERT_MAX_NUMBERS = 100;
 /** Track Alert only takes 1Z package numbers. */
@@ -16,24 +20,29 @@ export interface UpsSubscriptionOutcome {
 }
 
 /**
- * Subscribes numbers to Track Alert so UPS pushes their events (for 14 days) to
- * `trackAlertUrl` with our `webhookCredential`. Not part of the adapter's `register`: UPS
- * numbers are polled like any carrier's, and push only makes them fresher (README.md).
+ * Subscribes numbers to Track Alert so that UPS pushes their events for 14 days to
+ * `receiverUrl` (our `POST /public/tracking_webhooks/ups/{credentialsId}`), authenticated by
+ * the credentials' `webhookSecret`. Not the adapter's `register`: UPS numbers are polled like
+ * any carrier's, push only makes them fresher (README.md).
  */
 export async function subscribeUpsTrackAlert(
   ctx: ProviderCallContext,
+  receiverUrl: string,
   numbers: readonly string[],
 ): Promise<UpsSubscriptionOutcome> {
-  const settings = upsSettings(ctx.credentials);
-  const eligible = numbers.filter((n) => UPS_TRACK_ALERT_NUMBER.test(n));
+  const credential = upsWebhookSecret(ctx.credentials);
+  if (!credential) {
+    throw TrackingProviderError.permanent('ups credentials have no webhookSecret for Track Alert', {
+      provider: 'ups',
+    });
+  }
+  const eligible = [...new Set(numbers.map((n) => n.trim().toUpperCase()))].filter((n) =>
+    UPS_TRACK_ALERT_NUMBER.test(n),
+  );
   const out: UpsSubscriptionOutcome = {
     subscribed: [],
-    notSubscribed: numbers.filter((n) => !UPS_TRACK_ALERT_NUMBER.test(n)),
+    notSubscribed: numbers.filter((n) => !UPS_TRACK_ALERT_NUMBER.test(n.trim().toUpperCase())),
   };
-  if (!settings.trackAlertUrl || !settings.webhookCredential) {
-    out.notSubscribed.push(...eligible);
-    return out;
-  }
   for (let i = 0; i < eligible.length; i += UPS_TRACK_ALERT_MAX_NUMBERS) {
     const chunk = eligible.slice(i, i + UPS_TRACK_ALERT_MAX_NUMBERS);
     const res = await upsAuthorized(ctx, (token) => ({
@@ -42,17 +51,13 @@ export async function subscribeUpsTrackAlert(
       headers: {
         Authorization: `Bearer ${token}`,
         transId: upsTransId(),
-        transactionSrc: settings.transactionSrc,
+        transactionSrc: UPS_TRANSACTION_SRC,
       },
       json: {
         locale: UPS_LOCALE,
         countryCode: 'US',
         trackingNumberList: chunk,
-        destination: {
-          url: settings.trackAlertUrl,
-          credentialType: 'Bearer',
-          credential: settings.webhookCredential,
-        },
+        destination: { url: receiverUrl, credentialType: 'Bearer', credential },
       },
     }));
     const body = (res.body ?? {}) as { validTrackingNumbers?: unknown };

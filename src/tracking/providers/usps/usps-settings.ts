@@ -1,5 +1,4 @@
-import type { ProviderCredentials } from '../remote/provider-adapter';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { ProviderCredentialsRejected, type ProviderCredentials } from '../remote/provider-adapter';
 
 /** What the USPS adapter reads from a `usps` credentials record (the one place naming fields). */
 export interface UspsSettings {
@@ -13,14 +12,17 @@ function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
 }
 
+/** Credentials without a client id or secret cannot work: they are reported as rejected. */
 export function uspsSettings(credentials: ProviderCredentials): UspsSettings {
   const { secrets, parameters } = credentials;
-  const clientId = text(secrets.clientId) ?? text(parameters.clientId);
+  const clientId = text(parameters.clientId) ?? text(secrets.clientId);
   const clientSecret = text(secrets.clientSecret);
   if (!clientId || !clientSecret) {
-    throw TrackingProviderError.permanent('USPS credentials need a clientId and a clientSecret', {
-      provider: 'usps',
-    });
+    throw new ProviderCredentialsRejected(
+      'usps',
+      401,
+      'usps credentials need a clientId parameter and a clientSecret',
+    );
   }
   return { clientId, clientSecret };
 }
