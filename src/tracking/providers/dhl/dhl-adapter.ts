@@ -62,5 +62,7 @@ export const dhlAdapter: ProviderAdapter = {
   defaultBaseUrl: 'https://api-eu.dhl.com',
   maxBatchSize: 1,
   carriers: DHL_CARRIERS,
+  /** Starter service level: 1 call/s and 250 calls/day [official KB]; raise it per credentials. */
+  requestsPerSecond: 1,
   track,
 };
