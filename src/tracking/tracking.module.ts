@@ -17,6 +17,8 @@ import { TrackingRefresher } from './refresh/tracking-refresher';
 import { TrackingStatusesModule } from './status-catalogue/tracking-statuses.module';
 import { TrackingOnWrite } from './tracking-on-write';
 import { TrackingService } from './tracking-service/tracking.service';
+import { TrackingWebhooks } from './webhooks/tracking-webhooks';
+import { TrackingWebhooksController } from './webhooks/tracking-webhooks.controller';
 
 /** GET /tracking_checkpoints, /shipments/{id}/checkpoints and the nested forms. */
 export class TrackingCheckpointsController extends ResourceController(TrackingCheckpoint) {}
@@ -35,7 +37,12 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     CredentialsModule,
     RateLimitModule,
   ],
-  controllers: [TrackingCheckpointsController, TrackingChecksController, TrackingIngestController],
+  controllers: [
+    TrackingCheckpointsController,
+    TrackingChecksController,
+    TrackingIngestController,
+    TrackingWebhooksController,
+  ],
   providers: [
     Clock,
     {
@@ -44,6 +51,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     },
     ProviderCredentialsStore,
     RemoteTracking,
+    TrackingWebhooks,
     TrackingService,
     TrackingOnWrite,
     TrackingRefresher,

@@ -140,6 +140,7 @@ export class TrackingService {
     rows: ShipmentToTrack[],
     timeoutMs: number,
     concurrency = this.config.trackingRefreshConcurrency,
+    runner?: EntityManager,
   ): Promise<{ fetched: Fetched[]; remote: RemoteApplied }> {
     const withNumber = rows.filter(
       (r): r is ShipmentToTrack & RemoteShipment =>
@@ -158,6 +159,7 @@ export class TrackingService {
       const answers = await this.remote.fetch(group.route, group.shipments, {
         timeoutMs,
         now: this.clock.now(),
+        runner,
       });
       const groupRows: ShipmentToTrack[] = [];
       for (const shipment of group.shipments) {
@@ -281,7 +283,7 @@ export class TrackingService {
     if (!row) return null;
     const {
       fetched: [fetched],
-    } = await this.fetchAll([row], this.config.trackingSyncTimeoutMs, 1);
+    } = await this.fetchAll([row], this.config.trackingSyncTimeoutMs, 1, em);
     if ('error' in fetched) {
       this.logger.warn(
         `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,

@@ -1,12 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../../config/app-config';
-import { carrierCodeList, credentialType } from '../../../credentials/credential-types';
 import { CredentialsCipher } from '../../../credentials/credentials-cipher';
 import { NotificationsService } from '../../../notifications/notifications.service';
 import { adapterFor } from './adapters';
-import { PROVIDER_TYPES, type ProviderAdapter, type ProviderCredentials } from './provider-adapter';
+import { PROVIDER_TYPES } from './provider-adapter';
 import { INSTANCE_CREDENTIALS_KEY, type RoutableCredentials } from './provider-routing';
+import { routableCredentials, splitProviderSettings } from './provider-settings';
 
 /** Notification tag of credentials a provider refused. */
 export const CREDENTIALS_REJECTED_TAG = 'tracking_credentials_rejected';
@@ -79,17 +79,13 @@ export class ProviderCredentialsStore {
   instance(): TrackingCredentials | null {
     const type = this.config.trackingProvider;
     const adapter = type ? adapterFor(type) : undefined;
-    const spec = type ? credentialType(type) : undefined;
-    if (!type || !adapter || !spec) return null;
-    const settings = this.config.trackingProviderCredentials ?? {};
-    const parameters: Record<string, string | number | boolean> = {};
-    const secrets: Record<string, string> = {};
-    for (const [key, value] of Object.entries(settings)) {
-      if (spec.secrets.includes(key)) secrets[key] = String(value);
-      else parameters[key] = value;
-    }
+    if (!type || !adapter) return null;
+    const { parameters, secrets } = splitProviderSettings(
+      type,
+      this.config.trackingProviderCredentials ?? {},
+    );
     return {
-      ...routable(INSTANCE_CREDENTIALS_KEY, adapter, parameters, secrets, new Date(0)),
+      ...routableCredentials(INSTANCE_CREDENTIALS_KEY, adapter, parameters, secrets, new Date(0)),
       teamId: null,
       rejected: this.instanceRejected,
     };
@@ -140,7 +136,7 @@ export class ProviderCredentialsStore {
     if (!adapter) return null;
     const parameters = (row.parameters ?? {}) as Record<string, string | number | boolean>;
     return {
-      ...routable(
+      ...routableCredentials(
         row.id,
         adapter,
         parameters,
@@ -151,31 +147,4 @@ export class ProviderCredentialsStore {
       rejected: row.rejected_at !== null,
     };
   }
-}
-
-function routable(
-  id: string,
-  adapter: ProviderAdapter,
-  parameters: Record<string, string | number | boolean>,
-  secrets: Record<string, string>,
-  createdAt: Date,
-): RoutableCredentials {
-  const baseUrl =
-    typeof parameters.baseUrl === 'string' && parameters.baseUrl !== ''
-      ? parameters.baseUrl.replace(/\/+$/, '')
-      : adapter.defaultBaseUrl;
-  const credentials: ProviderCredentials = {
-    id,
-    type: adapter.type,
-    baseUrl,
-    parameters,
-    secrets,
-  };
-  return {
-    credentials,
-    adapter,
-    isDefault: parameters.isDefault === true || parameters.isDefault === 'true',
-    carriers: typeof parameters.carriers === 'string' ? carrierCodeList(parameters.carriers) : [],
-    createdAt,
-  };
 }

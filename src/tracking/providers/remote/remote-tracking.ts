@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
+import type { SqlRunner } from '../../../events/sql-runner';
 import { RATE_LIMIT_STORAGE } from '../../../rate-limit/rate-limit.module';
 import { chunk } from '../../tracking-service/concurrency';
 import type { TrackingResult } from '../tracking-provider';
@@ -105,8 +106,10 @@ export class RemoteTracking {
   async fetch(
     route: TrackingCredentials,
     shipments: readonly RemoteShipment[],
-    options: { timeoutMs: number; now: Date },
+    options: { timeoutMs: number; now: Date; runner?: SqlRunner },
   ): Promise<Map<string, RemoteFetched>> {
+    // The caller's transaction when the shipments were just written in it (a create).
+    const runner = options.runner ?? this.dataSource;
     const out = new Map<string, RemoteFetched>();
     const { adapter } = route;
     const key = route.credentials.id;
@@ -152,7 +155,7 @@ export class RemoteTracking {
     };
 
     const state = await remoteTrackingState.load(
-      this.dataSource,
+      runner,
       shipments.map((s) => s.id),
     );
     const registered = new Set<string>();
@@ -211,7 +214,7 @@ export class RemoteTracking {
     }
 
     await remoteTrackingState.mark(
-      this.dataSource,
+      runner,
       shipments.map((s) => ({
         shipmentId: s.id,
         credentialsKey: key,
@@ -221,7 +224,7 @@ export class RemoteTracking {
       options.now,
     );
     await remoteTrackingState.forgetRegistration(
-      this.dataSource,
+      runner,
       unregistered.flatMap((n) => byNumber.get(n)!.map((s) => s.id)),
     );
 

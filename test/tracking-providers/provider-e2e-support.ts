@@ -1,0 +1,94 @@
+import type { INestApplication } from '@nestjs/common';
+import { randomInt } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { api } from '../support/http';
+import type { Tenant } from '../factories/tenant.factory';
+
+/**
+ * Helpers shared by the e2e specs of every tracking provider (credentials, real-format numbers,
+ * what a shipment and its checkpoints look like after a refresh or a push).
+ */
+
+/** POST /credentials of a tracking provider type for the tenant's team; returns its id. */
+export async function createProviderCredentials(
+  app: INestApplication,
+  tenant: Tenant,
+  type: string,
+  parameters: Record<string, unknown>,
+  secrets: Record<string, string>,
+): Promise<string> {
+  const res = await api(app, { token: tenant.token })
+    .post('/credentials', { type, team: `/teams/${tenant.teamId}`, parameters, secrets })
+    .expect(201);
+  return res.body.id as string;
+}
+
+/** A valid UPU S10 number (e.g. RR123456785CN) with a random serial: unique enough per test. */
+export function s10Number(country = 'CN', prefix = 'RR'): string {
+  const serial = String(randomInt(0, 100_000_000)).padStart(8, '0');
+  const weights = [8, 6, 4, 2, 3, 5, 9, 7];
+  const sum = [...serial].reduce((acc, d, i) => acc + Number(d) * weights[i], 0);
+  const check = 11 - (sum % 11);
+  const digit = check === 10 ? 0 : check === 11 ? 5 : check;
+  return `${prefix}${serial}${digit}${country}`;
+}
+
+/** The shipment as the API shows it (plain JSON). */
+export async function getShipment(
+  app: INestApplication,
+  tenant: Tenant,
+  id: string,
+): Promise<Record<string, any>> {
+  const res = await api(app, { token: tenant.token }).json().get(`/shipments/${id}`).expect(200);
+  return res.body;
+}
+
+/** The shipment's checkpoints, oldest first (plain JSON). */
+export async function getCheckpoints(
+  app: INestApplication,
+  tenant: Tenant,
+  id: string,
+): Promise<Array<Record<string, any>>> {
+  const res = await api(app, { token: tenant.token })
+    .json()
+    .get(`/shipments/${id}/checkpoints?order[checkpointDate]=asc`)
+    .expect(200);
+  return res.body as Array<Record<string, any>>;
+}
+
+/** Scheduling columns the API does not show. */
+export async function trackingRow(
+  app: INestApplication,
+  id: string,
+): Promise<{
+  next_check_at: Date | null;
+  tracking_error: string | null;
+  tracking_attempts: number;
+}> {
+  const [row] = await app
+    .get(DataSource)
+    .query(`SELECT next_check_at, tracking_error, tracking_attempts FROM shipment WHERE id = $1`, [
+      id,
+    ]);
+  return row;
+}
+
+/**
+ * Inserts shipments straight into the workspace (as an import would), created a day before
+ * `dueAt` and due then; returns their ids in the order of `numbers`.
+ */
+export async function insertShipments(
+  app: INestApplication,
+  workspaceId: string,
+  numbers: readonly string[],
+  carrier: string | null,
+  dueAt: Date,
+): Promise<string[]> {
+  const rows: Array<{ id: string }> = await app.get(DataSource).query(
+    `INSERT INTO shipment (workspace_id, tracking_number, origin_carrier, created_at, next_check_at)
+     SELECT $1, n, $3, $4::timestamptz - interval '1 day', $4
+       FROM unnest($2::text[]) WITH ORDINALITY AS u(n, i) ORDER BY i RETURNING id`,
+    [workspaceId, numbers, carrier, dueAt],
+  );
+  return rows.map((r) => r.id);
+}
