@@ -1,4 +1,8 @@
+import { dhlAdapter } from '../dhl';
+import { fedexAdapter } from '../fedex';
 import { seventeenTrackAdapter } from '../seventeen-track';
+import { upsAdapter } from '../ups';
+import { uspsAdapter } from '../usps';
 import type { ProviderAdapter, ProviderType } from './provider-adapter';
 
 /**
@@ -7,6 +11,10 @@ import type { ProviderAdapter, ProviderType } from './provider-adapter';
  */
 export const PROVIDER_ADAPTERS: Readonly<Partial<Record<ProviderType, ProviderAdapter>>> = {
   '17track': seventeenTrackAdapter,
+  dhl: dhlAdapter,
+  ups: upsAdapter,
+  fedex: fedexAdapter,
+  usps: uspsAdapter,
 };
 
 /** The adapter of a credentials type, or undefined when it is not a (built) tracking provider. */
