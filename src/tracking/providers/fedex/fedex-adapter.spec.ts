@@ -192,6 +192,14 @@ describe('FedEx adapter against the FedEx fake', () => {
     expect(fake.trackBatches()).toHaveLength(0);
   });
 
+  it('reports credentials without a clientId as rejected, without calling FedEx', async () => {
+    const creds = { ...credentials(), parameters: {} };
+    await expect(track(context(creds), [NUMBER])).rejects.toBeInstanceOf(
+      ProviderCredentialsRejected,
+    );
+    expect(fake.server.requests).toHaveLength(0);
+  });
+
   it('throws a 429 of the first call as transient with its Retry-After', async () => {
     const ctx = context();
     await track(ctx, [NUMBER]);

@@ -150,6 +150,12 @@ describe('USPS adapter against the USPS fake', () => {
     expect(fake.trackCalls()).toHaveLength(0);
   });
 
+  it('reports credentials without a secret as rejected, without calling USPS', async () => {
+    const creds = { ...credentials(), secrets: {} };
+    await expect(track(context(creds), NUMBER)).rejects.toBeInstanceOf(ProviderCredentialsRejected);
+    expect(fake.server.requests).toHaveLength(0);
+  });
+
   it('reads 404 as nothing known yet', async () => {
     fake.setPackage('9400100000000000000000', null);
     const answers = await track(context(), '9400100000000000000000');
