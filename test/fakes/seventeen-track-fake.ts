@@ -46,6 +46,8 @@ export interface SeventeenTrackFake {
   readonly registered: Map<string, { carrier: number | null; stopped: boolean }>;
   /** Sets (or replaces) what the fake answers for a number. */
   setJourney(number: string, journey: FakeSeventeenTrackJourney): void;
+  /** What the fake answers for numbers without their own journey (default: NotFound). */
+  setDefaultJourney(journey: ((number: string) => FakeSeventeenTrackJourney) | null): void;
   /** The `data` object of a TRACKING_UPDATED push / gettrackinfo answer for a number. */
   trackData(number: string): Record<string, unknown>;
   /** POSTs a TRACKING_UPDATED push to `url`, signed with the key (or `signWith`, or unsigned). */
@@ -79,9 +81,11 @@ export async function startSeventeenTrackFake(
   const server = await startFakeProviderServer();
   const journeys = new Map<string, FakeSeventeenTrackJourney>();
   const registered = new Map<string, { carrier: number | null; stopped: boolean }>();
+  let defaultJourney: ((number: string) => FakeSeventeenTrackJourney) | null = null;
+  const journeyOf = (number: string) => journeys.get(number) ?? defaultJourney?.(number);
 
   const trackInfo = (number: string): Record<string, unknown> => {
-    const j = journeys.get(number);
+    const j = journeyOf(number);
     if (!j) {
       return {
         latest_status: { status: 'NotFound', sub_status: 'NotFound_Other', sub_status_descr: null },
@@ -157,7 +161,7 @@ export async function startSeventeenTrackFake(
 
   const trackData = (number: string): Record<string, unknown> => ({
     number,
-    carrier: journeys.get(number)?.carrier ?? registered.get(number)?.carrier ?? 0,
+    carrier: journeyOf(number)?.carrier ?? registered.get(number)?.carrier ?? 0,
     param: null,
     tag: null,
     track_info: trackInfo(number),
@@ -229,7 +233,7 @@ export async function startSeventeenTrackFake(
         );
         continue;
       }
-      const carrier = item.carrier ?? journeys.get(item.number)?.carrier ?? null;
+      const carrier = item.carrier ?? journeyOf(item.number)?.carrier ?? null;
       registered.set(item.number, { carrier, stopped: false });
       accepted.push({ origin: 1, number: item.number, carrier: carrier ?? 0 });
     }
@@ -280,6 +284,9 @@ export async function startSeventeenTrackFake(
     apiKey,
     registered,
     setJourney: (number, journey) => journeys.set(number, journey),
+    setDefaultJourney: (journey) => {
+      defaultJourney = journey;
+    },
     trackData,
     async push(url, number, options = {}) {
       const rawBody = JSON.stringify({ event: 'TRACKING_UPDATED', data: trackData(number) });

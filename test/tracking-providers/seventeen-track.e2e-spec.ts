@@ -295,14 +295,14 @@ describe('17TRACK tracking provider', () => {
   });
 
   it('honours 429 Retry-After and sends nothing more to 17TRACK in that round', async () => {
-    const numbers = Array.from({ length: 45 }, () => s10Number('CN'));
+    const numbers = Array.from({ length: 80 }, () => s10Number('CN'));
     const ids = await insertShipments(app, tenant.workspaceId, numbers, 'china-post', NOW);
     const calls = fake.server.requests.length;
     fake.server.failNext({ status: 429, headers: { 'Retry-After': '120' }, body: { code: 429 } });
     const report = await app.get(TrackingService).trackMany(ids);
     // The first register batch was refused; the second one was not sent at all.
     expect(fake.server.requests.length - calls).toBe(1);
-    expect(report.failures).toHaveLength(45);
+    expect(report.failures).toHaveLength(80);
     for (const failure of report.failures) {
       expect(failure.retryAt.getTime()).toBe(NOW.getTime() + 120_000);
     }
@@ -319,6 +319,21 @@ describe('17TRACK tracking provider', () => {
       (r.body as Array<{ number: string }>).some((i) => numbers.includes(i.number));
     const round = await app.get(TrackingService).trackMany(ids);
     expect(round.failures).toEqual([]);
+    // The partial batch waits for a later round (due again a minute later) to fill a request.
+    expect(
+      fake
+        .calls('register')
+        .filter(mine)
+        .map((r) => (r.body as unknown[]).length),
+    ).toEqual([40, 40]);
+    const [waiting] = await db.query(
+      `SELECT count(*)::int AS n FROM shipment
+        WHERE id = ANY($1::uuid[]) AND next_check_at = $2 AND tracking_error IS NULL`,
+      [ids, new Date(NOW.getTime() + 60_000)],
+    );
+    expect(waiting.n).toBe(5);
+    clock.set(new Date(NOW.getTime() + 60_000));
+    await app.get(TrackingRefresher).runUntilIdle();
     const registers = fake.calls('register').filter(mine);
     expect(registers.map((r) => (r.body as unknown[]).length)).toEqual([40, 40, 5]);
     expect(fake.calls('gettrackinfo').filter(mine)).toHaveLength(3);

@@ -13,8 +13,8 @@ import { TrackingService } from '../tracking-service/tracking.service';
 export const REFRESH_QUEUE = 'tracking.refresh';
 /** A claimed shipment is not claimed again for this long (its refresh is in progress). */
 export const REFRESH_LEASE_MS = 10 * 60_000;
-/** Shipments per refresh job. */
-const JOB_SIZE = 100;
+/** Shipments per refresh job: a multiple of 40, the batch of aggregators such as 17TRACK. */
+const JOB_SIZE = 120;
 const INTERVAL_NAME = 'tracking-refresh';
 
 const FINAL_CODES = TRACKING_STATUSES.filter((s) => isFinal(s.code)).map((s) => s.code);

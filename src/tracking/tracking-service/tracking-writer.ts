@@ -244,7 +244,7 @@ async function upsertCheckpoints(
         info: c.info,
         location: c.location,
         country_iso2: c.countryIso2,
-        carrier: c.carrierCode,
+        carrier: c.carrierCode || null,
         rel: c.rel ?? null,
         raw_status: c.rawStatus ?? null,
         source: update.source,

@@ -30,6 +30,8 @@ export const BACKGROUND_PROVIDER_TIMEOUT_MS = 30_000;
 /** Shipments written per transaction by a batch. */
 const APPLY_CHUNK = 100;
 const RETRY_BASE_MS = 15 * 60_000;
+/** Numbers left out of a partial registration batch are due again after this long. */
+export const REGISTRATION_DEFER_MS = 60_000;
 const RETRY_MAX_MS = 24 * 3_600_000;
 
 export interface TrackFailure {
@@ -72,7 +74,9 @@ export interface PushedResult {
 }
 
 type Fetched =
-  { row: ShipmentToTrack; update: TrackingUpdate } | { row: ShipmentToTrack; error: unknown };
+  | { row: ShipmentToTrack; update: TrackingUpdate }
+  | { row: ShipmentToTrack; error: unknown }
+  | { row: ShipmentToTrack; deferred: true };
 
 /**
  * Tracks shipments: asks the provider registry about each shipment's number and carrier
@@ -128,6 +132,7 @@ export class TrackingService {
       'error' in f ? [this.failure(f.row, f.error, now)] : [],
     );
     if (failures.length > 0) await this.reschedule(failures);
+    await this.dueAgain(fetched.flatMap((f) => ('deferred' in f ? [f.row.id] : [])));
     await this.stopFinal(remote, outcomes, timeoutMs);
     return { outcomes, failures };
   }
@@ -169,6 +174,10 @@ export class TrackingService {
           fetched.push({ row, error: answer?.error ?? new Error('the provider gave no answer') });
           continue;
         }
+        if ('deferred' in answer) {
+          fetched.push({ row, deferred: true });
+          continue;
+        }
         groupRows.push(row);
         fetched.push({
           row,
@@ -192,6 +201,7 @@ export class TrackingService {
     remote: RemoteApplied,
     outcomes: readonly TrackingOutcome[],
     timeoutMs: number,
+    runner?: EntityManager,
   ): Promise<void> {
     const final = new Set(
       outcomes
@@ -208,7 +218,7 @@ export class TrackingService {
           tracking_number: r.tracking_number!,
           origin_carrier: r.origin_carrier,
         })),
-        { timeoutMs, now: this.clock.now() },
+        { timeoutMs, now: this.clock.now(), runner },
       );
     }
   }
@@ -283,16 +293,17 @@ export class TrackingService {
     if (!row) return null;
     const {
       fetched: [fetched],
+      remote,
     } = await this.fetchAll([row], this.config.trackingSyncTimeoutMs, 1, em);
-    if ('error' in fetched) {
-      this.logger.warn(
-        `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
-      );
+    if (!('update' in fetched)) {
+      const reason = 'error' in fetched ? describe(fetched.error) : 'registration batched';
+      this.logger.warn(`tracking ${row.tracking_number} deferred to a job: ${reason}`);
       await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
       await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
       return null;
     }
     const [outcome] = await this.apply(em, [fetched.update], now);
+    await this.stopFinal(remote, [outcome], this.config.trackingSyncTimeoutMs, em);
     return outcome;
   }
 
@@ -380,6 +391,18 @@ export class TrackingService {
       transient,
       retryAt: new Date(now.getTime() + backoff),
     };
+  }
+
+  /**
+   * Deferred shipments (a registration batch to fill) are due again a little later, when the
+   * leftovers of every node's rounds are claimed together.
+   */
+  private async dueAgain(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE shipment SET next_check_at = $2 WHERE id = ANY($1::uuid[]) AND next_check_at IS NOT NULL`,
+      [ids, new Date(this.clock.now().getTime() + REGISTRATION_DEFER_MS)],
+    );
   }
 
   private async reschedule(failures: TrackFailure[]): Promise<void> {

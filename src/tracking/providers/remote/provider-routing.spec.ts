@@ -1,5 +1,6 @@
 import type { ProviderAdapter } from './provider-adapter';
 import { routeShipment, type RoutableCredentials } from './provider-routing';
+import { partialBatchToDefer } from './remote-tracking';
 
 const aggregator = { type: '17track', carriers: null } as unknown as ProviderAdapter;
 const ups = { type: 'ups', carriers: ['ups'] } as unknown as ProviderAdapter;
@@ -57,5 +58,24 @@ describe('routeShipment', () => {
     const team = [creds('for-dhl', aggregator, { carriers: ['dhl'] })];
     expect(id(routeShipment('dhl', team, null))).toBe('for-dhl');
     expect(id(routeShipment('ups', team, null))).toBeNull();
+  });
+});
+
+describe('partialBatchToDefer', () => {
+  const items = (n: number) => Array.from({ length: n }, (_, i) => i);
+  const never = () => false;
+
+  it('registers what fits in one batch, or full batches, at once', () => {
+    expect(partialBatchToDefer(items(5), 40, never)).toEqual([]);
+    expect(partialBatchToDefer(items(40), 40, never)).toEqual([]);
+    expect(partialBatchToDefer(items(80), 40, never)).toEqual([]);
+  });
+
+  it('defers the partial last batch of a bigger round', () => {
+    expect(partialBatchToDefer(items(85), 40, never)).toEqual([80, 81, 82, 83, 84]);
+  });
+
+  it('never defers an item twice', () => {
+    expect(partialBatchToDefer(items(85), 40, (i) => i >= 82)).toEqual([80, 81]);
   });
 });

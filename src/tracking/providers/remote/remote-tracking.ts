@@ -18,6 +18,7 @@ import { ProviderRateLimiter } from './provider-rate-limiter';
 import { routeShipment } from './provider-routing';
 import { MemoryProviderTokenCache } from './provider-token-cache';
 import { remoteTrackingState } from './remote-tracking-state';
+import { RegistrationQueue, stopsTheKey } from './registration-queue';
 
 /**
  * Numbers registered with an aggregator are updated by push; they are polled only when no
@@ -42,7 +43,9 @@ export type RemoteFetched =
       /** Registered with an aggregator: kept current by push, polled as a safety net only. */
       pushManaged: boolean;
     }
-  | { error: unknown };
+  | { error: unknown }
+  /** Left for the next round, to register it in a full batch (see partialBatchToDefer). */
+  | { deferred: true };
 
 /** Shipments grouped by the credentials that track them. */
 export interface RemoteRoutes {
@@ -63,6 +66,7 @@ export interface RemoteRoutes {
 export class RemoteTracking {
   private readonly logger = new Logger(RemoteTracking.name);
   private readonly tokens = new MemoryProviderTokenCache();
+  private readonly registrations = new RegistrationQueue();
   private readonly limiter: ProviderRateLimiter;
 
   constructor(
@@ -134,6 +138,15 @@ export class RemoteTracking {
     }));
     const failed = new Map<string, unknown>();
     let stopper: unknown = null;
+    /** A failure about the key or the provider: later batches of this round are not sent. */
+    const noteFailure = async (error: unknown) => {
+      if (stopper !== null || !stopsTheKey(error)) return;
+      stopper = error;
+      if (error instanceof ProviderCredentialsRejected) {
+        this.tokens.invalidate(key);
+        await this.credentials.markRejected(key, error.message);
+      }
+    };
     const guard = async (batch: ProviderTrackRequest[], call: () => Promise<void>) => {
       if (stopper !== null) {
         for (const r of batch) failed.set(r.trackingNumber, stopper);
@@ -143,14 +156,7 @@ export class RemoteTracking {
         await call();
       } catch (error) {
         for (const r of batch) failed.set(r.trackingNumber, error);
-        if (error instanceof ProviderCredentialsRejected) {
-          this.tokens.invalidate(key);
-          await this.credentials.markRejected(key, error.message);
-          stopper = error;
-        } else if (!(error instanceof TrackingProviderError) || error.transient) {
-          // Down, slow or throttling: do not insist in this round.
-          stopper = error;
-        }
+        await noteFailure(error);
       }
     };
 
@@ -159,6 +165,7 @@ export class RemoteTracking {
       shipments.map((s) => s.id),
     );
     const registered = new Set<string>();
+    const deferred = new Set<string>();
     if (adapter.register) {
       const register = adapter.register.bind(adapter);
       const unknown = requests.filter((r) =>
@@ -173,22 +180,31 @@ export class RemoteTracking {
         }),
       );
       for (const r of requests) if (!unknown.includes(r)) registered.add(r.trackingNumber);
-      for (const batch of chunk(unknown, adapter.maxBatchSize)) {
-        await guard(batch, async () => {
-          const answers = await register(ctx, batch);
-          for (const r of batch) {
-            const problem = answers.has(r.trackingNumber)
-              ? answers.get(r.trackingNumber)
-              : TrackingProviderError.transient(
-                  `${adapter.type} did not answer for ${r.trackingNumber}`,
-                );
-            if (problem) failed.set(r.trackingNumber, problem);
-            else registered.add(r.trackingNumber);
-          }
-        });
+      // Numbers seen before (deferred once) first, so none waits twice.
+      const seenBefore = (r: ProviderTrackRequest) =>
+        byNumber.get(r.trackingNumber)!.some((s) => state.get(s.id)?.credentialsKey === key);
+      unknown.sort((a, b) => Number(seenBefore(b)) - Number(seenBefore(a)));
+      for (const r of partialBatchToDefer(unknown, adapter.maxBatchSize, seenBefore)) {
+        deferred.add(r.trackingNumber);
+      }
+      const answers = await this.registrations.register(
+        key,
+        adapter.maxBatchSize,
+        unknown.filter((r) => !deferred.has(r.trackingNumber)),
+        (batch) => register(ctx, batch),
+      );
+      for (const [number, problem] of answers) {
+        if (problem === null) {
+          registered.add(number);
+        } else {
+          failed.set(number, problem);
+          await noteFailure(problem);
+        }
       }
     }
-    const toTrack = requests.filter((r) => !failed.has(r.trackingNumber));
+    const toTrack = requests.filter(
+      (r) => !failed.has(r.trackingNumber) && !deferred.has(r.trackingNumber),
+    );
     const results = new Map<string, TrackingResult>();
     const unregistered: string[] = [];
     for (const batch of chunk(toTrack, adapter.maxBatchSize)) {
@@ -231,7 +247,8 @@ export class RemoteTracking {
     const pushManaged = adapter.register !== undefined;
     for (const s of shipments) {
       const result = results.get(s.tracking_number);
-      if (result) out.set(s.id, { result, pushManaged });
+      if (deferred.has(s.tracking_number)) out.set(s.id, { deferred: true });
+      else if (result) out.set(s.id, { result, pushManaged });
       else out.set(s.id, { error: failed.get(s.tracking_number) });
     }
     return out;
@@ -248,13 +265,14 @@ export class RemoteTracking {
       tracking_number: string;
       origin_carrier: string | null;
     }>,
-    options: { timeoutMs: number; now: Date },
+    options: { timeoutMs: number; now: Date; runner?: SqlRunner },
   ): Promise<void> {
     const { adapter } = route;
     if (!adapter.stop || route.rejected || shipments.length === 0) return;
     const stop = adapter.stop.bind(adapter);
+    const runner = options.runner ?? this.dataSource;
     const state = await remoteTrackingState.load(
-      this.dataSource,
+      runner,
       shipments.map((s) => s.id),
     );
     const due = shipments.filter((s) => {
@@ -274,7 +292,7 @@ export class RemoteTracking {
           batch.map((s) => ({ trackingNumber: s.tracking_number, carrierCode: s.origin_carrier })),
         );
         await remoteTrackingState.markStopped(
-          this.dataSource,
+          runner,
           batch.map((s) => s.id),
           options.now,
         );
@@ -317,4 +335,20 @@ export class RemoteTracking {
 
 function credentialsRef(key: string): string {
   return key === 'instance' ? '(TRACKING_PROVIDER)' : `/credentials/${key}`;
+}
+
+/**
+ * Registrations are paid per request, so they go in full batches: when a round has more new
+ * numbers than one batch, the partial last batch waits for a later round (due again a minute
+ * later, REGISTRATION_DEFER_MS, where the leftovers of other rounds and nodes join it). Only numbers never seen before wait, and only once; a
+ * round with less than one batch registers what it has (a create, a small team, the tail).
+ */
+export function partialBatchToDefer<T>(
+  unknown: readonly T[],
+  batchSize: number,
+  seenBefore: (item: T) => boolean,
+): T[] {
+  const remainder = unknown.length % batchSize;
+  if (unknown.length <= batchSize || remainder === 0) return [];
+  return unknown.slice(unknown.length - remainder).filter((item) => !seenBefore(item));
 }
