@@ -608,6 +608,11 @@ const CUSTOM_BODIES: Record<string, CustomBody | CustomBody[]> = {
     // The provider's events are read leniently (an unknown shape is recorded as ignored).
     fields: { id: 'string', event_type: 'lenient', occurred_at: 'lenient', content: 'lenient' },
   },
+  'POST /public/tracking_webhooks/:provider/:credentialsId': {
+    // A tracking provider's push: signed, read leniently (a shape it does not know is no update).
+    base: () => ({ event: 'TRACKING_UPDATED', data: {} }),
+    fields: { event: 'lenient', data: 'lenient' },
+  },
   'POST /billing/storefront/checkout_subscription': {
     base: (f) => ({ teamId: f.a.teamId, planId: 'pro', returnUrl: 'https://walk.example/b' }),
     fields: { teamId: 'iri:/teams', planId: 'string', returnUrl: 'string' },
@@ -714,6 +719,7 @@ const ANY_ACCEPT = [
   /^\/oauth\/v2\//,
   /^\/security\/verify-email$/,
   /^\/billing\/billing_provider\/webhook$/,
+  /^\/public\/tracking_webhooks\//,
 ];
 
 /** Routes called as their callers do: without a token (the others with tenant A's). */

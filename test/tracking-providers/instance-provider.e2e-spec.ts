@@ -1,10 +1,15 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { testTrackingNumber } from '../factories/commerce.factory';
-import { createTenant } from '../factories/tenant.factory';
+import { createTenant, type Tenant } from '../factories/tenant.factory';
 import { startSeventeenTrackFake, type SeventeenTrackFake } from '../fakes/seventeen-track-fake';
 import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import { api } from '../support/http';
-import { createProviderCredentials, getShipment, s10Number } from './provider-e2e-support';
+import {
+  createProviderCredentials,
+  getShipment,
+  s10Number,
+  waitForTracked,
+} from './provider-e2e-support';
 
 /** TRACKING_PROVIDER: the self-hoster's provider for every team that configures none. */
 describe('instance-wide tracking provider', () => {
@@ -46,19 +51,19 @@ describe('instance-wide tracking provider', () => {
     await teamFake?.close();
   });
 
-  const create = async (token: string, workspaceId: string, trackingNumber: string) => {
-    const res = await api(app, { token })
+  const create = async (tenant: Tenant, trackingNumber: string) => {
+    const res = await api(app, { token: tenant.token })
       .json()
-      .post('/shipments', { workspace: `/workspaces/${workspaceId}`, trackingNumber })
+      .post('/shipments', { workspace: `/workspaces/${tenant.workspaceId}`, trackingNumber })
       .expect(201);
-    return res.body as Record<string, any>;
+    return waitForTracked(app, tenant, res.body.id);
   };
 
   it('tracks teams without credentials through it, and receives its pushes at /instance', async () => {
     const tenant = await createTenant(app);
     const number = s10Number('CN');
     instanceFake.setJourney(number, journey);
-    const shipment = await create(tenant.token, tenant.workspaceId, number);
+    const shipment = await create(tenant, number);
     expect(shipment).toMatchObject({ originCarrier: 'china-post', trackingStatus: 'in_transit' });
     expect(instanceFake.registered.has(number)).toBe(true);
 
@@ -79,7 +84,7 @@ describe('instance-wide tracking provider', () => {
     });
 
     // Sandbox numbers stay with the sandbox.
-    const sandbox = await create(tenant.token, tenant.workspaceId, testTrackingNumber());
+    const sandbox = await create(tenant, testTrackingNumber());
     expect(sandbox.originCarrier).toBe('tm-test');
     expect(instanceFake.registered.has(sandbox.trackingNumber)).toBe(false);
   });
@@ -95,7 +100,7 @@ describe('instance-wide tracking provider', () => {
     );
     const number = s10Number('CN');
     teamFake.setJourney(number, journey);
-    const shipment = await create(tenant.token, tenant.workspaceId, number);
+    const shipment = await create(tenant, number);
     expect(shipment.trackingStatus).toBe('in_transit');
     expect(teamFake.registered.has(number)).toBe(true);
     expect(instanceFake.registered.has(number)).toBe(false);

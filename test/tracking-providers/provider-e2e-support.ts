@@ -43,6 +43,28 @@ export async function getShipment(
   return res.body;
 }
 
+/**
+ * The shipment once its first check is done: a shipment routed to a remote provider is
+ * tracked by a `tracking.track` job right after its create (never inside the create's
+ * transaction), so tests wait for it (polling, bounded).
+ */
+export async function waitForTracked(
+  app: INestApplication,
+  tenant: Tenant,
+  id: string,
+  timeoutMs = 20_000,
+): Promise<Record<string, any>> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await app
+      .get(DataSource)
+      .query(`SELECT last_tracked_at, tracking_error FROM shipment WHERE id = $1`, [id]);
+    if (row?.last_tracked_at || row?.tracking_error) return getShipment(app, tenant, id);
+    if (Date.now() > until) throw new Error(`shipment ${id} was not tracked in ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 /** The shipment's checkpoints, oldest first (plain JSON). */
 export async function getCheckpoints(
   app: INestApplication,

@@ -1,4 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/tracking/clock';
 import { TrackingRefresher } from '../../src/tracking/refresh/tracking-refresher';
@@ -19,6 +21,7 @@ import {
   insertShipments,
   s10Number,
   trackingRow,
+  waitForTracked,
 } from './provider-e2e-support';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -107,6 +110,7 @@ describe('17TRACK tracking provider', () => {
         originCarrier: 'china-post',
       })
       .expect(201);
+    await waitForTracked(app, tenant, res.body.id);
     return res.body.id as string;
   };
 
@@ -292,6 +296,35 @@ describe('17TRACK tracking provider', () => {
       trackingStatus: 'delivered',
       trackingError: null,
     });
+  });
+
+  it('treats a provider that does not answer in time like one that is down', async () => {
+    const number = s10Number('CN');
+    fake.setJourney(number, inTransitJourney());
+    const id = await createShipment(number);
+    // A server that accepts connections and never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as AddressInfo;
+      await api(app, { token: tenant.token })
+        .json()
+        .put(`/credentials/${credentialsId}`, {
+          parameters: { baseUrl: `http://127.0.0.1:${port}/track/v2.2`, requestsPerSecond: 1000 },
+        })
+        .expect(200);
+      const report = await app.get(TrackingService).trackMany([id], { timeoutMs: 300 });
+      expect(report.failures.map((f) => f.transient)).toEqual([true]);
+      expect(await getShipment(app, tenant, id)).toMatchObject({
+        trackingStatus: 'in_transit',
+        destinationCarrier: 'usps',
+        trackingError: expect.stringMatching(/no answer within 300 ms/),
+      });
+      expect(await getCheckpoints(app, tenant, id)).toHaveLength(3);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
   });
 
   it('honours 429 Retry-After and sends nothing more to 17TRACK in that round', async () => {

@@ -145,7 +145,6 @@ export class TrackingService {
     rows: ShipmentToTrack[],
     timeoutMs: number,
     concurrency = this.config.trackingRefreshConcurrency,
-    runner?: EntityManager,
   ): Promise<{ fetched: Fetched[]; remote: RemoteApplied }> {
     const withNumber = rows.filter(
       (r): r is ShipmentToTrack & RemoteShipment =>
@@ -154,7 +153,7 @@ export class TrackingService {
     const routes = await this.remote.route(withNumber);
     const remoteIds = new Set(routes.groups.flatMap((g) => g.shipments.map((s) => s.id)));
     const byId = new Map(rows.map((r) => [r.id, r]));
-    const fetched = await mapWithConcurrency(
+    const fetched: Fetched[] = await mapWithConcurrency(
       rows.filter((r) => !remoteIds.has(r.id)),
       concurrency,
       (row) => this.fetch(row, timeoutMs),
@@ -164,7 +163,6 @@ export class TrackingService {
       const answers = await this.remote.fetch(group.route, group.shipments, {
         timeoutMs,
         now: this.clock.now(),
-        runner,
       });
       const groupRows: ShipmentToTrack[] = [];
       for (const shipment of group.shipments) {
@@ -196,12 +194,18 @@ export class TrackingService {
     return { fetched, remote };
   }
 
+  /** Whether a remote provider (credentials or TRACKING_PROVIDER) tracks this shipment. */
+  private async routedToRemote(row: ShipmentToTrack, em: EntityManager): Promise<boolean> {
+    if (row.tracking_number === null || row.tracking_number.trim() === '') return false;
+    const routes = await this.remote.route([row as ShipmentToTrack & RemoteShipment], em);
+    return routes.groups.length > 0;
+  }
+
   /** Stops, at their provider, the remote shipments that just reached a final status. */
   private async stopFinal(
     remote: RemoteApplied,
     outcomes: readonly TrackingOutcome[],
     timeoutMs: number,
-    runner?: EntityManager,
   ): Promise<void> {
     const final = new Set(
       outcomes
@@ -218,7 +222,7 @@ export class TrackingService {
           tracking_number: r.tracking_number!,
           origin_carrier: r.origin_carrier,
         })),
-        { timeoutMs, now: this.clock.now(), runner },
+        { timeoutMs, now: this.clock.now() },
       );
     }
   }
@@ -291,19 +295,23 @@ export class TrackingService {
       shipmentId,
     ]);
     if (!row) return null;
-    const {
-      fetched: [fetched],
-      remote,
-    } = await this.fetchAll([row], this.config.trackingSyncTimeoutMs, 1, em);
-    if (!('update' in fetched)) {
-      const reason = 'error' in fetched ? describe(fetched.error) : 'registration batched';
-      this.logger.warn(`tracking ${row.tracking_number} deferred to a job: ${reason}`);
+    if (await this.routedToRemote(row, em)) {
+      // Never inside the write's transaction: a remote provider's calls (shared budget,
+      // registration batches) would hold this connection while waiting for others.
+      await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
+      await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
+      return null;
+    }
+    const fetched = await this.fetch(row, this.config.trackingSyncTimeoutMs);
+    if ('error' in fetched) {
+      this.logger.warn(
+        `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
+      );
       await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
       await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
       return null;
     }
     const [outcome] = await this.apply(em, [fetched.update], now);
-    await this.stopFinal(remote, [outcome], this.config.trackingSyncTimeoutMs, em);
     return outcome;
   }
 
@@ -337,7 +345,10 @@ export class TrackingService {
     return applyTrackingUpdates(em, updates, { now, limitsFor: (c) => this.limitsFor(c) });
   }
 
-  private async fetch(row: ShipmentToTrack, timeoutMs: number): Promise<Fetched> {
+  private async fetch(
+    row: ShipmentToTrack,
+    timeoutMs: number,
+  ): Promise<Exclude<Fetched, { deferred: true }>> {
     const number = row.tracking_number;
     if (number === null || number.trim() === '') {
       // Nothing to ask: the engine clears the tracking fields.

@@ -141,9 +141,9 @@ function describeBody(text: string): string {
 }
 
 function networkProblem(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')) {
-    return `no answer within ${timeoutMs} ms`;
-  }
-  const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+  // An abort is a DOMException, not always an Error of this realm: look at its name.
+  const name = (error as { name?: unknown } | null)?.name;
+  if (name === 'TimeoutError' || name === 'AbortError') return `no answer within ${timeoutMs} ms`;
+  const cause = (error as { cause?: { code?: string } } | null)?.cause;
   return `unreachable (${cause?.code ?? (error instanceof Error ? error.message : String(error))})`;
 }

@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import type { SqlRunner } from '../../../events/sql-runner';
 import { AppConfig } from '../../../config/app-config';
 import { CredentialsCipher } from '../../../credentials/credentials-cipher';
 import { NotificationsService } from '../../../notifications/notifications.service';
@@ -45,10 +46,13 @@ export class ProviderCredentialsStore {
   ) {}
 
   /** The tracking credentials of each team (teams without any are absent). */
-  async forTeams(teamIds: readonly string[]): Promise<Map<string, TrackingCredentials[]>> {
+  async forTeams(
+    teamIds: readonly string[],
+    runner: SqlRunner = this.dataSource,
+  ): Promise<Map<string, TrackingCredentials[]>> {
     const out = new Map<string, TrackingCredentials[]>();
     if (teamIds.length === 0) return out;
-    const rows: CredentialsRow[] = await this.dataSource.query(
+    const rows: CredentialsRow[] = await runner.query(
       `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at, created_at
          FROM credentials WHERE team_id = ANY($1::uuid[]) AND type = ANY($2::text[])`,
       [[...new Set(teamIds)], PROVIDER_TYPES],

@@ -78,8 +78,14 @@ export class RemoteTracking {
   }
 
   /** Which credentials track each shipment; shipments of teams without any stay local. */
-  async route(shipments: readonly RemoteShipment[]): Promise<RemoteRoutes> {
-    const byTeam = await this.credentials.forTeams(shipments.map((s) => s.team_id));
+  async route(
+    shipments: readonly RemoteShipment[],
+    runner: SqlRunner = this.dataSource,
+  ): Promise<RemoteRoutes> {
+    const byTeam = await this.credentials.forTeams(
+      shipments.map((s) => s.team_id),
+      runner,
+    );
     const instance = this.credentials.instance();
     const groups = new Map<string, { route: TrackingCredentials; shipments: RemoteShipment[] }>();
     const local: string[] = [];
