@@ -24,6 +24,7 @@ import {
   getShipment,
   insertShipments,
   trackingRow,
+  waitForTracked,
 } from './provider-e2e-support';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -80,6 +81,7 @@ describe('DHL tracking provider', () => {
         originCarrier: 'dhl',
       })
       .expect(201);
+    await waitForTracked(app, tenant, res.body.id);
     return res.body.id as string;
   };
 

@@ -26,6 +26,7 @@ import {
   getShipment,
   insertShipments,
   trackingRow,
+  waitForTracked,
 } from './provider-e2e-support';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -102,6 +103,7 @@ describe('UPS tracking provider', () => {
         originCarrier: 'ups',
       })
       .expect(201);
+    await waitForTracked(app, tenant, res.body.id);
     return res.body.id as string;
   };
 

@@ -24,6 +24,7 @@ import {
   getShipment,
   insertShipments,
   trackingRow,
+  waitForTracked,
 } from './provider-e2e-support';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -81,6 +82,7 @@ describe('USPS tracking provider', () => {
         originCarrier: 'usps',
       })
       .expect(201);
+    await waitForTracked(app, tenant, res.body.id);
     return res.body.id as string;
   };
 
