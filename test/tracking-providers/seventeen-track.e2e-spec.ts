@@ -298,6 +298,29 @@ describe('17TRACK tracking provider', () => {
     });
   });
 
+  it('leaves the retry of a create that met an outage to the schedule, not the job queue', async () => {
+    const number = s10Number('CN');
+    fake.setJourney(number, inTransitJourney());
+    fake.server.failNext({ status: 503, body: 'Service Unavailable' });
+    const id = await createShipment(number);
+    const row = await trackingRow(app, id);
+    expect(row.tracking_error).toMatch(/HTTP 503/);
+    expect(row.next_check_at!.getTime()).toBe(NOW.getTime() + 15 * 60_000);
+    // The job ends without asking pg-boss for quick retries of a provider that is down.
+    const deadline = Date.now() + 10_000;
+    let job: { state: string; retry_count: number } | undefined;
+    for (;;) {
+      [job] = await db.query(
+        `SELECT state::text AS state, retry_count FROM pgboss.job
+          WHERE name = 'tracking.track' AND data->>'shipmentId' = $1`,
+        [id],
+      );
+      if (job?.state === 'completed' || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect(job).toEqual({ state: 'completed', retry_count: 0 });
+  });
+
   it('treats a provider that does not answer in time like one that is down', async () => {
     const number = s10Number('CN');
     fake.setJourney(number, inTransitJourney());

@@ -39,6 +39,11 @@ export interface TrackFailure {
   error: string;
   transient: boolean;
   retryAt: Date;
+  /**
+   * A remote provider failed: its retry is the shipment's schedule (backoff, Retry-After),
+   * never the job queue's quick retries, which would hammer a provider that is down.
+   */
+  remote?: boolean;
 }
 
 export interface TrackReport {
@@ -103,7 +108,7 @@ export class TrackingService {
         const report = await this.trackMany([shipmentId]);
         // A transient failure is retried by the queue (seconds); the shipment is also due.
         const failure = report.failures[0];
-        if (failure?.transient) throw new Error(failure.error);
+        if (failure?.transient && !failure.remote) throw new Error(failure.error);
       },
     });
   }
@@ -121,7 +126,11 @@ export class TrackingService {
       [ids],
     );
     const timeoutMs = options.timeoutMs ?? BACKGROUND_PROVIDER_TIMEOUT_MS;
-    const { fetched, remote } = await this.fetchAll(rows, timeoutMs, options.concurrency);
+    const { fetched, remote, remoteIds } = await this.fetchAll(
+      rows,
+      timeoutMs,
+      options.concurrency,
+    );
     const now = this.clock.now();
     const outcomes: TrackingOutcome[] = [];
     const updates = fetched.flatMap((f) => ('update' in f ? [f.update] : []));
@@ -129,7 +138,9 @@ export class TrackingService {
       outcomes.push(...(await this.dataSource.transaction((em) => this.apply(em, part, now))));
     }
     const failures = fetched.flatMap((f) =>
-      'error' in f ? [this.failure(f.row, f.error, now)] : [],
+      'error' in f
+        ? [{ ...this.failure(f.row, f.error, now), remote: remoteIds.has(f.row.id) }]
+        : [],
     );
     if (failures.length > 0) await this.reschedule(failures);
     await this.dueAgain(fetched.flatMap((f) => ('deferred' in f ? [f.row.id] : [])));
@@ -145,7 +156,7 @@ export class TrackingService {
     rows: ShipmentToTrack[],
     timeoutMs: number,
     concurrency = this.config.trackingRefreshConcurrency,
-  ): Promise<{ fetched: Fetched[]; remote: RemoteApplied }> {
+  ): Promise<{ fetched: Fetched[]; remote: RemoteApplied; remoteIds: Set<string> }> {
     const withNumber = rows.filter(
       (r): r is ShipmentToTrack & RemoteShipment =>
         r.tracking_number !== null && r.tracking_number.trim() !== '',
@@ -191,7 +202,7 @@ export class TrackingService {
       }
       remote.push({ route: group.route, rows: groupRows });
     }
-    return { fetched, remote };
+    return { fetched, remote, remoteIds };
   }
 
   /** Whether a remote provider (credentials or TRACKING_PROVIDER) tracks this shipment. */
