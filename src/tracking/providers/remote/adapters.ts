@@ -1,7 +1,11 @@
 import { aftershipAdapter } from '../aftership';
+import { dhlAdapter } from '../dhl';
 import { easypostAdapter } from '../easypost';
+import { fedexAdapter } from '../fedex';
 import { seventeenTrackAdapter } from '../seventeen-track';
 import { ship24Adapter } from '../ship24';
+import { upsAdapter } from '../ups';
+import { uspsAdapter } from '../usps';
 import type { ProviderAdapter, ProviderType } from './provider-adapter';
 
 /**
@@ -13,6 +17,10 @@ export const PROVIDER_ADAPTERS: Readonly<Partial<Record<ProviderType, ProviderAd
   aftership: aftershipAdapter,
   ship24: ship24Adapter,
   easypost: easypostAdapter,
+  dhl: dhlAdapter,
+  ups: upsAdapter,
+  fedex: fedexAdapter,
+  usps: uspsAdapter,
 };
 
 /** The adapter of a credentials type, or undefined when it is not a (built) tracking provider. */

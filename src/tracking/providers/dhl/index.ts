@@ -1,0 +1,1 @@
+export { dhlAdapter } from './dhl-adapter';

@@ -1,0 +1,1 @@
+export { fedexAdapter } from './fedex-adapter';

@@ -1,0 +1,2 @@
+export { upsAdapter } from './ups-adapter';
+export { subscribeUpsTrackAlert } from './ups-track-alert';

@@ -1,0 +1,84 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  ProviderAdapter,
+  ProviderCallContext,
+  ProviderOutcome,
+  ProviderTrackRequest,
+} from '../remote/provider-adapter';
+import { TrackingProviderError } from '../tracking-provider-error';
+import { upsAuthorized, upsUrl } from './ups-auth';
+import { findUpsPackage, mapUpsPackage } from './ups-mapping';
+import { parseUpsPush, verifyUpsPush } from './ups-push';
+import { UPS_TRANSACTION_SRC } from './ups-settings';
+
+export const UPS_TRACK_PATH = '/api/track/v1/details/';
+export const UPS_LOCALE = 'en_US';
+
+/** UPS wants a unique `transId` per request (32 characters at most in practice). */
+export function upsTransId(): string {
+  return randomUUID().replace(/-/g, '');
+}
+
+/** A tracking number UPS does not know (yet): no checkpoints, the engine says no_info. */
+const NOT_FOUND = { checkpoints: [], facts: {} } as const;
+
+async function trackOne(ctx: ProviderCallContext, number: string): Promise<ProviderOutcome> {
+  const res = await upsAuthorized(ctx, (token) => ({
+    method: 'GET',
+    url: upsUrl(ctx, `${UPS_TRACK_PATH}${encodeURIComponent(number)}`),
+    query: {
+      locale: UPS_LOCALE,
+      returnSignature: 'false',
+      returnMilestones: 'false',
+      returnPOD: 'false',
+    },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      transId: upsTransId(),
+      transactionSrc: UPS_TRANSACTION_SRC,
+    },
+    acceptStatuses: [404],
+  }));
+  if (res.status === 404) return NOT_FOUND;
+  const pkg = findUpsPackage(res.body, number);
+  return pkg ? mapUpsPackage(pkg) : NOT_FOUND;
+}
+
+/**
+ * One number per call. A transient failure (429, 5xx, timeout) is thrown so the caller ends
+ * the round (a rate-limited provider is not asked again at once); a permanent one is that
+ * number's outcome.
+ */
+async function track(
+  ctx: ProviderCallContext,
+  requests: readonly ProviderTrackRequest[],
+): Promise<Map<string, ProviderOutcome>> {
+  const out = new Map<string, ProviderOutcome>();
+  for (const [i, req] of requests.entries()) {
+    try {
+      out.set(req.trackingNumber, await trackOne(ctx, req.trackingNumber));
+    } catch (error) {
+      if (!(error instanceof TrackingProviderError)) throw error;
+      if (!error.transient) {
+        out.set(req.trackingNumber, error);
+        continue;
+      }
+      // Thrown, so the caller stops the round; numbers answered already keep their answer.
+      if (out.size === 0) throw error;
+      for (const rest of requests.slice(i)) out.set(rest.trackingNumber, error);
+      break;
+    }
+  }
+  return out;
+}
+
+export const upsAdapter: ProviderAdapter = {
+  type: 'ups',
+  defaultBaseUrl: 'https://onlinetools.ups.com',
+  // The Track API takes one inquiry number per call.
+  maxBatchSize: 1,
+  carriers: ['ups'],
+  track,
+  verifyPush: verifyUpsPush,
+  parsePush: parseUpsPush,
+};

@@ -1,0 +1,39 @@
+import { ProviderCredentialsRejected, type ProviderCredentials } from '../remote/provider-adapter';
+
+/**
+ * What the UPS adapter reads from a `ups` credentials record (src/credentials/credential-types.ts):
+ * parameters `clientId`, `merchantId`; secrets `clientSecret`, `webhookSecret`.
+ */
+export interface UpsSettings {
+  readonly clientId: string;
+  readonly clientSecret: string;
+  /** Optional `x-merchant-id` of the token request (the 6-character shipper account). */
+  readonly merchantId: string | null;
+}
+
+/** The `transactionSrc` header UPS requires on every Track call: names the calling application. */
+export const UPS_TRANSACTION_SRC = 'shipment-tracking';
+
+function text(value: unknown): string | null {
+  return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
+}
+
+/** Credentials without a client id or secret cannot work: they are reported as rejected. */
+export function upsSettings(credentials: ProviderCredentials): UpsSettings {
+  const { secrets, parameters } = credentials;
+  const clientId = text(parameters.clientId) ?? text(secrets.clientId);
+  const clientSecret = text(secrets.clientSecret);
+  if (!clientId || !clientSecret) {
+    throw new ProviderCredentialsRejected(
+      'ups',
+      401,
+      'ups credentials need a clientId parameter and a clientSecret',
+    );
+  }
+  return { clientId, clientSecret, merchantId: text(parameters.merchantId) };
+}
+
+/** Track Alert: the opaque string UPS sends back in the `credential` header of each push. */
+export function upsWebhookSecret(credentials: ProviderCredentials): string | null {
+  return text(credentials.secrets.webhookSecret);
+}

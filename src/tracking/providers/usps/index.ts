@@ -1,0 +1,1 @@
+export { uspsAdapter } from './usps-adapter';
