@@ -131,7 +131,7 @@ export async function applyTrackingUpdates(
   const events: OutboxEvent[] = [];
   for (const row of live) {
     const update = byId.get(row.id)!;
-    const facts = update.facts ?? parseFacts(row.tracking_facts);
+    const facts = mergeFacts(parseFacts(row.tracking_facts), update.facts);
     const computed = computeTracking({
       createdAt: row.created_at,
       trackingNumber: row.tracking_number,
@@ -364,4 +364,19 @@ function parseFacts(stored: StoredFacts | null): TrackingFacts {
     destinationCountryIso2: stored.destinationCountryIso2 ?? null,
     expectedDeliveryDate: expected && !Number.isNaN(expected.getTime()) ? expected : null,
   };
+}
+
+/**
+ * The shipment's facts after an update: what the update reports replaces what was stored, key
+ * by key; a key it leaves out keeps its stored value (a push carrying one event reports only
+ * what that event says, and must not erase the destination carrier a poll found).
+ */
+export function mergeFacts(
+  stored: TrackingFacts,
+  reported: TrackingFacts | undefined | null,
+): TrackingFacts {
+  if (!reported) return stored;
+  const merged: Record<string, unknown> = { ...stored };
+  for (const [key, value] of Object.entries(reported)) if (value !== undefined) merged[key] = value;
+  return merged as TrackingFacts;
 }
