@@ -14,6 +14,7 @@ import {
   getShipment,
   insertShipments,
   trackingRow,
+  waitForTracked,
 } from './provider-e2e-support';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -99,6 +100,8 @@ describe('EasyPost tracking provider', () => {
         originCarrier: 'dhl-ecommerce',
       })
       .expect(201);
+    // Tracked by its `tracking.track` job right after the create, not inside it.
+    await waitForTracked(app, tenant, res.body.id);
     return res.body.id as string;
   };
 

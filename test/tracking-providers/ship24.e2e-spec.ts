@@ -14,6 +14,7 @@ import {
   insertShipments,
   s10Number,
   trackingRow,
+  waitForTracked,
 } from './provider-e2e-support';
 
 const NOW = new Date('2026-03-10T12:00:00Z');
@@ -96,6 +97,8 @@ describe('Ship24 tracking provider', () => {
         originCarrier: 'china-post',
       })
       .expect(201);
+    // Tracked by its `tracking.track` job right after the create, not inside it.
+    await waitForTracked(app, tenant, res.body.id);
     return res.body.id as string;
   };
 
@@ -162,17 +165,39 @@ describe('Ship24 tracking provider', () => {
     const numbers = Array.from({ length: 101 }, () => s10Number('CN'));
     for (const n of numbers) seed(n, inTransitEvents(n));
     const ids = await insertShipments(app, tenant.workspaceId, numbers, 'china-post', NOW);
+    const bulkSizes = () =>
+      fake.server
+        .calls('POST', '/public/v1/trackers/bulk')
+        .filter((r) =>
+          (r.body as Array<{ trackingNumber: string }>).some((i) =>
+            numbers.includes(i.trackingNumber),
+          ),
+        )
+        .map((r) => (r.body as unknown[]).length);
     const round = await app.get(TrackingService).trackMany(ids);
     expect(round.failures).toEqual([]);
-    const mine = fake.server
-      .calls('POST', '/public/v1/trackers/bulk')
-      .filter((r) =>
-        (r.body as Array<{ trackingNumber: string }>).some((i) =>
-          numbers.includes(i.trackingNumber),
-        ),
-      );
-    expect(mine.map((r) => (r.body as unknown[]).length)).toEqual([100, 1]);
-    expect(await getShipment(app, tenant, ids[100])).toMatchObject({
+    // One full bulk; the partial last batch waits a minute for other rounds to fill it.
+    expect(bulkSizes()).toEqual([100]);
+    const waiting: Array<{ id: string }> = await db.query(
+      `SELECT id FROM shipment
+        WHERE id = ANY($1::uuid[]) AND next_check_at = $2 AND tracking_error IS NULL`,
+      [ids, new Date(NOW.getTime() + 60_000)],
+    );
+    expect(waiting).toHaveLength(1);
+    const [leftover] = waiting.map((w) => w.id);
+    const [{ n: trackedInRound }] = await db.query(
+      `SELECT count(*)::int AS n FROM shipment
+        WHERE id = ANY($1::uuid[]) AND tracking_status = 'in_transit'`,
+      [ids.filter((id) => id !== leftover)],
+    );
+    expect(trackedInRound).toBe(100);
+    expect(await getShipment(app, tenant, leftover)).toMatchObject({ trackingStatus: null });
+
+    // A minute later the leftover is registered (no other round joined it) and tracked.
+    clock.set(new Date(NOW.getTime() + 60_000));
+    await app.get(TrackingRefresher).runUntilIdle();
+    expect(bulkSizes()).toEqual([100, 1]);
+    expect(await getShipment(app, tenant, leftover)).toMatchObject({
       trackingStatus: 'in_transit',
     });
   });
