@@ -1,4 +1,5 @@
-import { Controller } from '@nestjs/common';
+import { Controller, applyDecorators } from '@nestjs/common';
+import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
 import type { ActionContext } from '../hydra/actions/action-declaration';
@@ -17,6 +18,17 @@ import { StorefrontRegistration } from './storefront-registration';
 export const INTEGRATION_SECRET_HEADER = 'x-integration-secret';
 
 const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
+
+/** The shared secret of the server-to-server routes, and their 403 without it. */
+const SecretDocs = () =>
+  applyDecorators(
+    ApiHeader({
+      name: 'X-Integration-Secret',
+      required: true,
+      description: 'The server\u2019s INTEGRATION_SECRET.',
+    }),
+    ApiResponse({ status: 403, description: 'Invalid or missing integration secret.' }),
+  );
 
 const LINK_DESCRIPTION = (what: string) =>
   `Server to server: the app sends \`X-Integration-Secret: INTEGRATION_SECRET\` (403 without it or with a wrong one; a user token is no substitute). Links ${what} \`tokenId\` to the workspace \`workspaceId\` (id or IRI), moving it there when it was linked elsewhere, and answers \`{teamId, workspaceId, workflowId}\` (201; \`workflowId\` is null: links are recorded in integration_link). 422 for a blank \`tokenId\` or an unknown workspace; 400 for wrong types.`;
@@ -77,6 +89,7 @@ export class IntegrationsController {
     status: 201,
     access: 'public',
   })
+  @SecretDocs()
   async storefrontWorkspace(
     input: IntegrationWorkspaceInput,
     _principal: Principal | null,
@@ -97,6 +110,7 @@ export class IntegrationsController {
     status: 201,
     access: 'public',
   })
+  @SecretDocs()
   async marketingWorkspace(
     input: IntegrationWorkspaceInput,
     _principal: Principal | null,

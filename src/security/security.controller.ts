@@ -1,5 +1,5 @@
 import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Principal } from '../access/principal';
 import { Public } from '../access/public.decorator';
@@ -28,6 +28,15 @@ const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as con
 const EMAIL_OUT = {
   json: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] },
 } as const;
+
+/** `{user, token}` of an account signed in at once. */
+const SIGNED_IN = {
+  type: 'object',
+  properties: {
+    user: { type: 'object', additionalProperties: true },
+    token: { type: 'object', additionalProperties: true },
+  },
+};
 
 const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
@@ -118,6 +127,24 @@ export class SecurityController {
   @ApiOperation({
     summary: 'Verifies an e-mail address with its code.',
     description: `Public. Body \`{code}\` (JSON, or the verification page\u2019s form). Marks the address verified and signs the user in: answers \`{user, token}\` (201); the page\u2019s form (Accept: text/html) gets a page saying so (200). 422 for a blank, unknown, used or expired code. ${BUDGET}`,
+  })
+  @ApiConsumes('application/json', 'application/ld+json', 'application/x-www-form-urlencoded')
+  @ApiBody({
+    required: true,
+    schema: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
+  })
+  @ApiResponse({
+    status: 201,
+    description: 'Verified and signed in.',
+    content: {
+      'application/ld+json': { schema: SIGNED_IN },
+      'application/json': { schema: SIGNED_IN },
+    },
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The page\u2019s form: a page saying the address is verified.',
+    content: { 'text/html': { schema: { type: 'string' } } },
   })
   async verifyEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
     const fromPage =
