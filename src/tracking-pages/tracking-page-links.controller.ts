@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { unlessInvisible } from '../access/access-target';
 import type { Principal } from '../access/principal';
@@ -103,6 +104,26 @@ export class TrackingPageReviewsController {
   @Public()
   @Post('/public/tracking_page_links/:hash/reviews')
   @HttpCode(201)
+  @ApiOperation({
+    summary: 'Posts a review of a shipment through its public link.',
+    description:
+      'Public: anyone holding the link, while the page takes reviews. A JSON body with an overall `score` or `carrierScore`/`productScore`/`packagingScore` (1 to 5) and an optional `comment` answers `{id}` (201, Location /reviews/{id}); 422 for no score, one out of range, a too long comment or a page without reviews; 400 for wrong types, 404 for an unknown link. The tracking page\u2019s form (application/x-www-form-urlencoded) is redirected (303) back to the page saying thanks or that the rating was missing; an unknown link is the 404 page. One answer kind per body type, so it stays a plain route.',
+  })
+  @ApiConsumes('application/json', 'application/ld+json', 'application/x-www-form-urlencoded')
+  @ApiBody({
+    required: true,
+    schema: {
+      type: 'object',
+      description: 'One overall `score`, or scores by aspect; at least one.',
+      properties: {
+        score: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+        carrierScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+        productScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+        packagingScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+        comment: { type: 'string', nullable: true },
+      },
+    },
+  })
   async review(
     @Param('hash') hash: string,
     @Req() req: Request,
