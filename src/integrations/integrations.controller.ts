@@ -1,4 +1,4 @@
-import { Controller, applyDecorators } from '@nestjs/common';
+import { Controller, UseGuards, applyDecorators } from '@nestjs/common';
 import { ApiHeader, ApiResponse } from '@nestjs/swagger';
 import type { Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
@@ -11,17 +11,17 @@ import { jsonLdItem } from '../hydra/serialization/jsonld';
 import { Team } from '../teams/team.entity';
 import { UserView } from '../users/user-view';
 import { Workspace } from '../workspaces/workspace.entity';
+import { IntegrationSecretGuard } from './integration-secret.guard';
 import { IntegrationWorkspaces } from './integration-workspaces';
 import { IntegrationWorkspaceInput, StorefrontRegisterInput } from './integrations.input';
 import { StorefrontRegistration } from './storefront-registration';
 
-export const INTEGRATION_SECRET_HEADER = 'x-integration-secret';
-
 const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
 
-/** The shared secret of the server-to-server routes, and their 403 without it. */
+/** The shared secret of the server-to-server routes (checked first), and their 403. */
 const SecretDocs = () =>
   applyDecorators(
+    UseGuards(IntegrationSecretGuard),
     ApiHeader({
       name: 'X-Integration-Secret',
       required: true,
@@ -95,7 +95,6 @@ export class IntegrationsController {
     _principal: Principal | null,
     context: ActionContext,
   ) {
-    this.workspaces.authenticate(context.header(INTEGRATION_SECRET_HEADER));
     const linked = await this.workspaces.link('storefront', { ...input, accountName: undefined });
     return typedJson(context, 'StorefrontWorkspaceResponse', { ...linked });
   }
@@ -116,7 +115,6 @@ export class IntegrationsController {
     _principal: Principal | null,
     context: ActionContext,
   ) {
-    this.workspaces.authenticate(context.header(INTEGRATION_SECRET_HEADER));
     const linked = await this.workspaces.link('marketing_provider', input);
     return typedJson(context, 'MarketingProviderWorkspaceResponse', { ...linked });
   }
