@@ -295,6 +295,8 @@ describe('integrations', () => {
       });
       await secure(path, { workspaceId: t.workspaceId }).expect(422);
       await secure(path, { tokenId: 5, workspaceId: t.workspaceId }).expect(400);
+      // The secret is checked before the body: without it, a bad body is a 403 too.
+      await secure(path, { tokenId: 5, workspaceId: t.workspaceId }, null).expect(403);
     });
   });
 });

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { Public } from '../access/public.decorator';
 import { isStorableText } from '../hydra/filters/filter';
 import { authorizationPage, errorPage } from './authorization-page';
+import { AuthorizeDocs, AuthorizePageDocs, TokenGetDocs, TokenPostDocs } from './oauth.docs';
 import { OAuthService, type OAuthFailure } from './oauth.service';
 import { PasswordLogin } from './password-login';
 import { TokenThrottlerGuard } from './token-throttler.guard';
@@ -43,12 +44,14 @@ export class OAuthController {
   ) {}
 
   @Get('token')
+  @TokenGetDocs()
   @UseGuards(TokenThrottlerGuard)
   async tokenFromQuery(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.token(req.query as Record<string, unknown>, req, res);
   }
 
   @Post('token')
+  @TokenPostDocs()
   @UseGuards(TokenThrottlerGuard)
   async tokenFromBody(@Req() req: Request, @Res() res: Response): Promise<void> {
     await this.token(bodyOf(req), req, res);
@@ -56,6 +59,7 @@ export class OAuthController {
 
   /** The login and consent page. Unknown client or redirect URI: an error page, no redirect. */
   @Get('auth')
+  @AuthorizePageDocs()
   async authorizePage(@Req() req: Request, @Res() res: Response): Promise<void> {
     const params = pick(req.query as Record<string, unknown>, AUTHORIZE_PARAMS);
     const checked = await this.checkAuthorizationRequest(params);
@@ -85,6 +89,7 @@ export class OAuthController {
    * endpoint.
    */
   @Post('auth')
+  @AuthorizeDocs()
   @UseGuards(TokenThrottlerGuard)
   async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
     const body = bodyOf(req);

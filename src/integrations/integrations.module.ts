@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { IntegrationWorkspaces } from './integration-workspaces';
 import { IntegrationsController } from './integrations.controller';
 import { HttpStorefrontApp, STOREFRONT_APP } from './storefront-app';
 import { StorefrontRegistration } from './storefront-registration';
@@ -9,7 +10,11 @@ import { StorefrontRegistration } from './storefront-registration';
 @Module({
   imports: [WorkspacesModule, UsersModule],
   controllers: [IntegrationsController],
-  providers: [StorefrontRegistration, { provide: STOREFRONT_APP, useClass: HttpStorefrontApp }],
+  providers: [
+    StorefrontRegistration,
+    IntegrationWorkspaces,
+    { provide: STOREFRONT_APP, useClass: HttpStorefrontApp },
+  ],
   exports: [STOREFRONT_APP],
 })
 export class IntegrationsModule {}

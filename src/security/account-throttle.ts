@@ -27,9 +27,14 @@ export class AccountThrottle {
     private readonly config: AppConfig,
   ) {}
 
-  async spend(action: AccountAction, req: Request, account?: string | null): Promise<void> {
+  /** `from`: the request, or the client address (declared actions' `context.ip`). */
+  async spend(
+    action: AccountAction,
+    from: Request | string,
+    account?: string | null,
+  ): Promise<void> {
     const windowMs = this.config.accountRateWindowSeconds * 1000;
-    const address = req.ip ?? req.socket.remoteAddress ?? '';
+    const address = typeof from === 'string' ? from : (from.ip ?? from.socket.remoteAddress ?? '');
     await this.budgets.spend(
       { name: `account-ip`, limit: this.config.accountRateLimitPerAddress, windowMs },
       `${action}|${address}`,

@@ -1,7 +1,12 @@
-import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation, ApiResponse } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import type { Principal } from '../access/principal';
 import { Public } from '../access/public.decorator';
 import { errorPage } from '../auth/authorization-page';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import type { HtmlPage } from '../hydra/actions/action-result';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { User } from '../users/user.entity';
@@ -10,15 +15,44 @@ import { readNewPassword } from '../users/password-policy';
 import { AccountService } from './account.service';
 import { AccountThrottle } from './account-throttle';
 import { readString, requireEmail, requireString } from './body-fields';
+import {
+  EmailInput,
+  LookupTeamNameInput,
+  ResetPasswordInput,
+  SignupInput,
+  VerifyEmailLinkInput,
+} from './security.input';
 import { verifyEmailPage, verifiedPage } from './verify-email-page';
+
+const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
+const EMAIL_OUT = {
+  json: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] },
+} as const;
+
+/** `{user, token}` of an account signed in at once. */
+const SIGNED_IN = {
+  type: 'object',
+  properties: {
+    user: { type: 'object', additionalProperties: true },
+    token: { type: 'object', additionalProperties: true },
+  },
+};
+
+const PAGE_HEADERS = {
+  'Cache-Control': 'no-store',
+  'Content-Security-Policy':
+    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+};
+
+const BUDGET =
+  'Within a budget per client address and per e-mail address (429 with Retry-After beyond it; a malformed request spends nothing).';
 
 /**
  * Public account endpoints (spec "Users and security"). Bodies are JSON (or forms);
  * answers JSON-LD or JSON. Where an answer could tell whether an address has an account,
  * it is the same either way and the e-mail tells its owner.
  */
-@Public()
-@Controller('security')
+@Controller()
 export class SecurityController {
   constructor(
     private readonly api: HydraApi,
@@ -27,22 +61,23 @@ export class SecurityController {
     private readonly throttle: AccountThrottle,
   ) {}
 
-  /**
-   * `{email, password?, invitationCode?, firstName?, lastName?}` -> 200 `{user, token}`.
-   * Without an invitation code the account waits for e-mail verification: `user` shows
-   * only the address and `token` is null, whether or not the address was known.
-   */
-  @Post('signup')
-  @HttpCode(200)
-  async signup(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const body = this.api.body(req);
+  @Action({
+    method: 'POST',
+    path: '/security/signup',
+    summary: 'Creates an account.',
+    description: `Public. Body \`{email, password?, invitationCode?, firstName?, lastName?}\`. With a valid invitation code the account is ready at once: answers \`{user, token}\`. Without one the account waits for e-mail verification: \`user\` shows only the address, \`token\` is null and a code is mailed, whether or not the address was known (its owner is told instead). 422 for a blank or invalid address, a weak password, names over 255 characters or an unknown invitation; 400 for wrong types. ${BUDGET}`,
+    input: SignupInput,
+    output: JSON_OUT,
+    access: 'public',
+  })
+  async signup(input: SignupInput, _principal: Principal | null, context: ActionContext) {
+    const body = input as Record<string, unknown>;
     const email = requireEmail(body);
-    const password = readNewPassword(body.password ?? body.plainPassword, 'password');
+    const password = readNewPassword(input.password ?? input.plainPassword, 'password');
     const invitationCode = readString(body, 'invitationCode')?.trim() || null;
     const firstName = optionalName(body, 'firstName');
     const lastName = optionalName(body, 'lastName');
-    await this.throttle.spend('signup', req, email);
+    await this.throttle.spend('signup', context.ip, email);
     const ready = await this.accounts.signup({
       email,
       password,
@@ -51,36 +86,66 @@ export class SecurityController {
       lastName,
     });
     if (ready) {
-      const user = await this.users.embedded(req, ready.userId);
-      this.api.responder.json(req, res, { user, token: ready.token });
-      return;
+      const user = await this.users.embeddedAs(context.format, ready.userId);
+      return { user, token: ready.token };
     }
-    this.api.responder.json(req, res, {
+    return {
       user: { '@type': 'User', email, emailVerified: false },
       token: null,
       message: 'Check your inbox: we sent a code to verify this address.',
-    });
+    };
   }
 
-  /** The link in the verification e-mail: a page whose button posts the code. */
-  @Get('verify-email')
-  verifyEmailForm(@Req() req: Request, @Res() res: Response): void {
-    const code = typeof req.query.code === 'string' ? req.query.code : '';
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader(
-      'Content-Security-Policy',
-      "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
-    );
-    if (!code) {
-      res.status(400).type('html').send(errorPage('Invalid link', 'The link has no code.'));
-      return;
-    }
-    res.status(200).type('html').send(verifyEmailPage(code));
+  @Action({
+    method: 'GET',
+    path: '/security/verify-email',
+    summary: 'Shows the page of the verification link.',
+    description:
+      'Public: the link of the verification e-mail (`?code=`). An HTML page whose button posts the code to `POST /security/verify-email`, so link scanners that fetch every URL of a mail do not spend it. 400 (an HTML page) when the link has no code. Never cached.',
+    input: VerifyEmailLinkInput,
+    output: { html: true },
+    access: 'public',
+  })
+  verifyEmailForm(input: VerifyEmailLinkInput): HtmlPage {
+    if (!input.code)
+      return {
+        html: errorPage('Invalid link', 'The link has no code.'),
+        status: 400,
+        headers: PAGE_HEADERS,
+      };
+    return { html: verifyEmailPage(input.code), headers: PAGE_HEADERS };
   }
 
-  /** `{code}` -> 201 `{user, token}`: verified, and signed in at once. */
-  @Post('verify-email')
+  /**
+   * `{code}` -> 201 `{user, token}`: verified, and signed in at once. The page's form (a
+   * browser asking for HTML) gets a page instead: one route, two answer kinds, so it stays a
+   * plain route.
+   */
+  @Public()
+  @Post('/security/verify-email')
   @HttpCode(201)
+  @ApiOperation({
+    summary: 'Verifies an e-mail address with its code.',
+    description: `Public. Body \`{code}\` (JSON, or the verification page\u2019s form). Marks the address verified and signs the user in: answers \`{user, token}\` (201); the page\u2019s form (Accept: text/html) gets a page saying so (200). 422 for a blank, unknown, used or expired code. ${BUDGET}`,
+  })
+  @ApiConsumes('application/json', 'application/ld+json', 'application/x-www-form-urlencoded')
+  @ApiBody({
+    required: true,
+    schema: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
+  })
+  @ApiResponse({
+    status: 201,
+    description: 'Verified and signed in.',
+    content: {
+      'application/ld+json': { schema: SIGNED_IN },
+      'application/json': { schema: SIGNED_IN },
+    },
+  })
+  @ApiResponse({
+    status: 200,
+    description: 'The page\u2019s form: a page saying the address is verified.',
+    content: { 'text/html': { schema: { type: 'string' } } },
+  })
   async verifyEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
     const fromPage =
       req.is('application/x-www-form-urlencoded') && req.accepts(['json', 'html']) === 'html';
@@ -97,54 +162,83 @@ export class SecurityController {
     this.api.responder.json(req, res, { user, token: ready.token }, 201);
   }
 
-  /** `{email}` -> 201 `{email}`; a new code goes out if the address awaits verification. */
-  @Post('resend-email')
-  @HttpCode(201)
-  async resendEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const email = requireEmail(this.api.body(req));
-    await this.throttle.spend('resend-email', req, email);
+  @Action({
+    method: 'POST',
+    path: '/security/resend-email',
+    summary: 'Sends a new verification code.',
+    description: `Public. Body \`{email}\`. A new code goes out if the address awaits verification; the answer \`{email}\` (201) is the same either way, so it tells nobody whether the address has an account. 422 for a blank or invalid address. ${BUDGET}`,
+    input: EmailInput,
+    output: EMAIL_OUT,
+    status: 201,
+    access: 'public',
+  })
+  async resendEmail(input: EmailInput, _principal: Principal | null, context: ActionContext) {
+    const email = requireEmail(input as Record<string, unknown>);
+    await this.throttle.spend('resend-email', context.ip, email);
     await this.accounts.resendVerification(email);
-    this.api.responder.json(req, res, { email }, 201);
+    return { email };
   }
 
-  /** `{email}` -> 201 `{email}`; a reset code goes out if the address has an account. */
-  @Post('forgot-password/send-email')
-  @HttpCode(201)
-  async forgotPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const email = requireEmail(this.api.body(req));
-    await this.throttle.spend('forgot-password', req, email);
+  @Action({
+    method: 'POST',
+    path: '/security/forgot-password/send-email',
+    summary: 'Mails a password reset code.',
+    description: `Public. Body \`{email}\`. A reset code goes out if the address has an account; the answer \`{email}\` (201) is the same either way. 422 for a blank or invalid address. ${BUDGET}`,
+    input: EmailInput,
+    output: EMAIL_OUT,
+    status: 201,
+    access: 'public',
+  })
+  async forgotPassword(input: EmailInput, _principal: Principal | null, context: ActionContext) {
+    const email = requireEmail(input as Record<string, unknown>);
+    await this.throttle.spend('forgot-password', context.ip, email);
     await this.accounts.sendPasswordReset(email);
-    this.api.responder.json(req, res, { email }, 201);
+    return { email };
   }
 
-  /** `{code, newPassword}` -> 200 the user. Tokens issued before stop working. */
-  @Post('forgot-password/reset')
-  @HttpCode(200)
-  async resetPassword(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req);
-    const body = this.api.body(req);
+  @Action({
+    method: 'POST',
+    path: '/security/forgot-password/reset',
+    summary: 'Sets a new password with a reset code.',
+    description: `Public. Body \`{code, newPassword}\`. Sets the password and answers the user; tokens issued before stop working. 422 for a blank, unknown, used or expired code or a weak password; 400 for wrong types. ${BUDGET}`,
+    input: ResetPasswordInput,
+    output: { item: User },
+    access: 'public',
+  })
+  async resetPassword(
+    input: ResetPasswordInput,
+    _principal: Principal | null,
+    context: ActionContext,
+  ) {
+    const body = input as Record<string, unknown>;
     const code = requireString(body, 'code').trim();
     requireString(body, 'newPassword');
-    const password = readNewPassword(body.newPassword, 'newPassword')!;
-    await this.throttle.spend('reset-password', req);
+    const password = readNewPassword(input.newPassword, 'newPassword')!;
+    await this.throttle.spend('reset-password', context.ip);
     const userId = await this.accounts.resetPassword(code, password);
-    const record = await this.users.record(userId);
-    this.api.responder.item(req, res, this.api.resource(User), record);
+    return this.users.record(userId);
   }
 
-  /** `{email, code}` of an invitation -> 200 `{email, code, teamName}`. */
-  @Post('lookup-team-name')
-  @HttpCode(200)
-  async lookupTeamName(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const body = this.api.body(req);
+  @Action({
+    method: 'POST',
+    path: '/security/lookup-team-name',
+    summary: 'Names the team of an invitation.',
+    description: `Public. Body \`{email, code}\` of an invitation; answers \`{email, code, teamName}\` so the sign-up form can show which team the user joins. 422 for a blank or invalid address or code, or an invitation that does not match. ${BUDGET}`,
+    input: LookupTeamNameInput,
+    output: JSON_OUT,
+    access: 'public',
+  })
+  async lookupTeamName(
+    input: LookupTeamNameInput,
+    _principal: Principal | null,
+    context: ActionContext,
+  ) {
+    const body = input as Record<string, unknown>;
     const email = requireEmail(body);
     const code = requireString(body, 'code').trim();
-    await this.throttle.spend('lookup-team-name', req, email);
+    await this.throttle.spend('lookup-team-name', context.ip, email);
     const teamName = await this.accounts.lookupTeamName(email, code);
-    this.api.responder.json(req, res, { email, code, teamName });
+    return { email, code, teamName };
   }
 }
 

@@ -1,149 +1,129 @@
-import { Controller, Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
+import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import { DataSource, EntityManager } from 'typeorm';
-import { Principal, canWriteWorkspace } from '../access/principal';
+import { unlessInvisible } from '../access/access-target';
+import type { Principal } from '../access/principal';
 import { Public } from '../access/public.decorator';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import { typedJson } from '../hydra/actions/action-result';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import {
-  ForbiddenError,
-  NotFoundError,
-  ValidationError,
-  Violation,
-  ViolationCodes,
-} from '../hydra/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
-import { typeError } from '../hydra/write/denormalizer';
-import { Shipment } from '../shipments/shipment.entity';
+import { NotFoundError, ValidationError } from '../hydra/errors/api-errors';
 import { sendAction } from './action-response';
 import { HomeSite } from './page/home-site';
 import { parseReviewForm, reviewFormRedirect } from './page/review-form';
 import { Review } from './review.entity';
 import { ReviewsService } from './reviews.service';
 import { TrackingPage } from './tracking-page.entity';
+import { TrackingPageLinkGenerator } from './tracking-page-link-generator';
 import { TrackingPageLinksService } from './tracking-page-links.service';
-import { parseLinkFilter } from './link-filter';
+import { GenerateLinkInput } from './tracking-pages.input';
 
-/** Most shipments one bulk request links. */
-const MAX_BULK = 1000;
+const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
 
 /** GET /reviews, GET /reviews/{id}. */
 export class ReviewsController extends ResourceController(Review) {}
 
+const trackingPageWorkspace = unlessInvisible((ctx) =>
+  typeof ctx.input.trackingPageId === 'string' && ctx.input.trackingPageId
+    ? ctx.targets.ownersOf(TrackingPage, [ctx.input.trackingPageId], 'workspace')
+    : undefined,
+);
+
 /**
  * Tracking page links: generated for a page and a shipment of the same workspace, served to
  * anyone holding the link (JSON at /public/tracking_page_links/{hash}; the page at /t/{hash}
- * is page/tracking-site.controller.ts), and reviews posted through them (JSON, or the page's
- * form).
+ * is page/tracking-site.controller.ts).
  */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
 @Controller()
 export class TrackingPageLinksController {
   constructor(
-    private readonly api: HydraApi,
+    private readonly generator: TrackingPageLinkGenerator,
     private readonly links: TrackingPageLinksService,
-    private readonly reviews: ReviewsService,
-    private readonly dataSource: DataSource,
-    private readonly site: HomeSite,
   ) {}
 
-  /**
-   * Body: `trackingPageId`, `filter: {id: <shipment id>}`, `{email}` or `{orderNumbers}` (or
-   * `trackingNumber`). 201 `{link}`.
-   */
-  @Post('/generate_tracking_page_link')
-  @HttpCode(201)
-  async generate(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const page = await this.visiblePage(principal, body.trackingPageId);
-    const filter = parseLinkFilter(body.filter);
-    const trackingNumber = body.trackingNumber;
-    if (
-      trackingNumber !== undefined &&
-      trackingNumber !== null &&
-      typeof trackingNumber !== 'string'
-    )
-      throw typeError('trackingNumber', 'string', trackingNumber);
-    const ids = filter.id === undefined ? [] : [filter.id].flat();
-    if (ids.length > 1) throw typeError('filter.id', 'string', ids);
-    const link = await this.dataSource.transaction(async (em) => {
-      const shipmentId = ids.length
-        ? await this.shipment(em, principal, page, ids[0], 'filter.id')
-        : filter.email || filter.orderNumbers
-          ? await this.links.shipmentMatching(em, page.workspaceId, filter)
-          : await this.byTrackingNumber(em, page, trackingNumber as string | null | undefined);
-      return this.links.linkOf(
-        await this.links.hashFor(em, page.workspaceId, page.id, shipmentId),
-        req,
-      );
-    });
-    sendAction(this.api.responder, req, res, 'TrackingPageLink', { link }, 201);
+  @Action({
+    method: 'POST',
+    path: '/generate_tracking_page_link',
+    summary: 'Generates the public link of a shipment on a tracking page.',
+    description:
+      'Body: `trackingPageId` (id or IRI) and the shipment as `filter.id` (id or IRI) or `trackingNumber`, of the page\u2019s workspace. Answers `{link}` (201); the same page and shipment always get the same link. Needs write access to the page\u2019s workspace (403 for read-only members). 422 for a missing page or shipment, one the caller cannot see, or a shipment of another workspace; 400 for wrong types.',
+    input: GenerateLinkInput,
+    output: JSON_OUT,
+    status: 201,
+    access: 'workspace:write',
+    workspace: trackingPageWorkspace,
+  })
+  async generate(input: GenerateLinkInput, principal: Principal, context: ActionContext) {
+    const link = await this.generator.one(principal, input, context.origin);
+    return typedJson(context, 'TrackingPageLink', { link });
   }
 
-  /** Body: `trackingPageId`, `filter: {id: [<shipment ids>]}`. 201 `{links: [{id, link}]}`. */
-  @Post('/generate_tracking_page_links')
-  @HttpCode(201)
-  async generateMany(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const principal = this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const page = await this.visiblePage(principal, body.trackingPageId);
-    const filter = this.filter(body.filter);
-    const ids = filter.id === undefined ? [] : [filter.id].flat();
-    if (ids.length === 0)
-      throw ValidationError.of(
-        'filter.id',
-        'This value should not be blank.',
-        ViolationCodes.notBlank,
-      );
-    if (ids.length > MAX_BULK)
-      throw ValidationError.of(
-        'filter.id',
-        `This collection should contain ${MAX_BULK} elements or less.`,
-        ViolationCodes.tooLong,
-      );
-    const links = await this.dataSource.transaction(async (em) => {
-      const out: Array<{ id: string; link: string }> = [];
-      const violations: Violation[] = [];
-      for (const [i, raw] of ids.entries()) {
-        try {
-          const id = await this.shipment(em, principal, page, raw, `filter.id[${i}]`);
-          out.push({
-            id,
-            link: this.links.linkOf(
-              await this.links.hashFor(em, page.workspaceId, page.id, id),
-              req,
-            ),
-          });
-        } catch (error) {
-          if (!(error instanceof ValidationError)) throw error;
-          violations.push(...error.violations);
-        }
-      }
-      if (violations.length) throw new ValidationError(violations);
-      return out;
-    });
-    sendAction(this.api.responder, req, res, 'TrackingPageLinks', { links }, 201);
+  @Action({
+    method: 'POST',
+    path: '/generate_tracking_page_links',
+    summary: 'Generates the public links of several shipments on a tracking page.',
+    description:
+      'Body: `trackingPageId` (id or IRI) and `filter.id`, a list of up to 1000 shipment ids or IRIs of the page\u2019s workspace. Answers `{links: [{id, link}]}` (201) in the given order, all or nothing: 422 lists every shipment that is missing, invisible or of another workspace (`filter.id[i]`). Needs write access to the page\u2019s workspace (403 for read-only members).',
+    input: GenerateLinkInput,
+    output: JSON_OUT,
+    status: 201,
+    access: 'workspace:write',
+    workspace: trackingPageWorkspace,
+  })
+  async generateMany(input: GenerateLinkInput, principal: Principal, context: ActionContext) {
+    const links = await this.generator.many(principal, input, context.origin);
+    return typedJson(context, 'TrackingPageLinks', { links });
   }
 
-  @Public()
-  @Get('/public/tracking_page_links/:hash')
-  async view(
-    @Param('hash') hash: string,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    sendAction(this.api.responder, req, res, 'PublicTrackingPage', await this.links.view(hash));
+  @Action({
+    method: 'GET',
+    path: '/public/tracking_page_links/:hash',
+    summary: 'Reads a shipment through its public tracking page link.',
+    description:
+      'Anyone holding the link may read it, without a token: the page\u2019s look, the shipment without contact data, its review, and its checkpoints. 404 for an unknown link or a disabled page.',
+    output: JSON_OUT,
+    access: 'public',
+  })
+  async view(_input: object, _principal: Principal | null, context: ActionContext) {
+    const view = await this.links.view(context.params.hash);
+    return typedJson(context, 'PublicTrackingPage', view as unknown as Record<string, unknown>);
   }
+}
+
+/** Reviews posted through a link: JSON, or the tracking page's form (a redirect). */
+@Controller()
+export class TrackingPageReviewsController {
+  constructor(
+    private readonly api: HydraApi,
+    private readonly reviews: ReviewsService,
+    private readonly site: HomeSite,
+  ) {}
 
   @Public()
   @Post('/public/tracking_page_links/:hash/reviews')
   @HttpCode(201)
+  @ApiOperation({
+    summary: 'Posts a review of a shipment through its public link.',
+    description:
+      'Public: anyone holding the link, while the page takes reviews. A JSON body with an overall `score` or `carrierScore`/`productScore`/`packagingScore` (1 to 5) and an optional `comment` answers `{id}` (201, Location /reviews/{id}); 422 for no score, one out of range, a too long comment or a page without reviews; 400 for wrong types, 404 for an unknown link. The tracking page\u2019s form (application/x-www-form-urlencoded) is redirected (303) back to the page saying thanks or that the rating was missing; an unknown link is the 404 page. One answer kind per body type, so it stays a plain route.',
+  })
+  @ApiConsumes('application/json', 'application/ld+json', 'application/x-www-form-urlencoded')
+  @ApiBody({
+    required: true,
+    schema: {
+      type: 'object',
+      description: 'One overall `score`, or scores by aspect; at least one.',
+      properties: {
+        score: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+        carrierScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+        productScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+        packagingScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+        comment: { type: 'string', nullable: true },
+      },
+    },
+  })
   async review(
     @Param('hash') hash: string,
     @Req() req: Request,
@@ -173,88 +153,5 @@ export class TrackingPageLinksController {
       outcome = 'invalid';
     }
     res.redirect(303, reviewFormRedirect(hash, form, outcome));
-  }
-
-  private async visiblePage(
-    principal: Principal,
-    raw: unknown,
-  ): Promise<{ id: string; workspaceId: string }> {
-    if (raw === undefined || raw === null || raw === '')
-      throw ValidationError.of(
-        'trackingPageId',
-        'This value should not be blank.',
-        ViolationCodes.notBlank,
-      );
-    if (typeof raw !== 'string') throw typeError('trackingPageId', 'string', raw);
-    const id = await this.api.data.resolveReference(
-      this.api.resource(TrackingPage),
-      principal,
-      raw,
-    );
-    if (!id) throw ValidationError.of('trackingPageId', `Item not found for "${raw}".`);
-    const [row] = await this.dataSource.query(
-      `SELECT workspace_id FROM tracking_page WHERE id = $1`,
-      [id],
-    );
-    // Links are records of the workspace: read-only members do not create them.
-    if (!canWriteWorkspace(principal, row.workspace_id))
-      throw new ForbiddenError('Read-only access to this workspace.');
-    return { id, workspaceId: row.workspace_id };
-  }
-
-  private filter(raw: unknown): { id?: string | string[] } {
-    if (raw === undefined || raw === null) return {};
-    if (typeof raw !== 'object' || Array.isArray(raw)) throw typeError('filter', 'array', raw);
-    const id = (raw as Record<string, unknown>).id;
-    if (id === undefined || id === null) return {};
-    if (typeof id === 'string') return { id };
-    if (Array.isArray(id) && id.every((x) => typeof x === 'string')) return { id: id as string[] };
-    throw typeError('filter.id', 'string', id);
-  }
-
-  /** A shipment the caller sees, in the page's workspace; a violation at `path` otherwise. */
-  private async shipment(
-    em: EntityManager,
-    principal: Principal,
-    page: { workspaceId: string },
-    raw: string,
-    path: string,
-  ): Promise<string> {
-    const id = identifierFrom(raw);
-    const visible = id
-      ? await this.api.data.resolveReference(this.api.resource(Shipment), principal, id)
-      : null;
-    const rows = visible
-      ? await em.query(`SELECT 1 FROM shipment WHERE id = $1 AND workspace_id = $2`, [
-          visible,
-          page.workspaceId,
-        ])
-      : [];
-    if (!rows.length)
-      throw ValidationError.of(path, `Item not found for "/shipments/${id ?? raw}".`);
-    return visible!;
-  }
-
-  private async byTrackingNumber(
-    em: EntityManager,
-    page: { workspaceId: string },
-    trackingNumber: string | null | undefined,
-  ): Promise<string> {
-    if (!trackingNumber)
-      throw ValidationError.of(
-        'filter.id',
-        'This value should not be blank.',
-        ViolationCodes.notBlank,
-      );
-    const rows = await em.query(
-      `SELECT id FROM shipment WHERE workspace_id = $1 AND tracking_number = $2`,
-      [page.workspaceId, trackingNumber.trim()],
-    );
-    if (!rows.length)
-      throw ValidationError.of(
-        'trackingNumber',
-        `No shipment has the tracking number "${trackingNumber}".`,
-      );
-    return rows[0].id;
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
@@ -117,11 +116,8 @@ export class TrackingPageLinksService {
   }
 
   /** PUBLIC_TRACKING_BASE_URL, else PUBLIC_URL, else the address the request came to. */
-  linkOf(hash: string, req: Request): string {
-    const base =
-      this.config.publicTrackingBaseUrl ??
-      this.config.publicUrl ??
-      `${req.protocol}://${req.get('host')}`;
+  linkOf(hash: string, origin: string): string {
+    const base = this.config.publicTrackingBaseUrl ?? this.config.publicUrl ?? origin;
     return `${base.replace(/\/+$/, '')}/t/${hash}`;
   }
 

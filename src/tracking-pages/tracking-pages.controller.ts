@@ -1,15 +1,13 @@
-import { Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { Access } from '../access/access.decorator';
-import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
-import { HydraApi, routeParam } from '../hydra/controller/hydra-api';
+import { Controller } from '@nestjs/common';
+import { ownerOfParam } from '../access/access-target';
+import type { Principal } from '../access/principal';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import { typedJson } from '../hydra/actions/action-result';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { typeError } from '../hydra/write/denormalizer';
-import { sendAction } from './action-response';
-import { customThemeOf } from './custom-theme';
-import { subdomainFormProblem } from './subdomain';
 import { TrackingPage } from './tracking-page.entity';
+import { TrackingPageActions } from './tracking-page-actions.service';
+import { SubdomainCheckInput } from './tracking-pages.input';
 import { TrackingPagesService } from './tracking-pages.service';
 
 export class TrackingPagesController extends ResourceController(
@@ -17,74 +15,56 @@ export class TrackingPagesController extends ResourceController(
   TrackingPagesService,
 ) {}
 
+const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
+
 /** Tracking page actions: custom theme, subdomain check. */
-// Authenticated; the handlers check the rest until they are declared actions.
-@Access('user')
 @Controller()
 export class TrackingPageActionsController {
-  constructor(
-    private readonly api: HydraApi,
-    private readonly pages: TrackingPagesService,
-    private readonly dataSource: DataSource,
-  ) {}
+  constructor(private readonly actions: TrackingPageActions) {}
 
-  /** The page's CSS theme: the last regenerated snapshot, else built from the current builder. */
-  @Get('/tracking_pages/:id/custom_theme')
-  async customTheme(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const resource = this.api.resource(TrackingPage);
-    const principal = this.api.requirePrincipal(req);
-    const id = routeParam(req, 'id');
-    if (!(await this.api.data.visible(resource, principal, id))) throw new NotFoundError();
-    const [row] = await this.dataSource.query(
-      `SELECT builder, custom_theme, custom_theme_id FROM tracking_page WHERE id = $1`,
-      [id],
-    );
-    if (!row) throw new NotFoundError();
-    const theme = row.custom_theme ?? customThemeOf(row.builder ?? {}, row.custom_theme_id);
-    sendAction(this.api.responder, req, res, 'CustomTheme', theme, 200);
+  @Action({
+    method: 'GET',
+    path: '/tracking_pages/:id/custom_theme',
+    summary: 'Gets the CSS theme of a tracking page.',
+    description:
+      'Answers the page\u2019s theme (colours, fonts, `customThemeId`): the snapshot taken by the last `regenerate_custom_theme`, else one built from the page\u2019s current builder. Any member of the page\u2019s workspace may read it, read-only ones too. 404 for a page the caller cannot see.',
+    output: JSON_OUT,
+    access: 'workspace:read',
+    workspace: ownerOfParam(TrackingPage),
+  })
+  async customTheme(_input: object, _principal: Principal, context: ActionContext) {
+    const theme = await this.actions.customTheme(context.params.id);
+    return typedJson(context, 'CustomTheme', theme);
   }
 
-  @Post('/tracking_pages/:id/regenerate_custom_theme')
-  @HttpCode(201)
-  async regenerateCustomTheme(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const resource = this.api.resource(TrackingPage);
-    this.api.responder.negotiate(req);
-    const principal = this.api.requirePrincipal(req);
-    const id = routeParam(req, 'id');
-    await this.dataSource.transaction(async (em) => {
-      const page = (await this.api.writer.load(resource, id, principal, em)) as TrackingPage;
-      this.pages.regenerateTheme(page);
-      await em.save(page);
-    });
-    const record = await this.api.data.get(resource, principal, id);
-    this.api.responder.item(req, res, resource, record, 201);
+  @Action({
+    method: 'POST',
+    path: '/tracking_pages/:id/regenerate_custom_theme',
+    summary: 'Snapshots a tracking page\u2019s CSS theme under a new id.',
+    description:
+      'Builds the theme from the page\u2019s current builder, stores it with a new `customThemeId` (so caches of the old stylesheet are left behind), and answers the page (201). Needs write access to the page\u2019s workspace: 403 for read-only members, 404 for a page the caller cannot see.',
+    output: { item: TrackingPage },
+    status: 201,
+    access: 'workspace:write',
+    workspace: ownerOfParam(TrackingPage),
+  })
+  async regenerateCustomTheme(_input: object, _principal: Principal, context: ActionContext) {
+    await this.actions.regenerateTheme(context.params.id);
+    return context.params.id;
   }
 
-  /** Whether a subdomain has a valid form and is free across the service. */
-  @Post('/subdomain/check')
-  @HttpCode(200)
-  async checkSubdomain(@Req() req: Request, @Res() res: Response): Promise<void> {
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    this.api.requirePrincipal(req);
-    const body = this.api.body(req);
-    const subdomain = body.subdomain;
-    if (subdomain === undefined || subdomain === null || subdomain === '')
-      throw ValidationError.of(
-        'subdomain',
-        'This value should not be blank.',
-        ViolationCodes.notBlank,
-      );
-    if (typeof subdomain !== 'string') throw typeError('subdomain', 'string', subdomain);
-    const problem = subdomainFormProblem(subdomain);
-    if (problem)
-      throw ValidationError.of(
-        'subdomain',
-        problem,
-        problem.startsWith('This value is too long')
-          ? ViolationCodes.tooLong
-          : ViolationCodes.regex,
-      );
-    const available = await this.pages.subdomainAvailable(this.dataSource, subdomain);
-    sendAction(this.api.responder, req, res, 'SubdomainCheckResponse', { subdomain, available });
+  @Action({
+    method: 'POST',
+    path: '/subdomain/check',
+    summary: 'Checks whether a tracking page subdomain is valid and free.',
+    description:
+      'Any signed-in user may ask. Answers `{subdomain, available}`: `available` is false when a tracking page of any tenant uses it, or it is reserved. 422 for a blank subdomain or one of a wrong form (lower-case letters, digits and hyphens, at most 63 characters); 400 for a non-string.',
+    input: SubdomainCheckInput,
+    output: JSON_OUT,
+    access: 'user',
+  })
+  async checkSubdomain(input: SubdomainCheckInput, _principal: Principal, context: ActionContext) {
+    const state = await this.actions.checkSubdomain(input.subdomain);
+    return typedJson(context, 'SubdomainCheckResponse', state);
   }
 }

@@ -7,7 +7,13 @@ import { PageRenderer } from './page/page-renderer';
 import { ShipmentPageService } from './page/shipment-page.service';
 import { TrackingSiteController } from './page/tracking-site.controller';
 import { ReviewsService } from './reviews.service';
-import { ReviewsController, TrackingPageLinksController } from './tracking-page-links.controller';
+import {
+  ReviewsController,
+  TrackingPageLinksController,
+  TrackingPageReviewsController,
+} from './tracking-page-links.controller';
+import { TrackingPageActions } from './tracking-page-actions.service';
+import { TrackingPageLinkGenerator } from './tracking-page-link-generator';
 import { TrackingPageLinksService } from './tracking-page-links.service';
 import {
   TrackingPageActionsController,
@@ -21,12 +27,15 @@ import { TrackingPagesService } from './tracking-pages.service';
     TrackingPagesController,
     TrackingPageActionsController,
     TrackingPageLinksController,
+    TrackingPageReviewsController,
     ReviewsController,
     TrackingSiteController,
   ],
   providers: [
     TrackingPagesService,
     TrackingPageLinksService,
+    TrackingPageActions,
+    TrackingPageLinkGenerator,
     ReviewsService,
     ShipmentPageService,
     HomeSearchService,

@@ -6,6 +6,7 @@ import { NotFoundError } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { Responder } from '../hydra/serialization/responder';
 import { jsonLdItem } from '../hydra/serialization/jsonld';
+import type { Format } from '../hydra/serialization/negotiation';
 import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { User } from './user.entity';
 
@@ -30,8 +31,12 @@ export class UserView {
 
   /** The record in the request's format: JSON-LD (with @id, @type) or plain JSON. */
   async embedded(req: Request, userId: string): Promise<ApiRecord> {
+    return this.embeddedAs(this.responder.negotiate(req, ['jsonld', 'json']), userId);
+  }
+
+  /** The record in a negotiated format (declared actions' `context.format`). */
+  async embeddedAs(format: Format | undefined, userId: string): Promise<ApiRecord> {
     const record = await this.record(userId);
-    const format = this.responder.negotiate(req, ['jsonld', 'json']);
     return format === 'jsonld' ? jsonLdItem(this.registry.get(User), record, false) : record;
   }
 }

@@ -79,6 +79,8 @@ export interface ActionContext {
   readonly url: string;
   /** Client address (after trusted proxies), for rate limits. */
   readonly ip: string;
+  /** Scheme and host the request came to (after trusted proxies), for absolute links. */
+  readonly origin: string;
   readonly requestId: string;
   /** Selected request headers (lower-case names), for actions whose protocol needs them. */
   header(name: string): string | undefined;

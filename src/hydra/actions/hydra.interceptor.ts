@@ -205,6 +205,7 @@ function actionContext(req: Request): Omit<ActionContext, 'located' | 'format'> 
     query: req.query as Record<string, unknown>,
     url: req.originalUrl,
     ip: req.ip ?? '',
+    origin: `${req.protocol}://${req.get('host') ?? ''}`,
     requestId: String((req as Request & { id?: unknown }).id ?? ''),
     header: (name) => {
       const v = req.headers[name.toLowerCase()];

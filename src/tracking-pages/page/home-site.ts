@@ -4,8 +4,15 @@ import { MESSAGES } from './i18n/messages';
 import { homeSearchValues, isHomeSearchBody, parseHomeSearch } from './home-search';
 import { HomeSearchService, type HomePage } from './home-search.service';
 import { brandOf } from './page-brand';
-import { contextQuery, pageContextOf } from './page-context';
-import { PageRenderer } from './page-renderer';
+import type { HtmlPage } from '../../hydra/actions/action-result';
+import {
+  contextQuery,
+  pageContextFrom,
+  pageContextOf,
+  pageRequestOf,
+  type PageRequest,
+} from './page-context';
+import { PageRenderer, sendPage } from './page-renderer';
 import { languageLinks } from './shipment-page.model';
 import { ShipmentPageService, type PageContext } from './shipment-page.service';
 
@@ -26,8 +33,13 @@ export class HomeSite {
   }
 
   async show(req: Request, res: Response, page: HomePage, action: string): Promise<void> {
-    const ctx = pageContextOf(req, await this.pages.defaultLanguage(page.id));
-    await this.render(res, 200, page, action, ctx, null, homeSearchValues({}));
+    sendPage(res, await this.homePage(pageRequestOf(req), page, action));
+  }
+
+  /** The home with its empty search form. */
+  async homePage(request: PageRequest, page: HomePage, action: string): Promise<HtmlPage> {
+    const ctx = pageContextFrom(request, await this.pages.defaultLanguage(page.id));
+    return this.page(200, page, action, ctx, null, homeSearchValues({}));
   }
 
   /** POST: redirect (303) to the parcel's page, or the form again with one neutral message. */
@@ -60,9 +72,20 @@ export class HomeSite {
     message: string | null,
     values: ReturnType<typeof homeSearchValues>,
   ): Promise<void> {
+    sendPage(res, await this.page(status, page, action, ctx, message, values));
+  }
+
+  private async page(
+    status: number,
+    page: HomePage,
+    action: string,
+    ctx: PageContext,
+    message: string | null,
+    values: ReturnType<typeof homeSearchValues>,
+  ): Promise<HtmlPage> {
     const m = MESSAGES[ctx.lang];
     const brand = await this.pages.brand(page.id, ctx);
-    this.renderer.send(res, status, 'home', {
+    return this.renderer.page(status, 'home', {
       lang: ctx.lang,
       timeZone: ctx.timeZone,
       tzFixed: ctx.tzFixed,
@@ -78,7 +101,11 @@ export class HomeSite {
 
   /** The page for unknown links and homes, in the visitor's language, unbranded. */
   notFound(req: Request, res: Response): void {
-    const ctx = pageContextOf(req, null);
+    sendPage(res, this.notFoundPage(pageRequestOf(req)));
+  }
+
+  notFoundPage(request: PageRequest): HtmlPage {
+    const ctx = pageContextFrom(request, null);
     const m = MESSAGES[ctx.lang];
     const brand = brandOf({
       builder: {},
@@ -87,7 +114,7 @@ export class HomeSite {
       ownOrigins: [],
       defaultTitle: m.defaultTitle,
     });
-    this.renderer.send(res, 404, 'not-found', {
+    return this.renderer.page(404, 'not-found', {
       lang: ctx.lang,
       timeZone: ctx.timeZone,
       tzFixed: ctx.tzFixed,

@@ -8,19 +8,42 @@ import type { PageContext } from './shipment-page.service';
  * posts, the body), Accept-Language, the page's default language.
  */
 export function pageContextOf(req: Request, pageDefaultLanguage: unknown): PageContext {
-  const body = (req.body ?? {}) as Record<string, unknown>;
+  return pageContextFrom(pageRequestOf(req), pageDefaultLanguage);
+}
+
+/** The page request of a plain route. */
+export function pageRequestOf(req: Request): PageRequest {
+  return {
+    query: req.query,
+    body: req.method === 'POST' ? req.body : undefined,
+    acceptLanguage: req.get('accept-language'),
+    origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+  };
+}
+
+/** What a page request says about its language and zone (declared actions have no `req`). */
+export interface PageRequest {
+  query: Readonly<Record<string, unknown>>;
+  /** A form post's body: its `lang` and `tz` win over the query's. */
+  body?: unknown;
+  acceptLanguage?: string;
+  origin: string;
+}
+
+export function pageContextFrom(request: PageRequest, pageDefaultLanguage: unknown): PageContext {
+  const body = (request.body ?? {}) as Record<string, unknown>;
   const pick = (name: string) =>
-    req.method === 'POST' && typeof body[name] === 'string' ? body[name] : req.query[name];
+    typeof body[name] === 'string' ? body[name] : request.query[name];
   const tz = timeZoneOf(pick('tz'));
   return {
     lang: negotiateLanguage({
       query: pick('lang'),
-      acceptLanguage: req.get('accept-language'),
+      acceptLanguage: request.acceptLanguage,
       pageDefault: pageDefaultLanguage,
     }),
     timeZone: tz ?? DEFAULT_TIME_ZONE,
     tzFixed: tz !== null,
-    origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+    origin: request.origin.endsWith('://') ? `${request.origin}localhost` : request.origin,
   };
 }
 

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { PAGE_CSS } from '../../common/page-layout/page-style';
+import type { HtmlPage } from '../../hydra/actions/action-result';
 import type { PageBrand } from './page-brand';
 
 /**
@@ -90,14 +91,29 @@ export class PageRenderer {
     });
   }
 
-  send<T extends PageFrame>(res: Response, status: number, template: PageTemplate, data: T): void {
+  /** The page with its status and headers, for `{ html: true }` actions. */
+  page<T extends PageFrame>(status: number, template: PageTemplate, data: T): HtmlPage {
     const nonce = randomBytes(16).toString('base64');
-    const html = this.render(template, data, nonce);
-    res.status(status);
-    res.setHeader('Content-Type', 'text/html; charset=utf-8');
-    res.setHeader('Content-Security-Policy', pageCsp(nonce));
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Referrer-Policy', 'no-referrer');
-    res.send(html);
+    return {
+      html: this.render(template, data, nonce),
+      status,
+      headers: {
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': pageCsp(nonce),
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      },
+    };
   }
+
+  send<T extends PageFrame>(res: Response, status: number, template: PageTemplate, data: T): void {
+    sendPage(res, this.page(status, template, data));
+  }
+}
+
+/** Writes a page on a plain route (the search post and the middleware's home). */
+export function sendPage(res: Response, page: HtmlPage): void {
+  res.status(page.status ?? 200);
+  for (const [name, value] of Object.entries(page.headers ?? {})) res.setHeader(name, value);
+  res.send(page.html);
 }
