@@ -101,10 +101,11 @@ describe('integrations', () => {
         name: body.team,
         workspacesCount: 1,
         usersCount: 1,
-        subscription: null,
-        billingProvider: 'billing_provider',
+        // No billing provider is configured here: a self-hosted team, unlimited (issue 12.10).
+        subscription: expect.objectContaining({ planId: 'self_hosted', status: 'active' }),
+        billingProvider: 'self_hosted',
       });
-      expect(res.body.team.entitlements.workspaces).toMatchObject({ capacity: 1, used: 1 });
+      expect(res.body.team.entitlements.workspaces).toMatchObject({ used: 1 });
       expect(res.body.workspace).toMatchObject({ '@type': 'Workspace', title: 'Acme Shop' });
       expect(res.body.workspace.team).toBe(res.body.team['@id']);
 

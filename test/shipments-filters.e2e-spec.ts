@@ -180,6 +180,22 @@ describe('declared filters filter (table-driven)', () => {
     const tenant = await createTenant(app);
     const a = await createShipment(app, tenant, { shipmentStatus: { code: 'a-status' } });
     const b = await createShipment(app, tenant, { shipmentStatus: { code: 'b-status' } });
+    // The store integration a shipment came from is a workflow of its workspace.
+    const integrations: string[] = [];
+    for (const [shipment, name] of [
+      [a.id, 'woocommerce'],
+      [b.id, 'shopify'],
+    ]) {
+      const [w] = await db.query(
+        `INSERT INTO workflow (workspace_id, type, period) VALUES ($1, $2, 'immediately') RETURNING id`,
+        [tenant.workspaceId, `integration-${name}`],
+      );
+      await db.query(`UPDATE shipment SET external_source_integration_id = $1 WHERE id = $2`, [
+        w.id,
+        shipment,
+      ]);
+      integrations.push(`/workflows/${w.id}`);
+    }
     const n = await checkAll({
       tenant,
       resource: registry.get(Shipment),
@@ -188,6 +204,7 @@ describe('declared filters filter (table-driven)', () => {
       fixed: {
         id: { a: a.id, b: b.id },
         'shipmentStatus.code': { a: 'a-status', b: 'b-status' },
+        externalSourceIntegration: { a: integrations[0], b: integrations[1] },
       },
     });
     expect(n).toBeGreaterThan(100);
