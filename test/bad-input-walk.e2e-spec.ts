@@ -1472,7 +1472,9 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
           : undefined;
       const type = fieldType(p, op);
       out[p.name] =
-        target && (type === 'iri' || type === 'iri[]') ? (`${type}:${target}` as FieldSpec) : type;
+        target && (type === 'iri' || type === 'iri|object' || type === 'iri[]')
+          ? (`${type}:${target}` as FieldSpec)
+          : type;
     }
     return out;
   }
