@@ -11,6 +11,7 @@ import {
 import { Typed } from '../hydra/validation/input-types';
 import { DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './batch-entities';
 import { MAX_ASYNC_BATCH, MAX_SYNC_BATCH } from './batch-request';
+import { WorkspaceScopedInput } from '../workspaces/workspace-scoped.input';
 
 /** `entity` is named like the collection; a leading slash (`/shipments`) is tolerated. */
 const collectionName = ({ value }: { value: unknown }) =>
@@ -21,62 +22,45 @@ const choiceOf = (entities: readonly string[]) =>
     message: `The value you selected is not a valid choice. Choose one of: ${entities.join(', ')}.`,
   });
 
-/** The workspace an action is limited to: `workspaceId` (the reference's name) or `workspace`. */
-export class WorkspaceScopedInput {
-  /** Id or IRI of one of the caller's workspaces. */
-  @Typed('string') workspaceId?: string | null;
-  /** Same as `workspaceId`. */
-  @Typed('string') workspace?: string | null;
+/**
+ * Records of one kind named like their collection (`entity`), by ids or IRIs (`ids`, 1 to
+ * `max`), within an optional workspace: the body every records batch shares.
+ */
+function RecordsBatch(entities: readonly string[], max: number) {
+  class Batch extends WorkspaceScopedInput {
+    @Typed('string')
+    @NotBlank()
+    @choiceOf(entities)
+    @Transform(collectionName)
+    entity!: string;
+    @Typed('string', { each: true })
+    @Present()
+    @MinCount(1)
+    @MaxCount(max)
+    ids!: string[];
+  }
+  return Batch;
 }
 
-class StatusChange extends WorkspaceScopedInput {
-  /** The status: an id or /statuses IRI (the reference's name). */
-  @Typed('string') statusId?: string | null;
-  /** Or the status as an IRI, an id, or the code of a status of the records' workspace. */
-  @Typed('string') status?: string | null;
+/** The status a status batch gives: `statusId` (id or IRI) or `status` (also a code). */
+function StatusBatch(max: number) {
+  class StatusChange extends RecordsBatch(STATUS_BATCH_ENTITIES, max) {
+    /** The status: an id or /statuses IRI (the reference's name). */
+    @Typed('string') statusId?: string | null;
+    /** Or the status as an IRI, an id, or the code of a status of the records' workspace. */
+    @Typed('string') status?: string | null;
+  }
+  return StatusChange;
 }
 
 /** `POST /change_status_batch`: records of one kind and the status they get. */
-export class ChangeStatusBatchInput extends StatusChange {
-  @Typed('string')
-  @NotBlank()
-  @choiceOf(STATUS_BATCH_ENTITIES)
-  @Transform(collectionName)
-  entity!: string;
-  @Typed('string', { each: true })
-  @Present()
-  @MinCount(1)
-  @MaxCount(MAX_SYNC_BATCH)
-  ids!: string[];
-}
+export class ChangeStatusBatchInput extends StatusBatch(MAX_SYNC_BATCH) {}
 
 /** `POST /change_status_batch_async`: the same, up to 10 000 records, in the background. */
-export class ChangeStatusBatchAsyncInput extends StatusChange {
-  @Typed('string')
-  @NotBlank()
-  @choiceOf(STATUS_BATCH_ENTITIES)
-  @Transform(collectionName)
-  entity!: string;
-  @Typed('string', { each: true })
-  @Present()
-  @MinCount(1)
-  @MaxCount(MAX_ASYNC_BATCH)
-  ids!: string[];
-}
+export class ChangeStatusBatchAsyncInput extends StatusBatch(MAX_ASYNC_BATCH) {}
 
 /** `POST /delete_records_batch`: records of one kind to delete, all or none. */
-export class DeleteRecordsBatchInput extends WorkspaceScopedInput {
-  @Typed('string')
-  @NotBlank()
-  @choiceOf(DELETE_BATCH_ENTITIES)
-  @Transform(collectionName)
-  entity!: string;
-  @Typed('string', { each: true })
-  @Present()
-  @MinCount(1)
-  @MaxCount(MAX_SYNC_BATCH)
-  ids!: string[];
-}
+export class DeleteRecordsBatchInput extends RecordsBatch(DELETE_BATCH_ENTITIES, MAX_SYNC_BATCH) {}
 
 /**
  * The store plugin's form `{workspaceId, shipmentId, trackingNumber}` read as `{target,

@@ -1,9 +1,9 @@
 import { Controller } from '@nestjs/common';
-import { allOf, fromInput, ownersOfInput } from '../access/access-target';
+import { allOf, ownersOfInput } from '../access/access-target';
 import type { Principal } from '../access/principal';
 import { Action } from '../hydra/actions/action.decorator';
 import { Shipment } from '../shipments/shipment.entity';
-import { Workspace } from '../workspaces/workspace.entity';
+import { scopedWorkspace } from '../workspaces/workspace-scoped.input';
 import { BATCH_ENTITIES, DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './batch-entities';
 import { BatchJob } from './batch-job.entity';
 import { BatchJobs } from './batch-jobs';
@@ -20,7 +20,7 @@ import { ShipmentMerge, mergeRequest } from './shipment-merge';
 /** The records a batch names, and the workspace it may be limited to, are what it writes. */
 const batchWorkspaces = allOf(
   ownersOfInput({ of: (input) => BATCH_ENTITIES[String(input.entity)]?.target }, 'ids'),
-  fromInput(Workspace, 'workspaceId', 'workspace'),
+  scopedWorkspace,
 );
 
 /**
