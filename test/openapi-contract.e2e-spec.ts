@@ -47,7 +47,7 @@ describe('the OpenAPI description as a contract', () => {
       const shape = path.replace(/\{[^}]+\}/g, '{}');
       expect(shapes.has(shape)).toBe(false);
       shapes.add(shape);
-      for (const op of Object.values(item as Record<string, any>)) {
+      for (const [method, op] of Object.entries(item as Record<string, any>)) {
         expect(ids.has(op.operationId)).toBe(false);
         ids.add(op.operationId);
         for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
@@ -56,6 +56,9 @@ describe('the OpenAPI description as a contract', () => {
           );
         }
         expect(op.description).toContain('**Access:**');
+        expect(op.summary).toEqual(expect.stringMatching(/\w/));
+        expect(op.description.startsWith('\n')).toBe(false);
+        if (['post', 'put', 'patch'].includes(method)) expect(op.requestBody).toBeDefined();
       }
     }
     expect(doc.tags.length).toBeGreaterThan(20);

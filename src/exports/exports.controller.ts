@@ -1,3 +1,4 @@
+import { ApiOperation } from '@nestjs/swagger';
 import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
@@ -42,6 +43,11 @@ export class ExportsController {
    */
   @Get('/exports/:id/download')
   @Access('user')
+  @ApiOperation({
+    summary: 'Downloads the CSV file of a finished export.',
+    description:
+      'Streams the file of one of the caller\u2019s own exports as text/csv, whatever the Accept header. 404 for an export of someone else or none; 409 while it is not finished.',
+  })
   async download(
     @Param('id') id: string,
     @Req() req: Request,

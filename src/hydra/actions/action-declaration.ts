@@ -61,6 +61,11 @@ export interface ActionDeclaration {
   /** OpenAPI tag (default: the controller's). */
   tags?: string[];
   /**
+   * The documented body of a POST/PUT/PATCH action without an input DTO (a provider's own
+   * push payload); without it such an action documents an empty object.
+   */
+  bodySchema?: Record<string, unknown>;
+  /**
    * The action takes file uploads (multipart/form-data), with these limits; other routes
    * read form fields only (MultipartInterceptor, after authentication).
    */

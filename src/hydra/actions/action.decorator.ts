@@ -78,6 +78,15 @@ export function Action(declaration: ActionDeclaration): MethodDecorator {
   if (declaration.input && ['POST', 'PUT', 'PATCH'].includes(declaration.method)) {
     decorators.push(ApiBody({ required: true, schema: bodySchema(declaration.input) }));
   }
+  if (!declaration.input && ['POST', 'PUT', 'PATCH'].includes(declaration.method)) {
+    const schema = declaration.bodySchema ?? {
+      type: 'object',
+      properties: {},
+      description: 'No attributes are read: send an empty object, or no body.',
+    };
+    decorators.push(ApiBody({ required: false, schema }));
+  }
+
   const apply = applyDecorators(...decorators);
   return (target, key, descriptor) => {
     declareAction(target.constructor, key, declaration);

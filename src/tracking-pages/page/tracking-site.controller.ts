@@ -1,5 +1,5 @@
 import { Controller, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiConsumes, ApiOperation, ApiProduces } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiOperation, ApiProduces } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Principal } from '../../access/principal';
 import { Public } from '../../access/public.decorator';
@@ -103,6 +103,20 @@ export class TrackingSiteController {
     tags: ['TrackingSite'],
   })
   @ApiConsumes('application/x-www-form-urlencoded')
+  @ApiBody({
+    required: true,
+    schema: {
+      type: 'object',
+      properties: {
+        by: { type: 'string', enum: ['trackingNumber', 'order'] },
+        trackingNumber: { type: 'string', maxLength: 100 },
+        orderNumber: { type: 'string', maxLength: 100 },
+        contact: { type: 'string', description: 'The order\u2019s e-mail or phone number.' },
+        lang: { type: 'string' },
+        tz: { type: 'string' },
+      },
+    },
+  })
   @ApiProduces('text/html')
   async search(
     @Param('subdomain') subdomain: string,

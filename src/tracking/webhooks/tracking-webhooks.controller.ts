@@ -16,6 +16,12 @@ export class TrackingWebhooksController {
   constructor(private readonly webhooks: TrackingWebhooks) {}
 
   @Action({
+    bodySchema: {
+      type: 'object',
+      additionalProperties: true,
+      description:
+        'The provider\u2019s own push payload, exactly as it sends it (signatures cover the raw bytes).',
+    },
     method: 'POST',
     path: '/public/tracking_webhooks/:provider/:credentialsId',
     summary: 'Receives a tracking provider\u2019s push of shipment updates.',
