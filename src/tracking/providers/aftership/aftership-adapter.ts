@@ -1,12 +1,17 @@
 import { DEFAULT_RETRY_AFTER_MS, retryAfter } from '../remote/fetch-provider-http';
 import {
+  addListedTracking,
+  listedOutcomes,
+  pickListedTracking,
+  registerEach,
+  type ListedTrackings,
+} from '../remote/listed-trackings';
+import {
   ProviderCredentialsRejected,
-  ProviderNumberNotRegistered,
   type ProviderAdapter,
   type ProviderCallContext,
   type ProviderHttpRequest,
   type ProviderHttpResponse,
-  type ProviderOutcome,
   type ProviderTrackRequest,
 } from '../remote/provider-adapter';
 import { TrackingProviderError } from '../tracking-provider-error';
@@ -46,25 +51,16 @@ export const aftershipAdapter: ProviderAdapter = {
   /** The tightest documented per-endpoint limit used here (GET /trackings: 6 req/s). */
   requestsPerSecond: 6,
 
-  async register(ctx, requests) {
-    const out = new Map<string, TrackingProviderError | null>();
-    for (const request of requests) out.set(request.trackingNumber, await create(ctx, request));
-    return out;
-  },
+  register: (ctx, requests) => registerEach(ctx, requests, create),
 
   async track(ctx, requests) {
     const found = await listTrackings(ctx, requests);
-    const out = new Map<string, ProviderOutcome>();
-    for (const request of requests) {
-      const tracking = pick(found, request);
-      out.set(
-        request.trackingNumber,
-        tracking === null
-          ? new ProviderNumberNotRegistered('aftership', request.trackingNumber)
-          : mapAfterShipTracking(tracking, request.carrierCode),
-      );
-    }
-    return out;
+    return listedOutcomes(
+      'aftership',
+      requests,
+      (request) => pick(found, request),
+      (tracking, request) => mapAfterShipTracking(tracking, request.carrierCode),
+    );
   },
 
   async stop(ctx, requests) {
@@ -136,8 +132,8 @@ async function post(
 async function listTrackings(
   ctx: ProviderCallContext,
   requests: readonly ProviderTrackRequest[],
-): Promise<Map<string, Record<string, unknown>[]>> {
-  const found = new Map<string, Record<string, unknown>[]>();
+): Promise<ListedTrackings> {
+  const found: ListedTrackings = new Map();
   if (requests.length === 0) return found;
   const numbers = [...new Set(requests.map((r) => r.trackingNumber))];
   let cursor: string | null = null;
@@ -161,9 +157,7 @@ async function listTrackings(
     for (const item of Array.isArray(data.trackings) ? data.trackings : []) {
       const tracking = record(item);
       const number = text(tracking?.tracking_number);
-      if (tracking === null || number === null) continue;
-      const key = normalise(number);
-      found.set(key, [...(found.get(key) ?? []), tracking]);
+      if (tracking !== null && number !== null) addListedTracking(found, number, tracking);
     }
     const pagination = record(data.pagination);
     cursor = pagination?.has_next_page === true ? text(pagination.next_cursor) : null;
@@ -174,20 +168,15 @@ async function listTrackings(
 
 /** The tracking of the requested courier when there are several, else the latest updated. */
 function pick(
-  found: Map<string, Record<string, unknown>[]>,
+  found: ListedTrackings,
   request: ProviderTrackRequest,
 ): Record<string, unknown> | null {
-  const candidates = found.get(normalise(request.trackingNumber)) ?? [];
-  const sameCarrier = candidates.filter(
+  return pickListedTracking(
+    found,
+    request,
     (t) =>
       request.carrierCode !== null &&
       carrierFromAfterShipSlug(t.slug) === request.carrierCode.toLowerCase(),
-  );
-  const pool = sameCarrier.length > 0 ? sameCarrier : candidates;
-  return (
-    [...pool].sort((a, b) =>
-      String(b.updated_at ?? '').localeCompare(String(a.updated_at ?? '')),
-    )[0] ?? null
   );
 }
 
@@ -241,8 +230,4 @@ function headers(ctx: ProviderCallContext): Record<string, string> {
   if (!apiKey)
     throw new ProviderCredentialsRejected('aftership', 401, 'AfterShip credentials have no apiKey');
   return { 'as-api-key': apiKey, 'Content-Type': 'application/json' };
-}
-
-function normalise(trackingNumber: string): string {
-  return trackingNumber.replace(/\s+/g, '').toUpperCase();
 }

@@ -4,7 +4,7 @@ import type {
   ProviderOutcome,
   ProviderTrackRequest,
 } from '../remote/provider-adapter';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { trackOneByOne } from '../remote/track-one-by-one';
 import { mapDhlShipment, pickDhlShipment } from './dhl-mapping';
 import { DHL_CARRIERS } from './dhl-services';
 import { dhlSettings } from './dhl-settings';
@@ -29,32 +29,12 @@ async function trackOne(
   return shipment ? mapDhlShipment(shipment) : { checkpoints: [], facts: {} };
 }
 
-/**
- * One number per call. A transient failure (429, 5xx, timeout) is thrown so the caller ends
- * the round (a rate-limited provider is not asked again at once); a permanent one is that
- * number's outcome.
- */
-async function track(
+/** One number per call (see trackOneByOne for how failures end the round). */
+function track(
   ctx: ProviderCallContext,
   requests: readonly ProviderTrackRequest[],
 ): Promise<Map<string, ProviderOutcome>> {
-  const out = new Map<string, ProviderOutcome>();
-  for (const [i, req] of requests.entries()) {
-    try {
-      out.set(req.trackingNumber, await trackOne(ctx, req));
-    } catch (error) {
-      if (!(error instanceof TrackingProviderError)) throw error;
-      if (!error.transient) {
-        out.set(req.trackingNumber, error);
-        continue;
-      }
-      // Thrown, so the caller stops the round; numbers answered already keep their answer.
-      if (out.size === 0) throw error;
-      for (const rest of requests.slice(i)) out.set(rest.trackingNumber, error);
-      break;
-    }
-  }
-  return out;
+  return trackOneByOne(ctx, requests, trackOne);
 }
 
 export const dhlAdapter: ProviderAdapter = {

@@ -1,15 +1,6 @@
-const ISO = /^(\d{4}-\d{2}-\d{2})(?:T(\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i;
-
 /**
- * UTAPI timestamps are ISO 8601, usually with an offset ("2018-03-02T07:53:47Z"), but DHL Express events may come as bare local times ("2022-11-15T10:41:00"; offset UNCONFIRMED): the
- * offset is kept, so the instant is right whatever the server's zone. A time without an offset
- * is read as UTC (never as the server's local time); a bare date is midnight UTC.
+ * UTAPI timestamps are ISO 8601, usually with an offset ("2018-03-02T07:53:47Z"), but DHL
+ * Express events may come as bare local times ("2022-11-15T10:41:00"; offset UNCONFIRMED),
+ * which the shared ISO reader takes as UTC.
  */
-export function dhlInstant(value: string | null | undefined): Date | null {
-  const m = ISO.exec((value ?? '').trim());
-  if (!m) return null;
-  const time = m[2] ?? '00:00:00';
-  const zone = m[3] ? m[3].replace(/^([+-]\d{2})(\d{2})$/, '$1:$2').toUpperCase() : 'Z';
-  const result = new Date(`${m[1]}T${time}${zone}`);
-  return Number.isNaN(result.getTime()) ? null : result;
-}
+export { isoInstant as dhlInstant } from '../remote/iso-instant';

@@ -1,9 +1,14 @@
 import {
+  addListedTracking,
+  listedOutcomes,
+  pickListedTracking,
+  registerEach,
+  type ListedTrackings,
+} from '../remote/listed-trackings';
+import {
   ProviderCredentialsRejected,
-  ProviderNumberNotRegistered,
   type ProviderAdapter,
   type ProviderCallContext,
-  type ProviderOutcome,
   type ProviderTrackRequest,
 } from '../remote/provider-adapter';
 import { TrackingProviderError } from '../tracking-provider-error';
@@ -34,25 +39,16 @@ export const easypostAdapter: ProviderAdapter = {
   /** EasyPost publishes no fixed limit (UNCONFIRMED): a conservative budget. */
   requestsPerSecond: 5,
 
-  async register(ctx, requests) {
-    const out = new Map<string, TrackingProviderError | null>();
-    for (const request of requests) out.set(request.trackingNumber, await create(ctx, request));
-    return out;
-  },
+  register: (ctx, requests) => registerEach(ctx, requests, create),
 
   async track(ctx, requests) {
     const found = await listTrackers(ctx, requests);
-    const out = new Map<string, ProviderOutcome>();
-    for (const request of requests) {
-      const tracker = pick(found, request);
-      out.set(
-        request.trackingNumber,
-        tracker === null
-          ? new ProviderNumberNotRegistered('easypost', request.trackingNumber)
-          : mapEasyPostTracker(tracker, request.carrierCode),
-      );
-    }
-    return out;
+    return listedOutcomes(
+      'easypost',
+      requests,
+      (request) => pick(found, request),
+      (tracker, request) => mapEasyPostTracker(tracker, request.carrierCode),
+    );
   },
 
   // No stop: EasyPost has no call to end a tracker; it stops updating at a final status.
@@ -102,8 +98,8 @@ async function post(
 async function listTrackers(
   ctx: ProviderCallContext,
   requests: readonly ProviderTrackRequest[],
-): Promise<Map<string, Record<string, unknown>[]>> {
-  const found = new Map<string, Record<string, unknown>[]>();
+): Promise<ListedTrackings> {
+  const found: ListedTrackings = new Map();
   if (requests.length === 0) return found;
   const numbers = [...new Set(requests.map((r) => r.trackingNumber))];
   let beforeId: string | null = null;
@@ -131,8 +127,7 @@ async function listTrackers(
       const code = text(tracker?.tracking_code);
       if (tracker === null || code === null) continue;
       lastId = text(tracker.id) ?? lastId;
-      const key = normalise(code);
-      found.set(key, [...(found.get(key) ?? []), tracker]);
+      addListedTracking(found, code, tracker);
     }
     beforeId = body?.has_more === true ? lastId : null;
     if (beforeId === null) break;
@@ -142,18 +137,11 @@ async function listTrackers(
 
 /** The tracker of the requested carrier when there are several, else the latest updated. */
 function pick(
-  found: Map<string, Record<string, unknown>[]>,
+  found: ListedTrackings,
   request: ProviderTrackRequest,
 ): Record<string, unknown> | null {
-  const candidates = found.get(normalise(request.trackingNumber)) ?? [];
   const wanted = request.carrierCode?.toLowerCase() ?? null;
-  const sameCarrier = candidates.filter((t) => carrierFromEasyPost(t.carrier) === wanted);
-  const pool = sameCarrier.length > 0 ? sameCarrier : candidates;
-  return (
-    [...pool].sort((a, b) =>
-      String(b.updated_at ?? '').localeCompare(String(a.updated_at ?? '')),
-    )[0] ?? null
-  );
+  return pickListedTracking(found, request, (t) => carrierFromEasyPost(t.carrier) === wanted);
 }
 
 function url(ctx: ProviderCallContext, path: string): string {
@@ -166,8 +154,4 @@ function headers(ctx: ProviderCallContext): Record<string, string> {
     throw new ProviderCredentialsRejected('easypost', 401, 'easypost credentials have no apiKey');
   }
   return { Authorization: `Basic ${Buffer.from(`${apiKey}:`).toString('base64')}` };
-}
-
-function normalise(trackingNumber: string): string {
-  return trackingNumber.replace(/\s+/g, '').toUpperCase();
 }
