@@ -33,6 +33,9 @@ describe('security: outbound policy and smaller holes', () => {
 
   beforeAll(async () => {
     process.env.BILLING_ENFORCE_ENTITLEMENTS = 'true';
+    // Plans (and so seats) apply where billing is configured; without it a team is
+    // self-hosted and unlimited (issue 12). Nothing here calls the provider.
+    process.env.BILLING_PROVIDER_URL = 'http://127.0.0.1:9/billing';
     app = await createTestApp();
     owner = await createTenant(app);
   });
