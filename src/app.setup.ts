@@ -1,9 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
+import { Logger, PinoLogger } from 'nestjs-pino';
+import { installCheapAsyncResourceBind } from './common/async-resource-bind';
 import { AppConfig } from './config/app-config';
-import { requestId } from './config/logger-options';
+import { requestLogger } from './config/request-logger';
+import { securityHeaders } from './config/security-headers';
 import { DatabaseOutage } from './database/outage/database-outage';
 import { ApiExceptionFilter } from './hydra/errors/api-exception.filter';
 import { RouteTable } from './hydra/errors/route-table';
@@ -36,10 +37,12 @@ function keepRawBody(req: unknown, _res: unknown, buf: Buffer): void {
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get(AppConfig);
+  // Nest's interceptor chain calls AsyncResource.bind twice per request: see the module.
+  installCheapAsyncResourceBind();
   app.useLogger(app.get(Logger));
-  // Before the body parsers, so even a 413 carries its x-request-id.
-  app.use((req: Request, res: Response, next: NextFunction) => (requestId(req, res), next()));
-  app.use(helmet());
+  const logRequest = requestLogger(() => PinoLogger.root);
+  const setSecurityHeaders = securityHeaders();
+  app.disable('x-powered-by');
   // No body hashing for ETags on every response: API Platform sends none either.
   app.set('etag', false);
   const json = express.json({
@@ -48,15 +51,21 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     verify: keepRawBody,
   });
   const form = express.urlencoded({ limit: config.bodyLimit, extended: true });
-  // One layer for both parsers, skipped at once by requests without a body (most of them).
-  // Multipart bodies are left to the route that takes them, after authentication
-  // (MultipartInterceptor); should the answer come first (401, 404...), the connection is
-  // closed instead of draining an upload nobody reads.
-  app.use((req: Request, res: Response, next: NextFunction) => {
+  // Both parsers, skipped at once by requests without a body (most of them). Multipart
+  // bodies are left to the action that takes them, after authentication (MultipartReader);
+  // should the answer come first (401, 404...), the connection is closed instead of draining
+  // an upload nobody reads.
+  const readBody = (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) return next();
     if (req.is('multipart/form-data')) res.setHeader('Connection', 'close');
     json(req, res, (error?: unknown) => (error ? next(error) : form(req, res, next)));
-  });
+  };
+  // One Express layer for what every request goes through (each layer costs a few µs of
+  // routing): the request line and id first, so even a 413 carries its x-request-id and is
+  // logged, then the security headers, then the body.
+  app.use((req: Request, res: Response, next: NextFunction) =>
+    logRequest(req, res, () => setSecurityHeaders(req, res, () => readBody(req, res, next))),
+  );
   // Errors from the body parsers (400 syntax, 413 size, 415 charset) and from
   // the router are rendered by the same filter as everything else.
   const errors = new ApiExceptionFilter(

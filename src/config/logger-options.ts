@@ -1,7 +1,7 @@
 import { randomUUID } from 'crypto';
 import type { IncomingMessage, ServerResponse } from 'http';
 import type { Params } from 'nestjs-pino';
-import { stdSerializers } from 'pino';
+import { stdSerializers, type LoggerOptions } from 'pino';
 import { AppConfig } from './app-config';
 import { redactSecrets } from './log-redaction';
 
@@ -33,57 +33,65 @@ function redactArgument(arg: unknown): unknown {
   return out;
 }
 
-/** nestjs-pino options: JSON in production, pretty otherwise (plain JSON in tests). */
-export function loggerOptions(config: AppConfig): Params {
+interface RequestLike {
+  id?: unknown;
+  method?: string;
+  url?: string;
+  originalUrl?: string;
+  remoteAddress?: string;
+  socket?: { remoteAddress?: string };
+}
+
+/**
+ * The pino options of every log line: JSON in production, pretty in development (plain JSON
+ * in tests). URLs and messages carry secrets (OAuth codes and tokens in queries, capability
+ * paths): every message and string argument is redacted here, the one place every line
+ * passes through; request lines build their redacted URL themselves (request-logger.ts).
+ */
+export function pinoOptions(config: AppConfig): LoggerOptions {
   return {
-    pinoHttp: {
-      level: config.logLevel,
-      genReqId: requestId,
-      // One short line per request; headers stay out (they may carry tokens and are noisy).
-      // URLs carry secrets (OAuth codes and tokens in the query, capability paths): every
-      // URL and message is redacted here, the one place every log line passes through.
-      serializers: {
-        req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
-          id: req.id,
-          method: req.method,
-          url: redactSecrets(String(req.url ?? '')),
-          remoteAddress: req.remoteAddress,
-        }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-        err: (err: Error) => {
-          const out = stdSerializers.err(err);
-          if (typeof out.message === 'string') out.message = redactSecrets(out.message);
-          if (typeof out.stack === 'string') out.stack = redactSecrets(out.stack);
-          return out;
-        },
+    level: config.logLevel,
+    // A request line's req and res (request-logger.ts): the route and the status, never the
+    // headers (tokens, cookies). They receive either the raw objects or pino-http's mapping.
+    serializers: {
+      req: (req: RequestLike) => ({
+        id: req.id,
+        method: req.method,
+        url: redactSecrets(String(req.originalUrl ?? req.url ?? '')),
+        remoteAddress: req.remoteAddress ?? req.socket?.remoteAddress,
+      }),
+      res: (res: { statusCode?: number | null }) => ({ statusCode: res.statusCode }),
+      err: (err: Error) => {
+        const out = stdSerializers.err(err);
+        if (typeof out.message === 'string') out.message = redactSecrets(out.message);
+        if (typeof out.stack === 'string') out.stack = redactSecrets(out.stack);
+        return out;
       },
-      hooks: {
-        logMethod(args: unknown[], method: (...a: unknown[]) => void) {
-          // An error logged alone lends its message to the line: give a redacted one.
-          if (args[0] instanceof Error && typeof args[1] !== 'string')
-            args = [args[0], args[0].message, ...args.slice(1)];
-          method.apply(this, args.map(redactArgument));
-        },
-      },
-      // A 503 is the database's state (logged once per outage), not a bug: warn, like a 4xx,
-      // and without the stack pino-http makes up for every 5xx.
-      customErrorObject: (_req, res, _error, value: Record<string, unknown>) =>
-        res.statusCode === 503 ? { ...value, err: undefined } : value,
-      customLogLevel: (_req, res, error) =>
-        res.statusCode === 503
-          ? 'warn'
-          : error || res.statusCode >= 500
-            ? 'error'
-            : res.statusCode >= 400
-              ? 'warn'
-              : 'info',
-      transport:
-        config.nodeEnv === 'development'
-          ? {
-              target: 'pino-pretty',
-              options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' },
-            }
-          : undefined,
     },
+    hooks: {
+      logMethod(args: unknown[], method: (...a: unknown[]) => void) {
+        // An error logged alone lends its message to the line: give a redacted one.
+        if (args[0] instanceof Error && typeof args[1] !== 'string')
+          args = [args[0], args[0].message, ...args.slice(1)];
+        method.apply(this, args.map(redactArgument) as Parameters<typeof method>);
+      },
+    },
+    transport:
+      config.nodeEnv === 'development'
+        ? {
+            target: 'pino-pretty',
+            options: { singleLine: true, translateTime: 'SYS:HH:MM:ss.l' },
+          }
+        : undefined,
   };
+}
+
+/**
+ * nestjs-pino options: Nest's logger writes through pino. Its per-request middleware
+ * (pino-http's child logger and an AsyncLocalStorage context per request) is not mounted
+ * (`forRoutes: []`): the request line comes from `requestLogger` (app.setup.ts), at a fraction
+ * of the cost.
+ */
+export function loggerOptions(config: AppConfig): Params {
+  return { pinoHttp: pinoOptions(config), forRoutes: [] };
 }

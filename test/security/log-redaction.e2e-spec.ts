@@ -2,10 +2,11 @@ import express from 'express';
 import type { AddressInfo } from 'net';
 import type { Server } from 'http';
 import { Writable } from 'stream';
-import pinoHttp from 'pino-http';
+import pino from 'pino';
 import request from 'supertest';
 import { loadConfig } from '../../src/config/load-config';
-import { loggerOptions } from '../../src/config/logger-options';
+import { pinoOptions } from '../../src/config/logger-options';
+import { requestLogger } from '../../src/config/request-logger';
 
 /**
  * Issue 11 item 4: secrets in URLs (OAuth codes and tokens, passwords, capability paths) never
@@ -18,7 +19,7 @@ describe('security: secrets are redacted from every log line', () => {
 
   beforeAll(async () => {
     const config = loadConfig({ ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'info' });
-    const options = loggerOptions(config).pinoHttp as Record<string, unknown>;
+    const options = pinoOptions(config);
     const sink = new Writable({
       write(chunk: Buffer, _enc, done) {
         lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
@@ -26,11 +27,12 @@ describe('security: secrets are redacted from every log line', () => {
       },
     });
     const app = express();
-    app.use(pinoHttp({ ...options, transport: undefined }, sink));
+    const logger = pino({ ...options, transport: undefined }, sink);
+    app.use(requestLogger(logger));
     app.use((req, res) => {
-      req.log.info(`handling ${req.originalUrl}`);
-      req.log.warn({ url: req.originalUrl }, 'context object');
-      req.log.error(new Error(`upstream failed for ${req.originalUrl}`));
+      logger.info(`handling ${req.originalUrl}`);
+      logger.warn({ url: req.originalUrl }, 'context object');
+      logger.error(new Error(`upstream failed for ${req.originalUrl}`));
       res.status(404).end();
     });
     server = app.listen(0, '127.0.0.1');
