@@ -21,6 +21,26 @@ describe('entry point and documentation', () => {
     expect(res.headers.link).toContain('rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
   });
 
+  it('answers the entry point in JSON-LD or JSON, sends browsers to /docs, refuses the rest', async () => {
+    const index = await api(app).get('/index.jsonld').expect(200);
+    expect(index.body['@type']).toBe('Entrypoint');
+    expect(index.headers['content-type']).toMatch(/^application\/ld\+json/);
+    const json = await api(app).json().get('/').expect(200);
+    expect(json.headers['content-type']).toMatch(/^application\/json/);
+    expect(json.headers.link).toContain('apiDocumentation');
+    expect(json.body).toMatchObject({ '@type': 'Entrypoint', workspace: '/workspaces' });
+    for (const path of ['/', '/index.jsonld']) {
+      const browser = await api(app, { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' })
+        .get(path)
+        .expect(302);
+      expect(browser.headers.location).toBe('/docs');
+      const xml = await api(app, { accept: 'application/xml' }).get(path).expect(406);
+      expect(xml.body['hydra:description']).toContain('application/ld+json');
+    }
+    await api(app, { accept: 'text/html' }).get('/docs.jsonld').expect(406);
+    await api(app, { accept: 'text/csv' }).get('/contexts/Workspace').expect(406);
+  });
+
   it('serves /contexts/<Resource> with references typed @id', async () => {
     const res = await api(app).get('/contexts/Workspace').expect(200);
     expect(res.body['@context']).toMatchObject({
@@ -29,7 +49,18 @@ describe('entry point and documentation', () => {
       team: { '@id': 'Workspace/team', '@type': '@id' },
     });
     expect(res.body['@context']['@vocab']).toMatch(/\/docs\.jsonld#$/);
-    await api(app).get('/contexts/Nope').expect(404);
+    expect(res.headers.link).toContain('apiDocumentation');
+    const named = await api(app).json().get('/contexts/Workspace.jsonld').expect(200);
+    expect(named.headers['content-type']).toMatch(/^application\/json/);
+    // Each supertest request listens on its own port: the vocabulary's origin differs.
+    expect({ ...named.body['@context'], '@vocab': '' }).toEqual({
+      ...res.body['@context'],
+      '@vocab': '',
+    });
+    for (const name of ['Entrypoint', 'Error', 'ConstraintViolationList'])
+      expect((await api(app).get(`/contexts/${name}`).expect(200)).body['@context']).toBeDefined();
+    const unknown = await api(app).get('/contexts/Nope').expect(404);
+    expect(unknown.body['@type']).toBe('hydra:Error');
   });
 
   it('serves the hydra:ApiDocumentation with a versioned description', async () => {

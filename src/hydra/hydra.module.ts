@@ -6,7 +6,7 @@ import { DataProvider } from './collection/data-provider';
 import { MaintainedCountSweeper } from './collection/maintained-count-sweeper';
 import { HydraApi } from './controller/hydra-api';
 import { HydraDocsController } from './docs/docs.controller';
-import { MultipartInterceptor } from './serialization/multipart.middleware';
+import { MultipartReader } from './serialization/multipart-reader';
 import { ResourceRegistry } from './metadata/resource-registry';
 import { Responder } from './serialization/responder';
 import { Denormalizer } from './write/denormalizer';
@@ -19,8 +19,7 @@ import { WriteRules } from './write/write-rules';
 @Module({
   controllers: [HydraDocsController],
   providers: [
-    // Multipart bodies are read after routing and authentication (see MultipartInterceptor).
-    { provide: APP_INTERCEPTOR, useClass: MultipartInterceptor },
+    MultipartReader,
     ResourceRegistry,
     DataProvider,
     MaintainedCountSweeper,

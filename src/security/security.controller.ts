@@ -1,13 +1,9 @@
-import { Controller, HttpCode, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiResponse } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
-import { Public } from '../access/public.decorator';
 import { errorPage } from '../auth/authorization-page';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import type { HtmlPage } from '../hydra/actions/action-result';
-import { HydraApi } from '../hydra/controller/hydra-api';
+import { PageAnswer, type HtmlPage } from '../hydra/actions/action-result';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { User } from '../users/user.entity';
 import { UserView } from '../users/user-view';
@@ -20,6 +16,7 @@ import {
   LookupTeamNameInput,
   ResetPasswordInput,
   SignupInput,
+  VerifyEmailInput,
   VerifyEmailLinkInput,
 } from './security.input';
 import { verifyEmailPage, verifiedPage } from './verify-email-page';
@@ -55,7 +52,6 @@ const BUDGET =
 @Controller()
 export class SecurityController {
   constructor(
-    private readonly api: HydraApi,
     private readonly accounts: AccountService,
     private readonly users: UserView,
     private readonly throttle: AccountThrottle,
@@ -118,48 +114,39 @@ export class SecurityController {
 
   /**
    * `{code}` -> 201 `{user, token}`: verified, and signed in at once. The page's form (a
-   * browser asking for HTML) gets a page instead: one route, two answer kinds, so it stays a
-   * plain route.
+   * browser posting it and asking for HTML) gets a page saying so instead.
    */
-  @Public()
-  @Post('/security/verify-email')
-  @HttpCode(201)
-  @ApiOperation({
+  @Action({
+    method: 'POST',
+    path: '/security/verify-email',
     summary: 'Verifies an e-mail address with its code.',
     description: `Public. Body \`{code}\` (JSON, or the verification page\u2019s form). Marks the address verified and signs the user in: answers \`{user, token}\` (201); the page\u2019s form (Accept: text/html) gets a page saying so (200). 422 for a blank, unknown, used or expired code. ${BUDGET}`,
-  })
-  @ApiConsumes('application/json', 'application/ld+json', 'application/x-www-form-urlencoded')
-  @ApiBody({
-    required: true,
-    schema: { type: 'object', required: ['code'], properties: { code: { type: 'string' } } },
-  })
-  @ApiResponse({
+    input: VerifyEmailInput,
+    form: { formats: ['jsonld', 'json', 'html'] },
+    output: { oneOf: { json: SIGNED_IN, html: true } },
     status: 201,
-    description: 'Verified and signed in.',
-    content: {
-      'application/ld+json': { schema: SIGNED_IN },
-      'application/json': { schema: SIGNED_IN },
+    responses: {
+      201: {
+        description: 'Verified and signed in.',
+        content: {
+          'application/ld+json': { schema: SIGNED_IN },
+          'application/json': { schema: SIGNED_IN },
+        },
+      },
+      200: {
+        description: 'The page\u2019s form: a page saying the address is verified.',
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
     },
+    access: 'public',
   })
-  @ApiResponse({
-    status: 200,
-    description: 'The page\u2019s form: a page saying the address is verified.',
-    content: { 'text/html': { schema: { type: 'string' } } },
-  })
-  async verifyEmail(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const fromPage =
-      req.is('application/x-www-form-urlencoded') && req.accepts(['json', 'html']) === 'html';
-    if (!fromPage) this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const body = this.api.body(req);
-    const code = requireString(body, 'code').trim();
-    await this.throttle.spend('verify-email', req);
-    const ready = await this.accounts.verifyEmail(code);
-    if (fromPage) {
-      res.status(200).type('html').send(verifiedPage());
-      return;
-    }
-    const user = await this.users.embedded(req, ready.userId);
-    this.api.responder.json(req, res, { user, token: ready.token }, 201);
+  async verifyEmail(input: VerifyEmailInput, _principal: Principal | null, context: ActionContext) {
+    await this.throttle.spend('verify-email', context.ip);
+    const ready = await this.accounts.verifyEmail(input.code);
+    // HTML is offered to form posts only (`form.formats`).
+    if (context.format === 'html') return new PageAnswer({ html: verifiedPage(), status: 200 });
+    const user = await this.users.embeddedAs(context.format, ready.userId);
+    return { user, token: ready.token };
   }
 
   @Action({

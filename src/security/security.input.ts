@@ -1,3 +1,5 @@
+import { Transform } from 'class-transformer';
+import { NotBlank } from '../hydra/validation/constraints';
 import { Typed } from '../hydra/validation/input-types';
 
 /*
@@ -21,6 +23,14 @@ export class SignupInput {
 /** `GET /security/verify-email?code=`: the link of the verification e-mail. */
 export class VerifyEmailLinkInput {
   @Typed('string') code?: string;
+}
+
+/** `POST /security/verify-email`: the mailed code (JSON, or the verification page's form). */
+export class VerifyEmailInput {
+  @Typed('string')
+  @NotBlank()
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
+  code!: string;
 }
 
 /** `POST /security/resend-email`, `POST /security/forgot-password/send-email`. */

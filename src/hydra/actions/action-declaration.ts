@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import type { Request } from 'express';
 import type { AccessLevel } from '../../access/access-level';
 import type { TargetLocator } from '../../access/access-target';
-import type { UploadLimits } from '../serialization/multipart.middleware';
+import type { UploadLimits } from '../serialization/multipart-reader';
 import type { Format } from '../serialization/negotiation';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -19,6 +19,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   schema, for the docs;
  * - `{ html: true }`: an `HtmlPage` (or a string) -> text/html;
  * - `{ redirect: true }`: a `Redirect` -> 302/303 with Location;
+ * - `{ oneOf: { json?, html?, redirect? } }`: one of these kinds, chosen by the handler per
+ *   request (a page's form gets a page or a redirect, API clients JSON): a `PageAnswer` ->
+ *   text/html, a `RedirectAnswer` -> the redirect, any other value -> the JSON answer;
  * - `'none'`: nothing -> 204.
  */
 export type ActionOutput =
@@ -27,7 +30,23 @@ export type ActionOutput =
   | { json: Function | Record<string, unknown> }
   | { html: true }
   | { redirect: true }
+  | { oneOf: AnswerKinds }
   | 'none';
+
+/** The kinds of answer a `{ oneOf }` action chooses from (at least two). */
+export interface AnswerKinds {
+  /** A DTO class or a JSON schema, for the docs. */
+  json?: Function | Record<string, unknown>;
+  html?: true;
+  redirect?: true;
+}
+
+/** A documented answer (OpenAPI response object). */
+export interface ResponseDoc {
+  description: string;
+  content?: Record<string, { schema: Record<string, unknown> }>;
+  headers?: Record<string, { description?: string; schema: Record<string, unknown> }>;
+}
 
 export interface ActionDeclaration {
   method: HttpMethod;
@@ -58,6 +77,8 @@ export interface ActionDeclaration {
    * (machine protocols: webhook receivers).
    */
   formats?: readonly Format[] | 'any';
+  /** OpenAPI operation id (default: from the method and path). */
+  operationId?: string;
   /** OpenAPI tag (default: the controller's). */
   tags?: string[];
   /**
@@ -67,11 +88,29 @@ export interface ActionDeclaration {
   bodySchema?: Record<string, unknown>;
   /**
    * The action takes file uploads (multipart/form-data), with these limits; other routes
-   * read form fields only (MultipartInterceptor, after authentication).
+   * read form fields only (MultipartReader, after authentication).
    */
   uploads?: UploadLimits | true;
   /** Body media types beyond JSON/JSON-LD/forms (e.g. multipart uploads, text/csv). */
   bodyTypes?: readonly string[];
+  /**
+   * The action also serves a page's form (a browser posting `application/x-www-form-urlencoded`),
+   * documented beside the JSON body. `input`: the form's DTO when it differs from `input` (form
+   * fields are strings); `formats`: what a form post may be answered in, when not `formats`
+   * (`'any'`: the page or redirect the handler returns, whatever Accept says).
+   */
+  form?: true | { input?: Type<object>; formats?: readonly Format[] | 'any' };
+  /**
+   * A body the layer cannot read (another media type, not an object) reads as an empty one
+   * instead of answering 415/400: for protocols that answer such requests with errors of their
+   * own (OAuth 2's `invalid_request` / `invalid_client`).
+   */
+  lenientBody?: true;
+  /**
+   * Documented answers besides those the layer documents (a protocol's own error bodies, a
+   * redirect), by status; an entry for the success status adds to it (its headers).
+   */
+  responses?: Readonly<Record<number, ResponseDoc>>;
 }
 
 /** Who is calling and what the route said, for handlers (they never see req/res). */

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError as ClassValidationError } from 'class-validator';
 import type { Request } from 'express';
@@ -28,17 +29,18 @@ export async function readActionInput(
   coerceForm: (resource: Function, body: Record<string, unknown>) => Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
   const raw = BODY_METHODS.has(declaration.method)
-    ? readBody(req, declaration.bodyTypes)
+    ? readBody(req, declaration.bodyTypes, declaration.lenientBody)
     : { ...(req.query as Record<string, unknown>) };
-  if (!declaration.input) return raw;
-  if (getResourceOptions(declaration.input)) {
+  const dto = inputOf(declaration, req);
+  if (!dto) return raw;
+  if (getResourceOptions(dto)) {
     // A resource's own body: its write pipeline (denormalizer, constraints) reads it.
     const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(
       req.headers['content-type'] ?? '',
     );
-    return form ? coerceForm(declaration.input, raw) : raw;
+    return form ? coerceForm(dto, raw) : raw;
   }
-  const instance = plainToInstance(declaration.input, raw, {
+  const instance = plainToInstance(dto, raw, {
     exposeDefaultValues: true,
   }) as Record<string, unknown>;
   emptyArraysAsObjects(instance);
@@ -51,14 +53,32 @@ export async function readActionInput(
   return instance;
 }
 
-/** The request body of a write; 415 for media types we do not read. */
+/** Whether the request's body is a form (`application/x-www-form-urlencoded`): a browser's. */
+export function isFormPost(req: Request): boolean {
+  return /^application\/x-www-form-urlencoded/i.test(req.headers['content-type'] ?? '');
+}
+
+/** The DTO of this request's input: the form's own for a form post, else the declared one. */
+function inputOf(declaration: ActionDeclaration, req: Request): Type<object> | undefined {
+  const form = declaration.form;
+  return (
+    (typeof form === 'object' && form.input && isFormPost(req) && form.input) || declaration.input
+  );
+}
+
+/**
+ * The request body of a write; 415 for media types we do not read, 400 for a body that is not
+ * an object (`lenient`: both read as an empty body).
+ */
 export function readBody(
   req: Request,
   extraTypes: readonly string[] = [],
+  lenient = false,
 ): Record<string, unknown> {
   const type = req.headers['content-type'];
   const base = type?.split(';')[0].trim().toLowerCase();
   if (!isAcceptedBodyType(type) && !(base && extraTypes.includes(base))) {
+    if (lenient) return {};
     throw new ApiError(
       415,
       `The content-type "${type ?? ''}" is not supported. Supported MIME types are "application/ld+json", "application/json", "application/x-www-form-urlencoded", "multipart/form-data".`,
@@ -67,6 +87,7 @@ export function readBody(
   const body = req.body as unknown;
   if (body === undefined || (base && extraTypes.includes(base))) return {};
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    if (lenient) return {};
     throw new ApiError(400, 'The input data must be an object.');
   }
   return body as Record<string, unknown>;

@@ -45,6 +45,16 @@ export interface Redirect {
   headers?: Readonly<Record<string, string>>;
 }
 
+/** The page a `{ oneOf }` action answers (a browser's form gets it). */
+export class PageAnswer {
+  constructor(readonly page: HtmlPage) {}
+}
+
+/** The redirect a `{ oneOf }` action answers. */
+export class RedirectAnswer {
+  constructor(readonly redirect: Redirect) {}
+}
+
 /**
  * A `{ json }` answer that is not a stored resource, shaped like API Platform's DTO outputs:
  * in JSON-LD with `@context` (`/contexts/<type>`), `@id` (default: the request path) and

@@ -1,8 +1,10 @@
 import { getMetadataStorage } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getResourceOptions } from '../metadata/decorators';
+import { DOCUMENTED, type DocumentedAttribute } from '../validation/documented';
 import { TYPE_CONSTRAINT, declaredInputType, type InputType } from '../validation/input-types';
-import type { ActionDeclaration } from './action-declaration';
+import { MEDIA_TYPES } from '../serialization/negotiation';
+import type { ActionDeclaration, AnswerKinds } from './action-declaration';
 
 type Schema = Record<string, unknown>;
 
@@ -33,6 +35,10 @@ export function inputSchema(dto: Function, seen = new Set<Function>()): Schema {
     if (name === TYPE_CONSTRAINT) {
       const { type, each } = declaredInputType(String(m.message));
       Object.assign(schema, each ? { type: 'array', items: JSON_TYPES[type] } : JSON_TYPES[type]);
+    } else if (name === DOCUMENTED) {
+      const { required: isRequired, ...attribute } = m.constraints[0] as DocumentedAttribute;
+      Object.assign(schema, attribute);
+      if (isRequired) required.push(m.propertyName);
     } else if (name === 'ofType') {
       Object.assign(schema, JSON_TYPES[m.constraints[0] as InputType]);
     } else if (REQUIRED.has(name)) {
@@ -72,6 +78,7 @@ export function outputSchema(declaration: ActionDeclaration): {
 } {
   const output = declaration.output;
   if (output === 'none') return { description: 'Done, no content.' };
+  if ('oneOf' in output) return oneOfSchema(declaration, output.oneOf);
   if ('html' in output)
     return {
       description: 'An HTML page.',
@@ -94,6 +101,59 @@ export function outputSchema(declaration: ActionDeclaration): {
     description: 'The result.',
     schema: typeof output.json === 'function' ? inputSchema(output.json) : output.json,
   };
+}
+
+/** The answers of a `{ oneOf }` action: JSON (as negotiated, or plain), a page, a redirect. */
+function oneOfSchema(
+  declaration: ActionDeclaration,
+  kinds: AnswerKinds,
+): { description: string; content?: Record<string, { schema: Schema }> } {
+  const content: Record<string, { schema: Schema }> = {};
+  const words: string[] = [];
+  if (kinds.json) {
+    const schema = typeof kinds.json === 'function' ? inputSchema(kinds.json) : kinds.json;
+    const types =
+      declaration.formats === 'any'
+        ? ['application/json']
+        : (declaration.formats ?? ['jsonld', 'json'])
+            .filter((f) => f === 'jsonld' || f === 'json')
+            .map((f) => MEDIA_TYPES[f]);
+    for (const type of types) content[type] = { schema };
+    words.push('the result');
+  }
+  if (kinds.html) {
+    content['text/html'] = { schema: { type: 'string' } };
+    words.push('an HTML page');
+  }
+  if (kinds.redirect) words.push('a redirect (Location header)');
+  const description = `${words.join(', or ')}, as the request asks.`;
+  return {
+    description: description[0].toUpperCase() + description.slice(1),
+    ...(Object.keys(content).length ? { content } : {}),
+  };
+}
+
+/**
+ * The query parameters of a GET/DELETE action, from its input DTO: name, type, whether
+ * required, description.
+ */
+export function queryParameters(input: Function): Array<{
+  name: string;
+  required: boolean;
+  description?: string;
+  schema: Schema;
+}> {
+  const schema = inputSchema(input);
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(schema.properties as Record<string, Schema>).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      required: required.has(name),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: Object.keys(rest).length ? rest : { type: 'string' },
+    };
+  });
 }
 
 function resourceRef(target: Function): Schema {

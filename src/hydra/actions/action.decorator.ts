@@ -13,17 +13,20 @@ import {
 } from '@nestjs/common';
 import {
   ApiBody,
+  ApiConsumes,
   ApiExtension,
   ApiOperation,
+  ApiQuery,
   ApiResponse,
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
 import { ACCESS, type AccessDeclaration } from '../../access/access.decorator';
-import { AcceptsUploads } from '../serialization/multipart.middleware';
 import { ACTION, type ActionDeclaration } from './action-declaration';
 import { actionRequestOf } from './action-request';
-import { bodySchema, outputSchema } from './action-schemas';
+import { getResourceOptions } from '../metadata/decorators';
+import { FORM_BODY_EXTENSION } from '../docs/openapi-contract';
+import { bodySchema, outputSchema, queryParameters } from './action-schemas';
 import { declareAction } from './action-registry';
 
 const ROUTE = { GET: Get, POST: Post, PUT: Put, PATCH: Patch, DELETE: Delete } as const;
@@ -52,6 +55,21 @@ const ActionContextParam = createParamDecorator(
  * lookup(input: LookupInput, principal: Principal) { return this.lookups.shipments(...); }
  * ```
  */
+const JSON_BODIES = ['application/ld+json', 'application/json'];
+const FORM_BODY = 'application/x-www-form-urlencoded';
+
+/** The success answer from the output, and the other answers the declaration documents. */
+function responses(declaration: ActionDeclaration, status: number): MethodDecorator[] {
+  const extra = declaration.responses ?? {};
+  const success = outputSchema(declaration);
+  return [
+    ApiResponse({ status, ...success, ...extra[status] }),
+    ...Object.entries(extra)
+      .filter(([code]) => Number(code) !== status)
+      .map(([code, doc]) => ApiResponse({ status: Number(code), ...doc })),
+  ];
+}
+
 export function Action(declaration: ActionDeclaration): MethodDecorator {
   const status = declaration.status ?? (declaration.output === 'none' ? 204 : 200);
   const access: AccessDeclaration = {
@@ -68,23 +86,32 @@ export function Action(declaration: ActionDeclaration): MethodDecorator {
     ApiOperation({
       summary: declaration.summary,
       description: declaration.description ?? declaration.summary,
+      ...(declaration.operationId ? { operationId: declaration.operationId } : {}),
     }),
-    ApiResponse({ status, ...outputSchema(declaration) }),
+    ...responses(declaration, status),
   ];
   if (declaration.tags) decorators.push(ApiTags(...declaration.tags));
-  if (declaration.uploads)
-    decorators.push(AcceptsUploads(declaration.uploads === true ? {} : declaration.uploads));
   if (declaration.access !== 'public') decorators.push(ApiSecurity('bearer'));
-  if (declaration.input && ['POST', 'PUT', 'PATCH'].includes(declaration.method)) {
+  const hasBody = ['POST', 'PUT', 'PATCH'].includes(declaration.method);
+  if (hasBody && declaration.form) decorators.push(ApiConsumes(...JSON_BODIES, FORM_BODY));
+  if (hasBody && declaration.input) {
     decorators.push(ApiBody({ required: true, schema: bodySchema(declaration.input) }));
+    const form = declaration.form;
+    // A form of its own (strings): the contract puts it under the form media type.
+    if (typeof form === 'object' && form.input)
+      decorators.push(ApiExtension(FORM_BODY_EXTENSION, bodySchema(form.input)));
   }
-  if (!declaration.input && ['POST', 'PUT', 'PATCH'].includes(declaration.method)) {
+  if (hasBody && !declaration.input) {
     const schema = declaration.bodySchema ?? {
       type: 'object',
       properties: {},
       description: 'No attributes are read: send an empty object, or no body.',
     };
     decorators.push(ApiBody({ required: false, schema }));
+  }
+  if (!hasBody && declaration.input && !getResourceOptions(declaration.input)) {
+    for (const parameter of queryParameters(declaration.input))
+      decorators.push(ApiQuery(parameter));
   }
 
   const apply = applyDecorators(...decorators);

@@ -1,23 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { principalOf } from '../../access/current-principal';
+import type { Request } from 'express';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
-import { ApiError, NotFoundError } from '../errors/api-errors';
+import { NotFoundError } from '../errors/api-errors';
 import { itemIdentifier } from '../metadata/resource-identifier';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { relationTarget } from '../metadata/search-variables';
-import { QueryParams } from '../query/query-params';
-import { isAcceptedBodyType } from '../serialization/negotiation';
-import { Responder } from '../serialization/responder';
-import type { ResourceHooks } from '../write/resource-hooks';
 import { ResourceWriter } from '../write/resource-writer';
 
 /**
- * The five operations every resource has, driven by its declaration. Resource
- * controllers call these (the generated ones do nothing else); custom
- * endpoints reuse the same pieces.
+ * The pieces the generated resource operations share (declared actions answered by the
+ * HydraInterceptor): the registry, the data provider, the writer, form bodies, route scopes.
  */
 @Injectable()
 export class HydraApi {
@@ -25,67 +19,10 @@ export class HydraApi {
     readonly registry: ResourceRegistry,
     readonly data: DataProvider,
     readonly writer: ResourceWriter,
-    readonly responder: Responder,
   ) {}
 
   resource(target: Function): ResourceMeta {
     return this.registry.get(target);
-  }
-
-  async list(
-    target: Function,
-    req: Request,
-    res: Response,
-    hooks: ResourceHooks = {},
-    nestedParams: Record<string, string> = {},
-    maxItemsPerPage?: number,
-  ): Promise<void> {
-    const resource = this.resource(target);
-    const format = this.responder.negotiate(req);
-    const principal = principalOf(req);
-    const scope = await this.routeScope(
-      resource,
-      req.params as Record<string, string>,
-      principal,
-      nestedParams,
-    );
-    const params = QueryParams.fromUrl(req.originalUrl);
-    const collection = { resource, principal, params, scope, hooks, request: req, maxItemsPerPage };
-    if (format === 'csv') {
-      await this.responder.csvCollection(req, res, collection);
-      return;
-    }
-    const result = await this.data.list(collection);
-    this.responder.collection(req, res, resource, result);
-  }
-
-  requirePrincipal(req: Request): Principal {
-    const principal = principalOf(req);
-    if (!principal)
-      throw new ApiError(401, 'Full authentication is required to access this resource.', {
-        'WWW-Authenticate': 'Bearer',
-      });
-    return principal;
-  }
-
-  /** The request body of a write; 415 for media types we do not read. */
-  body(req: Request, resource?: ResourceMeta): Record<string, unknown> {
-    const type = req.headers['content-type'];
-    if (!isAcceptedBodyType(type)) {
-      throw new ApiError(
-        415,
-        `The content-type "${type ?? ''}" is not supported. Supported MIME types are "application/ld+json", "application/json", "application/x-www-form-urlencoded", "multipart/form-data".`,
-      );
-    }
-    const body = req.body as unknown;
-    if (body === undefined) return {};
-    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      throw new ApiError(400, 'The input data must be an object.');
-    }
-    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type ?? '');
-    return form && resource
-      ? coerceForm(resource, body as Record<string, unknown>)
-      : (body as Record<string, unknown>);
   }
 
   /** A write's body with form fields read as the declared types (JSON bodies as they are). */

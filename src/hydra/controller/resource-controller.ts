@@ -115,7 +115,15 @@ export function ResourceController(target: Function, hooksType?: Type<ResourceHo
       async function (input, principal, context) {
         const resource = this.api.resource(target);
         const body = this.api.formBody(resource, input, context.header('content-type'));
-        return this.api.writer.create(resource, body, principal, this.hooks ?? {}, context.request);
+        const created = await this.api.writer.createAndRead(
+          resource,
+          body,
+          principal,
+          this.hooks ?? {},
+          context.request,
+        );
+        // The record when the write read it already; else the id, read with the caller's tenancy.
+        return created.record ?? created.id;
       },
     );
   }

@@ -1,10 +1,11 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { ApiOperation } from '@nestjs/swagger';
-import { Access } from '../../access/access.decorator';
+import { Controller } from '@nestjs/common';
+import type { Principal } from '../../access/principal';
+import type { ActionContext } from '../actions/action-declaration';
+import { Action } from '../actions/action.decorator';
+import { Answer, RedirectAnswer } from '../actions/action-result';
 import { NotFoundError } from '../errors/api-errors';
 import { ResourceRegistry } from '../metadata/resource-registry';
-import { DOCS_LINK, Responder } from '../serialization/responder';
+import { DOCS_LINK } from '../serialization/responder';
 import {
   apiDocumentation,
   entrypoint,
@@ -13,71 +14,95 @@ import {
   resourceContext,
 } from './hydra-documentation';
 
+const DOCUMENT = (description: string) => ({
+  json: { type: 'object', additionalProperties: true, description },
+});
+
+const ENTRYPOINT_WORDS =
+  'Public (no token). Answers the Hydra Entrypoint in JSON-LD (or plain JSON) with the documentation Link header; a browser asking for HTML is redirected (302) to the interactive docs at /docs. 406 for other formats.';
+
 /**
  * Entry point, JSON-LD contexts and the Hydra documentation, generated from the declarations.
- * Public (no token); they write their documents themselves (JSON-LD with the docs Link).
+ * Public (no token); documents are answered as they are (they carry their own `@context`),
+ * with the Link header naming the Hydra documentation, like every JSON-LD answer.
  */
-@Access('public')
 @Controller()
 export class HydraDocsController {
-  constructor(
-    private readonly registry: ResourceRegistry,
-    private readonly responder: Responder,
-  ) {}
+  constructor(private readonly registry: ResourceRegistry) {}
 
-  @Get(['/', '/index.jsonld'])
-  @ApiOperation({
+  @Action({
+    method: 'GET',
+    path: '/',
     summary: 'The API entry point: the IRI of every collection.',
-    description:
-      'Public (no token). Answers the Hydra Entrypoint in JSON-LD (or plain JSON) with the documentation Link header; a browser asking for HTML is redirected (302) to the interactive docs at /docs. 406 for other formats.',
+    description: ENTRYPOINT_WORDS,
+    output: { oneOf: { ...DOCUMENT('The hydra Entrypoint.'), redirect: true } },
+    formats: ['jsonld', 'json', 'html'],
+    access: 'public',
   })
-  root(@Req() req: Request, @Res() res: Response): void {
-    if (this.responder.negotiate(req, ['jsonld', 'json', 'html']) === 'html') {
-      res.redirect(302, '/docs');
-      return;
-    }
-    this.send(req, res, entrypoint(this.registry.all()));
+  root(_input: unknown, _principal: Principal | null, context: ActionContext) {
+    return this.entrypoint(context);
   }
 
-  @Get('/docs.jsonld')
-  @ApiOperation({
+  @Action({
+    method: 'GET',
+    path: '/index.jsonld',
+    summary: 'The API entry point (as `GET /`).',
+    description: ENTRYPOINT_WORDS,
+    output: { oneOf: { ...DOCUMENT('The hydra Entrypoint.'), redirect: true } },
+    formats: ['jsonld', 'json', 'html'],
+    access: 'public',
+  })
+  index(_input: unknown, _principal: Principal | null, context: ActionContext) {
+    return this.entrypoint(context);
+  }
+
+  @Action({
+    method: 'GET',
+    path: '/docs.jsonld',
     summary: 'The Hydra API documentation (hydra:ApiDocumentation).',
     description:
       'Public (no token). Every resource class with its properties and operations, generated from the declarations, in JSON-LD (or plain JSON). 406 for other formats.',
+    output: DOCUMENT('The hydra:ApiDocumentation.'),
+    access: 'public',
   })
-  docs(@Req() req: Request, @Res() res: Response): void {
-    this.send(req, res, apiDocumentation(this.registry.all(), this.vocab(req)));
+  docs(_input: unknown, _principal: Principal | null, context: ActionContext) {
+    return document(apiDocumentation(this.registry.all(), vocabulary(context)));
   }
 
-  @Get('/contexts/:name')
-  @ApiOperation({
+  @Action({
+    method: 'GET',
+    path: '/contexts/:name',
     summary: 'The JSON-LD context of a resource, the entry point or the errors.',
     description:
       'Public (no token). `name` is a resource short name (`Shipment`), `Entrypoint`, `Error` or `ConstraintViolationList`, with or without `.jsonld`; answers the context mapping its terms to the vocabulary of /docs.jsonld. 404 for an unknown name, 406 for formats other than JSON-LD and JSON.',
+    output: DOCUMENT('A JSON-LD context.'),
+    access: 'public',
   })
-  context(@Param('name') raw: string, @Req() req: Request, @Res() res: Response): void {
-    const name = raw.replace(/\.jsonld$/, '');
-    const vocab = this.vocab(req);
-    if (name === 'Entrypoint')
-      return this.send(req, res, entrypointContext(this.registry.all(), vocab));
+  context(_input: unknown, _principal: Principal | null, context: ActionContext) {
+    const name = context.params.name.replace(/\.jsonld$/, '');
+    const vocab = vocabulary(context);
+    if (name === 'Entrypoint') return document(entrypointContext(this.registry.all(), vocab));
     if (name === 'Error' || name === 'ConstraintViolationList')
-      return this.send(req, res, errorContext(vocab, name));
+      return document(errorContext(vocab, name));
     const resource = this.registry.byName(name);
     if (!resource) throw new NotFoundError();
-    this.send(req, res, resourceContext(resource, vocab));
+    return document(resourceContext(resource, vocab));
   }
 
-  private vocab(req: Request): string {
-    return `${req.protocol}://${req.get('host') ?? 'localhost'}/docs.jsonld#`;
+  /** Browsers asking for HTML go to the interactive docs (Swagger UI). */
+  private entrypoint(context: ActionContext) {
+    if (context.format === 'html') return new RedirectAnswer({ url: '/docs', status: 302 });
+    return document(entrypoint(this.registry.all()));
   }
+}
 
-  private send(req: Request, res: Response, body: unknown): void {
-    const format = this.responder.negotiate(req, ['jsonld', 'json']);
-    res.setHeader('Link', DOCS_LINK);
-    res.setHeader(
-      'Content-Type',
-      `${format === 'json' ? 'application/json' : 'application/ld+json'}; charset=utf-8`,
-    );
-    res.send(JSON.stringify(body));
-  }
+/** A document as it is, with the Link header to the Hydra documentation. */
+function document(body: Record<string, unknown>): Answer {
+  return new Answer(body, undefined, { Link: DOCS_LINK });
+}
+
+/** The vocabulary of this server's documentation (`@vocab` of every context). */
+function vocabulary(context: ActionContext): string {
+  const origin = context.origin.endsWith('://') ? `${context.origin}localhost` : context.origin;
+  return `${origin}/docs.jsonld#`;
 }

@@ -5,6 +5,9 @@ import type { ResourceRegistry } from '../metadata/resource-registry';
 type Operation = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
+/** Where an action with a form of its own puts the form's schema (moved into requestBody). */
+export const FORM_BODY_EXTENSION = 'x-form-body';
+
 /** Who may call an operation, in words, from its declared access level. */
 export const ACCESS_WORDS: Record<AccessLevel, string> = {
   public: 'anyone, without a token',
@@ -50,6 +53,7 @@ export function finishContract(
       const op = (item as Record<string, Operation | undefined>)[method];
       if (!op) continue;
       declarePathParameters(path, op);
+      placeFormBody(op);
       op.operationId = uniqueOperationId(op.operationId, method, path, ids);
       if (!op.tags?.length) op.tags = [tagOf(path, registry)];
       for (const tag of op.tags) if (!tags.has(tag)) tags.set(tag, `Operations on ${tag}.`);
@@ -106,6 +110,15 @@ function isGeneratedOnly(doc: OpenAPIObject, path: string): boolean {
   return Object.values(doc.paths[path] as Record<string, Operation>).every(
     (op) => !op['x-scanned'],
   );
+}
+
+/** A page's form documented with its own schema (strings), beside the JSON body's. */
+function placeFormBody(op: Operation): void {
+  const schema = op[FORM_BODY_EXTENSION];
+  if (!schema) return;
+  delete op[FORM_BODY_EXTENSION];
+  const content = (op.requestBody ??= { required: true, content: {} }).content;
+  content['application/x-www-form-urlencoded'] = { schema };
 }
 
 function declarePathParameters(path: string, op: Operation): void {

@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { DatabaseError } from 'pg';
 import { QueryFailedError } from 'typeorm';
 import { negotiateFormat } from '../serialization/negotiation';
 import type { ResourceRegistry } from '../metadata/resource-registry';
@@ -12,6 +13,9 @@ import type { DatabaseOutage } from '../../database/outage/database-outage';
 import { ApiError, ValidationError, Violation, ViolationCodes } from './api-errors';
 import { jsonLdError, problemError } from './error-body';
 import type { RouteTable } from './route-table';
+
+/** What the SQLSTATE rules read of a PostgreSQL error. */
+type DriverError = { code?: string; constraint?: string };
 
 const STATUS_TEXT: Record<number, string> = {
   400: 'Bad Request',
@@ -127,7 +131,11 @@ export class ApiExceptionFilter implements ExceptionFilter {
         databaseFailure,
       };
     }
-    if (exception instanceof QueryFailedError) return this.databaseError(exception);
+    if (exception instanceof QueryFailedError)
+      return this.databaseError(exception.driverError as DriverError);
+    // Statements sent on a pg client directly (prepared statements of the write path)
+    // fail with pg's own DatabaseError: the same SQLSTATE rules apply.
+    if (exception instanceof DatabaseError) return this.databaseError(exception);
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
       if (status === 404 && this.routes) {
@@ -184,8 +192,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     return { status: 500, description: STATUS_TEXT[500], headers: {}, extra: {} };
   }
 
-  private databaseError(error: QueryFailedError): Rendered {
-    const driver = error.driverError as { code?: string; constraint?: string };
+  private databaseError(driver: DriverError): Rendered {
     if (driver.code === '23505') {
       const hit = this.uniqueProperty(driver.constraint);
       const message = hit?.message ?? 'This value is already used.';

@@ -16,20 +16,26 @@ const BY_MEDIA: Record<string, Format> = {
 };
 
 const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
-/** Answers per Accept header (clients send a handful of distinct ones), for the full offer. */
-const negotiated = new Map<string, Format | null>();
+/**
+ * Answers per offer (the format lists are constants of the declarations) and Accept header
+ * (clients send a handful of distinct ones); each table is bounded.
+ */
+const negotiated = new Map<string, Map<string, Format | null>>();
 
 /** Picks the response format from Accept (quality values, wildcards); null means 406. */
 export function negotiateFormat(
   accept: string | undefined,
   offered: readonly Format[] = ALL_FORMATS,
 ): Format | null {
-  if (offered !== ALL_FORMATS || accept === undefined) return negotiate(accept, offered);
-  let format = negotiated.get(accept);
+  if (accept === undefined) return negotiate(accept, offered);
+  const offer = offered.join();
+  let answers = negotiated.get(offer);
+  if (!answers) negotiated.set(offer, (answers = new Map()));
+  let format = answers.get(accept);
   if (format === undefined) {
     format = negotiate(accept, offered);
-    if (negotiated.size >= 1000) negotiated.clear();
-    negotiated.set(accept, format);
+    if (answers.size >= 1000) answers.clear();
+    answers.set(accept, format);
   }
   return format;
 }

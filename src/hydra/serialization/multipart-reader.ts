@@ -1,14 +1,6 @@
-import {
-  CallHandler,
-  ExecutionContext,
-  Injectable,
-  NestInterceptor,
-  SetMetadata,
-} from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import multer from 'multer';
-import type { Observable } from 'rxjs';
 import { AppConfig } from '../../config/app-config';
 
 /** Largest uploaded file by default (UPLOAD_MAX_BYTES, 10 MiB). */
@@ -21,14 +13,6 @@ export interface UploadLimits {
   maxFiles?: number;
 }
 
-const UPLOADS_KEY = Symbol('hydra:uploads');
-
-/**
- * Declares that a route takes file uploads (multipart/form-data with files), with its limits.
- * Other routes read multipart forms as fields only, within BODY_LIMIT; a file there is a 400.
- */
-export const AcceptsUploads = (limits: UploadLimits = {}) => SetMetadata(UPLOADS_KEY, limits);
-
 /** `512kb`, `1mb`, `1048576` (BODY_LIMIT's syntax, already validated) in bytes. */
 export function byteCount(size: string): number {
   const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?$/i.exec(size.trim());
@@ -39,21 +23,18 @@ export function byteCount(size: string): number {
 
 /**
  * Reads multipart/form-data bodies (fields into `req.body`, files into `req.files`, in memory)
- * after routing and authentication: an interceptor runs after the guards, so a request that
- * is refused (401, 403, 404 for an unknown route) never has its body read, and only routes
- * declared with @AcceptsUploads take files, each within its own limits. (The file keeps its
- * old name so the imports elsewhere stay valid.)
+ * for the HydraInterceptor, after routing and authentication: a request that is refused (401,
+ * 403, 404 for an unknown route) never has its body read, and only actions declared with
+ * `uploads` take files, each within its own limits; the others read fields only, within
+ * BODY_LIMIT (a file there is a 400).
  */
 @Injectable()
-export class MultipartInterceptor implements NestInterceptor {
+export class MultipartReader {
   private readonly fieldsOnly: ReturnType<typeof multer>;
   private readonly parsers = new Map<string, ReturnType<ReturnType<typeof multer>['any']>>();
   private readonly fieldBytes: number;
 
-  constructor(
-    private readonly reflector: Reflector,
-    config: AppConfig,
-  ) {
+  constructor(config: AppConfig) {
     this.fieldBytes = byteCount(config.bodyLimit);
     this.fieldsOnly = multer({
       storage: multer.memoryStorage(),
@@ -61,23 +42,15 @@ export class MultipartInterceptor implements NestInterceptor {
     });
   }
 
-  async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    if (context.getType() !== 'http') return next.handle();
-    const http = context.switchToHttp();
-    const req = http.getRequest<Request>();
-    if (req.is('multipart/form-data') && req.body === undefined) {
-      const limits = this.reflector.getAllAndOverride<UploadLimits | undefined>(UPLOADS_KEY, [
-        context.getHandler(),
-        context.getClass(),
-      ]);
-      const parse = limits ? this.uploadParser(limits) : this.fieldsOnly.none();
-      await new Promise<void>((resolve, reject) =>
-        parse(req, http.getResponse<Response>(), (error?: unknown) =>
-          error ? reject(error as Error) : resolve(),
-        ),
-      );
-    }
-    return next.handle();
+  /** Reads the body if it is a multipart form not read yet; `uploads`: the action's limits. */
+  async read(req: Request, res: Response, uploads: UploadLimits | true | undefined): Promise<void> {
+    if (req.body !== undefined || !req.is('multipart/form-data')) return;
+    const parse = uploads
+      ? this.uploadParser(uploads === true ? {} : uploads)
+      : this.fieldsOnly.none();
+    await new Promise<void>((resolve, reject) =>
+      parse(req, res, (error?: unknown) => (error ? reject(error as Error) : resolve())),
+    );
   }
 
   private uploadParser(limits: UploadLimits) {

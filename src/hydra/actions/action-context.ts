@@ -1,0 +1,62 @@
+import type { Request } from 'express';
+import type { Format } from '../serialization/negotiation';
+import type { ActionContext, UploadedFile } from './action-declaration';
+
+/**
+ * The ActionContext of an HTTP request. Its members are read from the request when a handler
+ * asks for them: most handlers read `params` only, while `ip`, `origin` and `files` go through
+ * Express's proxy-aware getters or build objects, which a look-up should not pay for.
+ */
+export class HttpActionContext implements ActionContext {
+  private filesByField?: Record<string, UploadedFile[]>;
+  private queryParams?: Readonly<Record<string, unknown>>;
+
+  constructor(
+    readonly request: Request,
+    readonly format: Format | undefined,
+    readonly located: readonly string[],
+  ) {}
+
+  get params(): Readonly<Record<string, string>> {
+    return this.request.params as Record<string, string>;
+  }
+
+  /** Read once: Express 5 parses the query string again on every `req.query`. */
+  get query(): Readonly<Record<string, unknown>> {
+    return (this.queryParams ??= this.request.query as Record<string, unknown>);
+  }
+
+  get url(): string {
+    return this.request.originalUrl;
+  }
+
+  get ip(): string {
+    return this.request.ip ?? '';
+  }
+
+  get origin(): string {
+    return `${this.request.protocol}://${this.request.get('host') ?? ''}`;
+  }
+
+  get requestId(): string {
+    return String((this.request as Request & { id?: unknown }).id ?? '');
+  }
+
+  get rawBody(): Buffer | undefined {
+    return (this.request as Request & { rawBody?: Buffer }).rawBody;
+  }
+
+  get files(): Readonly<Record<string, readonly UploadedFile[]>> {
+    if (!this.filesByField) {
+      this.filesByField = {};
+      for (const file of (this.request.files as UploadedFile[] | undefined) ?? [])
+        (this.filesByField[file.fieldname] ??= []).push(file);
+    }
+    return this.filesByField;
+  }
+
+  header(name: string): string | undefined {
+    const v = this.request.headers[name.toLowerCase()];
+    return Array.isArray(v) ? v.join(', ') : v;
+  }
+}

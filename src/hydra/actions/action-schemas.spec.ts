@@ -1,0 +1,116 @@
+import type { Request } from 'express';
+import { Documented } from '../validation/documented';
+import { Typed } from '../validation/input-types';
+import type { ActionDeclaration } from './action-declaration';
+import { readActionInput, readBody } from './action-input';
+import { inputSchema, outputSchema, queryParameters } from './action-schemas';
+
+class TokenLike {
+  @Documented({ type: 'string', description: 'The grant.', enum: ['a', 'b'], required: true })
+  grant_type?: unknown;
+  @Documented({ type: 'string' }) client_id?: unknown;
+}
+
+class Scored {
+  @Typed('integer') @Documented({ minimum: 1, maximum: 5, nullable: true }) score?: number;
+}
+
+class FormScored {
+  @Documented({ type: 'string' }) score?: unknown;
+}
+
+const request = (contentType: string | undefined, body: unknown): Request =>
+  ({ headers: contentType ? { 'content-type': contentType } : {}, body }) as Request;
+
+const declaration = (more: Partial<ActionDeclaration>): ActionDeclaration => ({
+  method: 'POST',
+  path: '/x',
+  summary: 'X.',
+  output: 'none',
+  access: 'public',
+  ...more,
+});
+
+describe('documented attributes', () => {
+  it('are described, typed and required in the docs', () => {
+    expect(inputSchema(TokenLike)).toEqual({
+      type: 'object',
+      properties: {
+        grant_type: { type: 'string', description: 'The grant.', enum: ['a', 'b'] },
+        client_id: { type: 'string' },
+      },
+      required: ['grant_type'],
+    });
+    expect(inputSchema(Scored).properties).toEqual({
+      score: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
+    });
+  });
+
+  it('document GET inputs as query parameters', () => {
+    expect(queryParameters(TokenLike)).toEqual([
+      {
+        name: 'grant_type',
+        required: true,
+        description: 'The grant.',
+        schema: { type: 'string', enum: ['a', 'b'] },
+      },
+      { name: 'client_id', required: false, schema: { type: 'string' } },
+    ]);
+  });
+
+  it('keep any value as sent; Typed beside them still checks the type', async () => {
+    const input = await readActionInput(
+      declaration({ input: TokenLike }),
+      request('application/json', { grant_type: 12, client_id: ['x'], other: 1 }),
+      (_, body) => body,
+    );
+    expect({ ...input }).toEqual({ grant_type: 12, client_id: ['x'] });
+    await expect(
+      readActionInput(
+        declaration({ input: Scored }),
+        request('application/json', { score: 'five' }),
+        (_, body) => body,
+      ),
+    ).rejects.toMatchObject({ status: 400 });
+  });
+});
+
+describe('form posts and lenient bodies', () => {
+  it('read a form post with the form’s own DTO', async () => {
+    const input = await readActionInput(
+      declaration({ input: Scored, form: { input: FormScored } }),
+      request('application/x-www-form-urlencoded', { score: 'five' }),
+      (_, body) => body,
+    );
+    expect(input).toBeInstanceOf(FormScored);
+    expect(input.score).toBe('five');
+  });
+
+  it('read an unreadable body as empty only when lenient', () => {
+    expect(() => readBody(request('text/plain', 'x'))).toThrow(/content-type/);
+    expect(() => readBody(request('application/json', [1]))).toThrow(/must be an object/);
+    expect(readBody(request('text/plain', 'x'), [], true)).toEqual({});
+    expect(readBody(request('application/json', [1]), [], true)).toEqual({});
+    expect(readBody(request(undefined, undefined), [], true)).toEqual({});
+  });
+});
+
+describe('oneOf outputs', () => {
+  it('document each kind the handler may answer', () => {
+    const doc = outputSchema(
+      declaration({ output: { oneOf: { json: { type: 'object' }, html: true, redirect: true } } }),
+    );
+    expect(Object.keys(doc.content ?? {})).toEqual([
+      'application/ld+json',
+      'application/json',
+      'text/html',
+    ]);
+    expect(doc.description).toBe(
+      'The result, or an HTML page, or a redirect (Location header), as the request asks.',
+    );
+    const plain = outputSchema(
+      declaration({ output: { oneOf: { json: { type: 'object' } } }, formats: 'any' }),
+    );
+    expect(Object.keys(plain.content ?? {})).toEqual(['application/json']);
+  });
+});
