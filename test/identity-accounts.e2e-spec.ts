@@ -120,6 +120,25 @@ describe('accounts: sign-up, verification, password reset (mail over real SMTP)'
     expect(after.email_verified).toBe(true);
   });
 
+  it('the verification form answers JSON to API clients; unservable formats are 406 first', async () => {
+    const email = newEmail();
+    await http().post('/security/signup', { email }).expect(200);
+    const code = extract(await smtp.waitFor(email, /Verify/), CODE);
+    const post = (accept: string) =>
+      request(app.getHttpServer()).post('/security/verify-email').set('Accept', accept);
+    await post('application/xml').type('form').send({ code }).expect(406);
+    // The page is for the page's form: a JSON body asking for HTML cannot be served.
+    await post('text/html').send({ code }).expect(406);
+    const [before] = await db().query(`SELECT email_verified FROM "user" WHERE email = $1`, [
+      email,
+    ]);
+    expect(before.email_verified).toBe(false);
+    const res = await post('application/json').type('form').send({ code }).expect(201);
+    expect(res.headers['content-type']).toMatch(/^application\/json/);
+    expect(res.body.user).toMatchObject({ email, emailVerified: true });
+    expect(res.body.token.access_token).toEqual(expect.any(String));
+  });
+
   it('answers a known address exactly like a new one, and mails its owner instead', async () => {
     const email = newEmail();
     await signUpAndVerify(email, 'first password');

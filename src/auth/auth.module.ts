@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { AuthorizationRequests } from './authorization-request';
 import { Clock } from './clock';
 import { OAuthController } from './oauth.controller';
 import { OAuthModel } from './oauth-model';
@@ -15,6 +16,7 @@ import { AccountThrottle } from '../security/account-throttle';
   imports: [RateLimitModule],
   controllers: [OAuthController],
   providers: [
+    AuthorizationRequests,
     Clock,
     OAuthModel,
     OAuthService,

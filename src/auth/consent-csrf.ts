@@ -1,5 +1,4 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Request, Response } from 'express';
 
 /** The consent form's anti-forgery token: a hidden field that must equal this cookie. */
 export const CSRF_FIELD = 'csrf_token';
@@ -13,27 +12,30 @@ const LIFETIME_SECONDS = 3600;
  * POST must carry both, equal. Another site can neither read the value nor make the browser
  * send the cookie with a cross-site POST, so no page elsewhere can sign a user in or consent
  * (or deny) on their behalf. Stateless: nothing is stored server-side, any node checks it.
+ * Answers the token and the `Set-Cookie` value (`secure`: the request came over HTTPS).
  */
-export function issueCsrfToken(req: Request, res: Response): string {
-  const token = currentCookie(req) ?? randomBytes(24).toString('base64url');
-  const secure = req.secure ? '; Secure' : '';
-  res.append(
-    'Set-Cookie',
-    `${COOKIE}=${token}; Path=${PATH}; Max-Age=${LIFETIME_SECONDS}; HttpOnly; SameSite=Strict${secure}`,
-  );
-  return token;
+export function issueCsrfToken(
+  cookieHeader: string | undefined,
+  secure: boolean,
+): { token: string; setCookie: string } {
+  const token = currentCookie(cookieHeader) ?? randomBytes(24).toString('base64url');
+  return {
+    token,
+    setCookie: `${COOKIE}=${token}; Path=${PATH}; Max-Age=${LIFETIME_SECONDS}; HttpOnly; SameSite=Strict${secure ? '; Secure' : ''}`,
+  };
 }
 
-export function csrfTokenValid(req: Request, submitted: unknown): boolean {
-  const cookie = currentCookie(req);
+/** Whether the form's token equals the cookie the request carries (`Cookie` header). */
+export function csrfTokenValid(cookieHeader: string | undefined, submitted: unknown): boolean {
+  const cookie = currentCookie(cookieHeader);
   if (!cookie || typeof submitted !== 'string') return false;
   const a = Buffer.from(cookie);
   const b = Buffer.from(submitted);
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-function currentCookie(req: Request): string | null {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
+function currentCookie(cookieHeader: string | undefined): string | null {
+  for (const part of (cookieHeader ?? '').split(';')) {
     const eq = part.indexOf('=');
     if (eq > 0 && part.slice(0, eq).trim() === COOKIE) {
       const value = part.slice(eq + 1).trim();

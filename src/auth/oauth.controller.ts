@@ -1,85 +1,114 @@
-import { Controller, Get, Post, Req, Res, UseGuards } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { DataSource } from 'typeorm';
-import { Public } from '../access/public.decorator';
-import { isStorableText } from '../hydra/filters/filter';
-import { authorizationPage, errorPage } from './authorization-page';
-import { AuthorizeDocs, AuthorizePageDocs, TokenGetDocs, TokenPostDocs } from './oauth.docs';
-import { OAuthService, type OAuthFailure } from './oauth.service';
-import { PasswordLogin } from './password-login';
-import { TokenThrottlerGuard } from './token-throttler.guard';
-import { CSRF_FIELD, csrfTokenValid, issueCsrfToken } from './consent-csrf';
+import { Controller, UseGuards } from '@nestjs/common';
+import type { Principal } from '../access/principal';
+import type { ActionContext } from '../hydra/actions/action-declaration';
+import { Action } from '../hydra/actions/action.decorator';
+import { Answer, PageAnswer, RedirectAnswer, type HtmlPage } from '../hydra/actions/action-result';
 import { RateLimited } from '../rate-limit/rate-budget';
 import { AccountThrottle } from '../security/account-throttle';
+import { authorizationPage, errorPage } from './authorization-page';
+import { AuthorizationRequests, authorizationParams } from './authorization-request';
+import { CSRF_FIELD, csrfTokenValid, issueCsrfToken } from './consent-csrf';
+import {
+  AUTHORIZE_PAGE_RESPONSES,
+  AUTHORIZE_RESPONSES,
+  TOKEN_DESCRIPTION,
+  TOKEN_RESPONSE,
+  TOKEN_RESPONSES,
+} from './oauth.docs';
+import { AuthorizationRequestInput, AuthorizeInput, TokenRequestInput } from './oauth.input';
+import { OAuthService } from './oauth.service';
+import { PasswordLogin } from './password-login';
+import { TokenThrottlerGuard } from './token-throttler.guard';
 
-/** Parameters of the authorization request carried through the login form. */
-const AUTHORIZE_PARAMS = [
-  'client_id',
-  'redirect_uri',
-  'response_type',
-  'state',
-  'scope',
-  'code_challenge',
-  'code_challenge_method',
-];
+/** RFC 6749 5.1: token answers and their errors are never cached. */
+const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 
-interface ClientView {
-  name: string;
-  redirectUris: string[];
-}
+const UNSUPPORTED_RESPONSE_TYPE = 'Unsupported response_type: only "code" is supported.';
 
 /**
  * OAuth2 endpoints (spec "Authentication"): the token endpoint (GET with query parameters
  * as the spec shows, and the standard form POST), the authorization page, and the code
- * exchange as a JSON POST on /oauth/v2/auth.
+ * exchange as a JSON POST on /oauth/v2/auth. They speak RFC 6749 (their own error bodies,
+ * whatever Accept asks), so their answers are `formats: 'any'`.
  */
-@Public()
-@Controller('oauth/v2')
+@Controller()
 export class OAuthController {
   constructor(
     private readonly oauth: OAuthService,
     private readonly login: PasswordLogin,
-    private readonly dataSource: DataSource,
+    private readonly requests: AuthorizationRequests,
     private readonly throttle: AccountThrottle,
   ) {}
 
-  @Get('token')
-  @TokenGetDocs()
+  @Action({
+    method: 'GET',
+    path: '/oauth/v2/token',
+    summary: 'Issues an access token from query parameters.',
+    description: `${TOKEN_DESCRIPTION} The parameters come in the query string (prefer the POST: secrets in URLs end up in logs).`,
+    operationId: 'oauthTokenFromQuery',
+    input: TokenRequestInput,
+    output: { json: TOKEN_RESPONSE },
+    formats: 'any',
+    responses: TOKEN_RESPONSES,
+    access: 'public',
+  })
   @UseGuards(TokenThrottlerGuard)
-  async tokenFromQuery(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.token(req.query as Record<string, unknown>, req, res);
+  tokenFromQuery(input: TokenRequestInput, _principal: Principal | null, context: ActionContext) {
+    return this.token(input, context);
   }
 
-  @Post('token')
-  @TokenPostDocs()
+  @Action({
+    method: 'POST',
+    path: '/oauth/v2/token',
+    summary: 'Issues an access token (RFC 6749).',
+    description: TOKEN_DESCRIPTION,
+    operationId: 'oauthToken',
+    input: TokenRequestInput,
+    form: true,
+    lenientBody: true,
+    output: { json: TOKEN_RESPONSE },
+    formats: 'any',
+    responses: TOKEN_RESPONSES,
+    access: 'public',
+  })
   @UseGuards(TokenThrottlerGuard)
-  async tokenFromBody(@Req() req: Request, @Res() res: Response): Promise<void> {
-    await this.token(bodyOf(req), req, res);
+  tokenFromBody(input: TokenRequestInput, _principal: Principal | null, context: ActionContext) {
+    return this.token(input, context);
   }
 
   /** The login and consent page. Unknown client or redirect URI: an error page, no redirect. */
-  @Get('auth')
-  @AuthorizePageDocs()
-  async authorizePage(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const params = pick(req.query as Record<string, unknown>, AUTHORIZE_PARAMS);
-    const checked = await this.checkAuthorizationRequest(params);
-    if ('error' in checked) return sendHtml(res, 400, errorPage('Invalid request', checked.error));
+  @Action({
+    method: 'GET',
+    path: '/oauth/v2/auth',
+    summary: 'Shows the login and consent page (authorization code flow).',
+    description:
+      'Public, for browsers. Checks the client and the exact redirect URI, then answers an HTML page where the user signs in and allows or denies the client; the page carries a CSRF token bound to a cookie set here. An unknown client, an unregistered redirect URI or a `response_type` other than `code` is a 400 error page, never a redirect (RFC 9700). Never cached; a Content-Security-Policy lets the form post here only.',
+    operationId: 'oauthAuthorizePage',
+    input: AuthorizationRequestInput,
+    output: { html: true },
+    responses: AUTHORIZE_PAGE_RESPONSES,
+    access: 'public',
+  })
+  async authorizePage(
+    input: AuthorizationRequestInput,
+    _principal: Principal | null,
+    context: ActionContext,
+  ): Promise<HtmlPage> {
+    const params = authorizationParams(input);
+    const checked = await this.requests.check(params);
+    if ('error' in checked) return page(400, errorPage('Invalid request', checked.error));
     // RFC 9700 4.11.2: no automatic redirect to the client before the user has signed in (a
     // registered redirect URI would make this endpoint an open redirector): an error page.
-    if (params.response_type !== 'code') {
-      return sendHtml(
-        res,
-        400,
-        errorPage('Invalid request', 'Unsupported response_type: only "code" is supported.'),
-      );
-    }
+    if (params.response_type !== 'code')
+      return page(400, errorPage('Invalid request', UNSUPPORTED_RESPONSE_TYPE));
     params.redirect_uri = checked.redirectUri;
-    params[CSRF_FIELD] = issueCsrfToken(req, res);
-    sendHtml(
-      res,
+    const csrf = issueCsrfToken(context.header('cookie'), context.origin.startsWith('https:'));
+    params[CSRF_FIELD] = csrf.token;
+    return page(
       200,
       authorizationPage({ clientName: checked.client.name, params }),
       checked.redirectUri,
+      { 'Set-Cookie': csrf.setCookie },
     );
   }
 
@@ -88,131 +117,90 @@ export class OAuthController {
    * code exchange of the spec (JSON body with grant_type), which answers like the token
    * endpoint.
    */
-  @Post('auth')
-  @AuthorizeDocs()
+  @Action({
+    method: 'POST',
+    path: '/oauth/v2/auth',
+    summary: 'Signs in and allows or denies a client; or exchanges a code.',
+    description:
+      'Public. The consent page\u2019s form (`email`, `password`, `allowed`, the authorization parameters and the CSRF token): on success a 302 to the redirect URI with `code` and `state`; `allowed=false` redirects with `error=access_denied`. Wrong credentials answer the page again (401); an expired or foreign form 403; too many sign-in attempts 429 (Retry-After); an invalid request a 400 error page. A body with `grant_type` is the spec\u2019s code exchange and answers like `POST /oauth/v2/token`.',
+    operationId: 'oauthAuthorize',
+    input: AuthorizeInput,
+    form: true,
+    lenientBody: true,
+    output: { oneOf: { json: TOKEN_RESPONSE, html: true, redirect: true } },
+    formats: 'any',
+    responses: AUTHORIZE_RESPONSES,
+    access: 'public',
+  })
   @UseGuards(TokenThrottlerGuard)
-  async authorize(@Req() req: Request, @Res() res: Response): Promise<void> {
-    const body = bodyOf(req);
-    if (body.grant_type !== undefined) return this.token(body, req, res);
+  async authorize(input: AuthorizeInput, _principal: Principal | null, context: ActionContext) {
+    if (input.grant_type !== undefined) return this.token(input, context);
 
-    const params = pick(body, AUTHORIZE_PARAMS);
-    const checked = await this.checkAuthorizationRequest(params);
-    if ('error' in checked) return sendHtml(res, 400, errorPage('Invalid request', checked.error));
+    const params = authorizationParams(input);
+    const checked = await this.requests.check(params);
+    if ('error' in checked)
+      return new PageAnswer(page(400, errorPage('Invalid request', checked.error)));
     params.redirect_uri = checked.redirectUri;
-    if (params.response_type !== 'code') {
-      return sendHtml(
-        res,
-        400,
-        errorPage('Invalid request', 'Unsupported response_type: only "code" is supported.'),
-      );
-    }
+    if (params.response_type !== 'code')
+      return new PageAnswer(page(400, errorPage('Invalid request', UNSUPPORTED_RESPONSE_TYPE)));
     // Only a form our page served to this browser signs in, consents or denies.
-    if (!csrfTokenValid(req, body[CSRF_FIELD])) {
-      return sendHtml(
-        res,
-        403,
-        errorPage(
-          'Expired form',
-          'This form has expired or did not come from this site: start again.',
-        ),
+    if (!csrfTokenValid(context.header('cookie'), input.csrf_token)) {
+      const expired = errorPage(
+        'Expired form',
+        'This form has expired or did not come from this site: start again.',
       );
+      return new PageAnswer(page(403, expired));
     }
-    params[CSRF_FIELD] = String(body[CSRF_FIELD]);
-    if (body.allowed === 'false') {
-      res.redirect(
-        302,
-        withQuery(checked.redirectUri, {
-          error: 'access_denied',
-          error_description: 'The user denied access',
-          state: params.state,
-        }),
-      );
-      return;
+    params[CSRF_FIELD] = String(input.csrf_token);
+    if (input.allowed === 'false') {
+      const denied = withQuery(checked.redirectUri, {
+        error: 'access_denied',
+        error_description: 'The user denied access',
+        state: params.state,
+      });
+      return new RedirectAnswer({ url: denied, status: 302 });
     }
-    const email = typeof body.email === 'string' ? body.email : '';
-    const password = typeof body.password === 'string' ? body.password : '';
+    const email = typeof input.email === 'string' ? input.email : '';
+    const password = typeof input.password === 'string' ? input.password : '';
     if (email && password) {
       try {
-        await this.throttle.spend('password-login', req, email);
+        await this.throttle.spend('password-login', context.ip, email);
       } catch (error) {
         if (!(error instanceof RateLimited)) throw error;
-        res.setHeader('Retry-After', String(error.retryAfterSeconds));
-        const page = errorPage('Too many attempts', 'Too many sign-in attempts; retry later.');
-        return sendHtml(res, 429, page);
+        const tooMany = errorPage('Too many attempts', 'Too many sign-in attempts; retry later.');
+        return new PageAnswer(
+          page(429, tooMany, undefined, { 'Retry-After': String(error.retryAfterSeconds) }),
+        );
       }
     }
     const user = email && password ? await this.login.authenticate(email, password) : null;
     if (!user) {
-      const page = authorizationPage({
+      const again = authorizationPage({
         clientName: checked.client.name,
         params,
         email,
         error: 'Invalid e-mail or password.',
       });
-      return sendHtml(res, 401, page, checked.redirectUri);
+      return new PageAnswer(page(401, again, checked.redirectUri));
     }
     const outcome = await this.oauth.authorize(params, user);
     if ('failure' in outcome) {
-      return sendHtml(
-        res,
-        outcome.failure.status,
-        errorPage('Invalid request', outcome.failure.body.error_description),
-      );
+      const failed = errorPage('Invalid request', outcome.failure.body.error_description);
+      return new PageAnswer(page(outcome.failure.status, failed));
     }
-    res.redirect(302, outcome.redirect);
+    return new RedirectAnswer({ url: outcome.redirect, status: 302 });
   }
 
-  private async token(params: Record<string, unknown>, req: Request, res: Response): Promise<void> {
-    const outcome = await this.oauth.token(params, req.headers.authorization);
-    res.setHeader('Cache-Control', 'no-store');
-    res.setHeader('Pragma', 'no-cache');
-    if (outcome.ok) {
-      res.status(200).json(outcome.body);
-      return;
-    }
-    sendFailure(res, outcome.failure);
-  }
-
-  /** Client and exact redirect URI; without redirect_uri, the client's only registered one. */
-  private async checkAuthorizationRequest(
-    params: Record<string, string>,
-  ): Promise<{ client: ClientView; redirectUri: string } | { error: string }> {
-    if (!params.client_id) return { error: 'Missing parameter: client_id.' };
-    // No stored public id holds a NUL (and PostgreSQL refuses to compare one).
-    if (!isStorableText(params.client_id)) return { error: 'Unknown client.' };
-    const [row] = await this.dataSource.query(
-      `SELECT name, redirect_uris FROM oauth_client WHERE public_id = $1`,
-      [params.client_id],
+  /** A token request's RFC 6749 answer: the token, or the error with its status and headers. */
+  private async token(params: object, context: ActionContext): Promise<Answer> {
+    const outcome = await this.oauth.token(
+      params as Record<string, unknown>,
+      context.header('authorization'),
     );
-    if (!row) return { error: 'Unknown client.' };
-    const client: ClientView = { name: row.name, redirectUris: row.redirect_uris };
-    if (params.redirect_uri) {
-      if (!client.redirectUris.includes(params.redirect_uri)) {
-        return { error: 'The redirect_uri is not registered for this client.' };
-      }
-      return { client, redirectUri: params.redirect_uri };
-    }
-    if (client.redirectUris.length !== 1) {
-      return { error: 'Missing parameter: redirect_uri.' };
-    }
-    return { client, redirectUri: client.redirectUris[0] };
+    if (outcome.ok) return new Answer(outcome.body, 200, NO_STORE);
+    const { status, body, headers } = outcome.failure;
+    return new Answer(body, status, { ...NO_STORE, ...headers });
   }
-}
-
-function bodyOf(req: Request): Record<string, unknown> {
-  const body = req.body as unknown;
-  return body && typeof body === 'object' && !Array.isArray(body)
-    ? (body as Record<string, unknown>)
-    : {};
-}
-
-function pick(source: Record<string, unknown>, names: string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of names) {
-    const v = source[name];
-    if (typeof v === 'string' && v !== '') out[name] = v;
-  }
-  return out;
 }
 
 function withQuery(uri: string, params: Record<string, string | undefined>): string {
@@ -221,25 +209,28 @@ function withQuery(uri: string, params: Record<string, string | undefined>): str
   return url.toString();
 }
 
-function sendFailure(res: Response, failure: OAuthFailure): void {
-  for (const [k, v] of Object.entries(failure.headers)) res.setHeader(k, v);
-  res.status(failure.status).json(failure.body);
-}
-
 /**
- * HTML answers. The page's CSP lets the form post here and the browser follow the redirect
+ * An HTML answer. The page's CSP lets the form post here and the browser follow the redirect
  * to the client (browsers apply form-action to redirects after a form submission).
  */
-function sendHtml(res: Response, status: number, html: string, redirectUri?: string): void {
+function page(
+  status: number,
+  html: string,
+  redirectUri?: string,
+  headers: Record<string, string> = {},
+): HtmlPage {
   let target = '';
   if (redirectUri) {
     const url = new URL(redirectUri);
     target = url.origin !== 'null' ? ` ${url.origin}` : ` ${url.protocol}`;
   }
-  res.setHeader(
-    'Content-Security-Policy',
-    `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
-  );
-  res.setHeader('Cache-Control', 'no-store');
-  res.status(status).type('html').send(html);
+  return {
+    html,
+    status,
+    headers: {
+      ...headers,
+      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'${target}; frame-ancestors 'none'; base-uri 'none'`,
+      'Cache-Control': 'no-store',
+    },
+  };
 }
