@@ -220,6 +220,17 @@ describe('the public tracking site (HTTP)', () => {
     const shown = await page('200', '?review=thanks').expect(200);
     expect(shown.text).toContain('Thank you for your review!');
     expect(shown.text).toContain('Your rating: 4 of 5.');
+    // The form is answered with the page whatever Accept says; JSON clients negotiate.
+    const asJson = await post({ score: '5' }).set('Accept', 'application/json').expect(303);
+    expect(asJson.headers.location).toBe(`/t/${hash}?review=thanks#review`);
+    await api(app, { accept: 'application/xml' })
+      .post(`/public/tracking_page_links/${hash}/reviews`, { score: 1 })
+      .expect(406);
+    const [{ total_score }] = await db.query(
+      `SELECT total_score FROM review WHERE shipment_id = $1`,
+      [site.parcels['200'].id],
+    );
+    expect(total_score).toBe(5);
     // JSON clients keep the JSON answer.
     await api(app).post(`/public/tracking_page_links/${hash}/reviews`, { score: 5 }).expect(201);
     const unknown = await http()

@@ -1,11 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import { typeError } from '../hydra/write/denormalizer';
 import { TrackingPageLinksService } from './tracking-page-links.service';
 
 const SCORES = ['carrierScore', 'productScore', 'packagingScore'] as const;
-const COMMENT_MAX_LENGTH = 5000;
+export const COMMENT_MAX_LENGTH = 5000;
+
+/** A review as posted, typed (ReviewInput, or the page's form read by parseReviewForm). */
+export interface ReviewSubmission {
+  score?: number | null;
+  carrierScore?: number | null;
+  productScore?: number | null;
+  packagingScore?: number | null;
+  comment?: string | null;
+}
 
 /**
  * Reviews left on a public tracking page: scores 1 to 5 (carrier, product, packaging as in
@@ -20,7 +28,7 @@ export class ReviewsService {
     private readonly links: TrackingPageLinksService,
   ) {}
 
-  async submit(hash: string, body: Record<string, unknown>): Promise<string> {
+  async submit(hash: string, body: ReviewSubmission): Promise<string> {
     const linked = await this.links.resolve(hash);
     const violations: Violation[] = [];
     if (!linked.reviewsEnabled)
@@ -36,7 +44,6 @@ export class ReviewsService {
         scores[key] = null;
         continue;
       }
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw typeError(key, 'int', value);
       if (value < 1 || value > 5)
         violations.push({
           propertyPath: key,
@@ -54,8 +61,6 @@ export class ReviewsService {
           code: ViolationCodes.notNull,
         });
     const comment = body.comment;
-    if (comment !== undefined && comment !== null && typeof comment !== 'string')
-      throw typeError('comment', 'string', comment);
     if (typeof comment === 'string' && [...comment].length > COMMENT_MAX_LENGTH)
       violations.push({
         propertyPath: 'comment',

@@ -1,19 +1,16 @@
-import { Controller, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { Controller } from '@nestjs/common';
 import { unlessInvisible } from '../access/access-target';
 import type { Principal } from '../access/principal';
-import { Public } from '../access/public.decorator';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { typedJson } from '../hydra/actions/action-result';
-import { HydraApi } from '../hydra/controller/hydra-api';
+import { Answer, PageAnswer, RedirectAnswer, typedJson } from '../hydra/actions/action-result';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { NotFoundError, ValidationError } from '../hydra/errors/api-errors';
-import { sendAction } from './action-response';
 import { HomeSite } from './page/home-site';
+import { actionPageRequest } from './page/page-context';
 import { parseReviewForm, reviewFormRedirect } from './page/review-form';
 import { Review } from './review.entity';
+import { ReviewFormInput, ReviewInput } from './reviews.input';
 import { ReviewsService } from './reviews.service';
 import { TrackingPage } from './tracking-page.entity';
 import { TrackingPageLinkGenerator } from './tracking-page-link-generator';
@@ -21,6 +18,12 @@ import { TrackingPageLinksService } from './tracking-page-links.service';
 import { GenerateLinkInput } from './tracking-pages.input';
 
 const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
+
+const REVIEW_ID = {
+  type: 'object',
+  properties: { id: { type: 'string', format: 'uuid' } },
+  required: ['id'],
+};
 
 /** GET /reviews, GET /reviews/{id}. */
 export class ReviewsController extends ResourceController(Review) {}
@@ -96,62 +99,67 @@ export class TrackingPageLinksController {
 @Controller()
 export class TrackingPageReviewsController {
   constructor(
-    private readonly api: HydraApi,
     private readonly reviews: ReviewsService,
     private readonly site: HomeSite,
   ) {}
 
-  @Public()
-  @Post('/public/tracking_page_links/:hash/reviews')
-  @HttpCode(201)
-  @ApiOperation({
+  @Action({
+    method: 'POST',
+    path: '/public/tracking_page_links/:hash/reviews',
     summary: 'Posts a review of a shipment through its public link.',
     description:
-      'Public: anyone holding the link, while the page takes reviews. A JSON body with an overall `score` or `carrierScore`/`productScore`/`packagingScore` (1 to 5) and an optional `comment` answers `{id}` (201, Location /reviews/{id}); 422 for no score, one out of range, a too long comment or a page without reviews; 400 for wrong types, 404 for an unknown link. The tracking page\u2019s form (application/x-www-form-urlencoded) is redirected (303) back to the page saying thanks or that the rating was missing; an unknown link is the 404 page. One answer kind per body type, so it stays a plain route.',
-  })
-  @ApiConsumes('application/json', 'application/ld+json', 'application/x-www-form-urlencoded')
-  @ApiBody({
-    required: true,
-    schema: {
-      type: 'object',
-      description: 'One overall `score`, or scores by aspect; at least one.',
-      properties: {
-        score: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
-        carrierScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
-        productScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
-        packagingScore: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
-        comment: { type: 'string', nullable: true },
+      'Public: anyone holding the link, while the page takes reviews. A JSON body with an overall `score` or `carrierScore`/`productScore`/`packagingScore` (1 to 5, at least one) and an optional `comment` answers `{id}` (201, Location /reviews/{id}); 422 for no score, one out of range, a too long comment or a page without reviews; 400 for wrong types, 404 for an unknown link. The tracking page\u2019s form (application/x-www-form-urlencoded) is redirected (303) back to the page saying thanks or that the rating was missing, whatever Accept says; an unknown link is the 404 page.',
+    input: ReviewInput,
+    form: { input: ReviewFormInput, formats: 'any' },
+    output: { oneOf: { json: REVIEW_ID, html: true, redirect: true } },
+    status: 201,
+    responses: {
+      201: {
+        description: 'The review (JSON clients).',
+        content: {
+          'application/ld+json': { schema: REVIEW_ID },
+          'application/json': { schema: REVIEW_ID },
+        },
       },
+      303: { description: 'The form: back to the page, saying how the review went.' },
     },
+    access: 'public',
   })
   async review(
-    @Param('hash') hash: string,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    if (req.is('application/x-www-form-urlencoded')) return this.reviewForm(hash, req, res);
-    this.api.responder.negotiate(req, ['jsonld', 'json']);
-    const id = await this.reviews.submit(hash, this.api.body(req));
-    res.setHeader('Location', `/reviews/${id}`);
-    sendAction(this.api.responder, req, res, 'PostReviewResponse', { id }, 201, `/reviews/${id}`);
+    input: ReviewInput | ReviewFormInput,
+    _principal: Principal | null,
+    context: ActionContext,
+  ) {
+    const hash = context.params.hash;
+    if (input instanceof ReviewFormInput) return this.reviewForm(hash, input, context);
+    const id = await this.reviews.submit(hash, input);
+    const iri = `/reviews/${id}`;
+    return new Answer(typedJson(context, 'PostReviewResponse', { id }, iri), 201, {
+      Location: iri,
+    });
   }
 
   /**
    * The review form of the tracking page (works without JavaScript): `score` 1 to 5 and
    * `comment`, then back to the page (303) saying thanks, or that the rating was missing.
    */
-  private async reviewForm(hash: string, req: Request, res: Response): Promise<void> {
-    const form = parseReviewForm(req.body);
+  private async reviewForm(
+    hash: string,
+    input: ReviewFormInput,
+    context: ActionContext,
+  ): Promise<PageAnswer | RedirectAnswer> {
+    const form = parseReviewForm(input);
     let outcome: 'thanks' | 'invalid' = 'thanks';
     try {
       if (form.score === null) throw ValidationError.of('score', 'This value should not be null.');
       await this.reviews.submit(hash, { score: form.score, comment: form.comment });
     } catch (error) {
       // A browser posted this: an unknown link is the 404 page, not a JSON error.
-      if (error instanceof NotFoundError) return this.site.notFound(req, res);
+      if (error instanceof NotFoundError)
+        return new PageAnswer(this.site.notFoundPage(actionPageRequest(context, input)));
       if (!(error instanceof ValidationError)) throw error;
       outcome = 'invalid';
     }
-    res.redirect(303, reviewFormRedirect(hash, form, outcome));
+    return new RedirectAnswer({ url: reviewFormRedirect(hash, form, outcome), status: 303 });
   }
 }

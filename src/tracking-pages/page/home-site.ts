@@ -1,17 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { MESSAGES } from './i18n/messages';
-import { homeSearchValues, isHomeSearchBody, parseHomeSearch } from './home-search';
+import {
+  homeSearchValues,
+  isHomeSearchBody,
+  parseHomeSearch,
+  type HomeSearchValues,
+} from './home-search';
 import { HomeSearchService, type HomePage } from './home-search.service';
 import { brandOf } from './page-brand';
-import type { HtmlPage } from '../../hydra/actions/action-result';
-import {
-  contextQuery,
-  pageContextFrom,
-  pageContextOf,
-  pageRequestOf,
-  type PageRequest,
-} from './page-context';
+import { PageAnswer, RedirectAnswer, type HtmlPage } from '../../hydra/actions/action-result';
+import { contextQuery, pageContextFrom, pageRequestOf, type PageRequest } from './page-context';
 import { PageRenderer, sendPage } from './page-renderer';
 import { languageLinks } from './shipment-page.model';
 import { ShipmentPageService, type PageContext } from './shipment-page.service';
@@ -42,37 +41,42 @@ export class HomeSite {
     return this.page(200, page, action, ctx, null, homeSearchValues({}));
   }
 
-  /** POST: redirect (303) to the parcel's page, or the form again with one neutral message. */
-  async submit(req: Request, res: Response, page: HomePage, action: string): Promise<void> {
-    const ctx = pageContextOf(req, await this.pages.defaultLanguage(page.id));
-    const m = MESSAGES[ctx.lang];
-    if (!isHomeSearchBody(req.body))
-      return this.render(res, 400, page, action, ctx, m.searchIncomplete, homeSearchValues({}));
-    const body = req.body;
-    const values = homeSearchValues(body);
-    const wait = await this.search.limited(page, req.ip ?? req.socket.remoteAddress ?? '');
-    if (wait !== null) {
-      res.setHeader('Retry-After', String(wait));
-      return this.render(res, 429, page, action, ctx, m.tooManyAttempts, values);
-    }
-    const query = parseHomeSearch(body);
-    if (!query) return this.render(res, 422, page, action, ctx, m.searchIncomplete, values);
-    const hash = await this.search.find(page, query);
-    // Unknown order, wrong e-mail, other workspace: one answer, so nothing is learnt.
-    if (!hash) return this.render(res, 200, page, action, ctx, m.searchNotFound, values);
-    res.redirect(303, `/t/${encodeURIComponent(hash)}?${contextQuery(ctx)}`);
-  }
-
-  private async render(
-    res: Response,
-    status: number,
+  /**
+   * The home's search (a form post): a redirect (303) to the parcel's page, or the form again
+   * with one neutral message. `ip`: the visitor's address, for the search budget.
+   */
+  async submit(
+    request: PageRequest,
+    ip: string,
     page: HomePage,
     action: string,
-    ctx: PageContext,
-    message: string | null,
-    values: ReturnType<typeof homeSearchValues>,
-  ): Promise<void> {
-    sendPage(res, await this.page(status, page, action, ctx, message, values));
+  ): Promise<PageAnswer | RedirectAnswer> {
+    const ctx = pageContextFrom(request, await this.pages.defaultLanguage(page.id));
+    const m = MESSAGES[ctx.lang];
+    const again = async (
+      status: number,
+      message: string,
+      values: HomeSearchValues,
+      headers: Record<string, string> = {},
+    ) => {
+      const html = await this.page(status, page, action, ctx, message, values);
+      return new PageAnswer({ ...html, headers: { ...html.headers, ...headers } });
+    };
+    const body = request.body;
+    if (!isHomeSearchBody(body)) return again(400, m.searchIncomplete, homeSearchValues({}));
+    const values = homeSearchValues(body);
+    const wait = await this.search.limited(page, ip);
+    if (wait !== null)
+      return again(429, m.tooManyAttempts, values, { 'Retry-After': String(wait) });
+    const query = parseHomeSearch(body);
+    if (!query) return again(422, m.searchIncomplete, values);
+    const hash = await this.search.find(page, query);
+    // Unknown order, wrong e-mail, other workspace: one answer, so nothing is learnt.
+    if (!hash) return again(200, m.searchNotFound, values);
+    return new RedirectAnswer({
+      url: `/t/${encodeURIComponent(hash)}?${contextQuery(ctx)}`,
+      status: 303,
+    });
   }
 
   private async page(
@@ -100,10 +104,6 @@ export class HomeSite {
   }
 
   /** The page for unknown links and homes, in the visitor's language, unbranded. */
-  notFound(req: Request, res: Response): void {
-    sendPage(res, this.notFoundPage(pageRequestOf(req)));
-  }
-
   notFoundPage(request: PageRequest): HtmlPage {
     const ctx = pageContextFrom(request, null);
     const m = MESSAGES[ctx.lang];

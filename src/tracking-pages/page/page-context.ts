@@ -1,23 +1,25 @@
 import type { Request } from 'express';
+import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { DEFAULT_TIME_ZONE, timeZoneOf } from './dates';
 import { negotiateLanguage } from './i18n/language';
 import type { PageContext } from './shipment-page.service';
 
-/**
- * Language and time zone of a page request: `lang` and `tz` from the query (or, for form
- * posts, the body), Accept-Language, the page's default language.
- */
-export function pageContextOf(req: Request, pageDefaultLanguage: unknown): PageContext {
-  return pageContextFrom(pageRequestOf(req), pageDefaultLanguage);
-}
-
-/** The page request of a plain route. */
+/** The page request of a GET outside the declared actions (the custom-domain home). */
 export function pageRequestOf(req: Request): PageRequest {
   return {
     query: req.query,
-    body: req.method === 'POST' ? req.body : undefined,
     acceptLanguage: req.get('accept-language'),
     origin: `${req.protocol}://${req.get('host') ?? 'localhost'}`,
+  };
+}
+
+/** The page request of a declared action; `body`: a form post's fields. */
+export function actionPageRequest(context: ActionContext, body?: object): PageRequest {
+  return {
+    query: context.query,
+    body,
+    acceptLanguage: context.header('accept-language'),
+    origin: context.origin,
   };
 }
 

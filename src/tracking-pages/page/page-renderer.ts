@@ -105,13 +105,9 @@ export class PageRenderer {
       },
     };
   }
-
-  send<T extends PageFrame>(res: Response, status: number, template: PageTemplate, data: T): void {
-    sendPage(res, this.page(status, template, data));
-  }
 }
 
-/** Writes a page on a plain route (the search post and the middleware's home). */
+/** Writes a page outside a declared action (the custom-domain middleware's home). */
 export function sendPage(res: Response, page: HtmlPage): void {
   res.status(page.status ?? 200);
   for (const [name, value] of Object.entries(page.headers ?? {})) res.setHeader(name, value);

@@ -1,15 +1,13 @@
-import { Controller, Param, Post, Req, Res } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiOperation, ApiProduces } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import { Controller } from '@nestjs/common';
 import type { Principal } from '../../access/principal';
-import { Public } from '../../access/public.decorator';
 import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { Action } from '../../hydra/actions/action.decorator';
-import type { HtmlPage } from '../../hydra/actions/action-result';
+import { PageAnswer, type HtmlPage } from '../../hydra/actions/action-result';
 import { NotFoundError } from '../../hydra/errors/api-errors';
 import { TrackingPageLinksService } from '../tracking-page-links.service';
 import { HomeSite } from './home-site';
-import { pageContextFrom, type PageRequest } from './page-context';
+import { HomeSearchInput } from './home-search.input';
+import { actionPageRequest, pageContextFrom } from './page-context';
 import { PageRenderer } from './page-renderer';
 import { ShipmentPageService } from './shipment-page.service';
 
@@ -17,15 +15,6 @@ const REVIEW_OUTCOMES = new Set(['thanks', 'invalid']);
 
 const PAGE_WORDS =
   'An HTML page in the visitor\u2019s language (`?lang=`, else Accept-Language, else the page\u2019s default) and time zone (`?tz=`), with a strict Content-Security-Policy carrying a nonce of its own, never cached. An unknown or disabled one is the 404 page, in the visitor\u2019s language.';
-
-/** The page request of an action: its query string, Accept-Language and origin. */
-function pageRequest(context: ActionContext): PageRequest {
-  return {
-    query: context.query,
-    acceptLanguage: context.header('accept-language'),
-    origin: context.origin,
-  };
-}
 
 /**
  * The public tracking site, for browsers: a shipment's page behind its link (`/t/{hash}`;
@@ -52,7 +41,7 @@ export class TrackingSiteController {
   })
   async shipment(_input: object, _principal: Principal | null, context: ActionContext) {
     const hash = context.params.hash;
-    const request = pageRequest(context);
+    const request = actionPageRequest(context);
     const linked = await this.links.resolve(hash).catch((error: unknown) => {
       if (error instanceof NotFoundError) return null;
       throw error;
@@ -84,47 +73,36 @@ export class TrackingSiteController {
     _principal: Principal | null,
     context: ActionContext,
   ): Promise<HtmlPage> {
-    const request = pageRequest(context);
+    const request = actionPageRequest(context);
     const page = await this.home.pageAt({ subdomain: context.params.subdomain });
     if (!page) return this.home.notFoundPage(request);
     return this.home.homePage(request, page, `/track/${encodeURIComponent(page.subdomain)}`);
   }
 
-  /**
-   * The home's search: a redirect to the parcel's page or the form again (one route, two
-   * answer kinds, from a browser's form), so it stays a plain route.
-   */
-  @Public()
-  @Post('/track/:subdomain')
-  @ApiOperation({
+  @Action({
+    method: 'POST',
+    path: '/track/:subdomain',
     summary: 'Searches a parcel from a tracking page\u2019s home.',
     description:
-      'Public, for the home\u2019s form (`application/x-www-form-urlencoded`: tracking number with e-mail or order number). A match redirects (303) to the parcel\u2019s page; otherwise the home again with one neutral message (200 not found, 400 incomplete form, 422 bad values), so it never tells whether a parcel exists. Beyond the search budget of the page and the visitor\u2019s address: 429 with Retry-After. An unknown page is the 404 page.',
+      'Public, for the home\u2019s form (`application/x-www-form-urlencoded`: tracking number with e-mail or order number). A match redirects (303) to the parcel\u2019s page; otherwise the home again with one neutral message (200 not found, 400 a body that is not the form\u2019s, 422 incomplete or bad values), so it never tells whether a parcel exists. Beyond the search budget of the page and the visitor\u2019s address: 429 with Retry-After. An unknown page is the 404 page.',
+    input: HomeSearchInput,
+    form: true,
+    output: { oneOf: { html: true, redirect: true } },
+    responses: {
+      200: {
+        description: 'The home again, saying nothing was found (or why the search failed).',
+        content: { 'text/html': { schema: { type: 'string' } } },
+      },
+      303: { description: 'The parcel\u2019s page (Location header).' },
+    },
+    access: 'public',
     tags: ['TrackingSite'],
   })
-  @ApiConsumes('application/x-www-form-urlencoded')
-  @ApiBody({
-    required: true,
-    schema: {
-      type: 'object',
-      properties: {
-        by: { type: 'string', enum: ['trackingNumber', 'order'] },
-        trackingNumber: { type: 'string', maxLength: 100 },
-        orderNumber: { type: 'string', maxLength: 100 },
-        contact: { type: 'string', description: 'The order\u2019s e-mail or phone number.' },
-        lang: { type: 'string' },
-        tz: { type: 'string' },
-      },
-    },
-  })
-  @ApiProduces('text/html')
-  async search(
-    @Param('subdomain') subdomain: string,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const page = await this.home.pageAt({ subdomain });
-    if (!page) return this.home.notFound(req, res);
-    await this.home.submit(req, res, page, `/track/${encodeURIComponent(page.subdomain)}`);
+  async search(input: HomeSearchInput, _principal: Principal | null, context: ActionContext) {
+    const request = actionPageRequest(context, input);
+    const page = await this.home.pageAt({ subdomain: context.params.subdomain });
+    if (!page) return new PageAnswer(this.home.notFoundPage(request));
+    const action = `/track/${encodeURIComponent(page.subdomain)}`;
+    return this.home.submit(request, context.ip, page, action);
   }
 }
