@@ -4,6 +4,11 @@ import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
 import { Tenant, addWorkspace, createTenant } from './factories/tenant.factory';
 import { createShipment, testTrackingNumber } from './factories/commerce.factory';
+import { PrincipalLoader } from '../src/access/principal-loader';
+import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
+import { ResourceWriter } from '../src/hydra/write/resource-writer';
+import { Shipment } from '../src/shipments/shipment.entity';
+import { ShipmentsService } from '../src/shipments/shipments.service';
 
 describe('shipments', () => {
   let app: NestExpressApplication;
@@ -97,6 +102,28 @@ describe('shipments', () => {
         other.workspaceId,
       ]);
     expect(count[0].n).toBe(0);
+  });
+
+  it('refuses a workspace deleted after the caller was authenticated, as a missing one', async () => {
+    // The workspace reference is admitted from the caller's memberships (read with the token)
+    // and its row checked by the create's first statement: a workspace gone in between is
+    // reported as a missing reference, not as a failed insert.
+    const principal = (await app.get(PrincipalLoader).forUser(tenant.userId))!;
+    await app.get(DataSource).query('DELETE FROM workspace WHERE id = $1', [tenant.workspaceId]);
+    const resource = app.get(ResourceRegistry).get(Shipment);
+    const write = app
+      .get(ResourceWriter)
+      .create(
+        resource,
+        { workspace, trackingNumber: testTrackingNumber() },
+        principal,
+        app.get(ShipmentsService),
+      );
+    await expect(write).rejects.toMatchObject({
+      violations: [
+        { propertyPath: 'workspace', message: `Item not found for "${workspace}".`, code: null },
+      ],
+    });
   });
 
   it('validates tracking number, email, phone, workflow IRIs and the status code', async () => {

@@ -1,4 +1,5 @@
 import type { EventType } from './event-types';
+import { transactionQuery } from '../hydra/query/prepared';
 import type { SqlRunner } from './sql-runner';
 
 export type { SqlRunner } from './sql-runner';
@@ -21,13 +22,15 @@ export const IGNORED_WORKFLOW_SETTING = 'app.ignore_webhook_id';
  * change they announce ("events never get lost"). Delivery (workflows, email, notifications)
  * reads `outbox_event` rows where `delivered_at IS NULL`. A write that asked not to be echoed
  * to one webhook workflow (`?ignoreWebhookId=`, see ignoreWebhookFor) marks its events.
+ * Several events go in one statement (prepared on a write's transaction).
  */
 export async function recordEvents(
   runner: SqlRunner,
   events: readonly OutboxEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
-  await runner.query(
+  await transactionQuery(
+    runner,
     `INSERT INTO outbox_event (workspace_id, type, aggregate_type, aggregate_id, payload, created_at,
                                ignored_workflow_id)
      SELECT e.workspace_id, e.type, e.aggregate_type, e.aggregate_id, e.payload,

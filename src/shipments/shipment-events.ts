@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { EventTypes } from '../events/event-types';
-import { recordEvents } from '../events/outbox';
+import { recordEvents, type OutboxEvent } from '../events/outbox';
 import { DataProvider } from '../hydra/collection/data-provider';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { SqlQuery } from '../hydra/query/sql-query';
+import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { changedFields } from './shipment-changes';
-import { transactionQuery } from './transaction-statements';
+import { transactionQuery } from '../hydra/query/prepared';
 import { Shipment } from './shipment.entity';
 
 /**
@@ -23,6 +24,8 @@ export type ShipmentChangePayload = Record<string, unknown> & {
 export interface ShipmentSnapshot {
   workspaceId: string;
   representation: Record<string, unknown>;
+  /** The record as `GET /shipments/{id}` reads it (before JSON: dates as dates). */
+  record: ApiRecord;
 }
 
 /**
@@ -53,15 +56,26 @@ export class ShipmentEvents {
     if (rows.length === 0) return null;
     const record = this.data.reader.reader(resource).map(rows[0]);
     return {
+      record,
       workspaceId: String(rows[0].event_workspace_id),
       // As the JSON response carries it (dates as ISO strings).
       representation: JSON.parse(JSON.stringify(record)) as Record<string, unknown>,
     };
   }
 
-  async created(em: EntityManager, id: string): Promise<void> {
+  /**
+   * Records `shipment.created` after `before` (the status the create's tracking set), in one
+   * statement; answers the shipment as read for the payload, which is what GET answers.
+   */
+  async created(
+    em: EntityManager,
+    id: string,
+    before: readonly OutboxEvent[] = [],
+  ): Promise<ApiRecord | null> {
     const now = await this.snapshot(em, id);
-    if (now) await this.record(em, EventTypes.shipmentCreated, id, now);
+    if (!now) return null;
+    await recordEvents(em, [...before, this.event(EventTypes.shipmentCreated, id, now)]);
+    return now.record;
   }
 
   /** Records `shipment.updated` when the write changed anything the API shows. */
@@ -70,15 +84,14 @@ export class ShipmentEvents {
     if (!now) return;
     const changed = changedFields(before.representation, now.representation);
     if (changed.length === 0) return;
-    await this.record(em, EventTypes.shipmentUpdated, id, now, changed);
+    await recordEvents(em, [this.event(EventTypes.shipmentUpdated, id, now, changed)]);
   }
 
   async deleted(em: EntityManager, id: string, before: ShipmentSnapshot): Promise<void> {
-    await this.record(em, EventTypes.shipmentDeleted, id, before);
+    await recordEvents(em, [this.event(EventTypes.shipmentDeleted, id, before)]);
   }
 
-  private async record(
-    em: EntityManager,
+  private event(
     type:
       | typeof EventTypes.shipmentCreated
       | typeof EventTypes.shipmentUpdated
@@ -86,20 +99,18 @@ export class ShipmentEvents {
     id: string,
     snapshot: ShipmentSnapshot,
     changed?: string[],
-  ): Promise<void> {
+  ): OutboxEvent {
     const payload: ShipmentChangePayload = {
       shipment: this.registry.iriOf(Shipment, id),
       ...(changed ? { changedFields: changed } : {}),
       ...snapshot.representation,
     };
-    await recordEvents(em, [
-      {
-        type,
-        workspaceId: snapshot.workspaceId,
-        aggregateType: 'shipment',
-        aggregateId: id,
-        payload,
-      },
-    ]);
+    return {
+      type,
+      workspaceId: snapshot.workspaceId,
+      aggregateType: 'shipment',
+      aggregateId: id,
+      payload,
+    };
   }
 }

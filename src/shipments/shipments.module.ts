@@ -2,13 +2,14 @@ import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentEvents } from './shipment-events';
 import { Shipment } from './shipment.entity';
+import { ShipmentStore } from './shipment-store';
 import { ShipmentsService } from './shipments.service';
 
 export class ShipmentsController extends ResourceController(Shipment, ShipmentsService) {}
 
 @Module({
   controllers: [ShipmentsController],
-  providers: [ShipmentsService, ShipmentEvents],
+  providers: [ShipmentsService, ShipmentEvents, ShipmentStore],
   exports: [ShipmentsService],
 })
 export class ShipmentsModule {}

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
+import type { OutboxEvent } from '../events/outbox';
 import { normalizeAddress } from '../common/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import type { NestedElement } from '../hydra/write/denormalizer';
+import type { ApiRecord } from '../hydra/serialization/record-reader';
+import { referenceNotFound, type NestedElement } from '../hydra/write/denormalizer';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import { Status } from '../statuses/status.entity';
@@ -19,8 +22,8 @@ import {
   replaceShipmentLinks,
 } from './shipment-orders';
 import { DUPLICATE_TRACKING_NUMBER, Shipment } from './shipment.entity';
+import { ShipmentStore, type ShipmentCreation } from './shipment-store';
 import { blankToNull } from './text-input';
-import { transactionQuery } from './transaction-statements';
 import { checkWorkflowReferences } from './workflow-references';
 
 /** What a write did to a shipment, for those who react to it (tracking). */
@@ -35,6 +38,56 @@ export interface ShipmentWriteEvent {
 }
 
 export type ShipmentWriteListener = (event: ShipmentWriteEvent) => Promise<void> | void;
+
+/** A shipment about to be created: what its tracking is computed from. */
+export interface NewShipment {
+  id: string;
+  workspaceId: string;
+  teamId: string;
+  trackingNumber: string | null;
+  originCarrier: string | null;
+  /** The `created_at` its row gets (the transaction's time). */
+  createdAt: Date;
+}
+
+/** The tracking of a new shipment, decided before its row is inserted. */
+export interface NewShipmentTracking {
+  /** Columns of the row (by column name): the tracking fields, the next check. */
+  columns: Record<string, unknown>;
+  /** Writes what refers to the row (its checkpoints, a tracking job), once it exists. */
+  afterInsert(em: EntityManager): Promise<void>;
+  /** Events recorded with `shipment.created`, in the same statement (the status change). */
+  events: OutboxEvent[];
+}
+
+/**
+ * Decides the tracking of a shipment being created, in its transaction (the tracking module
+ * provides it; it depends on this one, so it registers itself): one INSERT then carries the
+ * tracking fields, instead of an INSERT and an UPDATE.
+ */
+export type NewShipmentTracker = (
+  shipment: NewShipment,
+  em: EntityManager,
+) => Promise<NewShipmentTracking>;
+
+/**
+ * A rule of another module on new shipments that reads what it needs with the create's first
+ * statement (ShipmentStore.creation) instead of a statement of its own: the plan limit.
+ */
+export interface CreationCheck {
+  /** One aliased SELECT-list entry over the workspace row `w`; its value comes back in `row`. */
+  column: string;
+  /** Violations from what was read; asked once the shipment's own rules passed. */
+  violations(row: Record<string, unknown>, ctx: WriteContext): Violation[] | Promise<Violation[]>;
+}
+
+/** A create's state between the pipeline's steps. */
+interface Creating {
+  creation: ShipmentCreation;
+  tracking?: NewShipmentTracking;
+  /** The created shipment as the API shows it (read for `shipment.created`). */
+  record?: ApiRecord;
+}
 
 /**
  * Writes the shipment items given as objects in a shipment's body (`shipmentItems`), after
@@ -68,9 +121,30 @@ interface StoredState {
 export class ShipmentsService implements ResourceHooks<Shipment> {
   private readonly listeners: ShipmentWriteListener[] = [];
   private readonly stored = new WeakMap<Shipment, StoredState>();
+  private readonly creating = new WeakMap<Shipment, Creating>();
   private nestedItemsWriter?: NestedItemsWriter;
+  private newShipmentTracker?: NewShipmentTracker;
+  private readonly creationChecks: CreationCheck[] = [];
+  /** A create reads its workspace's row anyway (ShipmentStore.creation), missing or not. */
+  readonly checksReferences = ['workspace'];
 
-  constructor(private readonly events: ShipmentEvents) {}
+  constructor(
+    private readonly events: ShipmentEvents,
+    private readonly store: ShipmentStore,
+  ) {}
+
+  /**
+   * Registers a rule of another module on new shipments, read with the create's first
+   * statement; register at start-up (the statement's shape is then fixed).
+   */
+  checkOnCreate(check: CreationCheck): void {
+    this.creationChecks.push(check);
+  }
+
+  /** Registers who decides the tracking of new shipments (the tracking module). */
+  trackNewWith(tracker: NewShipmentTracker): void {
+    this.newShipmentTracker = tracker;
+  }
 
   /** Registers who writes the items given as objects in `shipmentItems`. */
   writeNestedItemsWith(writer: NestedItemsWriter): void {
@@ -84,10 +158,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
 
   async prepare(shipment: Shipment, ctx: WriteContext): Promise<void> {
     if (ctx.operation === 'put') {
-      const [row] = await ctx.em.query(
-        'SELECT workspace_id, tracking_number, origin_carrier, order_numbers FROM shipment WHERE id = $1',
-        [shipment.id],
-      );
+      const row = await this.store.stored(ctx.em, shipment.id);
       this.stored.set(shipment, {
         workspaceId: row.workspace_id,
         trackingNumber: row.tracking_number,
@@ -161,19 +232,15 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
         else throw error;
       }
     }
-    if (shipment.trackingNumber !== null) {
-      const taken = await transactionQuery(
-        ctx.em,
-        'SELECT 1 FROM shipment WHERE workspace_id = $1 AND tracking_number = $2 AND id IS DISTINCT FROM $3::uuid LIMIT 1',
-        [workspaceId, shipment.trackingNumber, shipment.id ?? null],
-      );
-      if (taken.length) {
-        violations.push({
-          propertyPath: 'trackingNumber',
-          message: DUPLICATE_TRACKING_NUMBER,
-          code: ViolationCodes.unique,
-        });
-      }
+    const taken = await this.numberTaken(shipment, workspaceId, ctx);
+    // The workspace, admitted from the caller's tenancy, was deleted meanwhile.
+    if (taken === null) return [referenceNotFound('workspace', String(ctx.body.workspace))];
+    if (taken) {
+      violations.push({
+        propertyPath: 'trackingNumber',
+        message: DUPLICATE_TRACKING_NUMBER,
+        code: ViolationCodes.unique,
+      });
     }
     violations.push(...(await this.checkOrders(shipment, workspaceId, ctx)));
     violations.push(...(await this.checkItems(shipment, ctx)));
@@ -194,6 +261,17 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
         );
       }
       shipment.originCarrier = decision.carrier;
+    }
+    return this.creationViolations(shipment, ctx);
+  }
+
+  /** The checks of other modules on a new shipment, the first refusing one deciding. */
+  private async creationViolations(shipment: Shipment, ctx: WriteContext): Promise<Violation[]> {
+    const creation = this.creating.get(shipment)?.creation;
+    if (!creation) return [];
+    for (const check of this.creationChecks) {
+      const violations = await check.violations(creation.row, ctx);
+      if (violations.length > 0) return violations;
     }
     return [];
   }
@@ -228,7 +306,8 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       await ordersByNumbers(em, workspaceId, plan.numbers),
     );
     shipment.orderNumbers = linked.numbers;
-    await em.save(shipment);
+    if (stored) await em.save(shipment);
+    else await this.insertNew(shipment, workspaceId, em);
     await replaceShipmentLinks(
       em,
       shipment.id,
@@ -266,11 +345,8 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
   async remove(shipment: Shipment, ctx: WriteContext): Promise<void> {
     const before = await this.events.snapshot(ctx.em, shipment.id);
     const affected = await ordersOfShipment(ctx.em, shipment.id);
-    const [row]: Array<{ workspace_id: string }> = await ctx.em.query(
-      'SELECT workspace_id FROM shipment WHERE id = $1',
-      [shipment.id],
-    );
-    await removeNotesOf(ctx.em, row.workspace_id, 'shipments', [shipment.id]);
+    const workspaceId = await this.store.workspaceOf(ctx.em, shipment.id);
+    await removeNotesOf(ctx.em, workspaceId, 'shipments', [shipment.id]);
     await ctx.em.delete(Shipment, { id: shipment.id });
     await refreshOrderAggregates(ctx.em, affected);
     if (before) await this.events.deleted(ctx.em, shipment.id, before);
@@ -289,8 +365,77 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
     };
     for (const listener of this.listeners) await listener(event);
     // After the listeners, so the payload shows what they filled in (tracking fields).
-    if (!previous) await this.events.created(ctx.em, shipment.id);
-    else if (previous.snapshot) await this.events.updated(ctx.em, shipment.id, previous.snapshot);
+    if (!previous) {
+      const creating = this.creating.get(shipment);
+      const record = await this.events.created(
+        ctx.em,
+        shipment.id,
+        creating?.tracking?.events ?? [],
+      );
+      if (creating && record) creating.record = record;
+    } else if (previous.snapshot) {
+      await this.events.updated(ctx.em, shipment.id, previous.snapshot);
+    }
+  }
+
+  /** A created shipment as GET shows it: read in its transaction for `shipment.created`. */
+  written(shipment: Shipment): ApiRecord | undefined {
+    return this.creating.get(shipment)?.record;
+  }
+
+  /**
+   * Whether another shipment of the workspace has the tracking number; null when a create's
+   * workspace is gone. A create asks in the statement that also reads what its insert needs
+   * (ShipmentStore.creation), which is where its workspace's row is checked (checksReferences).
+   */
+  private async numberTaken(
+    shipment: Shipment,
+    workspaceId: string,
+    ctx: WriteContext,
+  ): Promise<boolean | null> {
+    if (ctx.operation === 'post') {
+      const creation = await this.store.creation(
+        ctx.em,
+        workspaceId,
+        shipment.trackingNumber,
+        this.creationChecks.map((c) => c.column),
+      );
+      if (!creation) return null;
+      this.creating.set(shipment, { creation });
+      return creation.taken;
+    }
+    if (shipment.trackingNumber === null) return false;
+    return this.store.numberTaken(
+      ctx.em,
+      workspaceId,
+      shipment.trackingNumber,
+      shipment.id ?? null,
+    );
+  }
+
+  /**
+   * Inserts a new shipment with its tracking fields, decided first (the tracking module's
+   * NewShipmentTracker: for a local provider the status, checkpoints and dates are known before
+   * the row exists), then writes what refers to it (its checkpoints).
+   */
+  private async insertNew(shipment: Shipment, workspaceId: string, em: EntityManager) {
+    const creating = this.creating.get(shipment);
+    if (!creating) throw new Error('A shipment is inserted only after its validation');
+    shipment.id = randomUUID();
+    const tracking = await this.newShipmentTracker?.(
+      {
+        id: shipment.id,
+        workspaceId,
+        teamId: creating.creation.teamId,
+        trackingNumber: shipment.trackingNumber,
+        originCarrier: shipment.originCarrier,
+        createdAt: creating.creation.now,
+      },
+      em,
+    );
+    await this.store.insert(em, shipment, tracking?.columns ?? {});
+    await tracking?.afterInsert(em);
+    creating.tracking = tracking;
   }
 
   /** Linked orders must belong to the shipment's workspace. */

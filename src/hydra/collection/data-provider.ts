@@ -9,10 +9,10 @@ import { ResourceRegistry } from '../metadata/resource-registry';
 import { QueryParams } from '../query/query-params';
 import { resolvePropertyPath } from '../query/property-path';
 import { SqlQuery, quoteIdent } from '../query/sql-query';
-import { preparedQuery } from '../query/prepared';
+import { preparedQuery, transactionQuery } from '../query/prepared';
 import { ApiRecord, RecordReader } from '../serialization/record-reader';
 import { Pagination, parsePagination } from './pagination';
-import { applyTenancy } from './tenancy';
+import { applyTenancy, tenancyAdmitsId } from './tenancy';
 import {
   COMPACT_AFTER_DELTAS,
   CountCompactor,
@@ -283,23 +283,32 @@ export class DataProvider implements OnModuleInit {
       `t.${quoteIdent(resource.idColumn)} = ${query.param(key)}${identifierCast(resource)}`,
     );
     const sql = `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`;
+    // Prepared: every write resolves its references through here (one shape per tenancy).
     const rows: unknown[] = em
-      ? await em.query(sql, query.params)
-      : (await this.pool.query(sql, query.params)).rows;
+      ? await transactionQuery(em, sql, query.params)
+      : (await preparedQuery(this.pool, sql, query.params)).rows;
     return rows.length > 0;
   }
 
-  /** Resolves an IRI or raw id of `target` within the tenancy; null when missing or foreign. */
+  /**
+   * Resolves an IRI or raw id of `target` within the tenancy; null when missing or foreign.
+   * `existenceChecked`: the caller reads the row in a statement of its own (and reports it
+   * missing), so a tenancy decided by the id alone (the principal's own workspace, read from
+   * the database for this request) answers without a statement.
+   */
   async resolveReference(
     target: ResourceMeta,
     principal: Principal | null,
     iriOrId: string,
     em?: EntityManager,
+    { existenceChecked = false }: { existenceChecked?: boolean } = {},
   ): Promise<string | null> {
     const id = target.idIsUuid
       ? identifierFrom(iriOrId)
       : itemIdentifier(target, iriOrId.slice(iriOrId.lastIndexOf('/') + 1));
     if (!id) return null;
+    const admitted = existenceChecked ? tenancyAdmitsId(target, principal, id) : undefined;
+    if (admitted !== undefined) return admitted ? id : null;
     return (await this.visible(target, principal, id, em)) ? id : null;
   }
 }

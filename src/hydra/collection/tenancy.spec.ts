@@ -3,7 +3,7 @@ import type { TenancyRule } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import type { ResolvedPath } from '../query/property-path';
 import { SqlQuery } from '../query/sql-query';
-import { applyTenancy } from './tenancy';
+import { applyTenancy, tenancyAdmitsId } from './tenancy';
 
 const principal: Principal = {
   userId: 'u1',
@@ -54,5 +54,26 @@ describe('applyTenancy', () => {
   it('admits nothing without a principal and everything for public resources', () => {
     expect(scoped({ workspace: 'workspace' }, null).where).toEqual(['FALSE']);
     expect(scoped('public', null).where).toEqual([]);
+  });
+});
+
+describe('tenancyAdmitsId', () => {
+  const resource = (tenancy: TenancyRule) => ({ options: { tenancy } }) as ResourceMeta;
+
+  it("decides a `self` tenancy from the principal's own lists", () => {
+    expect(tenancyAdmitsId(resource({ self: 'workspace' }), principal, 'w2')).toBe(true);
+    expect(tenancyAdmitsId(resource({ self: 'workspace' }), principal, 'w3')).toBe(false);
+    expect(tenancyAdmitsId(resource({ self: 'team' }), principal, 't1')).toBe(true);
+    expect(tenancyAdmitsId(resource({ self: 'user' }), principal, 'u1')).toBe(true);
+    expect(tenancyAdmitsId(resource({ self: 'user' }), principal, 'u2')).toBe(false);
+    expect(tenancyAdmitsId(resource({ self: 'workspace' }), null, 'w1')).toBe(false);
+  });
+
+  it('leaves every other rule to the database', () => {
+    expect(tenancyAdmitsId(resource({ workspace: 'workspace' }), principal, 'w1')).toBeUndefined();
+    expect(tenancyAdmitsId(resource('public'), principal, 'w1')).toBeUndefined();
+    expect(
+      tenancyAdmitsId(resource({ anyOf: [{ self: 'workspace' }] }), principal, 'w1'),
+    ).toBeUndefined();
   });
 });

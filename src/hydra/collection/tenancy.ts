@@ -35,6 +35,28 @@ export function applyTenancy(
   query.andWhere(condition, equality);
 }
 
+/**
+ * Whether the principal's tenancy admits the record `id` of `resource` when that is decided
+ * by the id alone (tenancy `self`: the id is one of the principal's workspaces, teams, or the
+ * principal itself), without telling whether the row exists; undefined for any other rule.
+ */
+export function tenancyAdmitsId(
+  resource: ResourceMeta,
+  principal: Principal | null,
+  id: string,
+): boolean | undefined {
+  const rule = resource.options.tenancy;
+  if (rule === 'public' || !('self' in rule)) return undefined;
+  if (!principal) return false;
+  const ids =
+    rule.self === 'workspace'
+      ? principal.workspaceIds
+      : rule.self === 'team'
+        ? principal.teamIds
+        : [principal.userId];
+  return ids.includes(id);
+}
+
 function tenancyCondition(
   resource: ResourceMeta,
   rule: SingleRule,

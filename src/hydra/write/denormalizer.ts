@@ -21,6 +21,20 @@ export interface DenormalizeResult {
   nestedElements: Record<string, NestedElement[]>;
 }
 
+export interface DenormalizeOptions {
+  /**
+   * References whose rows the resource's hooks read in a statement of their own, reporting
+   * a missing one (ResourceHooks.checksReferences): resolved from the principal's tenancy
+   * alone when that decides it, without a statement here.
+   */
+  existenceCheckedBy?: ReadonlySet<string>;
+}
+
+/** The violation of a reference to a row that is missing or outside the caller's tenancy. */
+export function referenceNotFound(path: string, iri: string): Violation {
+  return { propertyPath: path, message: `Item not found for "${iri}".`, code: null };
+}
+
 export interface NestedElement {
   index: number;
   /** The element's `@id` resolved within the caller's tenancy; absent for a new record. */
@@ -80,6 +94,7 @@ export class Denormalizer {
     principal: Principal | null,
     /** The write's transaction: references are resolved on its connection. */
     em?: EntityManager,
+    options: DenormalizeOptions = {},
   ): Promise<DenormalizeResult> {
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       throw new BadRequestError('The input data must be an object.');
@@ -99,7 +114,7 @@ export class Denormalizer {
           this.embedded(prop, entity, value);
           break;
         case 'reference':
-          await this.reference(prop, entity, value, operation, principal, result, em);
+          await this.reference(prop, entity, value, operation, principal, result, em, options);
           break;
         case 'object':
           if (value !== null && (typeof value !== 'object' || Array.isArray(value))) {
@@ -208,6 +223,7 @@ export class Denormalizer {
     principal: Principal | null,
     result: DenormalizeResult,
     em?: EntityManager,
+    options: DenormalizeOptions = {},
   ): Promise<void> {
     if (value === null) {
       entity[prop.name] = null;
@@ -223,7 +239,15 @@ export class Denormalizer {
       );
     }
     if (typeof value !== 'string') throw typeError(prop.name, 'string', value);
-    const id = await this.resolve(prop, value, principal, result, prop.name, em);
+    const id = await this.resolve(
+      prop,
+      value,
+      principal,
+      result,
+      prop.name,
+      em,
+      options.existenceCheckedBy?.has(prop.name),
+    );
     if (id) entity[prop.name] = { id };
   }
 
@@ -283,7 +307,11 @@ export class Denormalizer {
     return id ? { index, id, value } : { index, value: {} };
   }
 
-  /** IRI -> id of a record the caller may see; anything else is a violation naming the property. */
+  /**
+   * IRI -> id of a record the caller may see; anything else is a violation naming the
+   * property. `existenceChecked`: the hooks read the row themselves, so the tenancy is enough
+   * when it is decided by the id alone (the caller's own workspace, say).
+   */
   private async resolve(
     prop: PropertyMeta,
     iri: string,
@@ -291,19 +319,18 @@ export class Denormalizer {
     result: DenormalizeResult,
     path: string,
     em?: EntityManager,
+    existenceChecked = false,
   ): Promise<string | null> {
     const target = this.registry.get(prop.target!);
     const parsed = this.registry.parseIri(iri);
     if (!parsed || parsed.resource !== target) {
       throw new BadRequestError(`Invalid IRI "${iri}".`);
     }
-    const id = await this.data.resolveReference(target, principal, parsed.id, em);
+    const id = await this.data.resolveReference(target, principal, parsed.id, em, {
+      existenceChecked,
+    });
     if (!id) {
-      result.violations.push({
-        propertyPath: path,
-        message: `Item not found for "${iri}".`,
-        code: null,
-      });
+      result.violations.push(referenceNotFound(path, iri));
       return null;
     }
     return id;

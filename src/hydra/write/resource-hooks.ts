@@ -5,6 +5,7 @@ import type { Violation } from '../errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import type { SqlQuery } from '../query/sql-query';
+import type { ApiRecord } from '../serialization/record-reader';
 import type { NestedElement } from './denormalizer';
 
 export interface WriteContext {
@@ -37,10 +38,21 @@ export interface ResourceHooks<T = any> {
   prepare?(entity: T, ctx: WriteContext): Promise<void> | void;
   /** Business rules that need the database; violations become a 422. */
   validate?(entity: T, ctx: WriteContext): Promise<Violation[]> | Violation[];
+  /**
+   * References whose rows `validate` reads in a statement of its own and reports missing
+   * (`referenceNotFound`): the pipeline then resolves them from the caller's tenancy alone
+   * where the id decides it (a workspace of the caller's), without a statement.
+   */
+  readonly checksReferences?: readonly string[];
   /** Replaces the default `em.save(entity)`. */
   persist?(entity: T, ctx: WriteContext): Promise<void>;
   /** Runs inside the transaction after persisting (counters, outbox events). */
   afterWrite?(entity: T, ctx: WriteContext): Promise<void> | void;
+  /**
+   * The record as GET answers it, when the write already read it in its transaction (for an
+   * outbox event's payload, say): a create answers from it instead of reading it again.
+   */
+  written?(entity: T): ApiRecord | undefined;
   /** Checks or side effects before a delete; throw to refuse. */
   beforeRemove?(entity: T, ctx: WriteContext): Promise<void> | void;
   /** Replaces the default delete. */

@@ -11,6 +11,7 @@ import { resourceAccess } from '../metadata/resource-access';
 import { relationTarget } from '../metadata/search-variables';
 import type { WriteOperation } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
+import type { ApiRecord } from '../serialization/record-reader';
 import { validateEntity } from '../validation/validate-entity';
 import { Denormalizer } from './denormalizer';
 import { PropertyValidators } from './property-validators';
@@ -38,11 +39,27 @@ export class ResourceWriter {
     hooks: ResourceHooks = {},
     request?: Request,
   ): Promise<string> {
+    return (await this.createAndRead(resource, body, principal, hooks, request)).id;
+  }
+
+  /**
+   * Creates a resource; answers its id, and the record as GET answers it when the hooks
+   * already read it in the transaction (`written`): the create's response needs no read then.
+   * The record was read before the commit, in the creating transaction: nothing else could
+   * change it in between.
+   */
+  async createAndRead(
+    resource: ResourceMeta,
+    body: unknown,
+    principal: Principal,
+    hooks: ResourceHooks = {},
+    request?: Request,
+  ): Promise<{ id: string; record?: ApiRecord }> {
     return this.dataSource.transaction(async (em) => {
       await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = em.create(resource.target as any) as Record<string, any>;
       await this.write(resource, entity, body, 'post', principal, hooks, em, request);
-      return String(entity[resource.idProperty]);
+      return { id: String(entity[resource.idProperty]), record: hooks.written?.(entity) };
     });
   }
 
@@ -210,6 +227,7 @@ export class ResourceWriter {
       operation,
       principal,
       em,
+      { existenceCheckedBy: new Set(hooks.checksReferences) },
     );
     const ctx: WriteContext = {
       principal,

@@ -1,4 +1,4 @@
-import { mergeFacts } from './tracking-writer';
+import { mergeFacts } from './tracking-state';
 
 describe('mergeFacts', () => {
   const stored = {

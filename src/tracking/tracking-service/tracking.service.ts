@@ -22,7 +22,14 @@ import {
 } from '../providers/remote/remote-tracking';
 import { isFinal } from '../statuses';
 import { chunk, mapWithConcurrency, withTimeout } from './concurrency';
-import { applyTrackingUpdates, type TrackingOutcome, type TrackingUpdate } from './tracking-writer';
+import type { NewShipment, NewShipmentTracking } from '../../shipments/shipments.service';
+import { firstTrackingState, untrackedRow } from './tracking-state';
+import {
+  applyTrackingUpdates,
+  insertNewCheckpoints,
+  type TrackingOutcome,
+  type TrackingUpdate,
+} from './tracking-writer';
 
 export const TRACK_QUEUE = 'tracking.track';
 
@@ -327,6 +334,55 @@ export class TrackingService {
     }
     const [outcome] = await this.apply(em, [fetched.update], now);
     return outcome;
+  }
+
+  /**
+   * The tracking of a shipment about to be created, decided before its row is inserted so that
+   * one INSERT carries it (ShipmentsService.trackNewWith). A local provider (the sandbox,
+   * no_info) is asked now, within `trackingSyncTimeoutMs`: the row gets the status, dates and
+   * next check computed from its report, and its checkpoints are inserted once the row exists
+   * (nothing to read back: they are the report's). A shipment routed to a remote provider, or
+   * whose provider is slow or fails, is left due with its job enqueued in the same
+   * transaction, as trackInTransaction does.
+   */
+  async trackNew(em: EntityManager, shipment: NewShipment): Promise<NewShipmentTracking> {
+    const now = this.clock.now();
+    const row: ShipmentToTrack = {
+      id: shipment.id,
+      tracking_number: shipment.trackingNumber,
+      origin_carrier: shipment.originCarrier,
+      created_at: shipment.createdAt,
+      tracking_attempts: 0,
+      team_id: shipment.teamId,
+    };
+    const deferred: NewShipmentTracking = {
+      columns: { next_check_at: now },
+      afterInsert: async (runner) => {
+        await this.jobs.send(
+          TRACK_QUEUE,
+          { shipmentId: shipment.id },
+          { runner, singletonKey: shipment.id },
+        );
+      },
+      events: [],
+    };
+    if (await this.routedToRemote(row, em)) return deferred;
+    const fetched = await this.fetch(row, this.config.trackingSyncTimeoutMs);
+    if ('error' in fetched) {
+      this.logger.warn(
+        `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
+      );
+      return deferred;
+    }
+    const state = firstTrackingState(untrackedRow(shipment), fetched.update, {
+      now,
+      limitsFor: (c) => this.limitsFor(c),
+    });
+    return {
+      columns: { ...state.columns },
+      afterInsert: (runner) => insertNewCheckpoints(runner, state.checkpoints),
+      events: state.event ? [state.event] : [],
+    };
   }
 
   /**

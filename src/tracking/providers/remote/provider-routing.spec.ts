@@ -1,5 +1,5 @@
 import type { ProviderAdapter } from './provider-adapter';
-import { routeShipment, type RoutableCredentials } from './provider-routing';
+import { mayRouteRemotely, routeShipment, type RoutableCredentials } from './provider-routing';
 import { partialBatchToDefer } from './remote-tracking';
 
 const aggregator = { type: '17track', carriers: null } as unknown as ProviderAdapter;
@@ -26,6 +26,10 @@ describe('routeShipment', () => {
 
   it('keeps the sandbox carrier on the built-in sandbox', () => {
     expect(id(routeShipment('tm-test', [creds('a', aggregator)], instance))).toBeNull();
+    // So its team's credentials need not even be read.
+    expect(mayRouteRemotely('tm-test')).toBe(false);
+    expect(mayRouteRemotely('ups')).toBe(true);
+    expect(mayRouteRemotely(null)).toBe(true);
   });
 
   it('prefers a carrier override, then the default, then the instance provider', () => {

@@ -30,7 +30,7 @@ export function routeShipment(
   team: readonly RoutableCredentials[],
   instance: RoutableCredentials | null,
 ): RoutableCredentials | null {
-  if (carrierCode === TEST_CARRIER_CODE) return null;
+  if (!mayRouteRemotely(carrierCode)) return null;
   const oldestFirst = [...team].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime());
   const candidates = [
     ...oldestFirst.filter((c) => carrierCode !== null && c.carriers.includes(carrierCode)),
@@ -39,6 +39,11 @@ export function routeShipment(
     ...(instance ? [instance] : []),
   ];
   return candidates.find((c) => canTrack(c.adapter, carrierCode)) ?? null;
+}
+
+/** Whether any credentials may track this carrier's numbers: never the sandbox's. */
+export function mayRouteRemotely(carrierCode: string | null): boolean {
+  return carrierCode !== TEST_CARRIER_CODE;
 }
 
 export function canTrack(adapter: ProviderAdapter, carrierCode: string | null): boolean {

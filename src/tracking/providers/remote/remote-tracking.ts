@@ -15,7 +15,7 @@ import {
 } from './provider-adapter';
 import { ProviderCredentialsStore, type TrackingCredentials } from './provider-credentials-store';
 import { ProviderRateLimiter } from './provider-rate-limiter';
-import { routeShipment } from './provider-routing';
+import { mayRouteRemotely, routeShipment } from './provider-routing';
 import { MemoryProviderTokenCache } from './provider-token-cache';
 import { remoteTrackingState } from './remote-tracking-state';
 import { RegistrationQueue, stopsTheKey } from './registration-queue';
@@ -82,8 +82,9 @@ export class RemoteTracking {
     shipments: readonly RemoteShipment[],
     runner: SqlRunner = this.dataSource,
   ): Promise<RemoteRoutes> {
+    // Only shipments some credentials could track need their team's credentials read.
     const byTeam = await this.credentials.forTeams(
-      shipments.map((s) => s.team_id),
+      shipments.filter((s) => mayRouteRemotely(s.origin_carrier)).map((s) => s.team_id),
       runner,
     );
     const instance = this.credentials.instance();
