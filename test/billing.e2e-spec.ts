@@ -391,6 +391,63 @@ describe('billing', () => {
       });
       expect(res.body.violations[0].message).toContain('100 shipments per month; 100 are in use');
     });
+
+    it('keeps the monthly volume exact under concurrent creates and deletes', async () => {
+      const t = await createTenant(app);
+      const second = await addWorkspace(app, t);
+      const [bulk] = await db.query(
+        `WITH s AS (INSERT INTO shipment (workspace_id, tracking_number)
+           SELECT $1, 'BULK' || g FROM generate_series(1, 60) g RETURNING id)
+         SELECT array_agg(id) AS ids FROM s`,
+        [t.workspaceId],
+      );
+      const create = (i: number) =>
+        as(t).post('/shipments', {
+          workspace: `/workspaces/${i % 2 ? second : t.workspaceId}`,
+          trackingNumber: `TM102CONC${i}TM`,
+        });
+      const monthly = async () => {
+        const [row] = await db.query(
+          `SELECT count(*)::int AS n FROM shipment s JOIN workspace w ON w.id = s.workspace_id
+            WHERE w.team_id = $1 AND s.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`,
+          [t.teamId],
+        );
+        const team = await as(t).get(`/teams/${t.teamId}`).expect(200);
+        return { counted: row.n as number, shown: team.body.entitlements.shipments };
+      };
+
+      // Below the limit: every write goes through, and the count follows each of them.
+      const answers = await Promise.all([
+        ...Array.from({ length: 30 }, (_, i) => create(i)),
+        ...(bulk.ids as string[]).slice(0, 10).map((id) => as(t).delete(`/shipments/${id}`)),
+      ]);
+      expect(answers.map((r) => r.status).sort()).toEqual([
+        ...Array(30).fill(201),
+        ...Array(10).fill(204),
+      ]);
+      expect(await monthly()).toEqual({
+        counted: 80,
+        shown: expect.objectContaining({ capacity: 100, used: 80 }),
+      });
+
+      // At the limit: at least what was left is admitted, every refusal names the limit, and
+      // the count is still the shipments there are.
+      const racing = await Promise.all(Array.from({ length: 30 }, (_, i) => create(100 + i)));
+      const admitted = racing.filter((r) => r.status === 201).length;
+      expect(admitted).toBeGreaterThanOrEqual(20);
+      for (const refused of racing.filter((r) => r.status !== 201)) {
+        expect(refused.status).toBe(422);
+        expect(refused.body.violations[0].code).toBe('entitlement_limit_reached');
+      }
+      const after = await monthly();
+      expect(after.counted).toBe(80 + admitted);
+      expect(after.shown).toMatchObject({
+        used: 80 + admitted,
+        limitReached: true,
+        limitExceeded: admitted > 20,
+      });
+      await create(200).expect(422);
+    });
   });
 
   describe('POST /billing/subscribe_to_trial', () => {

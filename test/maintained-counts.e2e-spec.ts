@@ -238,4 +238,29 @@ describe('maintained counts of shipments', () => {
     const { kept, real } = await bothCounts();
     expect(kept).toEqual(real);
   });
+
+  it('keep the shipments of each workspace and month (plan limits) through the same writes', async () => {
+    // Every write of the tests above (posts, puts, deletes, a bulk load, a move between
+    // workspaces) went through the same trigger: the derived count of the billing module.
+    const monthly = async (sql: string) =>
+      Object.fromEntries(
+        (await db.query(sql, [workspaces()])).map((r: { key: string; n: string }) => [
+          r.key,
+          Number(r.n),
+        ]),
+      );
+    const kept = await monthly(
+      `SELECT scope_id || '/' || value AS key, sum(n) AS n FROM maintained_count
+        WHERE table_name = 'shipment_created_month' AND dimension = 'created_month'
+          AND scope_id = ANY($1::uuid[])
+        GROUP BY 1 HAVING sum(n) <> 0`,
+    );
+    const real = await monthly(
+      `SELECT workspace_id || '/' || to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM') AS key,
+              count(*) AS n
+         FROM shipment WHERE workspace_id = ANY($1::uuid[]) GROUP BY 1`,
+    );
+    expect(Object.keys(real).length).toBeGreaterThan(1);
+    expect(kept).toEqual(real);
+  });
 });

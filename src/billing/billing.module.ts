@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IntegrationsModule } from '../integrations/integrations.module';
+import { ShipmentsModule } from '../shipments/shipments.module';
 import { BILLING_PROVIDER } from './billing-provider';
 import { BillingWebhooks } from './billing-webhooks';
 import { BillingController } from './billing.controller';
@@ -9,7 +10,7 @@ import { HttpBillingProvider } from './http-billing-provider';
 
 /** Plans, subscriptions, checkouts, the provider's webhook and plan limits on writes. */
 @Module({
-  imports: [IntegrationsModule],
+  imports: [IntegrationsModule, ShipmentsModule],
   controllers: [BillingController],
   providers: [
     BillingService,

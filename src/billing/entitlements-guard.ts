@@ -1,14 +1,32 @@
-import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { Pool } from 'pg';
+import { DataSource, type EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { COMPACT_AFTER_DELTAS, CountCompactor } from '../hydra/collection/maintained-counts';
 import { ValidationError, type Violation } from '../hydra/errors/api-errors';
 import { WriteRules } from '../hydra/write/write-rules';
-import { Shipment } from '../shipments/shipment.entity';
+import { billingConfigured } from './billing-mode';
+import { ShipmentsService } from '../shipments/shipments.service';
 import { Workspace } from '../workspaces/workspace.entity';
 import { ENTITLEMENTS, EntitlementKey } from './plan-catalogue';
-import { USAGE_SQL, capacitySql, forTeamAlias } from './team-billing-sql';
+import {
+  MONTHLY_SHIPMENTS,
+  SHIPMENT_VOLUME_SQL,
+  USAGE_SQL,
+  capacitySql,
+  forTeamAlias,
+} from './team-billing-sql';
 
 export const ENTITLEMENT_LIMIT_CODE = 'entitlement_limit_reached';
+
+/** What SHIPMENT_VOLUME_SQL reads. */
+interface ShipmentVolume {
+  capacity: number | null;
+  used: number;
+  deltas: number;
+  scopes: string[] | null;
+  months: string[] | null;
+}
 
 export interface EntitlementUse {
   /** Infinity on the unlimited self-hosted plan (billing-mode.ts). */
@@ -18,24 +36,38 @@ export interface EntitlementUse {
 
 /**
  * Plan limits on writes: a workspace or a shipment beyond the team's plan is refused with a 422
- * naming the limit. Hooked into the resources' write pipeline through WriteRules, so the
- * workspaces and shipments modules know nothing of billing. Seats (`users`) are counted and
+ * naming the limit. Hooked into the resources' write pipeline through WriteRules (workspaces)
+ * and ShipmentsService.checkOnCreate (shipments: the volume is read with the create's first
+ * statement), so the workspaces and shipments modules know nothing of billing. Seats (`users`) are counted and
  * shown; invitations are written outside the pipeline, see assertAvailable.
  *
  * Workspaces and seats lock the team row (FOR NO KEY UPDATE, which does not block inserts that
  * reference the team) so two concurrent creations cannot both take the last one. Shipments do
  * not: a monthly volume may overshoot by the few created concurrently (then `limitExceeded`
- * shows it), rather than serialising every shipment write of a team.
+ * shows it), rather than serialising every shipment write of a team. Their count is exact all
+ * the same: it is maintained in each writer's transaction (MONTHLY_SHIPMENTS), so every
+ * create sees the shipments committed before it, whatever runs beside it.
  */
 @Injectable()
 export class EntitlementsGuard implements OnModuleInit {
   readonly enforced: boolean;
+  /** Without billing every team is on the unlimited self-hosted plan (billing-mode.ts). */
+  private readonly billing: boolean;
+  private readonly logger = new Logger(EntitlementsGuard.name);
+  private readonly compactor: CountCompactor;
 
   constructor(
     private readonly rules: WriteRules,
+    private readonly shipments: ShipmentsService,
     config: AppConfig,
+    dataSource: DataSource,
   ) {
     this.enforced = config.billingEnforceEntitlements ?? config.nodeEnv !== 'test';
+    this.billing = billingConfigured(config);
+    this.compactor = new CountCompactor(
+      () => (dataSource.driver as unknown as { master: Pool }).master,
+      (error) => this.logger.warn(`folding monthly shipment counts failed: ${String(error)}`),
+    );
   }
 
   onModuleInit(): void {
@@ -44,13 +76,32 @@ export class EntitlementsGuard implements OnModuleInit {
         ? this.check(ctx.em, entity.team.id, 'workspaces', 'team')
         : [],
     );
-    this.rules.register(Shipment, async (entity, ctx) => {
-      if (ctx.operation !== 'post' || !entity.workspace?.id) return [];
-      const [row] = await ctx.em.query(`SELECT team_id FROM workspace WHERE id = $1`, [
-        entity.workspace.id,
+    // Without billing every team is unlimited: nothing to read or check.
+    if (this.enforced && this.billing) {
+      this.shipments.checkOnCreate({
+        column: `${SHIPMENT_VOLUME_SQL} AS plan_volume`,
+        violations: (row) => this.checkShipment(row.plan_volume as ShipmentVolume | null),
+      });
+    }
+  }
+
+  /**
+   * The monthly volume of the team of a new shipment's workspace, read with the create's first
+   * statement (its team, the plan's capacity, the month's maintained count). The count's delta
+   * rows are folded after the answer when many (as the lists do).
+   */
+  private checkShipment(row: ShipmentVolume | null): Violation[] {
+    if (!row) return [];
+    if (row.deltas > COMPACT_AFTER_DELTAS) {
+      this.compactor.compact([
+        MONTHLY_SHIPMENTS.name,
+        row.scopes,
+        MONTHLY_SHIPMENTS.dimension,
+        row.months,
       ]);
-      return row ? this.check(ctx.em, row.team_id, 'shipments', 'workspace') : [];
-    });
+    }
+    const capacity = row.capacity === null ? Infinity : Number(row.capacity);
+    return this.refusal('shipments', 'workspace', { capacity, used: Number(row.used) }, 1);
   }
 
   /**
@@ -90,7 +141,16 @@ export class EntitlementsGuard implements OnModuleInit {
     if (!this.enforced) return [];
     if (key !== 'shipments')
       await em.query(`SELECT 1 FROM team WHERE id = $1 FOR NO KEY UPDATE`, [teamId]);
-    const { capacity, used } = await this.use(em, teamId, key);
+    return this.refusal(key, propertyPath, await this.use(em, teamId, key), count);
+  }
+
+  /** The 422 violation when `count` more of `key` would pass the capacity; none otherwise. */
+  private refusal(
+    key: EntitlementKey,
+    propertyPath: string,
+    { capacity, used }: EntitlementUse,
+    count: number,
+  ): Violation[] {
     if (used + count <= capacity) return [];
     const spec = ENTITLEMENTS[key];
     const unit = capacity === 1 ? spec.display : spec.displayPlural;

@@ -1,4 +1,5 @@
 import { SELF_HOSTED_PLAN, SELF_HOSTED_SQL } from './billing-mode';
+import { COUNT_TABLE } from '../hydra/collection/maintained-counts.sql';
 import { ENTITLEMENT_KEYS, ENTITLEMENTS, FREE_PLAN } from './plan-catalogue';
 
 /**
@@ -62,10 +63,31 @@ export const SHOPIFY_BILLING_WORKFLOW_SQL = `(SELECT bw.id::text FROM workflow b
     AND EXISTS (SELECT 1 FROM subscription bs WHERE bs.team_id = {a}.id AND bs.provider = 'storefront')
   ORDER BY bw.created_at DESC, bw.id LIMIT 1)`;
 
+/**
+ * Shipments per workspace and month of creation (UTC, `YYYY-MM`): a count the shipment table's
+ * trigger keeps in the writer's transaction (maintained-counts.sql.ts, a derived count;
+ * migration MonthlyShipmentCounts), so the monthly volume reads a few rows, exact in the
+ * reader's snapshot, instead of counting the month's shipments (170 000 for a big merchant).
+ */
+export const MONTHLY_SHIPMENTS = {
+  name: 'shipment_created_month',
+  dimension: 'created_month',
+  value: `to_char(r.created_at AT TIME ZONE 'UTC', 'YYYY-MM')`,
+} as const;
+
+/**
+ * The monthly counts of the team `{a}`'s workspaces from this month on (a shipment dated
+ * ahead counts, as `created_at >=` the month's start did).
+ */
+const MONTHLY_ROWS = `FROM workspace bw JOIN ${COUNT_TABLE} bmc
+    ON bmc.table_name = ${literal(MONTHLY_SHIPMENTS.name)} AND bmc.scope_id = bw.id
+   AND bmc.dimension = ${literal(MONTHLY_SHIPMENTS.dimension)}
+   AND bmc.value >= to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')
+ WHERE bw.team_id = {a}.id`;
+
 /** What counts against each entitlement (see plan-catalogue.ts). */
 export const USAGE_SQL: Record<(typeof ENTITLEMENT_KEYS)[number], string> = {
-  shipments: `(SELECT count(*)::int FROM shipment bsh JOIN workspace bw ON bw.id = bsh.workspace_id
-     WHERE bw.team_id = {a}.id AND bsh.created_at >= date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`,
+  shipments: `(SELECT coalesce(sum(bmc.n), 0)::int ${MONTHLY_ROWS})`,
   workspaces: `(SELECT count(*)::int FROM workspace bw WHERE bw.team_id = {a}.id AND NOT bw.scheduled_for_delete)`,
   users: `(SELECT count(*)::int FROM team_member bm WHERE bm.team_id = {a}.id)`,
 };
@@ -94,3 +116,18 @@ export const ENTITLEMENTS_SQL = `(SELECT jsonb_object_agg(be.key, jsonb_build_ob
 export function forTeamAlias(sql: string, alias: string): string {
   return sql.replace(/\{a\}/g, alias);
 }
+
+/**
+ * The monthly volume of the team of the workspace row `w`, as one JSON value (a select-list
+ * entry of the create's first statement, see ShipmentsService.checkOnCreate): the plan's
+ * capacity (null: unlimited), the shipments of the month, and the delta rows summed
+ * (`deltas`; with `scopes` and `months`, what to fold when they are many: COMPACT_COUNT_SQL).
+ */
+export const SHIPMENT_VOLUME_SQL = `(SELECT json_build_object(
+    'capacity', ${forTeamAlias(capacitySql('shipments'), 't')},
+    'used', v.used, 'deltas', v.deltas, 'scopes', v.scopes, 'months', v.months)
+   FROM team t CROSS JOIN LATERAL (SELECT coalesce(sum(bmc.n), 0)::int AS used,
+        count(*)::int AS deltas, array_agg(DISTINCT bmc.scope_id) AS scopes,
+        array_agg(DISTINCT bmc.value) AS months
+   ${forTeamAlias(MONTHLY_ROWS, 't')}) v
+  WHERE t.id = w.team_id)`;

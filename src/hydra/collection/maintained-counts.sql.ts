@@ -46,7 +46,24 @@ export interface CountedTable {
   scopeColumn: string;
   /** Text or uuid columns whose values get a count each (rows with NULL are not counted there). */
   columns: string[];
+  /** Counts another module keeps on the same rows, by the same trigger. */
+  derived?: DerivedCount[];
 }
+
+/**
+ * A count of the table's rows per scope and computed value, kept by the table's trigger for
+ * another module than the lists, under a name of its own (its `table_name` in
+ * `maintained_count`; the lists' definitions do not list it): e.g. shipments per workspace
+ * and month of creation, for the plans' monthly volume (src/billing).
+ */
+export interface DerivedCount {
+  name: string;
+  dimension: string;
+  /** The counted value: SQL over the row alias `r`; rows where it is NULL are not counted. */
+  value: string;
+}
+
+const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
 
 function functionName(table: string): string {
   return quoteIdent(`${COUNT_TABLE}_${table}`);
@@ -57,21 +74,30 @@ function functionName(table: string): string {
  * one transaction: CREATE TRIGGER locks out writers of the table until the commit, so no row
  * is counted twice or missed between the backfill and the first counted statement.
  */
-export function installCountsSql({ table, scopeColumn, columns }: CountedTable): string[] {
+export function installCountsSql({
+  table,
+  scopeColumn,
+  columns,
+  derived = [],
+}: CountedTable): string[] {
   const t = quoteIdent(table);
   const fn = functionName(table);
-  const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
-  // One row per (row, dimension): '' for the whole scope, then each non-null value.
+  const names = `ARRAY[${[table, ...derived.map((d) => d.name)].map(literal).join(', ')}]::text[]`;
+  // One row per (row, count): '' for the whole scope, then each non-null value.
+  const keys = [
+    `(${literal(table)}, '', '')`,
+    ...columns.map((c) => `(${literal(table)}, ${literal(c)}, r.${quoteIdent(c)}::text)`),
+    ...derived.map((d) => `(${literal(d.name)}, ${literal(d.dimension)}, (${d.value})::text)`),
+  ];
   const unpivot = (rows: string, sign: number) =>
-    `SELECT r.${quoteIdent(scopeColumn)} AS scope_id, k.dimension, k.value, ${sign} AS n
-       FROM ${rows} r CROSS JOIN LATERAL (VALUES ('', ''),
-         ${columns.map((c) => `(${literal(c)}, r.${quoteIdent(c)}::text)`).join(', ')}) k(dimension, value)
+    `SELECT k.name, r.${quoteIdent(scopeColumn)} AS scope_id, k.dimension, k.value, ${sign} AS n
+       FROM ${rows} r CROSS JOIN LATERAL (VALUES ${keys.join(', ')}) k(name, dimension, value)
       WHERE k.value IS NOT NULL`;
   const append = (deltas: string) =>
     `INSERT INTO ${COUNT_TABLE} (table_name, scope_id, dimension, value, n)
-       SELECT ${literal(table)}, d.scope_id, d.dimension, d.value, sum(d.n)
+       SELECT d.name, d.scope_id, d.dimension, d.value, sum(d.n)
          FROM (${deltas}) d
-        GROUP BY d.scope_id, d.dimension, d.value
+        GROUP BY d.name, d.scope_id, d.dimension, d.value
        HAVING sum(d.n) <> 0`;
   return [
     `CREATE OR REPLACE FUNCTION ${fn}() RETURNS trigger LANGUAGE plpgsql AS $body$
@@ -83,7 +109,7 @@ export function installCountsSql({ table, scopeColumn, columns }: CountedTable):
        ELSIF TG_OP = 'UPDATE' THEN
          ${append(`${unpivot('new_rows', 1)} UNION ALL ${unpivot('old_rows', -1)}`)};
        ELSE
-         DELETE FROM ${COUNT_TABLE} WHERE table_name = ${literal(table)};
+         DELETE FROM ${COUNT_TABLE} WHERE table_name = ANY(${names});
        END IF;
        RETURN NULL;
      END $body$`,
@@ -100,7 +126,7 @@ export function installCountsSql({ table, scopeColumn, columns }: CountedTable):
     `CREATE TRIGGER ${COUNT_TABLE}_truncate AFTER TRUNCATE ON ${t}
        FOR EACH STATEMENT EXECUTE FUNCTION ${fn}()`,
     // The backfill: the triggers above hold writers off until the commit.
-    `DELETE FROM ${COUNT_TABLE} WHERE table_name = ${literal(table)}`,
+    `DELETE FROM ${COUNT_TABLE} WHERE table_name = ANY(${names})`,
     `${append(unpivot(t, 1))}`,
     `INSERT INTO ${COUNT_DEFINITION_TABLE} (table_name, scope_column, columns)
        VALUES (${literal(table)}, ${literal(scopeColumn)}, ARRAY[${columns.map(literal).join(', ')}]::text[])
@@ -108,15 +134,23 @@ export function installCountsSql({ table, scopeColumn, columns }: CountedTable):
   ];
 }
 
-export function uninstallCountsSql(table: string): string[] {
+/** Drops the counting of `table` and its counts, the derived ones named too. */
+export function uninstallCountsSql(table: string, derivedNames: string[] = []): string[] {
   const t = quoteIdent(table);
   return [
     ...['insert', 'update', 'delete', 'truncate'].map(
       (op) => `DROP TRIGGER IF EXISTS ${COUNT_TABLE}_${op} ON ${t}`,
     ),
     `DROP FUNCTION IF EXISTS ${functionName(table)}()`,
-    `DELETE FROM ${COUNT_TABLE} WHERE table_name = '${table.replace(/'/g, "''")}'`,
-    `DELETE FROM ${COUNT_DEFINITION_TABLE} WHERE table_name = '${table.replace(/'/g, "''")}'`,
+    `DELETE FROM ${COUNT_TABLE} WHERE table_name = ANY(ARRAY[${[table, ...derivedNames].map(literal).join(', ')}]::text[])`,
+    `DELETE FROM ${COUNT_DEFINITION_TABLE} WHERE table_name = ${literal(table)}`,
+  ];
+}
+
+/** Stops keeping derived counts: their rows go (the table's counting stays as installed). */
+export function dropDerivedCountsSql(names: string[]): string[] {
+  return [
+    `DELETE FROM ${COUNT_TABLE} WHERE table_name = ANY(ARRAY[${names.map(literal).join(', ')}]::text[])`,
   ];
 }
 
@@ -151,3 +185,9 @@ export const SWEEP_COUNTS_SQL = `WITH busy AS (
  INSERT INTO ${COUNT_TABLE} (table_name, scope_id, dimension, value, n)
  SELECT table_name, scope_id, dimension, value, sum(n) FROM gone
   GROUP BY table_name, scope_id, dimension, value HAVING sum(n) <> 0`;
+
+/**
+ * Removes the folded rows' dead index entries (a small table: only pages with dead rows are
+ * visited); SKIP_LOCKED: another node's vacuum or a migration holding the table skips it.
+ */
+export const VACUUM_COUNTS_SQL = `VACUUM (SKIP_LOCKED) ${COUNT_TABLE}`;
