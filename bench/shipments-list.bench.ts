@@ -19,6 +19,7 @@ import { Client } from 'pg';
 import { createDataSource } from '../src/database/data-source';
 import { runMigrationsLocked } from '../src/database/migration-runner';
 import { seedWorkspace } from '../src/seed/bulk-seeder';
+import { apiStartArgs } from './lib/bench-setup';
 import { median, runLoad } from './lib/load-generator';
 import { planCollection } from './lib/plan-collection';
 
@@ -139,7 +140,7 @@ async function main(): Promise<void> {
     JOB_WORKERS_ENABLED: 'false',
     EVENT_DELIVERY_ENABLED: 'false',
   };
-  const app = spawn('node', ['dist/src/main.js'], {
+  const app = spawn('node', apiStartArgs(), {
     env: { ...process.env, ...common, ...apiOnly, PORT: port, HOST: '127.0.0.1' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { createDataSource } from '../src/database/data-source';
 import { runMigrationsLocked } from '../src/database/migration-runner';
+import { apiStartArgs } from './lib/bench-setup';
 import { median, runLoad, type LoadResult } from './lib/load-generator';
 
 const { values } = parseArgs({
@@ -133,7 +134,7 @@ async function main(): Promise<void> {
   const { token, workspaceId } = await tenant();
   const port = 18000 + (process.pid % 1000);
   const base = `http://127.0.0.1:${port}`;
-  const app = spawn('node', ['dist/src/main.js'], {
+  const app = spawn('node', apiStartArgs(), {
     env: {
       ...process.env,
       DATABASE_URL: DB_URL,

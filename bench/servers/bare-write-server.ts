@@ -24,9 +24,14 @@ const pool = new Pool({
 });
 const principals = new PrincipalLoader({ driver: { master: pool } } as never);
 
+// Every column the API's create fills for a sandbox number (tracking fields, facts, schedule).
 const INSERT_SHIPMENT = `INSERT INTO shipment (workspace_id, tracking_number, email, origin_carrier, tracking_status,
-   days_in_transit, days_in_idle, shipped_at, last_status_update, next_check_at, tracking_attempts)
- VALUES ($1, $2, $3, 'tm-test', 'in_transit', 1, 0, now() - interval '1 day', now(), now() + interval '6 hours', 1)
+   days_in_transit, days_in_idle, shipped_at, last_status_update, expected_delivery_date,
+   origin_country, origin_country_iso2, destination_country, destination_country_iso2, destination_carrier,
+   next_check_at, tracking_attempts, tracking_facts, last_tracked_at)
+ VALUES ($1, $2, $3, 'tm-test', 'in_transit', 1, 0, now() - interval '1 day', now() - interval '1 day',
+   now() + interval '3 days', 'China', 'CN', 'Germany', 'DE', 'tm-test', now() + interval '3 hours', 0,
+   '{"originCountryIso2": "CN", "destinationCountryIso2": "DE", "destinationCarrier": "tm-test"}', now())
  RETURNING *`;
 const INSERT_CHECKPOINTS = `INSERT INTO tracking_checkpoint (shipment_id, workspace_id, external_id, checkpoint_date, status, info, location, country_iso2, carrier, rel, source)
  SELECT $1, $2, 'cp-' || g, now() - make_interval(hours => 10 * (6 - g)), (ARRAY['pre_transit','pre_transit','in_transit','in_transit','in_transit','in_transit'])[g],
