@@ -94,3 +94,74 @@ describe('CSV collections are streamed from a cursor', () => {
     expect(res.peakHeap - before).toBeLessThan(16 * 1024 * 1024);
   });
 });
+
+/** A response that takes its time with every chunk, as a slow client does. */
+class SlowResponse extends Writable {
+  lines = 0;
+
+  constructor(private readonly delayMs: number) {
+    super({ highWaterMark: 1 });
+  }
+
+  status() {
+    return this;
+  }
+
+  setHeader() {
+    return this;
+  }
+
+  override _write(chunk: Buffer | string, _enc: BufferEncoding, done: () => void) {
+    const text = chunk.toString();
+    for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) this.lines++;
+    setTimeout(done, this.delayMs);
+  }
+}
+
+describe('a CSV stream longer than the statement timeout', () => {
+  let app: NestExpressApplication;
+  const previous = process.env.DATABASE_STATEMENT_TIMEOUT_MS;
+
+  beforeAll(async () => {
+    process.env.DATABASE_STATEMENT_TIMEOUT_MS = '1000';
+    try {
+      app = await createTestApp();
+    } finally {
+      if (previous === undefined) delete process.env.DATABASE_STATEMENT_TIMEOUT_MS;
+      else process.env.DATABASE_STATEMENT_TIMEOUT_MS = previous;
+    }
+  });
+  afterAll(() => closeTestApp(app));
+
+  it('is bounded per batch, not cancelled halfway', async () => {
+    const t = await createTenant(app);
+    const rows = 5_000;
+    await app.get(DataSource).query(
+      `INSERT INTO shipment (workspace_id, tracking_number, next_check_at)
+       SELECT $1, 'SLOW' || g, NULL FROM generate_series(1, $2::int) g`,
+      [t.workspaceId, rows],
+    );
+    const resource = app.get(ResourceRegistry).get(Shipment);
+    const principal = await app.get(PrincipalLoader).forUser(t.userId);
+    // Ten batches of 500 rows at 250 ms each: 2.5 s of streaming against a 1 s timeout.
+    const res = new SlowResponse(250);
+    const started = Date.now();
+    await app
+      .get(Responder)
+      .csvCollection({ path: '/shipments' } as Request, res as unknown as Response, {
+        resource,
+        principal,
+        params: QueryParams.fromUrl(`/shipments?itemsPerPage=${rows}`),
+        maxItemsPerPage: rows,
+      });
+    expect(Date.now() - started).toBeGreaterThan(2000);
+    expect(res.lines).toBe(rows + 1);
+    // The connection went back to the pool out of its transaction, usable.
+    const [{ idle }] = await app
+      .get(DataSource)
+      .query(
+        `SELECT count(*)::int AS idle FROM pg_stat_activity WHERE state = 'idle in transaction'`,
+      );
+    expect(idle).toBe(0);
+  });
+});

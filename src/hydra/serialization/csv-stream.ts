@@ -1,6 +1,5 @@
-import { Transform, type Writable } from 'node:stream';
+import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import QueryStream from 'pg-query-stream';
 import type { CollectionRequest, DataProvider } from '../collection/data-provider';
 import { parsePagination } from '../collection/pagination';
 import type { ResourceRegistry } from '../metadata/resource-registry';
@@ -16,12 +15,20 @@ export interface CollectionCsvOptions {
   onStart?: () => void;
 }
 
+/** Rows fetched per `FETCH`: what the stream holds in memory at once. */
+const BATCH_ROWS = 500;
+
 /**
  * Writes a collection as CSV to `output`, streamed from a cursor: rows go from
  * PostgreSQL to the output in batches of 500, so any number of rows holds one
  * batch in memory. Columns come from the declaration (array widths measured
  * first), so they are known before the first row. Returns the number of rows.
  * `output` is ended when the last row is written.
+ *
+ * The cursor is declared in a read-only transaction and read with one `FETCH` per
+ * batch, so the pool's statement_timeout bounds each batch, not the whole export: a
+ * streamed portal (pg-query-stream) is one statement until its last row, and an
+ * export written to a slow client outlasted the timeout and was cancelled halfway.
  */
 export async function writeCollectionCsv(
   data: DataProvider,
@@ -60,21 +67,35 @@ export async function writeCollectionCsv(
   const sql = `SELECT ${select} ${query.fromClause()}${query.whereClause()}${order}${limit}`;
   const client = await data.pool.connect();
   let count = 0;
+  let open = false;
   try {
+    await client.query('BEGIN READ ONLY');
+    open = true;
+    await client.query(`DECLARE csv_rows NO SCROLL CURSOR FOR ${sql}`, query.params);
     options.onStart?.();
     output.write(csvLine(columns.map((c) => c.header)));
-    const rows = client.query(new QueryStream(sql, query.params, { batchSize: 500 }));
-    const toCsv = new Transform({
-      writableObjectMode: true,
-      transform(row: Record<string, unknown>, _enc, done) {
-        count++;
-        const record = reader.map(row);
-        done(null, csvLine(columns.map((c) => c.get(record))));
-      },
-    });
-    await pipeline(rows, toCsv, output);
+    async function* lines(): AsyncGenerator<string> {
+      for (;;) {
+        const { rows } = await client.query(`FETCH ${BATCH_ROWS} FROM csv_rows`);
+        let chunk = '';
+        for (const row of rows as Record<string, unknown>[]) {
+          const record = reader.map(row);
+          chunk += csvLine(columns.map((c) => c.get(record)));
+        }
+        count += rows.length;
+        if (chunk) yield chunk;
+        if (rows.length < BATCH_ROWS) return;
+      }
+    }
+    await pipeline(Readable.from(lines(), { objectMode: false }), output);
+    await client.query('COMMIT');
+    open = false;
   } finally {
-    client.release();
+    // A failed or abandoned stream (the client went away) ends its transaction here.
+    let broken: Error | undefined;
+    if (open) await client.query('ROLLBACK').catch((error: Error) => (broken = error));
+    // A connection that cannot even roll back is not given back to the pool.
+    client.release(broken);
   }
   return count;
 }
