@@ -1,5 +1,10 @@
 import { startAfterShipFake, type AfterShipFake } from '../fakes/aftership-fake';
-import { describeTrackingProvider, postDelivery } from './provider-e2e-harness';
+import {
+  CHINA_POST_TO_USPS,
+  chinaPostToUspsTracks,
+  describeTrackingProvider,
+  postDelivery,
+} from './provider-e2e-harness';
 import { s10Number } from './provider-e2e-support';
 
 type Fields = Parameters<AfterShipFake['setTracking']>[0];
@@ -62,28 +67,20 @@ function delivered(number: string): Fields {
 describeTrackingProvider<AfterShipFake>({
   name: 'AfterShip',
   type: 'aftership',
-  carrier: 'china-post',
+  ...CHINA_POST_TO_USPS,
   start: () => startAfterShipFake(),
   credentials: (fake) => ({
     parameters: { baseUrl: fake.baseUrl, requestsPerSecond: 1000 },
     secrets: { apiKey: fake.apiKey, webhookSecret: fake.webhookSecret },
   }),
-  number: () => s10Number('CN'),
   inTransit: {
     seed: (fake, number) => fake.setTracking(inTransit(number)),
     status: 'in_transit',
     checkpoints: 2,
   },
   delivered: { seed: (fake, number) => fake.setTracking(delivered(number)), checkpoints: 3 },
-  lastMile: 'usps',
-  pushKeepsCurrent: true,
   tracks: {
-    title: 'tracks a real-format number: status, checkpoints, raw status, ETA, last-mile carrier',
-    shipment: {
-      originCountryIso2: 'CN',
-      destinationCountryIso2: 'US',
-      expectedDeliveryDate: '2026-03-14T00:00:00+00:00',
-    },
+    ...chinaPostToUspsTracks('2026-03-14T00:00:00+00:00'),
     checkpoints: [
       {
         info: 'Acceptance',

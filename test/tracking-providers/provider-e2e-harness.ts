@@ -12,6 +12,7 @@ import {
   getCheckpoints,
   getShipment,
   insertShipments,
+  s10Number,
   trackingRow,
   waitForTracked,
 } from './provider-e2e-support';
@@ -26,6 +27,25 @@ import {
 /** The clock of every test: the fakes' journeys are set around it. */
 export const NOW = new Date('2026-03-10T12:00:00Z');
 export const HOUR = 3_600_000;
+
+/**
+ * The sample journey of the aggregators' specs (AfterShip, Ship24, 17TRACK): a China Post S10
+ * number handed to USPS for the last mile, kept current by push.
+ */
+export const CHINA_POST_TO_USPS = {
+  carrier: 'china-post',
+  number: () => s10Number('CN'),
+  lastMile: 'usps',
+  pushKeepsCurrent: true,
+};
+
+/** The first-tracking test of that journey, the provider giving `eta` as its ETA. */
+export function chinaPostToUspsTracks(eta: string) {
+  return {
+    title: 'tracks a real-format number: status, checkpoints, raw status, ETA, last-mile carrier',
+    shipment: { originCountryIso2: 'CN', destinationCountryIso2: 'US', expectedDeliveryDate: eta },
+  };
+}
 
 /** What every provider fake offers: its HTTP server (calls, scripted failures) and a close. */
 export interface ProviderFake {

@@ -8,7 +8,13 @@ import {
   type SeventeenTrackFake,
 } from '../fakes/seventeen-track-fake';
 import { api } from '../support/http';
-import { describeTrackingProvider, HOUR, NOW } from './provider-e2e-harness';
+import {
+  CHINA_POST_TO_USPS,
+  chinaPostToUspsTracks,
+  describeTrackingProvider,
+  HOUR,
+  NOW,
+} from './provider-e2e-harness';
 import {
   createProviderCredentials,
   getCheckpoints,
@@ -94,13 +100,12 @@ describeTrackingProvider<SeventeenTrackFake>(
   {
     name: '17TRACK',
     type: '17track',
-    carrier: 'china-post',
+    ...CHINA_POST_TO_USPS,
     start: () => startSeventeenTrackFake(),
     credentials: (fake) => ({
       parameters: { baseUrl: fake.apiUrl, requestsPerSecond: 1000 },
       secrets: { apiKey: fake.apiKey },
     }),
-    number: () => s10Number('CN'),
     inTransit: {
       seed: (fake, number) => fake.setJourney(number, inTransitJourney()),
       status: 'in_transit',
@@ -110,15 +115,8 @@ describeTrackingProvider<SeventeenTrackFake>(
       seed: (fake, number) => fake.setJourney(number, deliveredJourney()),
       checkpoints: 4,
     },
-    lastMile: 'usps',
-    pushKeepsCurrent: true,
     tracks: {
-      title: 'tracks a real-format number: status, checkpoints, raw status, ETA, last-mile carrier',
-      shipment: {
-        originCountryIso2: 'CN',
-        destinationCountryIso2: 'US',
-        expectedDeliveryDate: '2026-03-14T18:00:00+00:00',
-      },
+      ...chinaPostToUspsTracks('2026-03-14T18:00:00+00:00'),
       checkpoints: [
         {
           info: 'Acceptance',

@@ -1,5 +1,11 @@
 import { ship24Event, startShip24Fake, type Ship24Fake } from '../fakes/ship24-fake';
-import { describeTrackingProvider, NOW, postDelivery } from './provider-e2e-harness';
+import {
+  CHINA_POST_TO_USPS,
+  chinaPostToUspsTracks,
+  describeTrackingProvider,
+  NOW,
+  postDelivery,
+} from './provider-e2e-harness';
 import { getShipment, insertShipments, s10Number } from './provider-e2e-support';
 
 /**
@@ -66,13 +72,12 @@ describeTrackingProvider<Ship24Fake>(
   {
     name: 'Ship24',
     type: 'ship24',
-    carrier: 'china-post',
+    ...CHINA_POST_TO_USPS,
     start: () => startShip24Fake(),
     credentials: (fake) => ({
       parameters: { baseUrl: fake.baseUrl, requestsPerSecond: 1000 },
       secrets: { apiKey: fake.apiKey, webhookSecret: fake.webhookSecret },
     }),
-    number: () => s10Number('CN'),
     inTransit: {
       seed: (fake, number) => seed(fake, number, inTransitEvents(number)),
       status: 'in_transit',
@@ -82,15 +87,8 @@ describeTrackingProvider<Ship24Fake>(
       seed: (fake, number) => seed(fake, number, deliveredEvents(number)),
       checkpoints: 3,
     },
-    lastMile: 'usps',
-    pushKeepsCurrent: true,
     tracks: {
-      title: 'tracks a real-format number: status, checkpoints, raw status, ETA, last-mile carrier',
-      shipment: {
-        originCountryIso2: 'CN',
-        destinationCountryIso2: 'US',
-        expectedDeliveryDate: '2026-03-14T00:00:00+00:00',
-      },
+      ...chinaPostToUspsTracks('2026-03-14T00:00:00+00:00'),
       checkpoints: [
         {
           info: 'Acceptance',
