@@ -1,6 +1,11 @@
 import type { INestApplication } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { COMPILED_FORMATS } from '../../src/tracking/carriers/carrier-detector';
+import {
+  generateTrackingNumber,
+  seededRandom,
+} from '../../src/tracking/carriers/tracking-number-generator';
 import { api } from '../support/http';
 import type { Tenant } from '../factories/tenant.factory';
 
@@ -31,6 +36,13 @@ export function s10Number(country = 'CN', prefix = 'RR'): string {
   const check = 11 - (sum % 11);
   const digit = check === 10 ? 0 : check === 11 ? 5 : check;
   return `${prefix}${serial}${digit}${country}`;
+}
+
+/** A valid number of a carrier format (e.g. `ups-1z`, check digit computed), random each call. */
+export function formatNumber(formatId: string): string {
+  const format = COMPILED_FORMATS.find((f) => f.id === formatId);
+  if (!format) throw new Error(`no tracking number format ${formatId}`);
+  return generateTrackingNumber(format, seededRandom(randomInt(0, 2 ** 31)));
 }
 
 /** The shipment as the API shows it (plain JSON). */
