@@ -114,6 +114,32 @@ describe('shipment events in the outbox', () => {
     });
   });
 
+  it('the created payload and the response show what the create wrote after its row', async () => {
+    // A number of an existing order links it after the INSERT: the payload is read again.
+    const order = await createOrder(app, tenant);
+    const linked = await http()
+      .json()
+      .post('/shipments', {
+        workspace,
+        trackingNumber: testTrackingNumber('102'),
+        orderNumbers: [order.orderNumber],
+      })
+      .expect(201);
+    expect(linked.body.orders).toEqual([order['@id']]);
+    // Alone, the snapshot comes with the INSERT: the same as GET, tracking fields included.
+    const alone = await http()
+      .json()
+      .post('/shipments', { workspace, trackingNumber: testTrackingNumber('200') })
+      .expect(201);
+    for (const body of [linked.body, alone.body]) {
+      const [event] = (await outbox('shipment.created')).filter((r) => r.aggregate_id === body.id);
+      const shown = await representation(`/shipments/${body.id}`);
+      expect(event.payload).toEqual({ shipment: `/shipments/${body.id}`, ...shown });
+      expect(body).toEqual(shown);
+    }
+    expect(alone.body).toMatchObject({ trackingStatus: 'delivered', orders: [] });
+  });
+
   it('a failed POST writes nothing, even when it fails after the shipment was written', async () => {
     await http().post('/shipments', { workspace, email: 'not-an-email' }).expect(422);
     await http().post('/shipments', { workspace, trackingNumber: 42 }).expect(400);

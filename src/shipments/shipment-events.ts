@@ -28,6 +28,9 @@ export interface ShipmentSnapshot {
   record: ApiRecord;
 }
 
+/** The name of a new row in the statement that inserts it and reads its snapshot. */
+const NEW_ROW = 'new_shipment';
+
 /**
  * Writes the shipment's lifecycle events to the outbox on the write's own transaction, so
  * they commit or roll back with the change ("events never get lost").
@@ -44,20 +47,52 @@ export class ShipmentEvents {
    * with no tenancy scope: the caller's write has already checked access.
    */
   async snapshot(em: EntityManager, id: string): Promise<ShipmentSnapshot | null> {
-    const resource = this.registry.get(Shipment);
-    const query = new SqlQuery(resource.table, 't');
-    const select = this.data.reader.select(resource, query);
+    const { query, select } = this.snapshotQuery(this.registry.get(Shipment).table);
     query.andWhere(`t.id = ${query.param(id)}::uuid`);
     const rows = await transactionQuery(
       em,
-      `SELECT ${select}, t.workspace_id AS event_workspace_id ${query.fromClause()}${query.whereClause()}`,
+      `SELECT ${select} ${query.fromClause()}${query.whereClause()}`,
       query.params,
     );
-    if (rows.length === 0) return null;
-    const record = this.data.reader.reader(resource).map(rows[0]);
+    return rows.length === 0 ? null : this.toSnapshot(rows[0]);
+  }
+
+  /**
+   * Runs a new shipment's INSERT and reads its snapshot in the same statement (the inserted
+   * row as a common table expression), with `columns` of the row by name. Only for a row
+   * nothing else writes to before `shipment.created` (no order links, no items): the links
+   * and items the snapshot shows are read as they were before the statement.
+   */
+  async insertAndSnapshot(
+    em: EntityManager,
+    insert: { sql: string; params: unknown[] },
+    columns: readonly string[],
+  ): Promise<{ row: Record<string, unknown>; snapshot: ShipmentSnapshot }> {
+    const { query, select } = this.snapshotQuery(NEW_ROW);
+    // The select list takes no parameters; the INSERT's own are $1..$n.
+    if (query.params.length > 0)
+      throw new Error('A snapshot with parameters cannot follow an INSERT');
+    const [row] = await transactionQuery(
+      em,
+      `WITH "${NEW_ROW}" AS (${insert.sql} RETURNING *)
+       SELECT ${select}${columns.map((c) => `, t."${c}" AS "${c}"`).join('')} ${query.fromClause()}`,
+      insert.params,
+    );
+    return { row, snapshot: this.toSnapshot(row) };
+  }
+
+  /** The snapshot's select list over `source` (the table, or the new row) as `t`. */
+  private snapshotQuery(source: string): { query: SqlQuery; select: string } {
+    const query = new SqlQuery(source, 't');
+    const select = this.data.reader.select(this.registry.get(Shipment), query);
+    return { query, select: `${select}, t.workspace_id AS event_workspace_id` };
+  }
+
+  private toSnapshot(row: Record<string, unknown>): ShipmentSnapshot {
+    const record = this.data.reader.reader(this.registry.get(Shipment)).map(row);
     return {
       record,
-      workspaceId: String(rows[0].event_workspace_id),
+      workspaceId: String(row.event_workspace_id),
       // As the JSON response carries it (dates as ISO strings).
       representation: JSON.parse(JSON.stringify(record)) as Record<string, unknown>,
     };
@@ -71,8 +106,10 @@ export class ShipmentEvents {
     em: EntityManager,
     id: string,
     before: readonly OutboxEvent[] = [],
+    /** Read with the INSERT (insertAndSnapshot) when nothing has written the row since. */
+    read?: ShipmentSnapshot,
   ): Promise<ApiRecord | null> {
-    const now = await this.snapshot(em, id);
+    const now = read ?? (await this.snapshot(em, id));
     if (!now) return null;
     await recordEvents(em, [...before, this.event(EventTypes.shipmentCreated, id, now)]);
     return now.record;

@@ -19,6 +19,13 @@ export interface ShipmentCreation {
   row: Record<string, unknown>;
 }
 
+/** A new shipment's INSERT (ShipmentStore.insertStatement). */
+export interface ShipmentInsert {
+  sql: string;
+  params: unknown[];
+  generated: ColumnMetadata[];
+}
+
 /**
  * The shipment table's SQL for the writes of the shipments module. Statements go as prepared
  * statements on the write's transaction (transactionQuery).
@@ -97,16 +104,34 @@ export class ShipmentStore {
   }
 
   /**
-   * Inserts a new shipment in one statement: the entity's columns (as TypeORM's insert would
-   * write them: a property left undefined takes the column's default) and `columns`, columns
-   * the entity does not carry or that override it (the tracking fields, by column name). The
-   * generated values (defaults) are set on the entity, as `save` does.
+   * Inserts a new shipment in one statement (insertStatement), and sets the generated values
+   * on the entity, as `save` does.
    */
   async insert(
     em: EntityManager,
     shipment: Shipment,
     columns: Readonly<Record<string, unknown>>,
   ): Promise<void> {
+    const insert = this.insertStatement(em, shipment, columns);
+    const [row] = await transactionQuery<Record<string, unknown>>(
+      em,
+      `${insert.sql}${insert.generated.length ? ` RETURNING ${insert.generated.map((c) => `"${c.databaseName}"`).join(', ')}` : ''}`,
+      insert.params,
+    );
+    this.setGenerated(em, shipment, insert, row);
+  }
+
+  /**
+   * The INSERT of a new shipment, without RETURNING: the entity's columns (as TypeORM's
+   * insert would write them: a property left undefined takes the column's default) and
+   * `columns`, columns the entity does not carry or that override it (the tracking fields, by
+   * column name). `generated`: the columns whose values the database decides (read back).
+   */
+  insertStatement(
+    em: EntityManager,
+    shipment: Shipment,
+    columns: Readonly<Record<string, unknown>>,
+  ): ShipmentInsert {
     const names: string[] = [];
     const values: string[] = [];
     const params: unknown[] = [];
@@ -137,13 +162,22 @@ export class ShipmentStore {
       params.push(value);
       values.push(`$${params.length}`);
     }
-    const returning = generated.map((c) => `"${c.databaseName}"`).join(', ');
-    const [row] = await transactionQuery<Record<string, unknown>>(
-      em,
-      `INSERT INTO shipment (${names.join(', ')}) VALUES (${values.join(', ')})${returning ? ` RETURNING ${returning}` : ''}`,
+    return {
+      sql: `INSERT INTO shipment (${names.join(', ')}) VALUES (${values.join(', ')})`,
       params,
-    );
-    for (const column of generated) {
+      generated,
+    };
+  }
+
+  /** Sets the generated values of `insert`, read back in `row` by column name, on the entity. */
+  setGenerated(
+    em: EntityManager,
+    shipment: Shipment,
+    insert: ShipmentInsert,
+    row: Record<string, unknown>,
+  ): void {
+    const driver = em.connection.driver;
+    for (const column of insert.generated) {
       column.setEntityValue(
         shipment,
         driver.prepareHydratedValue(row[column.databaseName], column),

@@ -35,6 +35,11 @@ export interface ShipmentWriteEvent {
   previousTrackingNumber: string | null;
   /** The write's transaction: work done here commits or rolls back with it. */
   em: EntityManager;
+  /**
+   * A listener that writes the shipment's row (or its order links or items) calls this, so
+   * `shipment.created` reads the shipment again instead of using the snapshot its INSERT read.
+   */
+  rowChanged(): void;
 }
 
 export type ShipmentWriteListener = (event: ShipmentWriteEvent) => Promise<void> | void;
@@ -87,6 +92,8 @@ interface Creating {
   tracking?: NewShipmentTracking;
   /** The created shipment as the API shows it (read for `shipment.created`). */
   record?: ApiRecord;
+  /** The snapshot read with the INSERT, while nothing else has written the shipment. */
+  inserted?: ShipmentSnapshot;
 }
 
 /**
@@ -306,8 +313,13 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       await ordersByNumbers(em, workspaceId, plan.numbers),
     );
     shipment.orderNumbers = linked.numbers;
+    const elements = ctx.nestedElements?.shipmentItems;
     if (stored) await em.save(shipment);
-    else await this.insertNew(shipment, workspaceId, em);
+    else {
+      // Nothing but the row itself before `shipment.created`: its INSERT reads the snapshot.
+      const alone = linked.orders.length === 0 && !keptItemIds?.length && !elements?.length;
+      await this.insertNew(shipment, workspaceId, em, alone);
+    }
     await replaceShipmentLinks(
       em,
       shipment.id,
@@ -330,7 +342,6 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       affected.push(...removed.map((r) => r.order_id));
     }
     await refreshOrderAggregates(em, affected);
-    const elements = ctx.nestedElements?.shipmentItems;
     if (elements?.length) {
       if (!this.nestedItemsWriter) throw new Error('No writer for nested shipment items');
       await this.nestedItemsWriter(shipment.id, elements, ctx);
@@ -362,6 +373,10 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
         ? previous.trackingNumber !== shipment.trackingNumber
         : shipment.trackingNumber !== null,
       em: ctx.em,
+      rowChanged: () => {
+        const creating = this.creating.get(shipment);
+        if (creating) creating.inserted = undefined;
+      },
     };
     for (const listener of this.listeners) await listener(event);
     // After the listeners, so the payload shows what they filled in (tracking fields).
@@ -371,6 +386,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
         ctx.em,
         shipment.id,
         creating?.tracking?.events ?? [],
+        creating?.inserted,
       );
       if (creating && record) creating.record = record;
     } else if (previous.snapshot) {
@@ -418,7 +434,12 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
    * NewShipmentTracker: for a local provider the status, checkpoints and dates are known before
    * the row exists), then writes what refers to it (its checkpoints).
    */
-  private async insertNew(shipment: Shipment, workspaceId: string, em: EntityManager) {
+  private async insertNew(
+    shipment: Shipment,
+    workspaceId: string,
+    em: EntityManager,
+    readSnapshot: boolean,
+  ) {
     const creating = this.creating.get(shipment);
     if (!creating) throw new Error('A shipment is inserted only after its validation');
     shipment.id = randomUUID();
@@ -433,7 +454,19 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       },
       em,
     );
-    await this.store.insert(em, shipment, tracking?.columns ?? {});
+    const columns = tracking?.columns ?? {};
+    if (readSnapshot) {
+      const insert = this.store.insertStatement(em, shipment, columns);
+      const { row, snapshot } = await this.events.insertAndSnapshot(
+        em,
+        insert,
+        insert.generated.map((c) => c.databaseName),
+      );
+      this.store.setGenerated(em, shipment, insert, row);
+      creating.inserted = snapshot;
+    } else {
+      await this.store.insert(em, shipment, columns);
+    }
     await tracking?.afterInsert(em);
     creating.tracking = tracking;
   }
