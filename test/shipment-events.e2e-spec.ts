@@ -138,6 +138,15 @@ describe('shipment events in the outbox', () => {
       expect(body).toEqual(shown);
     }
     expect(alone.body).toMatchObject({ trackingStatus: 'delivered', orders: [] });
+    // The checkpoints went in with the row (alone) or right after it (linked).
+    const counts: Array<{ id: string; n: number }> = await db.query(
+      `SELECT s.id, count(c.id)::int AS n FROM shipment s
+         LEFT JOIN tracking_checkpoint c ON c.shipment_id = s.id
+        WHERE s.id = ANY($1::uuid[]) GROUP BY s.id`,
+      [[linked.body.id, alone.body.id]],
+    );
+    expect(counts).toHaveLength(2);
+    for (const { n } of counts) expect(n).toBeGreaterThan(0);
   });
 
   it('a failed POST writes nothing, even when it fails after the shipment was written', async () => {

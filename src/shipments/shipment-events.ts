@@ -9,6 +9,7 @@ import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { changedFields } from './shipment-changes';
 import { transactionQuery } from '../hydra/query/prepared';
 import { Shipment } from './shipment.entity';
+import type { DependentInsert } from './shipment-store';
 
 /**
  * Payload of `shipment.created`, `shipment.updated` and `shipment.deleted`: the shipment as
@@ -67,16 +68,23 @@ export class ShipmentEvents {
     em: EntityManager,
     insert: { sql: string; params: unknown[] },
     columns: readonly string[],
+    /** Rows referring to the new one, inserted by the same statement. */
+    dependents: DependentInsert | null = null,
   ): Promise<{ row: Record<string, unknown>; snapshot: ShipmentSnapshot }> {
     const { query, select } = this.snapshotQuery(NEW_ROW);
     // The select list takes no parameters; the INSERT's own are $1..$n.
     if (query.params.length > 0)
       throw new Error('A snapshot with parameters cannot follow an INSERT');
+    const params = dependents ? [...insert.params, dependents.param] : insert.params;
+    // Its foreign keys are checked at the end of the statement, when the row exists.
+    const alsoInsert = dependents
+      ? `, "new_dependents" AS (${dependents.sql(`$${params.length}`)})`
+      : '';
     const [row] = await transactionQuery(
       em,
-      `WITH "${NEW_ROW}" AS (${insert.sql} RETURNING *)
+      `WITH "${NEW_ROW}" AS (${insert.sql} RETURNING *)${alsoInsert}
        SELECT ${select}${columns.map((c) => `, t."${c}" AS "${c}"`).join('')} ${query.fromClause()}`,
-      insert.params,
+      params,
     );
     return { row, snapshot: this.toSnapshot(row) };
   }

@@ -19,6 +19,15 @@ export interface ShipmentCreation {
   row: Record<string, unknown>;
 }
 
+/**
+ * An INSERT of rows that refer to a new shipment, taking one parameter: `sql` is given the
+ * placeholder to use (`$1` on its own, another number inside the shipment's INSERT).
+ */
+export interface DependentInsert {
+  sql: (placeholder: string) => string;
+  param: unknown;
+}
+
 /** A new shipment's INSERT (ShipmentStore.insertStatement). */
 export interface ShipmentInsert {
   sql: string;
@@ -167,6 +176,11 @@ export class ShipmentStore {
       params,
       generated,
     };
+  }
+
+  /** Runs a dependent insert on its own, after the shipment's. */
+  async insertDependents(em: EntityManager, dependents: DependentInsert): Promise<void> {
+    await transactionQuery(em, dependents.sql('$1'), [dependents.param]);
   }
 
   /** Sets the generated values of `insert`, read back in `row` by column name, on the entity. */

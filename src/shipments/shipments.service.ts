@@ -22,7 +22,7 @@ import {
   replaceShipmentLinks,
 } from './shipment-orders';
 import { DUPLICATE_TRACKING_NUMBER, Shipment } from './shipment.entity';
-import { ShipmentStore, type ShipmentCreation } from './shipment-store';
+import { ShipmentStore, type DependentInsert, type ShipmentCreation } from './shipment-store';
 import { blankToNull } from './text-input';
 import { checkWorkflowReferences } from './workflow-references';
 
@@ -59,8 +59,14 @@ export interface NewShipment {
 export interface NewShipmentTracking {
   /** Columns of the row (by column name): the tracking fields, the next check. */
   columns: Record<string, unknown>;
-  /** Writes what refers to the row (its checkpoints, a tracking job), once it exists. */
-  afterInsert(em: EntityManager): Promise<void>;
+  /**
+   * Rows that refer to the new one (its checkpoints), as one INSERT taking one parameter
+   * (`sql(placeholder)`, `param`): part of the row's own INSERT statement when it reads its
+   * snapshot, else run on its own right after it.
+   */
+  dependents?: DependentInsert | null;
+  /** Writes what else refers to the row (a tracking job), once it exists. */
+  afterInsert?(em: EntityManager): Promise<void>;
   /** Events recorded with `shipment.created`, in the same statement (the status change). */
   events: OutboxEvent[];
 }
@@ -455,19 +461,22 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       em,
     );
     const columns = tracking?.columns ?? {};
+    const dependents = tracking?.dependents ?? null;
     if (readSnapshot) {
       const insert = this.store.insertStatement(em, shipment, columns);
       const { row, snapshot } = await this.events.insertAndSnapshot(
         em,
         insert,
         insert.generated.map((c) => c.databaseName),
+        dependents,
       );
       this.store.setGenerated(em, shipment, insert, row);
       creating.inserted = snapshot;
     } else {
       await this.store.insert(em, shipment, columns);
+      if (dependents) await this.store.insertDependents(em, dependents);
     }
-    await tracking?.afterInsert(em);
+    await tracking?.afterInsert?.(em);
     creating.tracking = tracking;
   }
 

@@ -1,5 +1,4 @@
 import { recordEvents, type OutboxEvent, type SqlRunner } from '../../events/outbox';
-import { transactionQuery } from '../../hydra/query/prepared';
 import type { EngineCheckpoint } from '../engine';
 import {
   checkpointRecords,
@@ -107,7 +106,10 @@ export async function applyTrackingUpdates(
 }
 
 /** The columns of CheckpointRecord, as jsonb_to_recordset reads them. */
-const CHECKPOINT_RECORDSET = `jsonb_to_recordset($1::jsonb) AS x(shipment_id uuid, workspace_id uuid,
+/** Checkpoint records given as one jsonb parameter (`param`), as rows `x`. */
+const checkpointRecordset = (
+  param = '$1',
+) => `jsonb_to_recordset(${param}::jsonb) AS x(shipment_id uuid, workspace_id uuid,
               external_id text, checkpoint_date timestamptz, status text, info text,
               location text, country_iso2 text, carrier text, rel text, raw_status text,
               source text)`;
@@ -126,7 +128,7 @@ async function upsertCheckpoints(
        INSERT INTO tracking_checkpoint AS c (${CHECKPOINT_COLUMNS})
        SELECT x.shipment_id, x.workspace_id, x.external_id, x.checkpoint_date, x.status, x.info,
               x.location, x.country_iso2, x.carrier, x.rel, x.raw_status, x.source
-         FROM ${CHECKPOINT_RECORDSET}
+         FROM ${checkpointRecordset()}
        ON CONFLICT (shipment_id, external_id) DO UPDATE SET
          checkpoint_date = EXCLUDED.checkpoint_date, status = EXCLUDED.status,
          info = EXCLUDED.info, location = EXCLUDED.location, country_iso2 = EXCLUDED.country_iso2,
@@ -145,22 +147,22 @@ async function upsertCheckpoints(
 }
 
 /**
- * Inserts the checkpoints of a shipment created in this transaction: it has none yet, so
- * nothing conflicts and nothing needs reading back (its tracking was computed from these).
+ * The INSERT of the checkpoints of a shipment created in this transaction, taking the records
+ * as its one parameter: the shipment has none yet, so nothing conflicts and nothing needs
+ * reading back (its tracking was computed from these). null when there are none.
  */
-export async function insertNewCheckpoints(
-  runner: SqlRunner,
+export function newCheckpointsInsert(
   records: readonly CheckpointRecord[],
-): Promise<void> {
-  if (records.length === 0) return;
-  await transactionQuery(
-    runner,
-    `INSERT INTO tracking_checkpoint (${CHECKPOINT_COLUMNS})
-     SELECT x.shipment_id, x.workspace_id, x.external_id, x.checkpoint_date, x.status, x.info,
-            x.location, x.country_iso2, x.carrier, x.rel, x.raw_status, x.source
-       FROM ${CHECKPOINT_RECORDSET}`,
-    [JSON.stringify(records)],
-  );
+): { sql: (param: string) => string; param: string } | null {
+  if (records.length === 0) return null;
+  return {
+    sql: (param) =>
+      `INSERT INTO tracking_checkpoint (${CHECKPOINT_COLUMNS})
+       SELECT x.shipment_id, x.workspace_id, x.external_id, x.checkpoint_date, x.status, x.info,
+              x.location, x.country_iso2, x.carrier, x.rel, x.raw_status, x.source
+         FROM ${checkpointRecordset(param)}`,
+    param: JSON.stringify(records),
+  };
 }
 
 async function loadCheckpoints(

@@ -26,7 +26,7 @@ import type { NewShipment, NewShipmentTracking } from '../../shipments/shipments
 import { firstTrackingState, untrackedRow } from './tracking-state';
 import {
   applyTrackingUpdates,
-  insertNewCheckpoints,
+  newCheckpointsInsert,
   type TrackingOutcome,
   type TrackingUpdate,
 } from './tracking-writer';
@@ -340,8 +340,8 @@ export class TrackingService {
    * The tracking of a shipment about to be created, decided before its row is inserted so that
    * one INSERT carries it (ShipmentsService.trackNewWith). A local provider (the sandbox,
    * no_info) is asked now, within `trackingSyncTimeoutMs`: the row gets the status, dates and
-   * next check computed from its report, and its checkpoints are inserted once the row exists
-   * (nothing to read back: they are the report's). A shipment routed to a remote provider, or
+   * next check computed from its report, and its checkpoints are inserted with the row (its
+   * `dependents`; nothing to read back: they are the report's). A shipment routed to a remote provider, or
    * whose provider is slow or fails, is left due with its job enqueued in the same
    * transaction, as trackInTransaction does.
    */
@@ -380,7 +380,7 @@ export class TrackingService {
     });
     return {
       columns: { ...state.columns },
-      afterInsert: (runner) => insertNewCheckpoints(runner, state.checkpoints),
+      dependents: newCheckpointsInsert(state.checkpoints),
       events: state.event ? [state.event] : [],
     };
   }
