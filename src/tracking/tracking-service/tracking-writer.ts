@@ -1,4 +1,5 @@
 import { recordEvents, type OutboxEvent, type SqlRunner } from '../../events/outbox';
+import type { DependentInsert } from '../../shipments/shipment-store';
 import type { EngineCheckpoint } from '../engine';
 import {
   checkpointRecords,
@@ -105,16 +106,33 @@ export async function applyTrackingUpdates(
   return [...outcomes.values()];
 }
 
-/** The columns of CheckpointRecord, as jsonb_to_recordset reads them. */
-/** Checkpoint records given as one jsonb parameter (`param`), as rows `x`. */
-const checkpointRecordset = (
-  param = '$1',
-) => `jsonb_to_recordset(${param}::jsonb) AS x(shipment_id uuid, workspace_id uuid,
-              external_id text, checkpoint_date timestamptz, status text, info text,
-              location text, country_iso2 text, carrier text, rel text, raw_status text,
-              source text)`;
-const CHECKPOINT_COLUMNS = `shipment_id, workspace_id, external_id, checkpoint_date,
-              status, info, location, country_iso2, carrier, rel, raw_status, source`;
+/** The columns of CheckpointRecord, in the order the checkpoint INSERTs write them. */
+const CHECKPOINT_COLUMNS = [
+  'shipment_id',
+  'workspace_id',
+  'external_id',
+  'checkpoint_date',
+  'status',
+  'info',
+  'location',
+  'country_iso2',
+  'carrier',
+  'rel',
+  'raw_status',
+  'source',
+];
+
+/**
+ * `INSERT INTO tracking_checkpoint` of the checkpoint records given as one jsonb parameter
+ * (`param`), read as rows `x`; `as`: the table's alias (an upsert's ON CONFLICT names it).
+ */
+const insertCheckpointRecords = (param = '$1', as = '') =>
+  `INSERT INTO tracking_checkpoint ${as && `AS ${as} `}(${CHECKPOINT_COLUMNS.join(', ')})
+   SELECT ${CHECKPOINT_COLUMNS.map((c) => `x.${c}`).join(', ')}
+     FROM jsonb_to_recordset(${param}::jsonb) AS x(shipment_id uuid, workspace_id uuid,
+          external_id text, checkpoint_date timestamptz, status text, info text,
+          location text, country_iso2 text, carrier text, rel text, raw_status text,
+          source text)`;
 
 /** Upserts checkpoints; returns the number of new rows per shipment. */
 async function upsertCheckpoints(
@@ -125,10 +143,7 @@ async function upsertCheckpoints(
   if (records.length === 0) return inserted;
   const rows: Array<{ shipment_id: string; n: number }> = await runner.query(
     `WITH written AS (
-       INSERT INTO tracking_checkpoint AS c (${CHECKPOINT_COLUMNS})
-       SELECT x.shipment_id, x.workspace_id, x.external_id, x.checkpoint_date, x.status, x.info,
-              x.location, x.country_iso2, x.carrier, x.rel, x.raw_status, x.source
-         FROM ${checkpointRecordset()}
+       ${insertCheckpointRecords('$1', 'c')}
        ON CONFLICT (shipment_id, external_id) DO UPDATE SET
          checkpoint_date = EXCLUDED.checkpoint_date, status = EXCLUDED.status,
          info = EXCLUDED.info, location = EXCLUDED.location, country_iso2 = EXCLUDED.country_iso2,
@@ -151,18 +166,9 @@ async function upsertCheckpoints(
  * as its one parameter: the shipment has none yet, so nothing conflicts and nothing needs
  * reading back (its tracking was computed from these). null when there are none.
  */
-export function newCheckpointsInsert(
-  records: readonly CheckpointRecord[],
-): { sql: (param: string) => string; param: string } | null {
+export function newCheckpointsInsert(records: readonly CheckpointRecord[]): DependentInsert | null {
   if (records.length === 0) return null;
-  return {
-    sql: (param) =>
-      `INSERT INTO tracking_checkpoint (${CHECKPOINT_COLUMNS})
-       SELECT x.shipment_id, x.workspace_id, x.external_id, x.checkpoint_date, x.status, x.info,
-              x.location, x.country_iso2, x.carrier, x.rel, x.raw_status, x.source
-         FROM ${checkpointRecordset(param)}`,
-    param: JSON.stringify(records),
-  };
+  return { sql: (param) => insertCheckpointRecords(param), param: JSON.stringify(records) };
 }
 
 async function loadCheckpoints(
