@@ -9,7 +9,7 @@ import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { changedFields } from './shipment-changes';
 import { transactionQuery } from '../hydra/query/prepared';
 import { Shipment } from './shipment.entity';
-import type { DependentInsert } from './shipment-store';
+import { NEW_SHIPMENT, type NewShipmentRead } from './shipment-store';
 
 /**
  * Payload of `shipment.created`, `shipment.updated` and `shipment.deleted`: the shipment as
@@ -28,9 +28,6 @@ export interface ShipmentSnapshot {
   /** The record as `GET /shipments/{id}` reads it (before JSON: dates as dates). */
   record: ApiRecord;
 }
-
-/** The name of a new row in the statement that inserts it and reads its snapshot. */
-const NEW_ROW = 'new_shipment';
 
 /**
  * Writes the shipment's lifecycle events to the outbox on the write's own transaction, so
@@ -59,34 +56,17 @@ export class ShipmentEvents {
   }
 
   /**
-   * Runs a new shipment's INSERT and reads its snapshot in the same statement (the inserted
-   * row as a common table expression), with `columns` of the row by name. Only for a row
-   * nothing else writes to before `shipment.created` (no order links, no items): the links
-   * and items the snapshot shows are read as they were before the statement.
+   * The snapshot as a new shipment's INSERT reads it over its new row (ShipmentStore.insert;
+   * `toSnapshot` of the answer). Only for a row nothing else writes to before
+   * `shipment.created` (no order links, no items): the statement reads the links and items as
+   * they were before it.
    */
-  async insertAndSnapshot(
-    em: EntityManager,
-    insert: { sql: string; params: unknown[] },
-    columns: readonly string[],
-    /** Rows referring to the new one, inserted by the same statement. */
-    dependents: DependentInsert | null = null,
-  ): Promise<{ row: Record<string, unknown>; snapshot: ShipmentSnapshot }> {
-    const { query, select } = this.snapshotQuery(NEW_ROW);
-    // The select list takes no parameters; the INSERT's own are $1..$n.
+  newShipmentRead(): NewShipmentRead {
+    const { query, select } = this.snapshotQuery(NEW_SHIPMENT);
+    // The INSERT's parameters are the statement's; the select list has none of its own.
     if (query.params.length > 0)
-      throw new Error('A snapshot with parameters cannot follow an INSERT');
-    const params = dependents ? [...insert.params, dependents.param] : insert.params;
-    // Its foreign keys are checked at the end of the statement, when the row exists.
-    const alsoInsert = dependents
-      ? `, "new_dependents" AS (${dependents.sql(`$${params.length}`)})`
-      : '';
-    const [row] = await transactionQuery(
-      em,
-      `WITH "${NEW_ROW}" AS (${insert.sql} RETURNING *)${alsoInsert}
-       SELECT ${select}${columns.map((c) => `, t."${c}" AS "${c}"`).join('')} ${query.fromClause()}`,
-      params,
-    );
-    return { row, snapshot: this.toSnapshot(row) };
+      throw new Error('A snapshot read with an INSERT takes no parameters');
+    return { select, from: query.fromClause() };
   }
 
   /** The snapshot's select list over `source` (the table, or the new row) as `t`. */
@@ -96,7 +76,8 @@ export class ShipmentEvents {
     return { query, select: `${select}, t.workspace_id AS event_workspace_id` };
   }
 
-  private toSnapshot(row: Record<string, unknown>): ShipmentSnapshot {
+  /** The snapshot from a row its select list read. */
+  toSnapshot(row: Record<string, unknown>): ShipmentSnapshot {
     const record = this.data.reader.reader(this.registry.get(Shipment)).map(row);
     return {
       record,
@@ -114,7 +95,7 @@ export class ShipmentEvents {
     em: EntityManager,
     id: string,
     before: readonly OutboxEvent[] = [],
-    /** Read with the INSERT (insertAndSnapshot) when nothing has written the row since. */
+    /** Read with the INSERT (newShipmentRead) when nothing has written the row since. */
     read?: ShipmentSnapshot,
   ): Promise<ApiRecord | null> {
     const now = read ?? (await this.snapshot(em, id));

@@ -28,11 +28,16 @@ export interface DependentInsert {
   param: unknown;
 }
 
-/** A new shipment's INSERT (ShipmentStore.insertStatement). */
-export interface ShipmentInsert {
-  sql: string;
-  params: unknown[];
-  generated: ColumnMetadata[];
+/** The name of the new row in the statement that inserts it (ShipmentStore.insert). */
+export const NEW_SHIPMENT = 'new_shipment';
+
+/**
+ * What the INSERT of a new shipment also answers: a select list over the new row as `t`, and
+ * the FROM clause over `"new_shipment" t` (with its joins). It takes no parameters.
+ */
+export interface NewShipmentRead {
+  select: string;
+  from: string;
 }
 
 /**
@@ -113,34 +118,21 @@ export class ShipmentStore {
   }
 
   /**
-   * Inserts a new shipment in one statement (insertStatement), and sets the generated values
-   * on the entity, as `save` does.
+   * Inserts a new shipment in one statement: the entity's columns (as TypeORM's insert would
+   * write them: a property left undefined takes the column's default) and `columns`, columns
+   * the entity does not carry or that override it (the tracking fields, by column name). The
+   * same statement inserts the rows that refer to it (`dependents`; their foreign key is
+   * checked at the statement's end, when the row exists) and answers `read` over the new row
+   * (`"new_shipment" t`). The generated values (defaults) are set on the entity, as `save`
+   * does; the answer has them by column name, beside what `read` selects.
    */
   async insert(
     em: EntityManager,
     shipment: Shipment,
     columns: Readonly<Record<string, unknown>>,
-  ): Promise<void> {
-    const insert = this.insertStatement(em, shipment, columns);
-    const [row] = await transactionQuery<Record<string, unknown>>(
-      em,
-      `${insert.sql}${insert.generated.length ? ` RETURNING ${insert.generated.map((c) => `"${c.databaseName}"`).join(', ')}` : ''}`,
-      insert.params,
-    );
-    this.setGenerated(em, shipment, insert, row);
-  }
-
-  /**
-   * The INSERT of a new shipment, without RETURNING: the entity's columns (as TypeORM's
-   * insert would write them: a property left undefined takes the column's default) and
-   * `columns`, columns the entity does not carry or that override it (the tracking fields, by
-   * column name). `generated`: the columns whose values the database decides (read back).
-   */
-  insertStatement(
-    em: EntityManager,
-    shipment: Shipment,
-    columns: Readonly<Record<string, unknown>>,
-  ): ShipmentInsert {
+    dependents: DependentInsert | null = null,
+    read: NewShipmentRead | null = null,
+  ): Promise<Record<string, unknown>> {
     const names: string[] = [];
     const values: string[] = [];
     const params: unknown[] = [];
@@ -171,32 +163,26 @@ export class ShipmentStore {
       params.push(value);
       values.push(`$${params.length}`);
     }
-    return {
-      sql: `INSERT INTO shipment (${names.join(', ')}) VALUES (${values.join(', ')})`,
+    if (dependents) params.push(dependents.param);
+    const selected = [
+      ...(read ? [read.select] : []),
+      ...generated.map((c) => `t."${c.databaseName}" AS "${c.databaseName}"`),
+    ];
+    const [row] = await transactionQuery<Record<string, unknown>>(
+      em,
+      `WITH "${NEW_SHIPMENT}" AS (INSERT INTO shipment (${names.join(', ')})
+         VALUES (${values.join(', ')}) RETURNING *)
+       ${dependents ? `, "new_dependents" AS (${dependents.sql(`$${params.length}`)})` : ''}
+       SELECT ${selected.join(', ') || '1'} ${read?.from ?? `FROM "${NEW_SHIPMENT}" t`}`,
       params,
-      generated,
-    };
-  }
-
-  /** Runs a dependent insert on its own, after the shipment's. */
-  async insertDependents(em: EntityManager, dependents: DependentInsert): Promise<void> {
-    await transactionQuery(em, dependents.sql('$1'), [dependents.param]);
-  }
-
-  /** Sets the generated values of `insert`, read back in `row` by column name, on the entity. */
-  setGenerated(
-    em: EntityManager,
-    shipment: Shipment,
-    insert: ShipmentInsert,
-    row: Record<string, unknown>,
-  ): void {
-    const driver = em.connection.driver;
-    for (const column of insert.generated) {
+    );
+    for (const column of generated) {
       column.setEntityValue(
         shipment,
         driver.prepareHydratedValue(row[column.databaseName], column),
       );
     }
+    return row;
   }
 
   /** The columns an insert writes (TypeORM's own list: embedded and relation columns too). */

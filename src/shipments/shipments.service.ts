@@ -61,8 +61,7 @@ export interface NewShipmentTracking {
   columns: Record<string, unknown>;
   /**
    * Rows that refer to the new one (its checkpoints), as one INSERT taking one parameter
-   * (`sql(placeholder)`, `param`): part of the row's own INSERT statement when it reads its
-   * snapshot, else run on its own right after it.
+   * (`sql(placeholder)`, `param`), written by the row's own INSERT statement.
    */
   dependents?: DependentInsert | null;
   /** Writes what else refers to the row (a tracking job), once it exists. */
@@ -438,7 +437,8 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
   /**
    * Inserts a new shipment with its tracking fields, decided first (the tracking module's
    * NewShipmentTracker: for a local provider the status, checkpoints and dates are known before
-   * the row exists), then writes what refers to it (its checkpoints).
+   * the row exists) and, in the same statement, its checkpoints and, when `readSnapshot`, the
+   * snapshot `shipment.created` carries.
    */
   private async insertNew(
     shipment: Shipment,
@@ -460,22 +460,14 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       },
       em,
     );
-    const columns = tracking?.columns ?? {};
-    const dependents = tracking?.dependents ?? null;
-    if (readSnapshot) {
-      const insert = this.store.insertStatement(em, shipment, columns);
-      const { row, snapshot } = await this.events.insertAndSnapshot(
-        em,
-        insert,
-        insert.generated.map((c) => c.databaseName),
-        dependents,
-      );
-      this.store.setGenerated(em, shipment, insert, row);
-      creating.inserted = snapshot;
-    } else {
-      await this.store.insert(em, shipment, columns);
-      if (dependents) await this.store.insertDependents(em, dependents);
-    }
+    const row = await this.store.insert(
+      em,
+      shipment,
+      tracking?.columns ?? {},
+      tracking?.dependents,
+      readSnapshot ? this.events.newShipmentRead() : null,
+    );
+    if (readSnapshot) creating.inserted = this.events.toSnapshot(row);
     await tracking?.afterInsert?.(em);
     creating.tracking = tracking;
   }
