@@ -40,6 +40,14 @@ export interface NewShipmentRead {
   from: string;
 }
 
+/** The columns of a stored shipment a PUT compares the new one with. */
+export interface StoredShipment {
+  workspace_id: string;
+  tracking_number: string | null;
+  origin_carrier: string | null;
+  order_numbers: string[];
+}
+
 /**
  * The shipment table's SQL for the writes of the shipments module. Statements go as prepared
  * statements on the write's transaction (transactionQuery).
@@ -86,21 +94,8 @@ export class ShipmentStore {
   }
 
   /** What a PUT compares the shipment with. */
-  async stored(
-    em: EntityManager,
-    id: string,
-  ): Promise<{
-    workspace_id: string;
-    tracking_number: string | null;
-    origin_carrier: string | null;
-    order_numbers: string[];
-  }> {
-    const [row] = await transactionQuery<{
-      workspace_id: string;
-      tracking_number: string | null;
-      origin_carrier: string | null;
-      order_numbers: string[];
-    }>(
+  async stored(em: EntityManager, id: string): Promise<StoredShipment> {
+    const [row] = await transactionQuery<StoredShipment>(
       em,
       'SELECT workspace_id, tracking_number, origin_carrier, order_numbers FROM shipment WHERE id = $1',
       [id],
