@@ -32,6 +32,7 @@ import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { Shipment } from '../src/shipments/shipment.entity';
 import {
   cpuMs,
+  postgresCpuMs,
   ensureDatabase,
   machineLoad,
   seededWorkspace,
@@ -135,7 +136,7 @@ async function main(): Promise<void> {
   const load = [machineLoad()];
   try {
     for (const scenario of scenarios) {
-      const runs: Record<'api' | 'bare', Array<LoadResult & { cpuMs: number }>> = {
+      const runs: Record<'api' | 'bare', Array<LoadResult & { cpuMs: number; pgMs: number }>> = {
         api: [],
         bare: [],
       };
@@ -144,6 +145,7 @@ async function main(): Promise<void> {
         const target = side === 'api' ? port : bare.port;
         const pid = side === 'api' ? api.pid! : bare.child.pid!;
         const before = cpuMs(pid);
+        const pgBefore = postgresCpuMs();
         const result = await runLoad(
           `http://127.0.0.1:${target}${scenario.path}`,
           headers,
@@ -151,7 +153,11 @@ async function main(): Promise<void> {
           time,
           scenario.post,
         );
-        return { ...result, cpuMs: (cpuMs(pid) - before) / result.requests };
+        return {
+          ...result,
+          cpuMs: (cpuMs(pid) - before) / result.requests,
+          pgMs: (postgresCpuMs() - pgBefore) / result.requests,
+        };
       };
       await one('api', 1); // warm-up
       await one('bare', 1);
@@ -166,10 +172,11 @@ async function main(): Promise<void> {
         rps: median(r.map((x) => x.rps)),
         p99: median(r.map((x) => x.p99)),
         cpu: median(r.map((x) => x.cpuMs)),
+        pg: median(r.map((x) => x.pgMs)),
         errors: r.reduce((n, x) => n + x.errors, 0),
       }));
       rows.push(
-        `| \`${scenario.name}\` | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | **${(a.rps / b.rps).toFixed(2)}** | ${a.p99.toFixed(1)} | ${b.p99.toFixed(1)} | ${(a.cpu * 1000).toFixed(0)} | ${(b.cpu * 1000).toFixed(0)} | ${a.errors + b.errors} |`,
+        `| \`${scenario.name}\` | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | **${(a.rps / b.rps).toFixed(2)}** | ${a.p99.toFixed(1)} | ${b.p99.toFixed(1)} | ${(a.cpu * 1000).toFixed(0)} | ${(b.cpu * 1000).toFixed(0)} | ${(a.pg * 1000).toFixed(0)} | ${(b.pg * 1000).toFixed(0)} | ${a.errors + b.errors} |`,
       );
       console.error(rows[rows.length - 1]);
       load.push(machineLoad());
@@ -184,9 +191,9 @@ async function main(): Promise<void> {
     `\n${connections} connections, ${values.rounds} alternating rounds of ${seconds} s, medians; ${load.join(', ')}\n`,
   );
   console.log(
-    '| request | API req/s | bare req/s | ratio | API p99 ms | bare p99 ms | API CPU µs/req | bare CPU µs/req | errors |',
+    '| request | API req/s | bare req/s | ratio | API p99 ms | bare p99 ms | API CPU µs/req | bare CPU µs/req | PostgreSQL CPU µs/req (API) | (bare) | errors |',
   );
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);
 }
 
