@@ -35,7 +35,7 @@ export interface ProviderCredentials {
 }
 
 export interface ProviderHttpRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Absolute URL (the adapter joins `credentials.baseUrl` and its path). */
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
