@@ -27,6 +27,11 @@ export interface FakeProviderServer {
   /** Route `METHOD /path` (path without query) to a handler; replaces an earlier one. */
   on(method: string, path: string, handler: FakeHandler): void;
   /**
+   * Route `METHOD /prefix...` to a handler, for paths carrying ids (`/trackers/{id}`); exact
+   * routes win, then the longest matching prefix.
+   */
+  onPrefix(method: string, prefix: string, handler: FakeHandler): void;
+  /**
    * Answers to use before any route, in order, for the next requests (e.g. a 429 with
    * Retry-After, a 500, a 401): protocol failures a test wants once.
    */
@@ -44,6 +49,15 @@ export interface FakeProviderServer {
 export async function startFakeProviderServer(): Promise<FakeProviderServer> {
   const requests: FakeRequest[] = [];
   const routes = new Map<string, FakeHandler>();
+  const prefixes = new Map<string, FakeHandler>();
+  const route = (method: string, path: string): FakeHandler | undefined => {
+    const exact = routes.get(`${method} ${path}`);
+    if (exact) return exact;
+    const matching = [...prefixes.keys()]
+      .filter((k) => `${method} ${path}`.startsWith(k))
+      .sort((a, b) => b.length - a.length);
+    return matching.length > 0 ? prefixes.get(matching[0]) : undefined;
+  };
   const scripted: FakeResponse[] = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -60,7 +74,7 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
         body: parseBody(rawBody, req.headers['content-type']),
       };
       requests.push(request);
-      const handler = routes.get(`${request.method} ${request.path}`);
+      const handler = route(request.method, request.path);
       const answer = async (): Promise<FakeResponse> =>
         scripted.shift() ??
         (handler ? handler(request) : { status: 404, body: { error: 'no such route' } });
@@ -89,6 +103,8 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     on: (method, path, handler) => routes.set(`${method.toUpperCase()} ${path}`, handler),
+    onPrefix: (method, prefix, handler) =>
+      prefixes.set(`${method.toUpperCase()} ${prefix}`, handler),
     failNext: (...answers) => scripted.push(...answers),
     calls: (method, path) =>
       requests.filter((r) => r.method === method.toUpperCase() && r.path === path),

@@ -87,6 +87,9 @@ export interface ProviderTrackRequest {
   readonly carrierCode: string | null;
 }
 
+/** What stopping numbers came to, per tracking number: null (stopped) or why not. */
+export type StopOutcomes = Map<string, TrackingProviderError | null>;
+
 /** What a provider answered for one number: a result, or why there is none. */
 export type ProviderOutcome = TrackingResult | TrackingProviderError;
 
@@ -137,8 +140,14 @@ export interface ProviderAdapter {
     ctx: ProviderCallContext,
     requests: readonly ProviderTrackRequest[],
   ): Promise<Map<string, ProviderOutcome>>;
-  /** Tell the provider to stop tracking (a final status was reached). */
-  stop?(ctx: ProviderCallContext, requests: readonly ProviderTrackRequest[]): Promise<void>;
+  /**
+   * Tell the provider to stop tracking numbers (a final status was reached, or the shipment
+   * moved to other credentials). Answers, per tracking number, null when stopped (or nothing
+   * was left to stop), or the error that prevented it; numbers the answer leaves out count as
+   * stopped. A thrown error is the whole batch's. The application retries transient errors on
+   * later passes (a few attempts with backoff) and gives up at a permanent one.
+   */
+  stop?(ctx: ProviderCallContext, requests: readonly ProviderTrackRequest[]): Promise<StopOutcomes>;
   /** Push: true when the request carries the provider's valid signature or secret. */
   verifyPush?(credentials: ProviderCredentials, push: PushRequest): boolean;
   /** Push: the updates a verified request carries (an unparseable body gives none). */
