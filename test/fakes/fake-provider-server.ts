@@ -36,6 +36,8 @@ export interface FakeProviderServer {
    * Retry-After, a 500, a 401): protocol failures a test wants once.
    */
   failNext(...answers: FakeResponse[]): void;
+  /** The same for the next requests of one method whose path starts with `prefix` only. */
+  failNextOn(method: string, prefix: string, ...answers: FakeResponse[]): void;
   /** Requests whose method and path match. */
   calls(method: string, path: string): FakeRequest[];
   close(): Promise<void>;
@@ -59,6 +61,11 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
     return matching.length > 0 ? prefixes.get(matching[0]) : undefined;
   };
   const scripted: FakeResponse[] = [];
+  const scriptedOn: Array<{ method: string; prefix: string; answer: FakeResponse }> = [];
+  const scriptedFor = (method: string, path: string): FakeResponse | undefined => {
+    const index = scriptedOn.findIndex((s) => s.method === method && path.startsWith(s.prefix));
+    return index < 0 ? undefined : scriptedOn.splice(index, 1)[0].answer;
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -77,6 +84,7 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
       const handler = route(request.method, request.path);
       const answer = async (): Promise<FakeResponse> =>
         scripted.shift() ??
+        scriptedFor(request.method, request.path) ??
         (handler ? handler(request) : { status: 404, body: { error: 'no such route' } });
       answer().then(
         (out) => write(out),
@@ -106,6 +114,10 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
     onPrefix: (method, prefix, handler) =>
       prefixes.set(`${method.toUpperCase()} ${prefix}`, handler),
     failNext: (...answers) => scripted.push(...answers),
+    failNextOn: (method, prefix, ...answers) =>
+      scriptedOn.push(
+        ...answers.map((answer) => ({ method: method.toUpperCase(), prefix, answer })),
+      ),
     calls: (method, path) =>
       requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
     close: () =>
