@@ -15,6 +15,9 @@ export interface RemoteTrackingState {
   registeredAt: Date | null;
   stoppedAt: Date | null;
   lastPushAt: Date | null;
+  /** Push subscriptions that lapse (UPS Track Alert): last accepted, last refused. */
+  pushSubscribedAt: Date | null;
+  pushRefusedAt: Date | null;
 }
 
 export interface RemoteTrackingMark {
@@ -34,10 +37,12 @@ interface StateRow {
   registered_at: Date | null;
   stopped_at: Date | null;
   last_push_at: Date | null;
+  push_subscribed_at: Date | null;
+  push_refused_at: Date | null;
 }
 
 const COLUMNS = `shipment_id, credentials_key, tracking_number, carrier_code, registered_at,
-  stopped_at, last_push_at`;
+  stopped_at, last_push_at, push_subscribed_at, push_refused_at`;
 
 /** The SQL of shipment_remote_tracking (registration, stop and push state per shipment). */
 export const remoteTrackingState = {
@@ -94,7 +99,15 @@ export const remoteTrackingState = {
              stopped_at = CASE
                WHEN (t.credentials_key, t.tracking_number)
                     IS DISTINCT FROM (EXCLUDED.credentials_key, EXCLUDED.tracking_number)
-               THEN NULL ELSE t.stopped_at END)
+               THEN NULL ELSE t.stopped_at END,
+             push_subscribed_at = CASE
+               WHEN (t.credentials_key, t.tracking_number)
+                    IS DISTINCT FROM (EXCLUDED.credentials_key, EXCLUDED.tracking_number)
+               THEN NULL ELSE t.push_subscribed_at END,
+             push_refused_at = CASE
+               WHEN (t.credentials_key, t.tracking_number)
+                    IS DISTINCT FROM (EXCLUDED.credentials_key, EXCLUDED.tracking_number)
+               THEN NULL ELSE t.push_refused_at END)
          SELECT DISTINCT credentials_key, tracking_number, carrier_code FROM left_behind`,
         [
           JSON.stringify(
@@ -185,6 +198,27 @@ export const remoteTrackingState = {
     );
   },
 
+  /**
+   * Push subscriptions (after `mark`): the provider accepted these shipments' numbers now, or
+   * refused them.
+   */
+  async markPushSubscriptions(
+    runner: SqlRunner,
+    outcome: { subscribed: readonly string[]; refused: readonly string[] },
+    now: Date,
+  ): Promise<void> {
+    if (outcome.subscribed.length === 0 && outcome.refused.length === 0) return;
+    await runner.query(
+      `UPDATE shipment_remote_tracking
+          SET push_subscribed_at = CASE WHEN shipment_id = ANY($1::uuid[]) THEN $3
+                                        ELSE push_subscribed_at END,
+              push_refused_at = CASE WHEN shipment_id = ANY($2::uuid[]) THEN $3
+                                     ELSE push_refused_at END
+        WHERE shipment_id = ANY($1::uuid[]) OR shipment_id = ANY($2::uuid[])`,
+      [outcome.subscribed, outcome.refused, now],
+    );
+  },
+
   async markPushed(runner: SqlRunner, shipmentIds: readonly string[], now: Date): Promise<void> {
     if (shipmentIds.length === 0) return;
     await runner.query(
@@ -202,7 +236,8 @@ export const remoteTrackingState = {
     if (numbers.length === 0) return [];
     const rows: StateRow[] = await runner.query(
       `SELECT t.shipment_id, t.credentials_key, t.tracking_number, t.carrier_code,
-              t.registered_at, t.stopped_at, t.last_push_at
+              t.registered_at, t.stopped_at, t.last_push_at, t.push_subscribed_at,
+              t.push_refused_at
          FROM shipment_remote_tracking t JOIN shipment s ON s.id = t.shipment_id
         WHERE t.credentials_key = $1 AND t.tracking_number = ANY($2::text[])
           AND s.tracking_number = t.tracking_number`,
@@ -221,6 +256,8 @@ function toState(r: StateRow): RemoteTrackingState {
     registeredAt: r.registered_at,
     stoppedAt: r.stopped_at,
     lastPushAt: r.last_push_at,
+    pushSubscribedAt: r.push_subscribed_at,
+    pushRefusedAt: r.push_refused_at,
   };
 }
 

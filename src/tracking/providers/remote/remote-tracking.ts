@@ -17,8 +17,9 @@ import { ProviderCredentialsStore, type TrackingCredentials } from './provider-c
 import { ProviderRateLimiter } from './provider-rate-limiter';
 import { mayRouteRemotely, routeShipment } from './provider-routing';
 import { MemoryProviderTokenCache } from './provider-token-cache';
+import { pushSubscriptionDue } from './push-subscription-rules';
 import { nextStopAttempt, STOP_LEASE_MS } from './remote-stop-rules';
-import { remoteTrackingState, stopKey } from './remote-tracking-state';
+import { remoteTrackingState, stopKey, type RemoteTrackingState } from './remote-tracking-state';
 import { remoteTrackingStops, type ClaimedStop, type StopRequest } from './remote-tracking-stops';
 import { RegistrationQueue, stopsTheKey } from './registration-queue';
 
@@ -132,9 +133,11 @@ export class RemoteTracking {
 
   /**
    * Asks the provider about shipments routed to one credentials record: registers numbers it
-   * does not know yet (aggregators), then tracks every number, in batches. After a 429, a
-   * timeout or a refusal the rest of the group is not sent: it fails with the same error and is
-   * retried later (Retry-After honoured by the caller's backoff).
+   * does not know yet (aggregators), subscribes numbers to pushes that lapse (UPS Track Alert),
+   * then tracks every number, in batches. After a 429, a timeout or a refusal the rest of the
+   * group is not sent: it fails with the same error and is retried later (Retry-After honoured
+   * by the caller's backoff). Numbers the shipments leave registered at other credentials (a
+   * changed route or number) are stopped there.
    */
   async fetch(
     route: TrackingCredentials,
@@ -238,6 +241,16 @@ export class RemoteTracking {
         }
       }
     }
+    const pushes = await this.subscribePushes(route, ctx, {
+      requests: requests.filter(
+        (r) => !failed.has(r.trackingNumber) && !deferred.has(r.trackingNumber),
+      ),
+      byNumber,
+      state,
+      now: options.now,
+      halted: () => stopper !== null,
+      noteFailure,
+    });
     const toTrack = requests.filter(
       (r) => !failed.has(r.trackingNumber) && !deferred.has(r.trackingNumber),
     );
@@ -278,6 +291,7 @@ export class RemoteTracking {
       })),
       options.now,
     );
+    await remoteTrackingState.markPushSubscriptions(runner, pushes, options.now);
     await remoteTrackingStops.enqueue(runner, leftBehind, options.now);
     await this.sendStops(leftBehind, options);
     await remoteTrackingState.forgetRegistration(
@@ -291,6 +305,67 @@ export class RemoteTracking {
       if (deferred.has(s.tracking_number)) out.set(s.id, { deferred: true });
       else if (result) out.set(s.id, { result, pushManaged });
       else out.set(s.id, { error: failed.get(s.tracking_number) });
+    }
+    return out;
+  }
+
+  /**
+   * Push subscriptions that lapse (adapter.pushSubscription, UPS Track Alert): subscribes the
+   * numbers the credentials can have pushed whose subscription is missing or about to lapse
+   * (pushSubscriptionDue), in batches shared with concurrent rounds. The numbers are tracked
+   * whatever comes of it; a refusal is remembered (not asked again for a while), a 429 or an
+   * outage ends the round like a tracking request's. Answers the shipments subscribed and
+   * refused.
+   */
+  private async subscribePushes(
+    route: TrackingCredentials,
+    ctx: ProviderCallContext,
+    round: {
+      requests: readonly ProviderTrackRequest[];
+      byNumber: ReadonlyMap<string, RemoteShipment[]>;
+      state: ReadonlyMap<string, RemoteTrackingState>;
+      now: Date;
+      halted: () => boolean;
+      noteFailure: (error: unknown) => Promise<void>;
+    },
+  ): Promise<{ subscribed: string[]; refused: string[] }> {
+    const out = { subscribed: [] as string[], refused: [] as string[] };
+    const subscription = route.adapter.pushSubscription;
+    if (!subscription || round.halted()) return out;
+    const key = route.credentials.id;
+    const due = round.requests.filter(
+      (r) =>
+        subscription.accepts(route.credentials, r) &&
+        round.byNumber.get(r.trackingNumber)!.some((s) => {
+          const st = round.state.get(s.id);
+          const current = st?.credentialsKey === key && st.trackingNumber === r.trackingNumber;
+          return pushSubscriptionDue(
+            current ? { subscribedAt: st.pushSubscribedAt, refusedAt: st.pushRefusedAt } : null,
+            round.now,
+            subscription.lifetimeMs,
+          );
+        }),
+    );
+    if (due.length === 0) return out;
+    const answers = await this.registrations.register(
+      `${key}:push`,
+      subscription.maxBatchSize,
+      due,
+      (batch) => subscription.subscribe(ctx, batch),
+    );
+    for (const [number, problem] of answers) {
+      const ids = round.byNumber.get(number)!.map((s) => s.id);
+      if (problem === null) {
+        out.subscribed.push(...ids);
+      } else if (stopsTheKey(problem) && !(problem instanceof ProviderCredentialsRejected)) {
+        await round.noteFailure(problem);
+      } else {
+        // Refused (the number, or the push product for these credentials): polled only.
+        out.refused.push(...ids);
+        this.logger.warn(
+          `${route.adapter.type}: ${number} not subscribed to pushes: ${problem instanceof Error ? problem.message : String(problem)}`,
+        );
+      }
     }
     return out;
   }
