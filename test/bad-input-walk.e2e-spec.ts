@@ -615,6 +615,11 @@ const CUSTOM_BODIES: Record<string, CustomBody | CustomBody[]> = {
     base: () => ({ event: 'TRACKING_UPDATED', data: {} }),
     fields: { event: 'lenient', data: 'lenient' },
   },
+  'POST /public/tracking_webhooks/:provider/:credentialsId/token': {
+    // A provider's OAuth token request (RFC 6749 client credentials): the adapter judges it.
+    base: () => ({ grant_type: 'client_credentials', client_id: 'walk', client_secret: 'walk' }),
+    fields: { grant_type: 'string', client_id: 'string', client_secret: 'string' },
+  },
   'POST /billing/storefront/checkout_subscription': {
     base: (f) => ({ teamId: f.a.teamId, planId: 'pro', returnUrl: 'https://walk.example/b' }),
     fields: { teamId: 'iri:/teams', planId: 'string', returnUrl: 'string' },

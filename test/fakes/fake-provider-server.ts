@@ -27,10 +27,17 @@ export interface FakeProviderServer {
   /** Route `METHOD /path` (path without query) to a handler; replaces an earlier one. */
   on(method: string, path: string, handler: FakeHandler): void;
   /**
+   * Route `METHOD /prefix...` to a handler, for paths carrying ids (`/trackers/{id}`); exact
+   * routes win, then the longest matching prefix.
+   */
+  onPrefix(method: string, prefix: string, handler: FakeHandler): void;
+  /**
    * Answers to use before any route, in order, for the next requests (e.g. a 429 with
    * Retry-After, a 500, a 401): protocol failures a test wants once.
    */
   failNext(...answers: FakeResponse[]): void;
+  /** The same for the next requests of one method whose path starts with `prefix` only. */
+  failNextOn(method: string, prefix: string, ...answers: FakeResponse[]): void;
   /** Requests whose method and path match. */
   calls(method: string, path: string): FakeRequest[];
   close(): Promise<void>;
@@ -44,7 +51,21 @@ export interface FakeProviderServer {
 export async function startFakeProviderServer(): Promise<FakeProviderServer> {
   const requests: FakeRequest[] = [];
   const routes = new Map<string, FakeHandler>();
+  const prefixes = new Map<string, FakeHandler>();
+  const route = (method: string, path: string): FakeHandler | undefined => {
+    const exact = routes.get(`${method} ${path}`);
+    if (exact) return exact;
+    const matching = [...prefixes.keys()]
+      .filter((k) => `${method} ${path}`.startsWith(k))
+      .sort((a, b) => b.length - a.length);
+    return matching.length > 0 ? prefixes.get(matching[0]) : undefined;
+  };
   const scripted: FakeResponse[] = [];
+  const scriptedOn: Array<{ method: string; prefix: string; answer: FakeResponse }> = [];
+  const scriptedFor = (method: string, path: string): FakeResponse | undefined => {
+    const index = scriptedOn.findIndex((s) => s.method === method && path.startsWith(s.prefix));
+    return index < 0 ? undefined : scriptedOn.splice(index, 1)[0].answer;
+  };
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -60,9 +81,10 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
         body: parseBody(rawBody, req.headers['content-type']),
       };
       requests.push(request);
-      const handler = routes.get(`${request.method} ${request.path}`);
+      const handler = route(request.method, request.path);
       const answer = async (): Promise<FakeResponse> =>
         scripted.shift() ??
+        scriptedFor(request.method, request.path) ??
         (handler ? handler(request) : { status: 404, body: { error: 'no such route' } });
       answer().then(
         (out) => write(out),
@@ -89,7 +111,13 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
     on: (method, path, handler) => routes.set(`${method.toUpperCase()} ${path}`, handler),
+    onPrefix: (method, prefix, handler) =>
+      prefixes.set(`${method.toUpperCase()} ${prefix}`, handler),
     failNext: (...answers) => scripted.push(...answers),
+    failNextOn: (method, prefix, ...answers) =>
+      scriptedOn.push(
+        ...answers.map((answer) => ({ method: method.toUpperCase(), prefix, answer })),
+      ),
     calls: (method, path) =>
       requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
     close: () =>

@@ -11,8 +11,10 @@ import {
  * (missing: 400 auth_missing_header, malformed: 400 auth_invalid_header, wrong: 401
  * auth_invalid_api_key), `{errors, data}` error bodies, bulk tracker creation of at most 100
  * items (201 all created or existing, 207 partial, 400 none / invalid request), results by
- * tracking number (404 tracker_not_found), 429 with Retry-After, and webhook deliveries
- * authenticated with the webhook secret as a Bearer token.
+ * tracking number (404 tracker_not_found), tracker updates by id (`PATCH /trackers/{trackerId}`,
+ * e.g. `{isSubscribed: false}` to unsubscribe; 404 tracker_not_found, 400 validation_error),
+ * 429 with Retry-After, and webhook deliveries authenticated with the webhook secret as a
+ * Bearer token.
  */
 export const SHIP24_FAKE_BULK_LIMIT = 100;
 const TRACKING_NUMBER = /^[a-zA-Z0-9-_/.]{5,50}$/;
@@ -42,6 +44,8 @@ export interface Ship24Fake {
   ): Ship24Tracking;
   /** The next request answers 429 with Retry-After. */
   rateLimitNext(seconds?: number): void;
+  /** The PATCH requests trackers received (unsubscriptions), in order. */
+  trackerPatches(): FakeRequest[];
   /** A webhook delivery of these trackings as Ship24 sends it (secret: the fake's own). */
   signedDelivery(
     trackings: Ship24Tracking[],
@@ -162,6 +166,30 @@ export async function startShip24Fake(
     }),
   );
 
+  // Numbers without a tracker (exact routes serve the others).
+  server.onPrefix('GET', '/public/v1/trackers/search/', (req) =>
+    authorized(req, () => error(404, 'tracker_not_found', 'The tracker was not found.')),
+  );
+
+  server.onPrefix('PATCH', '/public/v1/trackers/', (req) =>
+    authorized(req, () => {
+      const trackerId = decodeURIComponent(req.path.slice('/public/v1/trackers/'.length));
+      const tracking = [...trackings.values()].find((t) => t.tracker.trackerId === trackerId);
+      if (trackerId.includes('/') || !tracking) {
+        return error(404, 'tracker_not_found', 'The tracker was not found.');
+      }
+      const body = req.body as { isSubscribed?: unknown } | undefined;
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+        return error(400, 'validation_error', 'The body must be an object.');
+      }
+      if ('isSubscribed' in body && typeof body.isSubscribed !== 'boolean') {
+        return error(400, 'validation_error', 'isSubscribed must be a boolean.');
+      }
+      if (typeof body.isSubscribed === 'boolean') tracking.tracker.isSubscribed = body.isSubscribed;
+      return { status: 200, body: { data: { tracker: tracking.tracker } } };
+    }),
+  );
+
   return {
     server,
     baseUrl: server.baseUrl,
@@ -187,6 +215,7 @@ export async function startShip24Fake(
         },
         body: 'Too Many Requests',
       }),
+    trackerPatches: () => server.requests.filter((r) => r.method === 'PATCH'),
     signedDelivery: (list, opts = {}) => ({
       headers: {
         'Content-Type': 'application/json',

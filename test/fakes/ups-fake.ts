@@ -7,12 +7,14 @@ import {
 } from './fake-provider-server';
 
 /**
- * UPS as the Track API, the OAuth client-credentials endpoint and Track Alert speak them
- * (shared/carrier-apis.md 5b; UPS-API/api-documentation Tracking.yaml, UPSTrackAlert.yaml):
- * Basic-authenticated token requests, bearer tokens that expire or get revoked (401 UJ0001 /
- * 250002), required transId / transactionSrc headers (400 VSS002 / VSS004), one number per
- * GET, 404 TW0001 for unknown numbers, 429 with Retry-After, Track Alert subscriptions of at
- * most 100 1Z numbers, and pushes carrying the subscription's `credential` header.
+ * UPS as the Track API, the OAuth client-credentials endpoint and Track Alert v2 speak them
+ * (shared/carrier-apis.md 5b; UPS-API/api-documentation Tracking.yaml,
+ * UPSTrackAlertEnhanced.yaml): Basic-authenticated token requests, bearer tokens that expire or
+ * get revoked (401 UJ0001 / 250002), required transId / transactionSrc headers (400 VSS002 /
+ * VSS004), one number per GET, 404 TW0001 for unknown numbers, 429 with Retry-After, Track
+ * Alert subscriptions of at most 100 1Z numbers without a destination (v2: the webhook is set
+ * in the portal, `configureWebhook`), and pushes of subscribed numbers only, with an OAuth
+ * token UPS first gets from the subscriber's token URL (`alert`).
  */
 export interface UpsFakeActivity {
   /** Local time with its offset, e.g. "2024-04-22T21:29:01-04:00". */
@@ -42,9 +44,24 @@ export interface UpsFakeOptions {
   readonly tokenTtlSeconds?: number;
 }
 
+/** One subscription request UPS accepted. */
 export interface UpsSubscription {
+  readonly type: string;
+  /** The request body as received. */
+  readonly body: Record<string, unknown>;
   readonly trackingNumberList: string[];
-  readonly destination: { url: string; credentialType: string; credential: string };
+  /** The 1Z numbers subscribed by it. */
+  readonly valid: string[];
+  readonly headers: FakeRequest['headers'];
+}
+
+/** The app's webhook settings in the UPS portal ("Manage Webhook Credentials", v2). */
+export interface UpsWebhookSettings {
+  readonly url: string;
+  /** The subscriber's OAuth token URL UPS gets its push token from. */
+  readonly tokenUrl: string;
+  readonly clientId: string;
+  readonly clientSecret: string;
 }
 
 export interface UpsFake {
@@ -53,6 +70,15 @@ export interface UpsFake {
   readonly clientId: string;
   readonly clientSecret: string;
   readonly subscriptions: UpsSubscription[];
+  /** Whether a subscription covers this number (Track Alert pushes its events). */
+  isSubscribed(trackingNumber: string): boolean;
+  /** Sets the webhook of the app, as the UPS portal does. */
+  configureWebhook(settings: UpsWebhookSettings): void;
+  /**
+   * UPS pushing one event of a subscribed number to the configured webhook: a token from the
+   * token URL first, then the event with it. Throws for a number no subscription covers.
+   */
+  alert(event: Record<string, unknown>): Promise<{ status: number; body: string }>;
   /** What the Track API answers for a number; null: 404 "Tracking Information Not Found". */
   setPackage(trackingNumber: string, pkg: UpsFakePackage | null): void;
   /** Tokens issued so far. */
@@ -69,7 +95,7 @@ export interface UpsFake {
 
 export const UPS_FAKE_TRACK_PREFIX = '/api/track/v1/details/';
 const TOKEN_PATH = '/security/v1/oauth/token';
-const SUBSCRIPTION_PATH = '/api/track/v1/subscription/standard/package';
+export const UPS_FAKE_SUBSCRIPTION_PREFIX = '/api/track/v2/subscription/';
 
 function upsErrors(status: number, code: string, message: string): FakeResponse {
   return { status, body: { response: { errors: [{ code, message }] } } };
@@ -194,27 +220,52 @@ export async function startUpsFake(options: UpsFakeOptions = {}): Promise<UpsFak
     return null;
   };
 
-  server.on('POST', SUBSCRIPTION_PATH, (req) => {
+  const subscribed = new Set<string>();
+  let webhook: UpsWebhookSettings | null = null;
+
+  // POST /api/track/v2/subscription/{type}/package, type standard or enhanced.
+  server.onPrefix('POST', UPS_FAKE_SUBSCRIPTION_PREFIX, (req) => {
+    const type = /^\/api\/track\/v2\/subscription\/([^/]+)\/package$/.exec(req.path)?.[1];
+    if (type !== 'standard' && type !== 'enhanced') {
+      return upsErrors(400, 'VSS930', 'Type is missing or invalid.');
+    }
     const refused = guard(req);
     if (refused) return refused;
-    const body = (req.body ?? {}) as Partial<UpsSubscription> & { locale?: string };
+    const body = (req.body ?? {}) as Record<string, unknown>;
     if (!body.locale) return upsErrors(400, 'VSS300', 'Locale is required.');
-    const list = Array.isArray(body.trackingNumberList) ? body.trackingNumberList : [];
+    if (typeof body.countryCode !== 'string' || !/^[A-Z]{2}$/.test(body.countryCode)) {
+      return upsErrors(400, 'VSS400', 'Please enter a valid country code.');
+    }
+    const list = Array.isArray(body.trackingNumberList) ? body.trackingNumberList.map(String) : [];
     if (list.length === 0) return upsErrors(400, 'VSS200', 'Tracking Number List is required.');
     if (list.length > 100) {
-      return upsErrors(400, 'VSS220', 'You have submitted over 100 1Z numbers.');
+      return upsErrors(400, 'VSS220', 'You have submitted over 100 tracking numbers.');
     }
-    const destination = body.destination;
-    if (!destination?.url) return upsErrors(400, 'VSS600', 'URL is empty or not present.');
-    if (!destination.credential) return upsErrors(400, 'VSS700', 'Credential is empty.');
-    if (!destination.credentialType) return upsErrors(400, 'VSS800', 'CredentialType is empty.');
-    subscriptions.push({ trackingNumberList: list, destination });
     const valid = list.filter((n) => /^1Z[0-9A-Z]{16}$/.test(n));
+    const invalid = list.filter((n) => !valid.includes(n));
+    if (valid.length === 0) {
+      return {
+        status: 400,
+        body: {
+          invalidTrackingNumbers: invalid,
+          response: {
+            errors: [
+              {
+                code: 'VSS210',
+                message: 'The Subscription request should have at least one valid tracking number.',
+              },
+            ],
+          },
+        },
+      };
+    }
+    subscriptions.push({ type, body, trackingNumberList: list, valid, headers: req.headers });
+    for (const n of valid) subscribed.add(n);
     return {
       status: 200,
       body: {
         validTrackingNumbers: valid,
-        invalidTrackingNumbers: list.filter((n) => !valid.includes(n)),
+        ...(invalid.length ? { invalidTrackingNumbers: invalid } : {}),
       },
     };
   });
@@ -225,6 +276,16 @@ export async function startUpsFake(options: UpsFakeOptions = {}): Promise<UpsFak
     clientId,
     clientSecret,
     subscriptions,
+    isSubscribed: (trackingNumber) => subscribed.has(trackingNumber),
+    configureWebhook(settings) {
+      webhook = settings;
+    },
+    async alert(event) {
+      const number = String(event.trackingNumber);
+      if (!subscribed.has(number)) throw new Error(`UPS fake: ${number} is not subscribed`);
+      if (!webhook) throw new Error('UPS fake: no webhook configured in the portal');
+      return upsTrackAlertSend(webhook, event)(webhook.url);
+    },
     setPackage(trackingNumber, pkg) {
       server.on('GET', `${UPS_FAKE_TRACK_PREFIX}${trackingNumber}`, (req) => {
         const refused = guard(req);
@@ -287,14 +348,43 @@ export function upsFakeAlertEvent(
   };
 }
 
-/** The headers and exact body UPS sends to a Track Alert receiver. */
-export function upsFakePush(credential: string, event: unknown) {
-  return {
-    headers: {
-      'Content-Type': 'application/json',
-      'User-Agent': 'UPSPubSubTrackingService',
-      credential,
-    },
-    body: JSON.stringify(event),
+/**
+ * How Track Alert v2 pushes an event to a webhook URL: it gets an OAuth token from the
+ * subscriber's token URL (client credentials, HTTP Basic; default `<url>/token`), then POSTs
+ * the event with `Authorization: Bearer`, `x-api-key` (the client id) and its User-Agent.
+ * A refused token request pushes without a token. `token` forces the token sent (null: none).
+ */
+export function upsTrackAlertSend(
+  auth: { clientId: string; clientSecret: string; tokenUrl?: string },
+  event: unknown,
+  options: { token?: string | null } = {},
+): (url: string) => Promise<{ status: number; body: string }> {
+  return async (url) => {
+    let token = options.token;
+    if (token === undefined) {
+      const basic = Buffer.from(`${auth.clientId}:${auth.clientSecret}`).toString('base64');
+      const res = await fetch(auth.tokenUrl ?? `${url}/token`, {
+        method: 'POST',
+        headers: {
+          Authorization: `Basic ${basic}`,
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/json',
+        },
+        body: 'grant_type=client_credentials',
+      });
+      const answer = (await res.json().catch(() => null)) as { access_token?: string } | null;
+      token = res.ok ? (answer?.access_token ?? null) : null;
+    }
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/json',
+        'User-Agent': 'UPSPubSubTrackingService',
+        'x-api-key': auth.clientId,
+        ...(token ? { Authorization: `Bearer ${token}` } : {}),
+      },
+      body: JSON.stringify(event),
+    });
+    return { status: res.status, body: await res.text() };
   };
 }

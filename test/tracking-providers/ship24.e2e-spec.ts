@@ -1,3 +1,4 @@
+import type { DataSource } from 'typeorm';
 import { ship24Event, startShip24Fake, type Ship24Fake } from '../fakes/ship24-fake';
 import {
   CHINA_POST_TO_USPS,
@@ -68,6 +69,36 @@ const SHIPMENT = {
 const seed = (fake: Ship24Fake, number: string, events: Record<string, unknown>[]) =>
   fake.setTracking(number, { courierCode: ['china-post'], shipment: SHIPMENT, events });
 
+/** The remote tracking state of a shipment. */
+async function remoteState(db: DataSource, id: string) {
+  const [row] = await db.query(
+    `SELECT credentials_key, tracking_number, registered_at, stopped_at
+       FROM shipment_remote_tracking WHERE shipment_id = $1`,
+    [id],
+  );
+  return row as {
+    credentials_key: string;
+    tracking_number: string;
+    registered_at: Date | null;
+    stopped_at: Date | null;
+  };
+}
+
+/** The queued stop of a number (a failed one waiting for its next attempt), if any. */
+async function queuedStop(db: DataSource, number: string) {
+  const [row] = await db.query(
+    `SELECT credentials_key, attempts, next_attempt_at, last_error
+       FROM remote_tracking_stop WHERE tracking_number = $1`,
+    [number],
+  );
+  return row as
+    | { credentials_key: string; attempts: number; next_attempt_at: Date; last_error: string }
+    | undefined;
+}
+
+const MINUTE = 60_000;
+const PATCH_TRACKER = '/public/v1/trackers/';
+
 describeTrackingProvider<Ship24Fake>(
   {
     name: 'Ship24',
@@ -111,6 +142,17 @@ describeTrackingProvider<Ship24Fake>(
           checkpointDate: '2026-03-08T12:30:00.000Z',
         },
       ],
+      delivered: async ({ db, fake }, { number, id }) => {
+        // Final: the tracker is unsubscribed at Ship24 and the registration marked stopped.
+        const tracking = fake.trackings.get(number)!;
+        expect(fake.trackerPatches().map((r) => [r.path, r.body])).toContainEqual([
+          `/public/v1/trackers/${tracking.tracker.trackerId}`,
+          { isSubscribed: false },
+        ]);
+        expect(tracking.tracker.isSubscribed).toBe(false);
+        expect((await remoteState(db, id)).stopped_at).not.toBeNull();
+        expect(await queuedStop(db, number)).toBeUndefined();
+      },
       check: ({ fake }, { number }) => {
         const bulks = fake.server
           .calls('POST', '/public/v1/trackers/bulk')
@@ -148,6 +190,107 @@ describeTrackingProvider<Ship24Fake>(
     rejected: { secrets: { apiKey: 'apik_revoked000000' }, reason: /HTTP 401/ },
   },
   (ctx) => {
+    /** A delivered sample, tracked once: its stop at Ship24 is the first one tried. */
+    const delivered = async () => {
+      const number = s10Number('CN');
+      seed(ctx.fake, number, deliveredEvents(number));
+      const [id] = await insertShipments(
+        ctx.app,
+        ctx.tenant.workspaceId,
+        [number],
+        'china-post',
+        NOW,
+      );
+      return { number, id };
+    };
+    const patchesOf = (number: string) => {
+      const { trackerId } = ctx.fake.trackings.get(number)!.tracker;
+      return ctx.fake.trackerPatches().filter((r) => r.path === `${PATCH_TRACKER}${trackerId}`);
+    };
+
+    it('retries a stop that failed (500, then 429) on later passes until Ship24 unsubscribes', async () => {
+      const { app, db, fake, tenant } = ctx;
+      const { number, id } = await delivered();
+      fake.server.failNextOn('PATCH', PATCH_TRACKER, {
+        status: 500,
+        body: { errors: [{ code: 'processing_error', message: 'Try again' }], data: null },
+      });
+      expect((await ctx.trackMany([id])).failures).toEqual([]);
+      expect(await getShipment(app, tenant, id)).toMatchObject({ trackingStatus: 'delivered' });
+      expect(patchesOf(number)).toHaveLength(1);
+      expect(fake.trackings.get(number)!.tracker.isSubscribed).toBe(true);
+      expect((await remoteState(db, id)).stopped_at).toBeNull();
+      const first = await queuedStop(db, number);
+      expect(first).toMatchObject({ credentials_key: ctx.credentialsId, attempts: 1 });
+      expect(first!.next_attempt_at).toEqual(new Date(NOW.getTime() + 15 * MINUTE));
+      expect(first!.last_error).toMatch(/HTTP 500/);
+
+      // Not due yet: a pass sends nothing.
+      await ctx.refreshAt(new Date(NOW.getTime() + 14 * MINUTE));
+      expect(patchesOf(number)).toHaveLength(1);
+
+      // Due: fails again, Ship24 asking for an hour (longer than the 30 min backoff).
+      fake.server.failNextOn('PATCH', PATCH_TRACKER, {
+        status: 429,
+        headers: { 'Retry-After': '3600', 'Content-Type': 'text/plain' },
+        body: 'Too Many Requests',
+      });
+      const second = new Date(NOW.getTime() + 15 * MINUTE);
+      await ctx.refreshAt(second);
+      expect(patchesOf(number)).toHaveLength(2);
+      expect(await queuedStop(db, number)).toMatchObject({
+        attempts: 2,
+        next_attempt_at: new Date(second.getTime() + 60 * MINUTE),
+        last_error: expect.stringMatching(/HTTP 429/),
+      });
+
+      // The third attempt succeeds: unsubscribed, marked stopped, nothing queued.
+      await ctx.refreshAt(new Date(second.getTime() + 60 * MINUTE));
+      expect(patchesOf(number)).toHaveLength(3);
+      expect(patchesOf(number)[2].body).toEqual({ isSubscribed: false });
+      expect(fake.trackings.get(number)!.tracker.isSubscribed).toBe(false);
+      expect((await remoteState(db, id)).stopped_at).not.toBeNull();
+      expect(await queuedStop(db, number)).toBeUndefined();
+    });
+
+    it('gives a stop up at a permanent error at once, and after five failed attempts', async () => {
+      const { db, fake } = ctx;
+      // The tracker is gone at Ship24: nothing to stop, nothing to retry.
+      const gone = await delivered();
+      fake.server.failNextOn('PATCH', PATCH_TRACKER, {
+        status: 404,
+        body: { errors: [{ code: 'tracker_not_found', message: 'Not found' }], data: null },
+      });
+      expect((await ctx.trackMany([gone.id])).failures).toEqual([]);
+      expect(patchesOf(gone.number)).toHaveLength(1);
+      expect(await queuedStop(db, gone.number)).toBeUndefined();
+      expect((await remoteState(db, gone.id)).stopped_at).not.toBeNull();
+
+      // Ship24 failing every time: five attempts with backoff, then given up.
+      const failing = await delivered();
+      const outage = { status: 503, body: 'Service Unavailable' };
+      fake.server.failNextOn('PATCH', PATCH_TRACKER, outage, outage, outage, outage, outage);
+      await ctx.trackMany([failing.id]);
+      const delays: number[] = [];
+      for (let attempt = 1; attempt < 5; attempt++) {
+        const queued = await queuedStop(db, failing.number);
+        expect(queued?.attempts).toBe(attempt);
+        delays.push((queued!.next_attempt_at.getTime() - ctx.clock.now().getTime()) / MINUTE);
+        await ctx.refreshAt(queued!.next_attempt_at);
+      }
+      expect(delays).toEqual([15, 30, 60, 120]);
+      expect(patchesOf(failing.number)).toHaveLength(5);
+      expect(await queuedStop(db, failing.number)).toBeUndefined();
+      // Not stopped (a later push of the final shipment queues it again), still subscribed.
+      expect((await remoteState(db, failing.id)).stopped_at).toBeNull();
+      expect(fake.trackings.get(failing.number)!.tracker.isSubscribed).toBe(true);
+
+      // Later passes send nothing more for either.
+      await ctx.refreshAt(new Date(ctx.clock.now().getTime() + 24 * 60 * MINUTE));
+      expect(patchesOf(failing.number)).toHaveLength(5);
+      expect(patchesOf(gone.number)).toHaveLength(1);
+    });
+
     it('registers 100 numbers per bulk request', async () => {
       const { app, db, fake, tenant } = ctx;
       const numbers = Array.from({ length: 101 }, () => s10Number('CN'));

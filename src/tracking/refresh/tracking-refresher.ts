@@ -15,6 +15,7 @@ export const REFRESH_QUEUE = 'tracking.refresh';
 /** Shipments per refresh job: a multiple of 40, the batch of aggregators such as 17TRACK. */
 const JOB_SIZE = 120;
 const INTERVAL_NAME = 'tracking-refresh';
+const UPKEEP_INTERVAL_NAME = 'tracking-remote-upkeep';
 
 const FINAL_CODES = TRACKING_STATUSES.filter((s) => isFinal(s.code)).map((s) => s.code);
 
@@ -51,6 +52,7 @@ export interface RefreshRound {
 export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TrackingRefresher.name);
   private periodicTask?: PeriodicTask;
+  private upkeepTask?: PeriodicTask;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -80,13 +82,25 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
     return (this.periodicTask ??= new PeriodicTask(INTERVAL_NAME, this.scheduler, this.logger));
   }
 
+  private get upkeep(): PeriodicTask {
+    return (this.upkeepTask ??= new PeriodicTask(
+      UPKEEP_INTERVAL_NAME,
+      this.scheduler,
+      this.logger,
+    ));
+  }
+
   onApplicationBootstrap(): void {
     if (!this.enabled) return;
-    this.periodic.start(this.config.trackingRefreshIntervalSeconds * 1000, () => this.enqueueDue());
+    const intervalMs = this.config.trackingRefreshIntervalSeconds * 1000;
+    this.periodic.start(intervalMs, () => this.enqueueDue());
+    // Stops at remote providers that failed before and are due again (claims skip other nodes').
+    this.upkeep.start(intervalMs, () => this.tracking.remoteUpkeep());
   }
 
   async onModuleDestroy(): Promise<void> {
     await this.periodic.stop();
+    await this.upkeep.stop();
   }
 
   /**
@@ -129,8 +143,12 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
     return rows.map((r) => r.id);
   }
 
-  /** One round on this node: claim up to `limit` due shipments and refresh them now. */
+  /**
+   * One round on this node: the remote providers' due upkeep (retried stops), then claim up to
+   * `limit` due shipments and refresh them now.
+   */
   async runBatch(limit = this.config.trackingRefreshBatchSize): Promise<RefreshRound> {
+    await this.tracking.remoteUpkeep();
     const ids = await this.claimDue(limit);
     const report = await this.tracking.trackMany(ids);
     return {

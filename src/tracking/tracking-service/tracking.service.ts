@@ -155,7 +155,20 @@ export class TrackingService {
     if (failures.length > 0) await this.reschedule(failures);
     await this.dueAgain(fetched.flatMap((f) => ('deferred' in f ? [f.row.id] : [])));
     await this.stopFinal(remote, outcomes, timeoutMs);
+    // Shipments a remote provider tracked before and none does now: stopped there.
+    await this.remote.release(
+      rows.filter((r) => !remoteIds.has(r.id)).map((r) => r.id),
+      { timeoutMs, now: this.clock.now() },
+    );
     return { outcomes, failures };
+  }
+
+  /**
+   * The remote providers' own later pass (the refresher runs it): sends the stops that are
+   * due again after a failure (see RemoteTracking.upkeep).
+   */
+  async remoteUpkeep() {
+    return this.remote.upkeep({ timeoutMs: BACKGROUND_PROVIDER_TIMEOUT_MS, now: this.clock.now() });
   }
 
   /**

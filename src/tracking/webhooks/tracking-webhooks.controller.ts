@@ -4,7 +4,8 @@ import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { Action } from '../../hydra/actions/action.decorator';
 import { Answer } from '../../hydra/actions/action-result';
 import { ApiError } from '../../hydra/errors/api-errors';
-import { TrackingWebhooks, type PushReceipt } from './tracking-webhooks';
+import { PUSH_TOKEN_RESPONSE, PUSH_TOKEN_RESPONSES, PushTokenInput } from './push-token.input';
+import { TrackingWebhooks, type PushReceipt, type PushTokenReceipt } from './tracking-webhooks';
 
 /**
  * Where tracking providers push updates (configure the URL in the provider's dashboard;
@@ -59,6 +60,35 @@ export class TrackingWebhooksController {
       context.rawBody ?? Buffer.alloc(0),
     );
     return new Answer(receipt, receipt.applied > 0 ? 200 : 202);
+  }
+
+  @Action({
+    method: 'POST',
+    path: '/public/tracking_webhooks/:provider/:credentialsId/token',
+    summary: 'Issues the OAuth token a tracking provider authenticates its pushes with.',
+    description:
+      'Public, for providers that get an OAuth token from the subscriber before pushing (UPS Track Alert v2: configure this URL as the webhook\u2019s token URL in the UPS portal). OAuth 2 client credentials (RFC 6749 4.4): the client is the credentials record (`credentialsId`, `instance` for TRACKING_PROVIDER) authenticated by HTTP Basic (or `client_id` / `client_secret` fields) with its `webhookSecret`; answers `{access_token, token_type: "Bearer", expires_in}` (3600 s), never cached. Errors as RFC 6749 bodies: 401 `invalid_client` (wrong id or secret, or no webhookSecret set), 400 `unsupported_grant_type` or `invalid_request`; 404 an unknown provider or credentials, or a provider that gets no tokens here.',
+    input: PushTokenInput,
+    form: true,
+    output: { json: PUSH_TOKEN_RESPONSE },
+    formats: 'any',
+    responses: PUSH_TOKEN_RESPONSES,
+    access: 'public',
+  })
+  async token(
+    input: PushTokenInput,
+    _principal: Principal | undefined,
+    context: ActionContext,
+  ): Promise<Answer<PushTokenReceipt['body']>> {
+    const receipt = await this.webhooks.issueToken(
+      context.params.provider,
+      context.params.credentialsId,
+      context.header('authorization'),
+      input as Record<string, unknown>,
+    );
+    const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+    if (receipt.status === 401) headers['WWW-Authenticate'] = 'Basic realm="tracking webhooks"';
+    return new Answer(receipt.body, receipt.status, headers);
   }
 }
 

@@ -17,6 +17,14 @@ export interface PushReceipt {
   unknown: string[];
 }
 
+/** The token endpoint's answer: RFC 6749 bodies, whatever the outcome. */
+export interface PushTokenReceipt {
+  status: 200 | 400 | 401;
+  body:
+    | { access_token: string; token_type: 'Bearer'; expires_in: number }
+    | { error: 'invalid_request' | 'invalid_client' | 'unsupported_grant_type' };
+}
+
 /**
  * Receives a provider's push for one credentials record: checks the provider's own signature
  * over the raw body (adapter.verifyPush), maps the payload (adapter.parsePush), finds the
@@ -32,6 +40,53 @@ export class TrackingWebhooks {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * The token URL of providers that get an OAuth token from us before pushing (client
+   * credentials, RFC 6749 4.4; adapter.issuePushToken): client authentication by HTTP Basic,
+   * else the `client_id` / `client_secret` fields.
+   */
+  async issueToken(
+    provider: string,
+    credentialsKey: string,
+    authorization: string | undefined,
+    fields: Readonly<Record<string, unknown>>,
+  ): Promise<PushTokenReceipt> {
+    const adapter = adapterFor(provider);
+    if (!adapter?.issuePushToken) {
+      throw new NotFoundError(`No tracking provider "${provider}" gets push tokens here.`);
+    }
+    const route = await this.credentials.byKey(credentialsKey);
+    if (!route || route.credentials.type !== adapter.type) {
+      throw new NotFoundError(`No ${provider} credentials "${credentialsKey}".`);
+    }
+    const field = (name: string) => (typeof fields[name] === 'string' ? fields[name] : null);
+    const basic = basicCredentials(authorization);
+    if (basic === 'malformed') return { status: 400, body: { error: 'invalid_request' } };
+    const ask = (client: { id: string; secret: string } | null) =>
+      adapter.issuePushToken!(route.credentials, {
+        clientId: client?.id ?? field('client_id'),
+        clientSecret: client?.secret ?? field('client_secret'),
+        grantType: field('grant_type'),
+        now: this.clock.now(),
+      });
+    // RFC 6749 form-encodes Basic credentials; many clients send them as they are.
+    let answer = ask(basic && { id: basic.id, secret: basic.secret });
+    if ('error' in answer && answer.error === 'invalid_client' && basic?.decoded) {
+      answer = ask(basic.decoded);
+    }
+    if ('error' in answer) {
+      return { status: answer.error === 'invalid_client' ? 401 : 400, body: answer };
+    }
+    return {
+      status: 200,
+      body: {
+        access_token: answer.accessToken,
+        token_type: 'Bearer',
+        expires_in: answer.expiresInSeconds,
+      },
+    };
+  }
+
   async receive(
     provider: string,
     credentialsKey: string,
@@ -46,7 +101,9 @@ export class TrackingWebhooks {
     if (!route || route.credentials.type !== adapter.type) {
       throw new NotFoundError(`No ${provider} credentials "${credentialsKey}".`);
     }
-    if (!adapter.verifyPush(route.credentials, { headers, rawBody })) {
+    if (
+      !adapter.verifyPush(route.credentials, { headers, rawBody, receivedAt: this.clock.now() })
+    ) {
       throw new ApiError(401, `The ${provider} signature of this push is missing or wrong.`);
     }
     let body: unknown;
@@ -78,4 +135,31 @@ export class TrackingWebhooks {
       unknown: numbers.filter((n) => !byNumber.has(n)),
     };
   }
+}
+
+/**
+ * HTTP Basic client credentials, as sent and form-decoded (RFC 6749 2.3.1) when that differs;
+ * null: none.
+ */
+function basicCredentials(
+  header: string | undefined,
+):
+  | { id: string; secret: string; decoded: { id: string; secret: string } | null }
+  | null
+  | 'malformed' {
+  if (header === undefined || !/^basic /i.test(header.trim())) return null;
+  const raw = Buffer.from(header.trim().slice(6).trim(), 'base64').toString('utf8');
+  const colon = raw.indexOf(':');
+  if (colon < 0) return 'malformed';
+  const id = raw.slice(0, colon);
+  const secret = raw.slice(colon + 1);
+  let decoded: { id: string; secret: string } | null = null;
+  try {
+    const form = (v: string) => decodeURIComponent(v.replace(/\+/g, ' '));
+    decoded = { id: form(id), secret: form(secret) };
+    if (decoded.id === id && decoded.secret === secret) decoded = null;
+  } catch {
+    decoded = null;
+  }
+  return { id, secret, decoded };
 }

@@ -219,7 +219,7 @@ describe('aftershipAdapter against the AfterShip fake', () => {
         tag: 'Delivered',
         active: false,
       });
-      await aftershipAdapter.stop!(ctx(), [
+      const result = await aftershipAdapter.stop!(ctx(), [
         { trackingNumber: '9400111899562537624326', carrierCode: 'usps' },
         { trackingNumber: '1Z999AA10123456784', carrierCode: 'ups' },
         { trackingNumber: 'LX123456789CN', carrierCode: 'china-post' },
@@ -229,6 +229,8 @@ describe('aftershipAdapter against the AfterShip fake', () => {
         [`/tracking/2025-01/trackings/${delivered.id}/mark-as-completed`, { reason: 'DELIVERED' }],
       ]);
       expect(fake.findTracking('9400111899562537624326')?.active).toBe(false);
+      // Completed, or nothing left to complete: stopped, all three.
+      expect([...result.values()]).toEqual([null, null, null]);
     });
   });
 

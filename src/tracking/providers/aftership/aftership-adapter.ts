@@ -13,6 +13,7 @@ import {
   type ProviderHttpRequest,
   type ProviderHttpResponse,
   type ProviderTrackRequest,
+  type StopOutcomes,
 } from '../remote/provider-adapter';
 import { TrackingProviderError } from '../tracking-provider-error';
 import { afterShipSlugForCarrier, carrierFromAfterShipSlug } from './aftership-carriers';
@@ -81,6 +82,8 @@ export const aftershipAdapter: ProviderAdapter = {
         acceptStatuses: [400, 404],
       });
     }
+    // Completed here, or nothing active was left to complete.
+    return new Map(requests.map((r) => [r.trackingNumber, null])) as StopOutcomes;
   },
 
   verifyPush: verifyAfterShipPush,

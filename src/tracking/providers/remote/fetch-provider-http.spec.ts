@@ -61,6 +61,18 @@ describe('FetchProviderHttp', () => {
     });
   });
 
+  it('sends every method the adapters use, PATCH with its JSON body included', async () => {
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const) {
+      server.on(method, '/method', (req) => ({
+        status: 200,
+        body: { method: req.method, body: req.body ?? null },
+      }));
+      const json = method === 'GET' ? undefined : { isSubscribed: false };
+      const answer = await http.request({ method, url: `${server.baseUrl}/method`, json });
+      expect(answer.body).toEqual({ method, body: json ?? null });
+    }
+  });
+
   it('turns 401 and 403 into refused credentials', async () => {
     for (const status of [401, 403]) {
       server.failNext({ status, body: { error: 'bad key' } });

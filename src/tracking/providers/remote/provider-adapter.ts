@@ -35,7 +35,7 @@ export interface ProviderCredentials {
 }
 
 export interface ProviderHttpRequest {
-  readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  readonly method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Absolute URL (the adapter joins `credentials.baseUrl` and its path). */
   readonly url: string;
   readonly headers?: Readonly<Record<string, string>>;
@@ -87,6 +87,9 @@ export interface ProviderTrackRequest {
   readonly carrierCode: string | null;
 }
 
+/** What stopping numbers came to, per tracking number: null (stopped) or why not. */
+export type StopOutcomes = Map<string, TrackingProviderError | null>;
+
 /** What a provider answered for one number: a result, or why there is none. */
 export type ProviderOutcome = TrackingResult | TrackingProviderError;
 
@@ -108,7 +111,51 @@ export interface PushRequest {
   readonly headers: Readonly<Record<string, string | undefined>>;
   /** The exact bytes received (signatures are computed over them). */
   readonly rawBody: Buffer;
+  /** When it arrived (tokens a provider got from us expire); absent: now. */
+  readonly receivedAt?: Date;
 }
+
+/**
+ * Push subscriptions that are optional and lapse (a carrier API such as UPS Track Alert): the
+ * numbers are polled like any other, and also subscribed where the credentials allow it, so
+ * that the provider pushes their events as they happen. A number still tracked is subscribed
+ * again before its subscription lapses; one the provider refused is not asked again before a
+ * subscription would have lapsed.
+ */
+export interface PushSubscription {
+  /** How long one subscription lasts at the provider. */
+  readonly lifetimeMs: number;
+  /** Most numbers one subscribe request carries. */
+  readonly maxBatchSize: number;
+  /** Whether these credentials can have this number pushed (a push secret set, a number the
+   * provider's push service covers); the others are only polled. */
+  accepts(credentials: ProviderCredentials, request: ProviderTrackRequest): boolean;
+  /**
+   * Subscribes up to `maxBatchSize` numbers; per number null (subscribed) or why not. Throws
+   * what concerns the whole request (429, outage, refused credentials).
+   */
+  subscribe(
+    ctx: ProviderCallContext,
+    requests: readonly ProviderTrackRequest[],
+  ): Promise<Map<string, TrackingProviderError | null>>;
+}
+
+/**
+ * A provider asking our token URL for an OAuth token (client credentials, RFC 6749 4.4) to
+ * authenticate its pushes with (UPS Track Alert v2).
+ */
+export interface PushTokenRequest {
+  /** From HTTP Basic, else the form's `client_id` / `client_secret`. */
+  readonly clientId: string | null;
+  readonly clientSecret: string | null;
+  readonly grantType: string | null;
+  readonly now: Date;
+}
+
+/** The token, or the RFC 6749 error code of the refusal. */
+export type PushTokenAnswer =
+  | { readonly accessToken: string; readonly expiresInSeconds: number }
+  | { readonly error: 'invalid_client' | 'unsupported_grant_type' };
 
 export interface ProviderAdapter {
   readonly type: ProviderType;
@@ -137,8 +184,22 @@ export interface ProviderAdapter {
     ctx: ProviderCallContext,
     requests: readonly ProviderTrackRequest[],
   ): Promise<Map<string, ProviderOutcome>>;
-  /** Tell the provider to stop tracking (a final status was reached). */
-  stop?(ctx: ProviderCallContext, requests: readonly ProviderTrackRequest[]): Promise<void>;
+  /**
+   * Tell the provider to stop tracking numbers (a final status was reached, or the shipment
+   * moved to other credentials). Answers, per tracking number, null when stopped (or nothing
+   * was left to stop), or the error that prevented it; numbers the answer leaves out count as
+   * stopped. A thrown error is the whole batch's. The application retries transient errors on
+   * later passes (a few attempts with backoff) and gives up at a permanent one.
+   */
+  stop?(ctx: ProviderCallContext, requests: readonly ProviderTrackRequest[]): Promise<StopOutcomes>;
+  /** Push subscriptions of numbers, for providers where they are optional and lapse. */
+  readonly pushSubscription?: PushSubscription;
+  /**
+   * Push: providers that authenticate pushes with an OAuth token they get from us first
+   * (`POST /public/tracking_webhooks/{type}/{credentialsId}/token`): checks the client and
+   * issues the token their pushes carry.
+   */
+  issuePushToken?(credentials: ProviderCredentials, request: PushTokenRequest): PushTokenAnswer;
   /** Push: true when the request carries the provider's valid signature or secret. */
   verifyPush?(credentials: ProviderCredentials, push: PushRequest): boolean;
   /** Push: the updates a verified request carries (an unparseable body gives none). */

@@ -17,7 +17,10 @@ import { ProviderCredentialsStore, type TrackingCredentials } from './provider-c
 import { ProviderRateLimiter } from './provider-rate-limiter';
 import { mayRouteRemotely, routeShipment } from './provider-routing';
 import { MemoryProviderTokenCache } from './provider-token-cache';
-import { remoteTrackingState } from './remote-tracking-state';
+import { pushSubscriptionDue } from './push-subscription-rules';
+import { nextStopAttempt, STOP_LEASE_MS } from './remote-stop-rules';
+import { remoteTrackingState, stopKey, type RemoteTrackingState } from './remote-tracking-state';
+import { remoteTrackingStops, type ClaimedStop, type StopRequest } from './remote-tracking-stops';
 import { RegistrationQueue, stopsTheKey } from './registration-queue';
 
 /**
@@ -27,6 +30,26 @@ import { RegistrationQueue, stopsTheKey } from './registration-queue';
 export const PUSH_SAFETY_POLL_MS = 24 * 3_600_000;
 /** Rate of providers that declare none and credentials that set none. */
 const DEFAULT_REQUESTS_PER_SECOND = 1;
+/** Queued stops one upkeep pass sends at most. */
+const STOPS_PER_PASS = 500;
+
+/** Provider calls of one pass: their timeout, and the time they are made at. */
+export interface RemoteCallOptions {
+  timeoutMs: number;
+  now: Date;
+}
+
+/** What a pass of stops came to. */
+export interface StopReport {
+  /** Stopped at the provider (or it had nothing left to stop). */
+  stopped: number;
+  /** Failed, tried again on a later pass. */
+  retrying: number;
+  /** Ended without a stop: a permanent error, or the last attempt failed. */
+  givenUp: number;
+  /** Still tracked by another shipment there, or their credentials cannot stop: dropped. */
+  dropped: number;
+}
 
 /** A shipment as remote tracking needs it. */
 export interface RemoteShipment {
@@ -110,14 +133,16 @@ export class RemoteTracking {
 
   /**
    * Asks the provider about shipments routed to one credentials record: registers numbers it
-   * does not know yet (aggregators), then tracks every number, in batches. After a 429, a
-   * timeout or a refusal the rest of the group is not sent: it fails with the same error and is
-   * retried later (Retry-After honoured by the caller's backoff).
+   * does not know yet (aggregators), subscribes numbers to pushes that lapse (UPS Track Alert),
+   * then tracks every number, in batches. After a 429, a timeout or a refusal the rest of the
+   * group is not sent: it fails with the same error and is retried later (Retry-After honoured
+   * by the caller's backoff). Numbers the shipments leave registered at other credentials (a
+   * changed route or number) are stopped there.
    */
   async fetch(
     route: TrackingCredentials,
     shipments: readonly RemoteShipment[],
-    options: { timeoutMs: number; now: Date; runner?: SqlRunner },
+    options: RemoteCallOptions & { runner?: SqlRunner },
   ): Promise<Map<string, RemoteFetched>> {
     // The caller's transaction when the shipments were just written in it (a create).
     const runner = options.runner ?? this.dataSource;
@@ -194,10 +219,17 @@ export class RemoteTracking {
       for (const r of partialBatchToDefer(unknown, adapter.maxBatchSize, seenBefore)) {
         deferred.add(r.trackingNumber);
       }
+      const registering = unknown.filter((r) => !deferred.has(r.trackingNumber));
+      // A stop still queued for one of them (it left these credentials and came back).
+      await remoteTrackingStops.cancel(
+        runner,
+        key,
+        registering.map((r) => r.trackingNumber),
+      );
       const answers = await this.registrations.register(
         key,
         adapter.maxBatchSize,
-        unknown.filter((r) => !deferred.has(r.trackingNumber)),
+        registering,
         (batch) => register(ctx, batch),
       );
       for (const [number, problem] of answers) {
@@ -209,6 +241,16 @@ export class RemoteTracking {
         }
       }
     }
+    const pushes = await this.subscribePushes(route, ctx, {
+      requests: requests.filter(
+        (r) => !failed.has(r.trackingNumber) && !deferred.has(r.trackingNumber),
+      ),
+      byNumber,
+      state,
+      now: options.now,
+      halted: () => stopper !== null,
+      noteFailure,
+    });
     const toTrack = requests.filter(
       (r) => !failed.has(r.trackingNumber) && !deferred.has(r.trackingNumber),
     );
@@ -236,16 +278,22 @@ export class RemoteTracking {
       });
     }
 
-    await remoteTrackingState.mark(
+    // Numbers these shipments leave registered at other credentials (or under an old number)
+    // are stopped there.
+    const leftBehind = await remoteTrackingState.mark(
       runner,
       shipments.map((s) => ({
         shipmentId: s.id,
         credentialsKey: key,
         trackingNumber: s.tracking_number,
+        carrierCode: s.origin_carrier,
         registered: registered.has(s.tracking_number) && !unregistered.includes(s.tracking_number),
       })),
       options.now,
     );
+    await remoteTrackingState.markPushSubscriptions(runner, pushes, options.now);
+    await remoteTrackingStops.enqueue(runner, leftBehind, options.now);
+    await this.sendStops(leftBehind, options);
     await remoteTrackingState.forgetRegistration(
       runner,
       unregistered.flatMap((n) => byNumber.get(n)!.map((s) => s.id)),
@@ -262,8 +310,70 @@ export class RemoteTracking {
   }
 
   /**
+   * Push subscriptions that lapse (adapter.pushSubscription, UPS Track Alert): subscribes the
+   * numbers the credentials can have pushed whose subscription is missing or about to lapse
+   * (pushSubscriptionDue), in batches shared with concurrent rounds. The numbers are tracked
+   * whatever comes of it; a refusal is remembered (not asked again for a while), a 429 or an
+   * outage ends the round like a tracking request's. Answers the shipments subscribed and
+   * refused.
+   */
+  private async subscribePushes(
+    route: TrackingCredentials,
+    ctx: ProviderCallContext,
+    round: {
+      requests: readonly ProviderTrackRequest[];
+      byNumber: ReadonlyMap<string, RemoteShipment[]>;
+      state: ReadonlyMap<string, RemoteTrackingState>;
+      now: Date;
+      halted: () => boolean;
+      noteFailure: (error: unknown) => Promise<void>;
+    },
+  ): Promise<{ subscribed: string[]; refused: string[] }> {
+    const out = { subscribed: [] as string[], refused: [] as string[] };
+    const subscription = route.adapter.pushSubscription;
+    if (!subscription || round.halted()) return out;
+    const key = route.credentials.id;
+    const due = round.requests.filter(
+      (r) =>
+        subscription.accepts(route.credentials, r) &&
+        round.byNumber.get(r.trackingNumber)!.some((s) => {
+          const st = round.state.get(s.id);
+          const current = st?.credentialsKey === key && st.trackingNumber === r.trackingNumber;
+          return pushSubscriptionDue(
+            current ? { subscribedAt: st.pushSubscribedAt, refusedAt: st.pushRefusedAt } : null,
+            round.now,
+            subscription.lifetimeMs,
+          );
+        }),
+    );
+    if (due.length === 0) return out;
+    const answers = await this.registrations.register(
+      `${key}:push`,
+      subscription.maxBatchSize,
+      due,
+      (batch) => subscription.subscribe(ctx, batch),
+    );
+    for (const [number, problem] of answers) {
+      const ids = round.byNumber.get(number)!.map((s) => s.id);
+      if (problem === null) {
+        out.subscribed.push(...ids);
+      } else if (stopsTheKey(problem) && !(problem instanceof ProviderCredentialsRejected)) {
+        await round.noteFailure(problem);
+      } else {
+        // Refused (the number, or the push product for these credentials): polled only.
+        out.refused.push(...ids);
+        this.logger.warn(
+          `${route.adapter.type}: ${number} not subscribed to pushes: ${problem instanceof Error ? problem.message : String(problem)}`,
+        );
+      }
+    }
+    return out;
+  }
+
+  /**
    * Tells providers to stop tracking shipments that reached a final status (registered and
-   * not stopped yet). A failure is logged: the number then simply ages out at the provider.
+   * not stopped yet): the stops are queued, then sent at once; one that fails is retried on
+   * later passes (`upkeep`) with backoff, a few times (remote-stop-rules.ts).
    */
   async stopFinal(
     route: TrackingCredentials,
@@ -272,47 +382,173 @@ export class RemoteTracking {
       tracking_number: string;
       origin_carrier: string | null;
     }>,
-    options: { timeoutMs: number; now: Date; runner?: SqlRunner },
-  ): Promise<void> {
+    options: RemoteCallOptions & { runner?: SqlRunner },
+  ): Promise<StopReport> {
     const { adapter } = route;
-    if (!adapter.stop || route.rejected || shipments.length === 0) return;
-    const stop = adapter.stop.bind(adapter);
+    if (!adapter.stop || shipments.length === 0) return emptyReport();
     const runner = options.runner ?? this.dataSource;
     const state = await remoteTrackingState.load(
       runner,
       shipments.map((s) => s.id),
     );
-    const due = shipments.filter((s) => {
+    const stops: StopRequest[] = [];
+    for (const s of shipments) {
       const st = state.get(s.id);
-      return (
+      if (
         st?.credentialsKey === route.credentials.id &&
         st.trackingNumber === s.tracking_number &&
         st.registeredAt !== null &&
         st.stoppedAt === null
-      );
-    });
-    const ctx = this.context(route, options);
-    for (const batch of chunk(due, adapter.maxBatchSize)) {
-      try {
-        await stop(
-          ctx,
-          batch.map((s) => ({ trackingNumber: s.tracking_number, carrierCode: s.origin_carrier })),
-        );
-        await remoteTrackingState.markStopped(
-          runner,
-          batch.map((s) => s.id),
-          options.now,
-        );
-      } catch (error) {
-        if (error instanceof ProviderCredentialsRejected) {
-          await this.credentials.markRejected(route.credentials.id, error.message);
-        }
-        this.logger.warn(
-          `${adapter.type}: stopping ${batch.length} number(s) failed: ${String(error)}`,
-        );
-        return;
+      ) {
+        stops.push({
+          credentialsKey: st.credentialsKey,
+          trackingNumber: st.trackingNumber,
+          carrierCode: st.carrierCode ?? s.origin_carrier,
+        });
       }
     }
+    await remoteTrackingStops.enqueue(runner, stops, options.now);
+    return this.sendStops(stops, options, [route]);
+  }
+
+  /**
+   * Shipments no remote provider tracks any more (their team's credentials route them
+   * elsewhere, or their number is gone): their remote state is dropped and the numbers they
+   * had registered are stopped there.
+   */
+  async release(shipmentIds: readonly string[], options: RemoteCallOptions): Promise<StopReport> {
+    const stops = await remoteTrackingState.release(this.dataSource, shipmentIds);
+    await remoteTrackingStops.enqueue(this.dataSource, stops, options.now);
+    return this.sendStops(stops, options);
+  }
+
+  /** A later pass: the queued stops that are due (failed before, or never sent). */
+  async upkeep(options: RemoteCallOptions): Promise<StopReport> {
+    return this.sendStops(null, options);
+  }
+
+  /**
+   * Sends due queued stops: those of `only`, or any (up to STOPS_PER_PASS) when null. A number
+   * another shipment still tracks at the same credentials is not stopped. Per number: stopped
+   * (its registrations marked), retried later (nextStopAttempt), or given up (logged; a
+   * permanent error ends the registration too, since the provider tracks nothing there).
+   */
+  private async sendStops(
+    only: readonly StopRequest[] | null,
+    options: RemoteCallOptions,
+    known: readonly TrackingCredentials[] = [],
+  ): Promise<StopReport> {
+    const report = emptyReport();
+    if (only !== null && only.length === 0) return report;
+    const db = this.dataSource;
+    const { now } = options;
+    const claimed = await remoteTrackingStops.claim(db, {
+      now,
+      leaseUntil: new Date(now.getTime() + STOP_LEASE_MS),
+      limit: only?.length ?? STOPS_PER_PASS,
+      only: only ?? undefined,
+    });
+    if (claimed.length === 0) return report;
+    const tracked = await remoteTrackingState.stillTracked(db, claimed);
+    const byKey = new Map<string, ClaimedStop[]>();
+    const dropped: ClaimedStop[] = [];
+    for (const stop of claimed) {
+      if (tracked.has(stopKey(stop.credentialsKey, stop.trackingNumber))) {
+        dropped.push(stop);
+        continue;
+      }
+      byKey.set(stop.credentialsKey, [...(byKey.get(stop.credentialsKey) ?? []), stop]);
+    }
+    for (const [key, stops] of byKey) {
+      const route =
+        known.find((r) => r.credentials.id === key) ?? (await this.credentials.byKey(key));
+      if (!route?.adapter.stop) {
+        // Credentials deleted, or a provider that cannot stop: nothing will stop them.
+        dropped.push(...stops);
+        continue;
+      }
+      const outcomes = await this.stopAt(route, stops, options);
+      const stopped: string[] = [];
+      const ended: ClaimedStop[] = [];
+      for (const stop of stops) {
+        const outcome = outcomes.get(stop.trackingNumber) ?? null;
+        if (outcome === null) {
+          report.stopped += 1;
+          stopped.push(stop.trackingNumber);
+          ended.push(stop);
+          continue;
+        }
+        const retryAt = nextStopAttempt(stop.attempts, outcome, now);
+        const reason = outcome instanceof Error ? outcome.message : String(outcome);
+        if (retryAt !== null) {
+          report.retrying += 1;
+          await remoteTrackingStops.retryAt(db, stop, retryAt, reason);
+          this.logger.warn(
+            `${route.adapter.type}: stopping ${stop.trackingNumber} failed (attempt ${stop.attempts}), retried at ${retryAt.toISOString()}: ${reason}`,
+          );
+          continue;
+        }
+        report.givenUp += 1;
+        ended.push(stop);
+        // Permanent: the provider tracks nothing there (unknown number...): that ends it too.
+        if (outcome instanceof TrackingProviderError && !outcome.transient) {
+          stopped.push(stop.trackingNumber);
+        }
+        this.logger.warn(
+          `${route.adapter.type}: gave up stopping ${stop.trackingNumber} after ${stop.attempts} attempt(s): ${reason}`,
+        );
+      }
+      await remoteTrackingStops.finish(db, ended);
+      await remoteTrackingState.markStopped(db, key, stopped, now);
+    }
+    report.dropped = dropped.length;
+    await remoteTrackingStops.finish(db, dropped);
+    return report;
+  }
+
+  /** One credentials record's stops, in batches; per number null (stopped) or the error. */
+  private async stopAt(
+    route: TrackingCredentials,
+    stops: readonly StopRequest[],
+    options: RemoteCallOptions,
+  ): Promise<Map<string, unknown>> {
+    const { adapter } = route;
+    const key = route.credentials.id;
+    const out = new Map<string, unknown>();
+    let stopper: unknown = route.rejected
+      ? new ProviderCredentialsRejected(
+          adapter.type,
+          401,
+          `${adapter.type} refused the credentials ${credentialsRef(key)}`,
+        )
+      : null;
+    const ctx = this.context(route, options);
+    for (const batch of chunk(stops, adapter.maxBatchSize)) {
+      if (stopper !== null) {
+        for (const s of batch) out.set(s.trackingNumber, stopper);
+        continue;
+      }
+      try {
+        const answers = await adapter.stop!(
+          ctx,
+          batch.map((s) => ({ trackingNumber: s.trackingNumber, carrierCode: s.carrierCode })),
+        );
+        for (const s of batch) {
+          const answer = answers.get(s.trackingNumber) ?? null;
+          out.set(s.trackingNumber, answer);
+          // A 429 or an outage met halfway: the later batches wait for the next pass.
+          if (answer !== null && stopsTheKey(answer)) stopper = answer;
+        }
+      } catch (error) {
+        for (const s of batch) out.set(s.trackingNumber, error);
+        if (stopsTheKey(error)) stopper = error;
+        if (error instanceof ProviderCredentialsRejected) {
+          this.tokens.invalidate(key);
+          await this.credentials.markRejected(key, error.message);
+        }
+      }
+    }
+    return out;
   }
 
   /** The call context of one credentials record (its budget, its token cache entry). */
@@ -338,6 +574,10 @@ export class RemoteTracking {
       now: options.now,
     };
   }
+}
+
+function emptyReport(): StopReport {
+  return { stopped: 0, retrying: 0, givenUp: 0, dropped: 0 };
 }
 
 function credentialsRef(key: string): string {

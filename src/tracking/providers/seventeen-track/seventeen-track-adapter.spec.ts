@@ -1,3 +1,5 @@
+import { fakeProviderContext } from '../../../../test/fakes/provider-call-context';
+import { startSeventeenTrackFake } from '../../../../test/fakes/seventeen-track-fake';
 import { seventeenTrackAdapter, seventeenTrackSignature } from './seventeen-track-adapter';
 import { carrierOfSeventeenTrackKey, seventeenTrackKeyOf } from './seventeen-track-carriers';
 import { mapTrackInfo, type SeventeenTrackInfo } from './seventeen-track-track-info';
@@ -172,5 +174,29 @@ describe('17TRACK pushes', () => {
     expect(seventeenTrackAdapter.parsePush!(null)).toEqual([]);
     expect(seventeenTrackAdapter.parsePush!('text')).toEqual([]);
     expect(seventeenTrackAdapter.parsePush!({ event: 'TRACKING_UPDATED', data: {} })).toEqual([]);
+  });
+});
+
+describe('17TRACK stop against the fake', () => {
+  it('answers null for stopped numbers and a permanent error for refused ones', async () => {
+    const fake = await startSeventeenTrackFake();
+    try {
+      const ctx = fakeProviderContext({
+        ...credentials,
+        baseUrl: fake.apiUrl,
+        secrets: { apiKey: fake.apiKey },
+      });
+      fake.registered.set('RR123456785CN', { carrier: 3011, stopped: false });
+      const result = await seventeenTrackAdapter.stop!(ctx, [
+        { trackingNumber: 'RR123456785CN', carrierCode: 'china-post' },
+        { trackingNumber: 'LX000000000CN', carrierCode: null },
+      ]);
+      expect(result.get('RR123456785CN')).toBeNull();
+      expect(fake.registered.get('RR123456785CN')?.stopped).toBe(true);
+      expect(result.get('LX000000000CN')).toMatchObject({ kind: 'permanent' });
+      expect(result.get('LX000000000CN')?.message).toContain('-18019902');
+    } finally {
+      await fake.close();
+    }
   });
 });

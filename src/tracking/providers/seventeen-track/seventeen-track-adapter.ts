@@ -10,6 +10,7 @@ import {
   type ProviderTrackRequest,
   type PushRequest,
   type PushedUpdate,
+  type StopOutcomes,
 } from '../remote/provider-adapter';
 import { carrierOfSeventeenTrackKey, seventeenTrackKeyOf } from './seventeen-track-carriers';
 import { mapTrackInfo, type SeventeenTrackInfo } from './seventeen-track-track-info';
@@ -119,7 +120,21 @@ export const seventeenTrackAdapter: ProviderAdapter = {
   },
 
   async stop(ctx, requests) {
-    await call(ctx, '/stoptrack', requests);
+    const envelope = await call(ctx, '/stoptrack', requests);
+    const out: StopOutcomes = new Map();
+    for (const item of envelope.data?.accepted ?? []) if (item.number) out.set(item.number, null);
+    for (const item of envelope.data?.rejected ?? []) {
+      if (!item.number) continue;
+      // Not registered (any more), already stopped...: asking again would change nothing.
+      out.set(
+        item.number,
+        TrackingProviderError.permanent(
+          `17track could not stop ${item.number}: ${describeError(item.error)}`,
+          { provider: '17track' },
+        ),
+      );
+    }
+    return out;
   },
 
   verifyPush(credentials: ProviderCredentials, push: PushRequest): boolean {

@@ -151,6 +151,64 @@ describe('ship24Adapter against the Ship24 fake', () => {
     });
   });
 
+  describe('stop', () => {
+    const stop = ship24Adapter.stop!.bind(ship24Adapter);
+
+    it('unsubscribes the trackers of each number with PATCH {isSubscribed: false}', async () => {
+      const [a, b] = numbers(2);
+      const ta = fake.setTracking(a.trackingNumber, {});
+      const tb = fake.setTracking(b.trackingNumber, {});
+      const result = await stop(ctx(), [a, b]);
+      expect([...result.entries()]).toEqual([
+        [a.trackingNumber, null],
+        [b.trackingNumber, null],
+      ]);
+      const patches = fake.trackerPatches();
+      expect(patches.map((r) => [r.path, r.body, r.headers.authorization])).toEqual([
+        [
+          `/public/v1/trackers/${ta.tracker.trackerId}`,
+          { isSubscribed: false },
+          `Bearer ${fake.apiKey}`,
+        ],
+        [
+          `/public/v1/trackers/${tb.tracker.trackerId}`,
+          { isSubscribed: false },
+          `Bearer ${fake.apiKey}`,
+        ],
+      ]);
+      expect([ta.tracker.isSubscribed, tb.tracker.isSubscribed]).toEqual([false, false]);
+
+      // Asked again: nothing left subscribed, nothing sent, still stopped.
+      expect((await stop(ctx(), [a])).get(a.trackingNumber)).toBeNull();
+      expect(fake.trackerPatches()).toHaveLength(2);
+    });
+
+    it('answers a permanent error for a number Ship24 has no tracker of', async () => {
+      const [a, b] = numbers(2);
+      fake.setTracking(b.trackingNumber, {});
+      const result = await stop(ctx(), [a, b]);
+      expect(result.get(a.trackingNumber)).toMatchObject({
+        kind: 'permanent',
+        message: `ship24 has no tracker of ${a.trackingNumber}`,
+      });
+      expect(result.get(b.trackingNumber)).toBeNull();
+      expect(fake.trackerPatches()).toHaveLength(1);
+    });
+
+    it('ends the batch at a 429 (Retry-After for the rest), refuses a wrong key', async () => {
+      for (const r of numbers(3)) fake.setTracking(r.trackingNumber, {});
+      fake.rateLimitNext(9);
+      const result = await stop(ctx(), numbers(3));
+      for (const outcome of result.values()) {
+        expect(outcome).toMatchObject({ kind: 'transient', retryAfterMs: 9000 });
+      }
+      expect(fake.server.requests).toHaveLength(1);
+
+      credentials = { ...credentials, secrets: { apiKey: 'apik_wrong' } };
+      await expect(stop(ctx(), numbers(1))).rejects.toBeInstanceOf(ProviderCredentialsRejected);
+    });
+  });
+
   describe('push', () => {
     const push = (delivery: { headers: Record<string, string>; body: string }) => ({
       headers: Object.fromEntries(

@@ -5,6 +5,7 @@ import {
   type ProviderCallContext,
   type ProviderOutcome,
   type ProviderTrackRequest,
+  type StopOutcomes,
 } from '../remote/provider-adapter';
 import { TrackingProviderError } from '../tracking-provider-error';
 import { carrierFromShip24Courier, firstCourierCode } from './ship24-carriers';
@@ -18,8 +19,9 @@ export const SHIP24_BULK_LIMIT = 100;
 /**
  * Ship24 Tracking API (trackers plan): `Authorization: Bearer <apiKey>`, numbers registered as
  * trackers 100 at a time (bulk create, idempotent: `existing` counts as registered), results
- * read per number (`GET /trackers/search/{trackingNumber}/results`), pushes authenticated with
- * the webhook secret as a Bearer token. Credentials: secrets `apiKey` and `webhookSecret`.
+ * read per number (`GET /trackers/search/{trackingNumber}/results`), trackers unsubscribed at
+ * a final status (`PATCH /trackers/{trackerId}`), pushes authenticated with the webhook secret
+ * as a Bearer token. Credentials: secrets `apiKey` and `webhookSecret`.
  */
 export const ship24Adapter: ProviderAdapter = {
   type: 'ship24',
@@ -96,7 +98,30 @@ export const ship24Adapter: ProviderAdapter = {
     return out;
   },
 
-  // No stop: Ship24 unsubscribes a tracker with PATCH, which ProviderHttp does not send (README).
+  /**
+   * Unsubscribes the number's trackers (`PATCH /trackers/{trackerId} {isSubscribed: false}`),
+   * found through the results search (Ship24 answers trackers by id, and we keep none). A
+   * number Ship24 has no tracker of is a permanent error (nothing to stop); a transient failure
+   * ends the batch like in `track`.
+   */
+  async stop(ctx, requests) {
+    const out: StopOutcomes = new Map();
+    let halted: TrackingProviderError | null = null;
+    for (const request of requests) {
+      if (halted !== null) {
+        out.set(request.trackingNumber, halted);
+        continue;
+      }
+      try {
+        out.set(request.trackingNumber, await unsubscribe(ctx, request));
+      } catch (error) {
+        if (!(error instanceof TrackingProviderError) || !error.transient) throw error;
+        halted = error;
+        out.set(request.trackingNumber, error);
+      }
+    }
+    return out;
+  },
 
   verifyPush: verifyShip24Push,
   parsePush: parseShip24Push,
@@ -132,6 +157,45 @@ async function results(
       (t) => carrierFromShip24Courier(firstCourierCode(record(t.tracker)?.courierCode)) === wanted,
     ) ?? candidates[0];
   return mapShip24Tracking(tracking, request.carrierCode);
+}
+
+/** Unsubscribes every subscribed tracker of a number; null once none is left subscribed. */
+async function unsubscribe(
+  ctx: ProviderCallContext,
+  request: ProviderTrackRequest,
+): Promise<TrackingProviderError | null> {
+  const unknown = () =>
+    TrackingProviderError.permanent(`ship24 has no tracker of ${request.trackingNumber}`, {
+      provider: 'ship24',
+    });
+  const found = await ctx.http.request({
+    method: 'GET',
+    url: url(
+      ctx,
+      `/public/v1/trackers/search/${encodeURIComponent(request.trackingNumber)}/results`,
+    ),
+    headers: headers(ctx),
+    acceptStatuses: [404],
+  });
+  if (found.status === 404) return unknown();
+  const trackings = record(record(found.body)?.data)?.trackings;
+  const trackers = (Array.isArray(trackings) ? trackings : [])
+    .map((t) => record(record(t)?.tracker))
+    .filter((t): t is Record<string, unknown> => text(t?.trackerId) !== null);
+  if (trackers.length === 0) return unknown();
+  for (const tracker of trackers) {
+    if (tracker.isSubscribed === false) continue;
+    const patched = await ctx.http.request({
+      method: 'PATCH',
+      url: url(ctx, `/public/v1/trackers/${encodeURIComponent(text(tracker.trackerId)!)}`),
+      headers: headers(ctx),
+      json: { isSubscribed: false },
+      // Deleted meanwhile: that tracker is no longer subscribed either.
+      acceptStatuses: [404],
+    });
+    if (patched.status === 404 && trackers.length === 1) return unknown();
+  }
+  return null;
 }
 
 function describeErrors(body: Record<string, unknown> | null): string {

@@ -1,2 +1,2 @@
 export { upsAdapter } from './ups-adapter';
-export { subscribeUpsTrackAlert } from './ups-track-alert';
+export { upsTrackAlert } from './ups-track-alert';

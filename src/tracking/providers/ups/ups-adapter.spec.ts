@@ -1,8 +1,8 @@
 import { ThrottlerStorageService } from '@nestjs/throttler';
 import {
   startUpsFake,
+  UPS_FAKE_SUBSCRIPTION_PREFIX,
   upsFakeAlertEvent,
-  upsFakePush,
   type UpsFake,
   type UpsFakeActivity,
 } from '../../../../test/fakes/ups-fake';
@@ -17,7 +17,8 @@ import { MemoryProviderTokenCache } from '../remote/provider-token-cache';
 import type { TrackingResult } from '../tracking-provider';
 import { TrackingProviderError } from '../tracking-provider-error';
 import { upsAdapter } from './ups-adapter';
-import { subscribeUpsTrackAlert } from './ups-track-alert';
+import { issueUpsPushToken } from './ups-push-token';
+import { UPS_TRACK_ALERT_PATH, upsTrackAlert } from './ups-track-alert';
 
 const NUMBER = '1Z204W4R0308071865';
 const OTHER = '1ZABCXYZ0112346789';
@@ -227,51 +228,98 @@ describe('UPS adapter against the UPS fake', () => {
     expect(error.message).toContain('TV1002');
   });
 
-  it('subscribes 1Z numbers to Track Alert with the receiver URL and webhookSecret', async () => {
-    const outcome = await subscribeUpsTrackAlert(
-      context(),
-      'https://tracking.example.com/public/tracking_webhooks/ups/ups-creds',
-      [NUMBER, OTHER, '92419900000033499522966220'],
-    );
-    expect(outcome).toEqual({
-      subscribed: [NUMBER, OTHER],
-      notSubscribed: ['92419900000033499522966220'],
+  describe('Track Alert v2 subscription', () => {
+    const request = (trackingNumber: string) => ({ trackingNumber, carrierCode: 'ups' });
+
+    it('takes 1Z numbers of credentials with a webhookSecret only', () => {
+      expect(upsTrackAlert.accepts(credentials(), request(NUMBER))).toBe(true);
+      expect(upsTrackAlert.accepts(credentials(), request(NUMBER.toLowerCase()))).toBe(true);
+      expect(upsTrackAlert.accepts(credentials(), request('92419900000033499522966220'))).toBe(
+        false,
+      );
+      const noSecret = credentials({ secrets: { clientSecret: fake.clientSecret } });
+      expect(upsTrackAlert.accepts(noSecret, request(NUMBER))).toBe(false);
+      expect(upsTrackAlert.maxBatchSize).toBe(100);
+      expect(upsTrackAlert.lifetimeMs).toBe(14 * 24 * 3_600_000);
     });
-    expect(fake.subscriptions).toEqual([
-      {
+
+    it('subscribes numbers with the v2 body (no destination), bearer token and transaction ids', async () => {
+      const outcome = await upsTrackAlert.subscribe(context(), [request(NUMBER), request(OTHER)]);
+      expect([...outcome.entries()]).toEqual([
+        [NUMBER, null],
+        [OTHER, null],
+      ]);
+      expect(UPS_TRACK_ALERT_PATH).toBe('/api/track/v2/subscription/standard/package');
+      const [call] = fake.server.calls('POST', UPS_TRACK_ALERT_PATH);
+      expect(call.body).toEqual({
+        locale: 'en_US',
+        countryCode: 'US',
         trackingNumberList: [NUMBER, OTHER],
-        destination: {
-          url: 'https://tracking.example.com/public/tracking_webhooks/ups/ups-creds',
-          credentialType: 'Bearer',
-          credential: 'opaque-credential',
-        },
-      },
-    ]);
-    const [call] = fake.server.calls('POST', '/api/track/v1/subscription/standard/package');
-    expect(call.headers.transid).toMatch(/^[0-9a-f]{32}$/);
+      });
+      expect(call.headers.authorization).toMatch(/^Bearer \S+$/);
+      expect(call.headers.transid).toMatch(/^[0-9a-f]{32}$/);
+      expect(call.headers.transactionsrc).toBeTruthy();
+      expect(fake.isSubscribed(NUMBER) && fake.isSubscribed(OTHER)).toBe(true);
+    });
+
+    it('answers permanent refusals for numbers UPS lists invalid or a rejected request', async () => {
+      // A 1Z shape UPS refuses is invalid among valid ones; all invalid is a 400 VSS210.
+      fake.server.failNextOn('POST', UPS_FAKE_SUBSCRIPTION_PREFIX, {
+        status: 200,
+        body: { validTrackingNumbers: [NUMBER], invalidTrackingNumbers: [OTHER] },
+      });
+      const mixed = await upsTrackAlert.subscribe(context(), [request(NUMBER), request(OTHER)]);
+      expect(mixed.get(NUMBER)).toBeNull();
+      expect(mixed.get(OTHER)).toMatchObject({ kind: 'permanent' });
+      const refused = await upsTrackAlert.subscribe(context(), [request('1Z1234567$8')]);
+      expect(refused.get('1Z1234567$8')).toMatchObject({ kind: 'permanent' });
+      expect(refused.get('1Z1234567$8')?.message).toContain('VSS210');
+    });
+
+    it('throws a 429 with its Retry-After, and refused credentials', async () => {
+      const ctx = context();
+      await track(ctx, NUMBER); // a token in the cache
+      fake.rateLimitNext(30);
+      await expect(upsTrackAlert.subscribe(ctx, [request(NUMBER)])).rejects.toMatchObject({
+        kind: 'transient',
+        retryAfterMs: 30_000,
+      });
+      fake.refuseTokens();
+      await expect(upsTrackAlert.subscribe(ctx, [request(NUMBER)])).rejects.toBeInstanceOf(
+        ProviderCredentialsRejected,
+      );
+    });
   });
 
-  it('refuses to subscribe without a webhookSecret', async () => {
-    const ctx = context(credentials({ secrets: { clientSecret: fake.clientSecret } }));
-    await expect(subscribeUpsTrackAlert(ctx, 'https://x.test/hook', [NUMBER])).rejects.toThrow(
-      /webhookSecret/,
-    );
-    expect(fake.subscriptions).toHaveLength(0);
-  });
-
-  it('verifies and maps a Track Alert push into the checkpoint a poll gives', async () => {
+  it('verifies a push carrying a token from our token URL and maps it as a poll would', async () => {
     const tracked = result((await track(context(), NUMBER)).get(NUMBER));
-    const push = upsFakePush('opaque-credential', upsFakeAlertEvent(NUMBER, ACTIVITIES[2]));
-    const request = {
-      headers: Object.fromEntries(
-        Object.entries(push.headers).map(([k, v]) => [k.toLowerCase(), v]),
-      ),
-      rawBody: Buffer.from(push.body),
-    };
-    expect(upsAdapter.verifyPush?.(credentials(), request)).toBe(true);
-    const forged = { ...request, headers: { ...request.headers, credential: 'guess' } };
-    expect(upsAdapter.verifyPush?.(credentials(), forged)).toBe(false);
-    const [update] = upsAdapter.parsePush?.(JSON.parse(push.body)) ?? [];
+    const event = upsFakeAlertEvent(NUMBER, ACTIVITIES[2]);
+    const now = new Date('2026-03-10T12:00:00Z');
+    const issued = issueUpsPushToken(credentials(), {
+      clientId: 'ups-creds',
+      clientSecret: 'opaque-credential',
+      grantType: 'client_credentials',
+      now,
+    });
+    if (!('accessToken' in issued)) throw new Error('no token issued');
+    const push = (headers: Record<string, string>) => ({
+      headers: { 'user-agent': 'UPSPubSubTrackingService', ...headers },
+      rawBody: Buffer.from(JSON.stringify(event)),
+      receivedAt: now,
+    });
+    const bearer = { authorization: `Bearer ${issued.accessToken}`, 'x-api-key': 'ups-creds' };
+    expect(upsAdapter.verifyPush?.(credentials(), push(bearer))).toBe(true);
+    expect(upsAdapter.verifyPush?.(credentials(), push({ authorization: 'Bearer guess' }))).toBe(
+      false,
+    );
+    expect(
+      upsAdapter.verifyPush?.(credentials(), push({ ...bearer, 'x-api-key': 'someone-else' })),
+    ).toBe(false);
+    // The v1 `credential` header is no proof any more.
+    expect(upsAdapter.verifyPush?.(credentials(), push({ credential: 'opaque-credential' }))).toBe(
+      false,
+    );
+    const [update] = upsAdapter.parsePush?.(event) ?? [];
     expect(update.trackingNumber).toBe(NUMBER);
     expect(update.result.checkpoints).toEqual([tracked.checkpoints[0]]);
   });

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type {
   ProviderAdapter,
   ProviderCallContext,
@@ -9,15 +8,11 @@ import { trackOneByOne } from '../remote/track-one-by-one';
 import { upsAuthorized, upsUrl } from './ups-auth';
 import { findUpsPackage, mapUpsPackage } from './ups-mapping';
 import { parseUpsPush, verifyUpsPush } from './ups-push';
-import { UPS_TRANSACTION_SRC } from './ups-settings';
+import { issueUpsPushToken } from './ups-push-token';
+import { UPS_LOCALE, UPS_TRANSACTION_SRC, upsTransId } from './ups-settings';
+import { upsTrackAlert } from './ups-track-alert';
 
 export const UPS_TRACK_PATH = '/api/track/v1/details/';
-export const UPS_LOCALE = 'en_US';
-
-/** UPS wants a unique `transId` per request (32 characters at most in practice). */
-export function upsTransId(): string {
-  return randomUUID().replace(/-/g, '');
-}
 
 /** A tracking number UPS does not know (yet): no checkpoints, the engine says no_info. */
 const NOT_FOUND = { checkpoints: [], facts: {} } as const;
@@ -59,6 +54,9 @@ export const upsAdapter: ProviderAdapter = {
   maxBatchSize: 1,
   carriers: ['ups'],
   track,
+  // 1Z numbers of credentials with a webhookSecret: Track Alert pushes, polling goes on.
+  pushSubscription: upsTrackAlert,
+  issuePushToken: issueUpsPushToken,
   verifyPush: verifyUpsPush,
   parsePush: parseUpsPush,
 };

@@ -1,5 +1,6 @@
 import type { ProviderCredentials } from '../remote/provider-adapter';
 import { parseUpsPush, verifyUpsPush } from './ups-push';
+import { issueUpsPushToken } from './ups-push-token';
 
 const credentials = (webhookSecret?: string): ProviderCredentials => ({
   id: 'c1',
@@ -9,10 +10,23 @@ const credentials = (webhookSecret?: string): ProviderCredentials => ({
   secrets: { clientSecret: 'secret', webhookSecret },
 });
 
-const push = (headers: Record<string, string | undefined>) => ({
+const NOW = new Date('2026-03-10T12:00:00Z');
+const push = (headers: Record<string, string | undefined>, receivedAt = NOW) => ({
   headers,
   rawBody: Buffer.from('{}'),
+  receivedAt,
 });
+/** A token our token URL gives UPS for these credentials. */
+const tokenFor = (c: ProviderCredentials, now = NOW): string => {
+  const answer = issueUpsPushToken(c, {
+    clientId: c.id,
+    clientSecret: c.secrets.webhookSecret ?? null,
+    grantType: 'client_credentials',
+    now,
+  });
+  if (!('accessToken' in answer)) throw new Error(answer.error);
+  return answer.accessToken;
+};
 
 /** Official Track Alert example 7 (delivery), as UPS posts it. */
 const DELIVERED = {
@@ -32,18 +46,37 @@ const DELIVERED = {
 };
 
 describe('UPS Track Alert push', () => {
-  it('accepts exactly the credential given in the subscription', () => {
+  it('accepts a bearer token our token URL issued for these credentials, unexpired', () => {
     const c = credentials('opaque-s3cret');
-    expect(verifyUpsPush(c, push({ credential: 'opaque-s3cret' }))).toBe(true);
-    expect(verifyUpsPush(c, push({ credential: 'opaque-s3creT' }))).toBe(false);
-    expect(verifyUpsPush(c, push({ credential: 'opaque-s3cret ' }))).toBe(false);
-    expect(verifyUpsPush(c, push({ credential: '' }))).toBe(false);
-    expect(verifyUpsPush(c, push({ 'user-agent': 'UPSPubSubTrackingService' }))).toBe(false);
+    const token = tokenFor(c);
+    expect(verifyUpsPush(c, push({ authorization: `Bearer ${token}` }))).toBe(true);
+    expect(verifyUpsPush(c, push({ authorization: `bearer ${token}`, 'x-api-key': 'c1' }))).toBe(
+      true,
+    );
+    const later = new Date(NOW.getTime() + 3600_000);
+    expect(verifyUpsPush(c, push({ authorization: `Bearer ${token}` }, later))).toBe(false);
   });
 
-  it('refuses every push when the credentials have no webhookSecret', () => {
-    expect(verifyUpsPush(credentials(undefined), push({ credential: '' }))).toBe(false);
-    expect(verifyUpsPush(credentials(''), push({ credential: '' }))).toBe(false);
+  it('refuses other tokens, another client id, the v1 credential header, no secret', () => {
+    const c = credentials('opaque-s3cret');
+    const token = tokenFor(c);
+    expect(verifyUpsPush(c, push({ authorization: `Bearer ${token}x` }))).toBe(false);
+    expect(verifyUpsPush(c, push({ authorization: token }))).toBe(false);
+    expect(verifyUpsPush(c, push({ authorization: `Bearer ${token}`, 'x-api-key': 'c2' }))).toBe(
+      false,
+    );
+    // Issued for other credentials, or before the secret changed.
+    expect(
+      verifyUpsPush(c, push({ authorization: `Bearer ${tokenFor({ ...c, id: 'c2' })}` })),
+    ).toBe(false);
+    expect(verifyUpsPush(credentials('rotated'), push({ authorization: `Bearer ${token}` }))).toBe(
+      false,
+    );
+    expect(verifyUpsPush(c, push({ credential: 'opaque-s3cret' }))).toBe(false);
+    expect(verifyUpsPush(c, push({ 'user-agent': 'UPSPubSubTrackingService' }))).toBe(false);
+    expect(verifyUpsPush(credentials(undefined), push({ authorization: `Bearer ${token}` }))).toBe(
+      false,
+    );
   });
 
   it('maps a delivery event: GMT instant, delivered, place, raw status', () => {

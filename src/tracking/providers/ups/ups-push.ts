@@ -1,4 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
 import type {
   ProviderCredentials,
   PushedUpdate,
@@ -7,21 +6,19 @@ import type {
 } from '../remote/provider-adapter';
 import { upsDay } from './ups-dates';
 import { UPS_CARRIER_CODE, upsActivityCheckpoint } from './ups-mapping';
-import { upsWebhookSecret } from './ups-settings';
+import { validUpsPushToken } from './ups-push-token';
 
 /**
- * UPS Track Alert pushes one event per POST. UPS authenticates with the opaque `credential`
- * string given in the subscription (header `credential`, our
- * `webhookSecret`); there is no body signature. The
+ * UPS Track Alert (v2) pushes one event per POST, authenticated with an OAuth token UPS got
+ * from our token URL (`Authorization: Bearer`, see ups-push-token.ts), `x-api-key` naming the
+ * client id it used (the credentials id); there is no body signature. The
  * `User-Agent: UPSPubSubTrackingService` header is informative only and not trusted.
  */
 export function verifyUpsPush(credentials: ProviderCredentials, push: PushRequest): boolean {
-  const expected = upsWebhookSecret(credentials);
-  const given = push.headers['credential'];
-  if (!expected || typeof given !== 'string') return false;
-  const a = Buffer.from(given, 'utf8');
-  const b = Buffer.from(expected, 'utf8');
-  return a.length === b.length && timingSafeEqual(a, b);
+  const token = /^Bearer (\S+)$/i.exec(push.headers['authorization']?.trim() ?? '')?.[1];
+  const apiKey = push.headers['x-api-key'];
+  if (!token || (apiKey !== undefined && apiKey !== credentials.id)) return false;
+  return validUpsPushToken(credentials, token, push.receivedAt ?? new Date());
 }
 
 export interface UpsTrackAlertEvent {

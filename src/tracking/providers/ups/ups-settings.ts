@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { ProviderCredentialsRejected, type ProviderCredentials } from '../remote/provider-adapter';
 
 /**
@@ -13,6 +14,13 @@ export interface UpsSettings {
 
 /** The `transactionSrc` header UPS requires on every Track call: names the calling application. */
 export const UPS_TRANSACTION_SRC = 'shipment-tracking';
+/** Only the English locale is asked for (status phrases are read in English). */
+export const UPS_LOCALE = 'en_US';
+
+/** UPS wants a unique `transId` per request (32 characters at most in practice). */
+export function upsTransId(): string {
+  return randomUUID().replace(/-/g, '');
+}
 
 function text(value: unknown): string | null {
   return typeof value === 'string' && value.trim() !== '' ? value.trim() : null;
@@ -33,7 +41,10 @@ export function upsSettings(credentials: ProviderCredentials): UpsSettings {
   return { clientId, clientSecret, merchantId: text(parameters.merchantId) };
 }
 
-/** Track Alert: the opaque string UPS sends back in the `credential` header of each push. */
+/**
+ * Track Alert: the client secret UPS uses at our token URL before pushing (set in the UPS
+ * portal's webhook credentials); without it no number is subscribed and no push accepted.
+ */
 export function upsWebhookSecret(credentials: ProviderCredentials): string | null {
   return text(credentials.secrets.webhookSecret);
 }

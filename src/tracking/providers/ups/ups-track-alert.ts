@@ -1,50 +1,60 @@
-import type { ProviderCallContext } from '../remote/provider-adapter';
+import type {
+  ProviderCallContext,
+  ProviderTrackRequest,
+  PushSubscription,
+} from '../remote/provider-adapter';
 import { TrackingProviderError } from '../tracking-provider-error';
 import { upsAuthorized, upsUrl } from './ups-auth';
-import { upsTransId, UPS_LOCALE } from './ups-adapter';
-import { UPS_TRANSACTION_SRC, upsWebhookSecret } from './ups-settings';
+import { UPS_LOCALE, UPS_TRANSACTION_SRC, upsTransId, upsWebhookSecret } from './ups-settings';
 
 /**
- * Track Alert standard subscription, v1: the version whose spec we read (the notes mention a
- * v2 with portal-managed credentials, UNCONFIRMED; README.md). One constant to change.
+ * Track Alert v2 standard package subscription (UPS-API/api-documentation
+ * `UPSTrackAlertEnhanced.yaml`, "UPS Track Alert API v2"; shared/carrier-apis.md 5b): no
+ * `destination` in the request any more, the webhook URL and its credentials are set in the
+ * UPS portal ("Manage Webhook Credentials").
  */
-export const UPS_TRACK_ALERT_PATH = '/api/track/v1/subscription/standard/package';
+export const UPS_TRACK_ALERT_PATH = '/api/track/v2/subscription/standard/package';
 export const UPS_TRACK_ALERT_MAX_NUMBERS = 100;
-/** Track Alert only takes 1Z package numbers. */
+/** "Each 1Z subscription is valid for 14 days" (Track Alert FAQ). */
+export const UPS_TRACK_ALERT_LIFETIME_MS = 14 * 24 * 3_600_000;
+/** Track Alert takes 1Z package numbers (the standard subscription's documented pattern). */
 export const UPS_TRACK_ALERT_NUMBER = /^1Z[0-9A-Z]{16}$/;
 
-export interface UpsSubscriptionOutcome {
-  readonly subscribed: string[];
-  /** Numbers UPS refused, or that Track Alert does not cover (not 1Z): polling serves them. */
-  readonly notSubscribed: string[];
+const normalized = (number: string) => number.trim().toUpperCase();
+
+function describeErrors(body: unknown): string {
+  const errors = (body as { response?: { errors?: unknown } } | null)?.response?.errors;
+  const words = (Array.isArray(errors) ? errors : [])
+    .map((e: { code?: unknown; message?: unknown }) =>
+      [e?.code, e?.message].filter((w) => typeof w === 'string' && w !== '').join(' '),
+    )
+    .filter(Boolean);
+  return words.length > 0 ? words.join('; ') : 'no reason given';
 }
 
 /**
- * Subscribes numbers to Track Alert so that UPS pushes their events for 14 days to
- * `receiverUrl` (our `POST /public/tracking_webhooks/ups/{credentialsId}`), authenticated by
- * the credentials' `webhookSecret`. Not the adapter's `register`: UPS numbers are polled like
- * any carrier's, push only makes them fresher (README.md).
+ * Subscribes 1Z numbers (100 per request) so that UPS pushes their events for 14 days; only
+ * with credentials that have a `webhookSecret` (the client secret UPS uses at our token URL
+ * before pushing). Numbers UPS lists as invalid, or a request it refuses (400 VSS...), are
+ * permanent refusals.
  */
-export async function subscribeUpsTrackAlert(
-  ctx: ProviderCallContext,
-  receiverUrl: string,
-  numbers: readonly string[],
-): Promise<UpsSubscriptionOutcome> {
-  const credential = upsWebhookSecret(ctx.credentials);
-  if (!credential) {
-    throw TrackingProviderError.permanent('ups credentials have no webhookSecret for Track Alert', {
-      provider: 'ups',
-    });
-  }
-  const eligible = [...new Set(numbers.map((n) => n.trim().toUpperCase()))].filter((n) =>
-    UPS_TRACK_ALERT_NUMBER.test(n),
-  );
-  const out: UpsSubscriptionOutcome = {
-    subscribed: [],
-    notSubscribed: numbers.filter((n) => !UPS_TRACK_ALERT_NUMBER.test(n.trim().toUpperCase())),
-  };
-  for (let i = 0; i < eligible.length; i += UPS_TRACK_ALERT_MAX_NUMBERS) {
-    const chunk = eligible.slice(i, i + UPS_TRACK_ALERT_MAX_NUMBERS);
+export const upsTrackAlert: PushSubscription = {
+  lifetimeMs: UPS_TRACK_ALERT_LIFETIME_MS,
+  maxBatchSize: UPS_TRACK_ALERT_MAX_NUMBERS,
+
+  accepts: (credentials, request) =>
+    upsWebhookSecret(credentials) !== null &&
+    UPS_TRACK_ALERT_NUMBER.test(normalized(request.trackingNumber)),
+
+  async subscribe(ctx: ProviderCallContext, requests: readonly ProviderTrackRequest[]) {
+    if (requests.length > UPS_TRACK_ALERT_MAX_NUMBERS) {
+      throw TrackingProviderError.permanent(
+        `UPS Track Alert takes ${UPS_TRACK_ALERT_MAX_NUMBERS} numbers per subscription`,
+        { provider: 'ups' },
+      );
+    }
+    const out = new Map<string, TrackingProviderError | null>();
+    if (requests.length === 0) return out;
     const res = await upsAuthorized(ctx, (token) => ({
       method: 'POST',
       url: upsUrl(ctx, UPS_TRACK_ALERT_PATH),
@@ -56,15 +66,26 @@ export async function subscribeUpsTrackAlert(
       json: {
         locale: UPS_LOCALE,
         countryCode: 'US',
-        trackingNumberList: chunk,
-        destination: { url: receiverUrl, credentialType: 'Bearer', credential },
+        trackingNumberList: requests.map((r) => normalized(r.trackingNumber)),
       },
+      // The whole subscription request rejected (VSS codes), invalid numbers listed or not.
+      acceptStatuses: [400],
     }));
-    const body = (res.body ?? {}) as { validTrackingNumbers?: unknown };
-    const valid = new Set(
-      Array.isArray(body.validTrackingNumbers) ? body.validTrackingNumbers.map(String) : [],
-    );
-    for (const n of chunk) (valid.has(n) ? out.subscribed : out.notSubscribed).push(n);
-  }
-  return out;
-}
+    const refused = (reason: string) =>
+      TrackingProviderError.permanent(`UPS Track Alert refused ${reason}`, { provider: 'ups' });
+    if (res.status === 400) {
+      const error = refused(`the subscription: ${describeErrors(res.body)}`);
+      for (const r of requests) out.set(r.trackingNumber, error);
+      return out;
+    }
+    const valid = (res.body as { validTrackingNumbers?: unknown } | null)?.validTrackingNumbers;
+    const subscribed = new Set(Array.isArray(valid) ? valid.map((n) => normalized(String(n))) : []);
+    for (const r of requests) {
+      out.set(
+        r.trackingNumber,
+        subscribed.has(normalized(r.trackingNumber)) ? null : refused(r.trackingNumber),
+      );
+    }
+    return out;
+  },
+};
