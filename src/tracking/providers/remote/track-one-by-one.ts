@@ -33,3 +33,29 @@ export async function trackOneByOne(
   }
   return out;
 }
+
+/**
+ * Calls `one` for each request in turn; once one fails transiently (429, 5xx, timeout), that
+ * failure is the outcome of it and of every request after it, which wait for the next round.
+ * Any other error is thrown. For providers whose batch calls (track, stop) take one number.
+ */
+export async function eachUntilTransient<T>(
+  requests: readonly ProviderTrackRequest[],
+  one: (request: ProviderTrackRequest) => Promise<T>,
+): Promise<Map<string, T | TrackingProviderError>> {
+  const out = new Map<string, T | TrackingProviderError>();
+  let halted: TrackingProviderError | null = null;
+  for (const request of requests) {
+    if (halted === null) {
+      try {
+        out.set(request.trackingNumber, await one(request));
+        continue;
+      } catch (error) {
+        if (!(error instanceof TrackingProviderError) || !error.transient) throw error;
+        halted = error;
+      }
+    }
+    out.set(request.trackingNumber, halted);
+  }
+  return out;
+}

@@ -5,9 +5,9 @@ import {
   type ProviderCallContext,
   type ProviderOutcome,
   type ProviderTrackRequest,
-  type StopOutcomes,
 } from '../remote/provider-adapter';
 import { TrackingProviderError } from '../tracking-provider-error';
+import { eachUntilTransient } from '../remote/track-one-by-one';
 import { carrierFromShip24Courier, firstCourierCode } from './ship24-carriers';
 import { mapShip24Tracking, record, ship24TrackingNumber, text } from './ship24-tracking';
 import { parseShip24Push, verifyShip24Push } from './ship24-webhook';
@@ -78,25 +78,8 @@ export const ship24Adapter: ProviderAdapter = {
     return out;
   },
 
-  async track(ctx, requests) {
-    const out = new Map<string, ProviderOutcome>();
-    let halted: TrackingProviderError | null = null;
-    for (const request of requests) {
-      // Once Ship24 is down or limiting us, the rest of the batch waits for the next round.
-      if (halted !== null) {
-        out.set(request.trackingNumber, halted);
-        continue;
-      }
-      try {
-        out.set(request.trackingNumber, await results(ctx, request));
-      } catch (error) {
-        if (!(error instanceof TrackingProviderError) || !error.transient) throw error;
-        halted = error;
-        out.set(request.trackingNumber, error);
-      }
-    }
-    return out;
-  },
+  // Once Ship24 is down or limiting us, the rest of the batch waits for the next round.
+  track: (ctx, requests) => eachUntilTransient(requests, (request) => results(ctx, request)),
 
   /**
    * Unsubscribes the number's trackers (`PATCH /trackers/{trackerId} {isSubscribed: false}`),
@@ -104,24 +87,7 @@ export const ship24Adapter: ProviderAdapter = {
    * number Ship24 has no tracker of is a permanent error (nothing to stop); a transient failure
    * ends the batch like in `track`.
    */
-  async stop(ctx, requests) {
-    const out: StopOutcomes = new Map();
-    let halted: TrackingProviderError | null = null;
-    for (const request of requests) {
-      if (halted !== null) {
-        out.set(request.trackingNumber, halted);
-        continue;
-      }
-      try {
-        out.set(request.trackingNumber, await unsubscribe(ctx, request));
-      } catch (error) {
-        if (!(error instanceof TrackingProviderError) || !error.transient) throw error;
-        halted = error;
-        out.set(request.trackingNumber, error);
-      }
-    }
-    return out;
-  },
+  stop: (ctx, requests) => eachUntilTransient(requests, (request) => unsubscribe(ctx, request)),
 
   verifyPush: verifyShip24Push,
   parsePush: parseShip24Push,
