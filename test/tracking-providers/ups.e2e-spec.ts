@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { AppConfig } from '../../src/config/app-config';
 import { api } from '../support/http';
 import {
   startUpsFake,
@@ -391,6 +392,25 @@ describeTrackingProvider<UpsFake>(
       expect(await getShipment(app, ctx.tenant, id)).toMatchObject({
         trackingStatus: 'delivery_in_progress',
       });
+    });
+
+    it('limits guesses at the token URL like the OAuth token routes (per client id)', async () => {
+      // A client id of its own: the budget of the credentials the other tests use is untouched.
+      const probe = `probe-${Date.now()}`;
+      const guess = (secret: string) =>
+        fetch(`${ctx.webhookUrl()}/token`, {
+          method: 'POST',
+          headers: {
+            'Content-Type': 'application/x-www-form-urlencoded',
+            Authorization: `Basic ${Buffer.from(`${probe}:${secret}`).toString('base64')}`,
+          },
+          body: 'grant_type=client_credentials',
+        });
+      const perClient = ctx.app.get(AppConfig).tokenRateLimitPerClient;
+      for (let i = 0; i < perClient; i++) expect((await guess(`guess-${i}`)).status).toBe(401);
+      const limited = await guess('one more');
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     });
 
     it('subscribes nothing and accepts no push without a webhookSecret', async () => {

@@ -1,5 +1,6 @@
-import { Controller } from '@nestjs/common';
+import { Controller, UseGuards } from '@nestjs/common';
 import type { Principal } from '../../access/principal';
+import { TokenThrottlerGuard } from '../../auth/token-throttler.guard';
 import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { Action } from '../../hydra/actions/action.decorator';
 import { Answer } from '../../hydra/actions/action-result';
@@ -67,7 +68,7 @@ export class TrackingWebhooksController {
     path: '/public/tracking_webhooks/:provider/:credentialsId/token',
     summary: 'Issues the OAuth token a tracking provider authenticates its pushes with.',
     description:
-      'Public, for providers that get an OAuth token from the subscriber before pushing (UPS Track Alert v2: configure this URL as the webhook\u2019s token URL in the UPS portal). OAuth 2 client credentials (RFC 6749 4.4): the client is the credentials record (`credentialsId`, `instance` for TRACKING_PROVIDER) authenticated by HTTP Basic (or `client_id` / `client_secret` fields) with its `webhookSecret`; answers `{access_token, token_type: "Bearer", expires_in}` (3600 s), never cached. Errors as RFC 6749 bodies: 401 `invalid_client` (wrong id or secret, or no webhookSecret set), 400 `unsupported_grant_type` or `invalid_request`; 404 an unknown provider or credentials, or a provider that gets no tokens here.',
+      'Public, for providers that get an OAuth token from the subscriber before pushing (UPS Track Alert v2: configure this URL as the webhook\u2019s token URL in the UPS portal). OAuth 2 client credentials (RFC 6749 4.4): the client is the credentials record (`credentialsId`, `instance` for TRACKING_PROVIDER) authenticated by HTTP Basic (or `client_id` / `client_secret` fields) with its `webhookSecret`; answers `{access_token, token_type: "Bearer", expires_in}` (3600 s), never cached. Errors as RFC 6749 bodies: 401 `invalid_client` (wrong id or secret, or no webhookSecret set), 400 `unsupported_grant_type` or `invalid_request`; 404 an unknown provider or credentials, or a provider that gets no tokens here; 429 beyond the budget of the token routes (per client address and per client id, as `/oauth/v2/token`).',
     input: PushTokenInput,
     form: true,
     output: { json: PUSH_TOKEN_RESPONSE },
@@ -75,6 +76,9 @@ export class TrackingWebhooksController {
     responses: PUSH_TOKEN_RESPONSES,
     access: 'public',
   })
+  // The budget of every token route (per client address and per client id): a webhookSecret
+  // is chosen by the user, so guesses at it are limited like guesses at a client secret.
+  @UseGuards(TokenThrottlerGuard)
   async token(
     input: PushTokenInput,
     _principal: Principal | undefined,
