@@ -43,6 +43,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const logRequest = requestLogger(() => PinoLogger.root);
   const setSecurityHeaders = securityHeaders();
   app.disable('x-powered-by');
+  // Per-client budgets key on req.ip: behind a proxy it is the proxy's address unless Express
+  // is told which X-Forwarded-For hops to believe. Unset keeps Express's default (none).
+  if (config.trustProxy !== undefined) app.set('trust proxy', config.trustProxy);
   // No body hashing for ETags on every response: API Platform sends none either.
   app.set('etag', false);
   const json = express.json({

@@ -1,5 +1,8 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import request from 'supertest';
 import { DataSource } from 'typeorm';
+import { joinTeam } from './factories/identity.factory';
+import { PNG, upload } from './factories/media.factory';
 import { Tenant, addWorkspace, createTenant } from './factories/tenant.factory';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
@@ -597,6 +600,110 @@ describe('workflows', () => {
         .then((r) => expect(r.body['hydra:totalItems']).toBe(0));
       await http().delete(`/workflows/${id}`).expect(204);
       await http().get(`/workflow_runs/${ok.id}`).expect(404);
+    });
+  });
+
+  describe('moved to another workspace', () => {
+    it('takes the notes on it and on its runs along, with their reminders and files', async () => {
+      const second = await addWorkspace(app, tenant);
+      const oldMember = await joinTeam(app, tenant, 'member', [tenant.workspaceId]);
+      const newMember = await joinTeam(app, tenant, 'member', [second]);
+      const as = (member: { token: string }) => api(app, { token: member.token });
+      const created = await webhook().expect(201);
+      const staying = await webhook({ title: 'Stays' }).expect(201);
+      const [run] = await db.query(
+        `INSERT INTO workflow_run (workspace_id, workflow_id, status, response_code, started_at)
+         VALUES ($1, $2, 'failed', 500, now()) RETURNING id`,
+        [tenant.workspaceId, created.body.id],
+      );
+      const shared = await upload(app, oldMember.token, PNG, 'shared.png').expect(201);
+      const own = await upload(app, oldMember.token, PNG, 'own.png').expect(201);
+      const note = async (entity: string, entityId: string, body: Record<string, unknown>) =>
+        (
+          await as(oldMember)
+            .post('/notes', { workspace: workspace(), entity, entityId, ...body })
+            .expect(201)
+        ).body;
+      const onWorkflow = await note('workflows', created.body.id, {
+        comment: 'Ask ops about the ERP',
+        attachment: shared.body['@id'],
+      });
+      const onRun = await note('workflow_runs', run.id, { comment: 'Timed out' });
+      // A note of the old workspace on the same file: the file stays visible to it there.
+      const kept = await note('workflows', staying.body.id, {
+        comment: 'Same file',
+        attachment: shared.body['@id'],
+      });
+      await as(oldMember)
+        .post(`${onWorkflow['@id']}/attachments`, { media: own.body['@id'] })
+        .expect(201);
+      const remindAt = new Date(Date.now() + 3600_000).toISOString();
+      const reminder = (
+        await as(oldMember)
+          .post('/note_reminders', { note: onWorkflow['@id'], remindAt })
+          .expect(201)
+      ).body;
+      const movedPaths = [
+        onWorkflow['@id'],
+        onRun['@id'],
+        `${onWorkflow['@id']}/attachments`,
+        `${onWorkflow['@id']}/reminders`,
+        reminder['@id'],
+      ];
+      for (const path of movedPaths) await as(newMember).get(path).expect(404);
+
+      await http()
+        .put(created.body['@id'], restated(created.body, { workspace: `/workspaces/${second}` }))
+        .expect(200);
+
+      const listed = async (member: { token: string }, path: string) =>
+        (await as(member).get(path).expect(200)).body['hydra:member']
+          .map((m: { '@id': string }) => m['@id'])
+          .sort();
+      // The old workspace's members no longer see them...
+      for (const path of movedPaths) await as(oldMember).get(path).expect(404);
+      expect(await listed(oldMember, '/notes')).toEqual([kept['@id']]);
+      expect(await listed(oldMember, `/notes?entityId=${created.body.id}`)).toEqual([]);
+      expect(await listed(oldMember, '/note_reminders')).toEqual([]);
+      // ... the new one's do, on every route.
+      expect(await listed(newMember, '/notes')).toEqual([onWorkflow['@id'], onRun['@id']].sort());
+      expect(await listed(newMember, `/workspaces/${second}/notes`)).toEqual(
+        [onWorkflow['@id'], onRun['@id']].sort(),
+      );
+      expect(await listed(newMember, `/notes?entity=workflow_runs&entityId=${run.id}`)).toEqual([
+        onRun['@id'],
+      ]);
+      expect(await listed(newMember, `${onWorkflow['@id']}/reminders`)).toEqual([reminder['@id']]);
+      const moved = await as(newMember).get(onWorkflow['@id']).expect(200);
+      expect(moved.body).toMatchObject({
+        workspace: `/workspaces/${second}`,
+        comment: 'Ask ops about the ERP',
+        user: `/users/${oldMember.userId}`,
+        attachment: { filePath: shared.body.filePath },
+      });
+      await as(newMember).get(onRun['@id']).expect(200);
+      expect(
+        await db.query(
+          `SELECT DISTINCT workspace_id FROM note_reminder WHERE note_id = $1
+           UNION SELECT DISTINCT workspace_id FROM note_attachment WHERE note_id = $1`,
+          [onWorkflow.id],
+        ),
+      ).toEqual([{ workspace_id: second }]);
+      const files = await as(newMember).get(`${onWorkflow['@id']}/attachments`).expect(200);
+      expect(files.body['hydra:totalItems']).toBe(2);
+      for (const file of files.body['hydra:member']) {
+        await as(newMember).get(`/media/${file.media.id}`).expect(200);
+        await request(app.getHttpServer()).get(file.media.filePath).expect(200);
+      }
+      // The shared file got a media row of the new workspace; the old row stays for the note
+      // that stayed. The file only the moved note used left the old workspace altogether.
+      expect(moved.body.attachment.id).not.toBe(shared.body.id);
+      const stayed = await as(oldMember).get(kept['@id']).expect(200);
+      expect(stayed.body.attachment.id).toBe(shared.body.id);
+      await as(newMember).get(`/media/${shared.body.id}`).expect(404);
+      expect(await db.query(`SELECT workspace_id FROM media WHERE id = $1`, [own.body.id])).toEqual(
+        [],
+      );
     });
   });
 

@@ -1,3 +1,5 @@
+import type { TrustProxy } from './trust-proxy';
+
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export type NodeEnv = (typeof NODE_ENVS)[number];
 
@@ -52,6 +54,11 @@ export class AppConfig {
   readonly accountRateWindowSeconds: number;
   /** Where rate-limit counters live: PostgreSQL (shared by every node) or this process. */
   readonly rateLimitStore: RateLimitStore;
+  /**
+   * Express's `trust proxy`, set by configureApp; undefined leaves Express's default (no proxy
+   * trusted: `req.ip` is the socket's peer).
+   */
+  readonly trustProxy: TrustProxy | undefined;
   /** Base of public tracking page links; undefined means publicUrl (or the request's base). */
   readonly publicTrackingBaseUrl: string | undefined;
   /** Shipments+orders above which DELETE /workspaces/{id} schedules a background deletion. */

@@ -1,5 +1,6 @@
 import { resolve } from 'path';
 import { LOG_LEVELS, NODE_ENVS, RATE_LIMIT_STORES } from './app-config';
+import { parseTrustProxy } from './trust-proxy';
 
 /** Parses one raw value or returns the reason it is invalid (a phrase: "must be ..."). */
 export type Parser<T> = (raw: string) => { value: T } | { error: string };
@@ -281,6 +282,13 @@ export const CONFIG_VARIABLES = {
     description:
       'where rate-limit counters (token endpoints, widget lookups) live: postgres (shared by every node) or memory (per process)',
     parse: oneOf(RATE_LIMIT_STORES),
+  },
+  trustProxy: {
+    name: 'TRUST_PROXY',
+    default: undefined,
+    description:
+      "Express's trust proxy: which proxies' X-Forwarded-For/-Proto/-Host to believe, so per-client budgets key on the client's address; true, false, a hop count, or comma-separated addresses, CIDR ranges, loopback, linklocal, uniquelocal; unset trusts none",
+    parse: parseTrustProxy,
   },
   publicTrackingBaseUrl: {
     name: 'PUBLIC_TRACKING_BASE_URL',

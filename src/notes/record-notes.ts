@@ -2,6 +2,7 @@ import type { EntityManager } from 'typeorm';
 import { quoteIdent } from '../hydra/query/sql-query';
 import type { WriteContext } from '../hydra/write/resource-hooks';
 import { removeUnusedMedia } from '../media/unused-media';
+import { attachMedia } from '../media/workspace-media';
 
 /** Records of `entity` (a collection) stored in `table`, deleted with the parent named by `column`. */
 export interface CascadedRecords {
@@ -93,6 +94,73 @@ export async function removeNotesOfRecord(ctx: WriteContext, id: string): Promis
   );
   if (!row) return 0;
   return removeNotesOf(em, row.workspace_id, resource.path.slice(1), [id]);
+}
+
+/**
+ * Moves the notes on records that changed workspace (`entity` is their collection), and on the
+ * records that belong to them (CASCADED_RECORDS, which the caller moves along: a workflow's
+ * runs), to `workspaceId`, in the moving transaction: with their reminders and attachment rows,
+ * and a media row of the new workspace for each of their files (the old row goes once nothing
+ * of the old workspace uses it; the stored file stays). So the old workspace's members no
+ * longer see them and the new one's do. Call it with the records locked (a PUT's load holds
+ * its record FOR UPDATE; the cascaded ones are locked here): a note being written on one
+ * meanwhile commits first and is moved, or then finds its record gone from its workspace.
+ * Returns how many notes moved.
+ */
+export async function moveNotesOf(
+  em: EntityManager,
+  entity: string,
+  entityIds: string[],
+  workspaceId: string,
+): Promise<number> {
+  if (entityIds.length === 0) return 0;
+  const moved: string[] = [];
+  for (const [name, ids] of await withCascaded(em, entity, entityIds)) {
+    // UPDATE ... RETURNING answers [rows, count] through TypeORM.
+    const [rows]: [Array<{ id: string }>, number] = await em.query(
+      `UPDATE note SET workspace_id = $1
+        WHERE entity = $2 AND entity_id = ANY($3::uuid[]) AND workspace_id <> $1 RETURNING id`,
+      [workspaceId, name, ids],
+    );
+    moved.push(...rows.map((r) => r.id));
+  }
+  if (moved.length === 0) return 0;
+  for (const table of ['note_reminder', 'note_attachment'])
+    await em.query(`UPDATE ${table} SET workspace_id = $1 WHERE note_id = ANY($2::uuid[])`, [
+      workspaceId,
+      moved,
+    ]);
+  await moveNoteMedia(em, moved, workspaceId);
+  return moved.length;
+}
+
+/** The files of the moved notes get media rows of their new workspace (MediaService.attach). */
+async function moveNoteMedia(em: EntityManager, noteIds: string[], workspaceId: string) {
+  const files: Array<{ id: string }> = await em.query(
+    `SELECT m.id FROM media m
+      WHERE m.workspace_id IS DISTINCT FROM $2
+        AND m.id IN (SELECT na.media_id FROM note_attachment na WHERE na.note_id = ANY($1::uuid[])
+                     UNION
+                     SELECT n.attachment_id FROM note n WHERE n.id = ANY($1::uuid[]))
+      ORDER BY m.id`,
+    [noteIds, workspaceId],
+  );
+  for (const { id: old } of files) {
+    const id = await attachMedia(em, old, workspaceId);
+    if (id === old) continue;
+    await em.query(
+      `UPDATE note SET attachment_id = $3 WHERE id = ANY($1::uuid[]) AND attachment_id = $2`,
+      [noteIds, old, id],
+    );
+    await em.query(
+      `UPDATE note_attachment SET media_id = $3 WHERE note_id = ANY($1::uuid[]) AND media_id = $2`,
+      [noteIds, old, id],
+    );
+  }
+  await removeUnusedMedia(
+    em,
+    files.map((f) => f.id),
+  );
 }
 
 /**

@@ -4,7 +4,7 @@ import { CredentialsService } from '../credentials/credentials.service';
 import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
-import { removeNotesOfRecord } from '../notes/record-notes';
+import { moveNotesOf, removeNotesOfRecord } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import type { Credentials } from '../credentials/credentials.entity';
@@ -28,6 +28,8 @@ const MAX_NESTING = 3;
 @Injectable()
 export class WorkflowsService implements ResourceHooks<Workflow> {
   private readonly depth = new WeakMap<object, number>();
+  /** The workspace a workflow being replaced had before the PUT (afterWrite sees the new one). */
+  private readonly previousWorkspace = new WeakMap<Workflow, string>();
 
   constructor(
     private readonly registry: ResourceRegistry,
@@ -39,6 +41,14 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
 
   async prepare(workflow: Workflow, ctx: WriteContext): Promise<void> {
     const { em } = ctx;
+    if (ctx.operation === 'put' && workflow.id) {
+      // The PUT's load holds the row FOR UPDATE, so this is still the stored workspace.
+      const [row]: Array<{ workspace_id: string }> = await em.query(
+        `SELECT workspace_id FROM workflow WHERE id = $1`,
+        [workflow.id],
+      );
+      if (row) this.previousWorkspace.set(workflow, row.workspace_id);
+    }
     if (ctx.operation === 'post') {
       workflow.enabled ??= true;
       workflow.notificationEmails ??= [];
@@ -207,16 +217,24 @@ export class WorkflowsService implements ResourceHooks<Workflow> {
     return out;
   }
 
-  /** A workflow moved to another workspace takes its runs and pending deliveries along. */
+  /**
+   * A workflow moved to another workspace takes along its runs, and the notes on it and on its
+   * runs (with their reminders and files), and drops its pending deliveries of the old
+   * workspace's events.
+   */
   async afterWrite(workflow: Workflow, ctx: WriteContext): Promise<void> {
-    if (ctx.operation !== 'put' || !workflow.workspace?.id) return;
+    const to = workflow.workspace?.id;
+    if (ctx.operation !== 'put' || !to) return;
+    const from = this.previousWorkspace.get(workflow);
+    if (from === undefined || from === to) return;
     await ctx.em.query(
       `UPDATE workflow_run SET workspace_id = $2 WHERE workflow_id = $1 AND workspace_id <> $2`,
-      [workflow.id, workflow.workspace.id],
+      [workflow.id, to],
     );
+    await moveNotesOf(ctx.em, 'workflows', [workflow.id], to);
     await ctx.em.query(
       `DELETE FROM event_delivery WHERE workflow_id = $1 AND workspace_id <> $2 AND status IN ('pending', 'held')`,
-      [workflow.id, workflow.workspace.id],
+      [workflow.id, to],
     );
   }
 
