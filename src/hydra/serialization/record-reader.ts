@@ -1,6 +1,14 @@
 import type { ResourceMeta, PropertyMeta } from '../metadata/resource-metadata';
 import type { ResourceRegistry } from '../metadata/resource-registry';
 import { SqlQuery, quoteIdent } from '../query/sql-query';
+import {
+  iriArraySql,
+  iriSql,
+  jsonObjectSql,
+  jsonValueSql,
+  presentSql,
+  sqlString,
+} from './record-json';
 
 /** A record as the API shows it: properties in declaration order, references as IRIs. */
 export type ApiRecord = Record<string, unknown>;
@@ -15,6 +23,19 @@ interface Reader {
   /** Array-valued properties with the SQL of their length, for CSV column planning. */
   arrayColumns: Array<{ property: string; length: string }>;
   map(row: Record<string, unknown>): ApiRecord;
+  /**
+   * The record as one `json` expression (same joins), rendered by PostgreSQL exactly as `map`
+   * renders the row (record-json.ts); null when a property's type is not covered.
+   */
+  json: string | null;
+}
+
+type Step = (row: Record<string, unknown>, out: ApiRecord) => void;
+
+/** How one property is read: a step of the row mapper and its json expression (or null). */
+interface CompiledProperty {
+  step: Step;
+  json: string | null;
 }
 
 /**
@@ -47,7 +68,8 @@ export class RecordReader {
     const columns: string[] = [];
     const joins: Array<[string, string]> = [];
     const arrayColumns: Reader['arrayColumns'] = [];
-    const steps: Array<(row: Record<string, unknown>, out: ApiRecord) => void> = [];
+    const steps: Step[] = [];
+    const json: Array<[string, string | null]> = [];
     const col = (expr: string): string => {
       const name = `c${columns.length}`;
       columns.push(`${expr} AS ${name}`);
@@ -55,13 +77,17 @@ export class RecordReader {
     };
     for (const prop of resource.properties) {
       if (!prop.readable) continue;
-      steps.push(this.compileProperty(resource, prop, alias, col, joins, arrayColumns));
+      const compiled = this.compileProperty(resource, prop, alias, col, joins, arrayColumns);
+      steps.push(compiled.step);
+      json.push([prop.name, compiled.json]);
     }
+    const covered = json.every(([, expr]) => expr !== null);
     return {
       columns,
       selectList: columns.join(', '),
       joins,
       arrayColumns,
+      json: covered ? jsonObjectSql(json as Array<[string, string]>) : null,
       map(row) {
         const out: ApiRecord = {};
         for (const step of steps) step(row, out);
@@ -77,7 +103,7 @@ export class RecordReader {
     col: (expr: string) => string,
     joins: Array<[string, string]>,
     arrayColumns: Reader['arrayColumns'],
-  ): (row: Record<string, unknown>, out: ApiRecord) => void {
+  ): CompiledProperty {
     const name = prop.name;
     switch (prop.kind) {
       case 'column': {
@@ -90,8 +116,11 @@ export class RecordReader {
           });
         }
         const convert = valueConverter(prop);
-        return (row, out) => {
-          out[name] = convert(row[c]);
+        return {
+          step: (row, out) => {
+            out[name] = convert(row[c]);
+          },
+          json: jsonValueSql(prop, `${alias}.${quoteIdent(prop.column!.databaseName)}`),
         };
       }
       case 'computed': {
@@ -100,37 +129,52 @@ export class RecordReader {
         if (prop.type === 'array')
           arrayColumns.push({ property: name, length: `cardinality(${expr})` });
         const convert = valueConverter(prop);
-        return (row, out) => {
-          out[name] = convert(row[c]);
+        return {
+          step: (row, out) => {
+            out[name] = convert(row[c]);
+          },
+          json: jsonValueSql(prop, expr),
         };
       }
       case 'embedded': {
         const children = prop.children!.filter((c) => c.readable);
         const parts = children.map((child) => ({
           name: child.name,
+          expr: `${alias}.${quoteIdent(child.column!.databaseName)}`,
           c: col(`${alias}.${quoteIdent(child.column!.databaseName)}`),
           convert: valueConverter(child),
+          child,
         }));
-        return (row, out) => {
-          let any = false;
-          const value: ApiRecord = {};
-          for (const p of parts) {
-            const v = p.convert(row[p.c]);
-            if (v !== null && v !== undefined) any = true;
-            value[p.name] = v;
-          }
-          out[name] = any ? value : null;
+        const values = parts.map((p) => [p.name, jsonValueSql(p.child, p.expr)] as const);
+        return {
+          step: (row, out) => {
+            let any = false;
+            const value: ApiRecord = {};
+            for (const p of parts) {
+              const v = p.convert(row[p.c]);
+              if (v !== null && v !== undefined) any = true;
+              value[p.name] = v;
+            }
+            out[name] = any ? value : null;
+          },
+          json: values.every(([, v]) => v !== null)
+            ? `CASE WHEN ${parts.map((p) => presentSql(p.child, p.expr)).join(' OR ') || 'FALSE'} THEN ${jsonObjectSql(values as Array<[string, string]>)} END`
+            : null,
         };
       }
       case 'reference': {
-        const c = col(`${alias}.${quoteIdent(prop.column!.databaseName)}`);
+        const expr = `${alias}.${quoteIdent(prop.column!.databaseName)}`;
+        const c = col(expr);
         const registry = this.registry;
         const target = prop.target!;
         let base: string | undefined;
-        return (row, out) => {
-          const id = row[c];
-          base ??= registry.get(target).path;
-          out[name] = id == null ? null : `${base}/${id}`;
+        return {
+          step: (row, out) => {
+            const id = row[c];
+            base ??= registry.get(target).path;
+            out[name] = id == null ? null : `${base}/${id}`;
+          },
+          json: iriSql(registry.get(target).path, `${expr}::text`),
         };
       }
       case 'object': {
@@ -147,24 +191,38 @@ export class RecordReader {
         const parts = target.properties
           .filter((p) => p.readable && (p.kind === 'column' || (shown && p.kind === 'computed')))
           .filter((p) => !shown || shown.includes(p.name))
-          .map((p) => ({
-            name: p.name,
-            c: col(
+          .map((p) => {
+            const expr =
               p.kind === 'computed'
                 ? `(${p.options.sql!.replace(/\{a\}/g, joinAlias)})`
-                : `${joinAlias}.${quoteIdent(p.column!.databaseName)}`,
-            ),
-            convert: valueConverter(p),
-          }));
-        return (row, out) => {
-          const id = row[idCol];
-          if (id == null) {
-            out[name] = null;
-            return;
-          }
-          const value: ApiRecord = { '@id': `${target.path}/${id}`, '@type': target.shortName };
-          for (const p of parts) value[p.name] = p.convert(row[p.c]);
-          out[name] = value;
+                : `${joinAlias}.${quoteIdent(p.column!.databaseName)}`;
+            return {
+              name: p.name,
+              c: col(expr),
+              convert: valueConverter(p),
+              json: jsonValueSql(p, expr),
+            };
+          });
+        const idExpr = `${joinAlias}.${quoteIdent(target.idColumn)}`;
+        const values: Array<[string, string | null]> = [
+          ['@id', `to_json(${sqlString(target.path + '/')} || ${idExpr}::text)`],
+          ['@type', `to_json(${sqlString(target.shortName)}::text)`],
+          ...parts.map((p) => [p.name, p.json] as [string, string | null]),
+        ];
+        return {
+          step: (row, out) => {
+            const id = row[idCol];
+            if (id == null) {
+              out[name] = null;
+              return;
+            }
+            const value: ApiRecord = { '@id': `${target.path}/${id}`, '@type': target.shortName };
+            for (const p of parts) value[p.name] = p.convert(row[p.c]);
+            out[name] = value;
+          },
+          json: values.every(([, v]) => v !== null)
+            ? `CASE WHEN ${idExpr} IS NULL THEN NULL ELSE ${jsonObjectSql(values as Array<[string, string]>)} END`
+            : null,
         };
       }
       case 'collection': {
@@ -174,10 +232,13 @@ export class RecordReader {
         const registry = this.registry;
         const target = prop.target!;
         let base: string | undefined;
-        return (row, out) => {
-          base ??= registry.get(target).path;
-          const ids = (row[c] as string[] | null) ?? [];
-          out[name] = ids.map((id) => `${base}/${id}`);
+        return {
+          step: (row, out) => {
+            base ??= registry.get(target).path;
+            const ids = (row[c] as string[] | null) ?? [];
+            out[name] = ids.map((id) => `${base}/${id}`);
+          },
+          json: iriArraySql(registry.get(target).path, expr),
         };
       }
     }
