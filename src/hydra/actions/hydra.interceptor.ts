@@ -13,12 +13,13 @@ import { principalOf } from '../../access/current-principal';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
 import { coerceForm } from '../controller/hydra-api';
-import { ApiError } from '../errors/api-errors';
+import { ApiError, NotFoundError } from '../errors/api-errors';
+import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { QueryParams } from '../query/query-params';
 import type { Format } from '../serialization/negotiation';
 import { MultipartReader } from '../serialization/multipart-reader';
-import { Responder } from '../serialization/responder';
+import { JSON_FORMATS, Responder } from '../serialization/responder';
 import { ACTION, type ActionDeclaration } from './action-declaration';
 import { HttpActionContext } from './action-context';
 import { isFormPost, readActionInput } from './action-input';
@@ -35,7 +36,6 @@ import {
 import { AccessTargets } from './access-targets';
 
 const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
-const JSON_FORMATS: readonly Format[] = ['jsonld', 'json'];
 
 /**
  * Turns declared actions into HTTP: before the handler, content negotiation (406), the input
@@ -139,15 +139,13 @@ export class HydraInterceptor implements NestInterceptor {
       res.status(status).end();
     } else if ('item' in output) {
       const resource = this.registry.get(output.item);
-      const record =
-        typeof value === 'string'
-          ? await this.data.get(resource, principal, value)
-          : (value as Record<string, unknown>);
-      this.responder.item(req, res, resource, record, status);
+      if (typeof value === 'string')
+        await this.writeItem(req, res, resource, principal, value, status);
+      else this.responder.item(req, res, resource, value as Record<string, unknown>, status);
     } else if ('collection' in output) {
       const resource = this.registry.get(output.collection);
       if (typeof value === 'string') {
-        this.responder.item(req, res, resource, await this.data.get(resource, principal, value));
+        await this.writeItem(req, res, resource, principal, value, 200);
         return;
       }
       if (value instanceof CollectionPage) {
@@ -193,6 +191,28 @@ export class HydraInterceptor implements NestInterceptor {
     } else {
       throw new ApiError(500, 'Unknown action output');
     }
+  }
+
+  /**
+   * The item `id` read with the caller's tenancy (404 when missing or foreign): JSON-LD and
+   * JSON as the text PostgreSQL renders, the other formats from the record.
+   */
+  private async writeItem(
+    req: Request,
+    res: Response,
+    resource: ResourceMeta,
+    principal: Principal | null,
+    id: string,
+    status: number,
+  ): Promise<void> {
+    const format = this.responder.negotiate(req);
+    if (format === 'jsonld' || format === 'json') {
+      const item = await this.data.findJson(resource, principal, id);
+      if (!item) throw new NotFoundError();
+      this.responder.itemJson(res, resource, item, format, status);
+      return;
+    }
+    this.responder.item(req, res, resource, await this.data.get(resource, principal, id), status);
   }
 
   private writeJson(

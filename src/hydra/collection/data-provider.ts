@@ -68,6 +68,8 @@ export class DataProvider implements OnModuleInit {
     ResourceMeta,
     { definition: CountDefinition; dimensions: Set<string> } | null
   >();
+  /** Item statements by shape (itemSql). */
+  private readonly itemStatements = new Map<string, string>();
   private readonly compactor = new CountCompactor(
     () => this.pool,
     (error) => this.logger.warn(`maintained count compaction failed: ${String(error)}`),
@@ -234,12 +236,93 @@ export class DataProvider implements OnModuleInit {
     return rows.length ? this.reader.reader(resource).map(rows[0]) : null;
   }
 
+  /**
+   * One record visible to the principal as its JSON text (`json`) with its id, rendered by
+   * PostgreSQL (record-json.ts); null when missing or foreign. Resources whose properties the
+   * SQL rendering does not cover are read with `find` and stringified here.
+   */
+  async findJson(
+    resource: ResourceMeta,
+    principal: Principal | null,
+    id: string,
+  ): Promise<{ id: string; json: string } | null> {
+    const plan = this.planItemJson(resource, principal, id);
+    if (plan === undefined) {
+      const record = await this.find(resource, principal, id);
+      return record && { id: String(record[resource.idProperty]), json: JSON.stringify(record) };
+    }
+    if (!plan) return null;
+    const { rows } = await preparedQuery(this.pool, plan.sql, plan.params);
+    return rows.length ? { id: rows[0].i as string, json: rows[0].j as string } : null;
+  }
+
   /** The statement `find` runs for one item (null: the id cannot exist). */
   planItem(
     resource: ResourceMeta,
     principal: Principal | null,
     id: string,
   ): { sql: string; params: unknown[] } | null {
+    const query = this.itemQuery(resource, principal, id);
+    if (!query) return null;
+    return {
+      sql: this.itemSql('row', resource, query, (select) => select),
+      params: query.params,
+    };
+  }
+
+  /**
+   * The statement `findJson` runs for one item: its id and JSON text (null: the id cannot
+   * exist; undefined: the resource is read with `find`).
+   */
+  planItemJson(
+    resource: ResourceMeta,
+    principal: Principal | null,
+    id: string,
+  ): { sql: string; params: unknown[] } | null | undefined {
+    const json = this.reader.reader(resource).json;
+    if (json === null) return undefined;
+    const query = this.itemQuery(resource, principal, id);
+    if (!query) return null;
+    return {
+      sql: this.itemSql(
+        'json',
+        resource,
+        query,
+        () => `t.${quoteIdent(resource.idColumn)}::text AS i, (${json})::text AS j`,
+      ),
+      params: query.params,
+    };
+  }
+
+  /**
+   * The item statement for this query's conditions, built once per shape (resource, tenancy,
+   * rendering): the same string every time, so that its prepared-statement name is found
+   * without hashing a few kilobytes of freshly concatenated SQL on every request.
+   */
+  private itemSql(
+    rendering: 'row' | 'json',
+    resource: ResourceMeta,
+    query: SqlQuery,
+    selectList: (select: string) => string,
+  ): string {
+    const select = this.reader.select(resource, query);
+    const rest = `${query.fromClause()}${query.whereClause()}`;
+    const key = `${rendering} ${resource.shortName} ${rest}`;
+    let sql = this.itemStatements.get(key);
+    if (sql === undefined) {
+      sql = `SELECT ${selectList(select)} ${rest}`;
+      if (this.itemStatements.size >= 1000) this.itemStatements.clear();
+      this.itemStatements.set(key, sql);
+    }
+    return sql;
+  }
+
+  /** The tenancy-scoped query of one item by id, without select list (null: it cannot exist). */
+  private itemQuery(
+    resource: ResourceMeta,
+    principal: Principal | null,
+    id: string,
+  ): SqlQuery | null {
     const key = itemIdentifier(resource, id);
     if (key === null) return null;
     const query = new SqlQuery(resource.table, 't');
@@ -249,11 +332,7 @@ export class DataProvider implements OnModuleInit {
     query.andWhere(
       `t.${quoteIdent(resource.idColumn)} = ${query.param(key)}${identifierCast(resource)}`,
     );
-    const select = this.reader.select(resource, query);
-    return {
-      sql: `SELECT ${select} ${query.fromClause()}${query.whereClause()}`,
-      params: query.params,
-    };
+    return query;
   }
 
   async get(resource: ResourceMeta, principal: Principal | null, id: string): Promise<ApiRecord> {
@@ -273,15 +352,8 @@ export class DataProvider implements OnModuleInit {
     id: string,
     em?: EntityManager,
   ): Promise<boolean> {
-    const key = itemIdentifier(resource, id);
-    if (key === null) return false;
-    const query = new SqlQuery(resource.table, 't');
-    const resolve = (path: string) =>
-      resolvePropertyPath(resource, path, query, this.registry.describeColumn);
-    applyTenancy(resource, query, principal, resolve);
-    query.andWhere(
-      `t.${quoteIdent(resource.idColumn)} = ${query.param(key)}${identifierCast(resource)}`,
-    );
+    const query = this.itemQuery(resource, principal, id);
+    if (!query) return false;
     const sql = `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`;
     // Prepared: every write resolves its references through here (one shape per tenancy).
     const rows: unknown[] = em

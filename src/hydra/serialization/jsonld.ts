@@ -18,6 +18,12 @@ export function jsonLdItem(
   return Object.assign(head, record);
 }
 
+/** jsonLdItem's text for a record already written as JSON text (`{...}`), with its id. */
+export function jsonLdItemText(resource: ResourceMeta, id: string, json: string): string {
+  const head = `{"@context":${JSON.stringify(`/contexts/${resource.shortName}`)},"@id":${JSON.stringify(`${resource.path}/${iriSegment(resource, id)}`)},"@type":${JSON.stringify(resource.shortName)}`;
+  return json === '{}' ? `${head}}` : `${head},${json.slice(1)}`;
+}
+
 export function jsonLdCollection(
   resource: ResourceMeta,
   requestPath: string,

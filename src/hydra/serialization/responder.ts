@@ -9,9 +9,12 @@ import { QueryParams } from '../query/query-params';
 import { csvDocument } from './csv';
 import { writeCollectionCsv } from './csv-stream';
 import { htmlDocument } from './html';
-import { jsonLdCollectionJson, jsonLdItem } from './jsonld';
+import { jsonLdCollectionJson, jsonLdItem, jsonLdItemText } from './jsonld';
 import { Format, MEDIA_TYPES, negotiateFormat } from './negotiation';
 import type { ApiRecord } from './record-reader';
+
+/** The formats an item rendered as JSON text can be answered in. */
+export const JSON_FORMATS: readonly Format[] = ['jsonld', 'json'];
 
 export const DOCS_LINK = '</docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
 
@@ -39,11 +42,7 @@ export class Responder {
   item(req: Request, res: Response, resource: ResourceMeta, record: ApiRecord, status = 200): void {
     const format = this.negotiate(req);
     res.status(status);
-    if (status === 201) {
-      const iri = `${resource.path}/${record[resource.idProperty]}`;
-      res.setHeader('Location', iri);
-      res.setHeader('Content-Location', iri);
-    }
+    if (status === 201) this.setLocation(res, resource, record[resource.idProperty]);
     this.send(
       res,
       format,
@@ -51,6 +50,29 @@ export class Responder {
       () => jsonLdItem(resource, record),
       () => record,
       () => [record],
+    );
+  }
+
+  /**
+   * An item whose JSON text PostgreSQL rendered (DataProvider.findJson), in JSON-LD or JSON:
+   * the JSON-LD head is spliced in front of it, as jsonLdItem puts it in front of the record.
+   */
+  itemJson(
+    res: Response,
+    resource: ResourceMeta,
+    item: { id: string; json: string },
+    format: 'jsonld' | 'json',
+    status = 200,
+  ): void {
+    res.status(status);
+    if (status === 201) this.setLocation(res, resource, item.id);
+    this.send(
+      res,
+      format,
+      resource.shortName,
+      () => jsonLdItemText(resource, item.id, item.json),
+      () => item.json,
+      () => [],
     );
   }
 
@@ -76,9 +98,15 @@ export class Responder {
     );
   }
 
+  private setLocation(res: Response, resource: ResourceMeta, id: unknown): void {
+    const iri = `${resource.path}/${id}`;
+    res.setHeader('Location', iri);
+    res.setHeader('Content-Location', iri);
+  }
+
   /** Any JSON payload that is not a resource (action results), in JSON-LD or JSON. */
   json(req: Request, res: Response, body: unknown, status = 200): void {
-    const format = this.negotiate(req, ['jsonld', 'json']);
+    const format = this.negotiate(req, JSON_FORMATS);
     res.status(status).setHeader('Content-Type', `${MEDIA_TYPES[format]}; charset=utf-8`);
     writeBody(res, JSON.stringify(body));
   }
@@ -115,7 +143,10 @@ export class Responder {
       case 'json':
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
         res.setHeader('Link', DOCS_LINK);
-        writeBody(res, JSON.stringify(json()));
+        {
+          const body = json();
+          writeBody(res, typeof body === 'string' ? body : JSON.stringify(body));
+        }
         return;
       case 'csv':
         res.setHeader('Content-Type', 'text/csv; charset=utf-8');
