@@ -1,7 +1,8 @@
 /**
  * The reference server of the item and create benchmarks: node:http + pg, no framework.
  * - GET <item url>: the bearer-token look-up (the PrincipalLoader's statement) and the item
- *   statement the Hydra layer plans for that URL (ITEM_PLAN_FILE), as in the API.
+ *   statement the Hydra layer plans for that URL (ITEM_PLAN_FILE), as in the API; it answers
+ *   the record's JSON text that statement renders.
  * - POST /shipments: the token look-up and the rows a created shipment ends up with, written
  *   the shortest way: one shipment row with its tracking fields, its six checkpoints and its two
  *   outbox events (`shipment.created` with the row, `shipment.status_changed`), in one
@@ -102,7 +103,7 @@ const server = http.createServer(async (req, res) => {
     }
     const { rows } = await preparedQuery(pool, item.sql, item.params);
     res.writeHead(200, { 'Content-Type': 'application/ld+json; charset=utf-8' });
-    res.end(JSON.stringify(rows[0]));
+    res.end(typeof rows[0].j === 'string' ? rows[0].j : JSON.stringify(rows[0]));
   } catch (error) {
     res.writeHead(500).end(String(error));
   }
