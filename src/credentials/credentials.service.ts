@@ -163,7 +163,8 @@ export class CredentialsService implements ResourceHooks<Credentials> {
       parameters: credentials.parameters ?? {},
       secrets: this.cipher.openSecrets(credentials.secretsCiphertext ?? null),
     };
-    if (before && trackingAccountChanged(before, after)) await retireTrackingAccount(ctx.em, before);
+    if (before && trackingAccountChanged(before, after))
+      await retireTrackingAccount(ctx.em, before);
     await this.reroute(credentials.team?.id ?? before?.teamId, ctx);
   }
 

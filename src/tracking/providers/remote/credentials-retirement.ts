@@ -24,7 +24,9 @@ const ACCOUNT_PARAMETERS = ['baseUrl', 'clientId', 'merchantId'];
 const ACCOUNT_SECRETS = ['apiKey'];
 
 export function isTrackingType(type: string | null | undefined): boolean {
-  return type !== null && type !== undefined && (PROVIDER_TYPES as readonly string[]).includes(type);
+  return (
+    type !== null && type !== undefined && (PROVIDER_TYPES as readonly string[]).includes(type)
+  );
 }
 
 /**

@@ -173,9 +173,10 @@ export const remoteTrackingState = {
     teamId: string,
     page: { after: string | null; limit: number },
   ): Promise<Array<RemoteShipment & { state: RemoteTrackingState }>> {
-    const rows: Array<StateRow & { team_id: string; number: string; origin_carrier: string | null }> =
-      await runner.query(
-        `SELECT t.shipment_id, t.credentials_key, t.tracking_number, t.carrier_code,
+    const rows: Array<
+      StateRow & { team_id: string; number: string; origin_carrier: string | null }
+    > = await runner.query(
+      `SELECT t.shipment_id, t.credentials_key, t.tracking_number, t.carrier_code,
                 t.registered_at, t.stopped_at, t.last_push_at, t.push_subscribed_at,
                 t.push_refused_at, w.team_id, s.tracking_number AS number, s.origin_carrier
            FROM shipment_remote_tracking t
@@ -186,8 +187,8 @@ export const remoteTrackingState = {
             AND (s.tracking_status IS NULL OR s.tracking_status <> ALL($4::text[]))
           ORDER BY t.shipment_id
           LIMIT $3`,
-        [teamId, page.after, page.limit, FINAL_CODES],
-      );
+      [teamId, page.after, page.limit, FINAL_CODES],
+    );
     return rows.map((r) => ({
       id: r.shipment_id,
       tracking_number: r.number,
