@@ -161,7 +161,7 @@ describeTrackingProvider<AfterShipFake>({
           .calls('DELETE', path)
           .map((r) => ({ method: r.method, path: r.path, apiKey: r.headers['as-api-key'] }));
     },
-    expected: (number) => ({
+    expected: () => ({
       method: 'DELETE',
       path: expect.stringMatching(/^\/tracking\/2025-01\/trackings\/[0-9a-f]{32}$/),
       apiKey: expect.stringMatching(/^asat_/),
