@@ -105,6 +105,26 @@ describe('credentials key rotation', () => {
     await db.query('DELETE FROM credentials WHERE id = $1', [foreign.id]);
   });
 
+  it('re-seals the copies of retired tracking credentials kept for their stops', async () => {
+    const [retired] = await db.query(
+      `INSERT INTO retired_tracking_credentials (id, team_id, type, parameters,
+              secrets_ciphertext, retired_from)
+       VALUES (gen_random_uuid(), $1, '17track', '{}', $2, gen_random_uuid()) RETURNING id`,
+      [tenant.teamId, cipher(OLD_KEY).sealSecrets({ apiKey: 'st-key-retired-0001' })],
+    );
+    const rotating = cipher(NEW_KEY, [OLD_KEY]);
+    await rotateCredentialsKey(db, rotating);
+    const [row] = await db.query(
+      'SELECT secrets_ciphertext FROM retired_tracking_credentials WHERE id = $1',
+      [retired.id],
+    );
+    expect(row.secrets_ciphertext.startsWith(`v2:${rotating.keyId}:`)).toBe(true);
+    expect(cipher(NEW_KEY).openSecrets(row.secrets_ciphertext)).toEqual({
+      apiKey: 'st-key-retired-0001',
+    });
+    await db.query('DELETE FROM retired_tracking_credentials WHERE id = $1', [retired.id]);
+  });
+
   it('runs as `npm run cli -- rotate-credentials-key` and the API reads the result', async () => {
     const id = await createCredentials('whsec_cli_rotation_9876');
     // Exit code 1 when some row (of another spec file in this database) opens with no key.

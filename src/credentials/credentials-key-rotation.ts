@@ -12,6 +12,13 @@ export interface RotationReport {
 }
 
 /**
+ * Tables holding sealed credential secrets: the credentials, and the copies of tracking
+ * credentials kept until their numbers are stopped (retired_tracking_credentials), which must
+ * stay readable once the previous key is dropped.
+ */
+const SEALED_TABLES = ['credentials', 'retired_tracking_credentials'] as const;
+
+/**
  * Re-seals every stored credential secret with the current key, in batches of rows locked
  * for the batch's transaction (walked by id, so a value no key opens is reported once and
  * the walk goes on). Values already under the current key are left alone, so the command
@@ -25,12 +32,23 @@ export async function rotateCredentialsKey(
   options: { batch?: number; dryRun?: boolean; onProgress?: (report: RotationReport) => void } = {},
 ): Promise<RotationReport> {
   const report: RotationReport = { examined: 0, resealed: 0, unreadable: [], keyId: cipher.keyId };
+  for (const table of SEALED_TABLES) await rotateTable(db, cipher, table, report, options);
+  return report;
+}
+
+async function rotateTable(
+  db: DataSource,
+  cipher: CredentialsCipher,
+  table: (typeof SEALED_TABLES)[number],
+  report: RotationReport,
+  options: { batch?: number; dryRun?: boolean; onProgress?: (report: RotationReport) => void },
+): Promise<void> {
   let after = '00000000-0000-0000-0000-000000000000';
   for (;;) {
     const rows: Array<{ id: string; secrets_ciphertext: string }> = await db.transaction(
       async (m) => {
         const batch = await m.query(
-          `SELECT id, secrets_ciphertext FROM credentials
+          `SELECT id, secrets_ciphertext FROM ${table}
             WHERE id > $1 AND secrets_ciphertext IS NOT NULL
             ORDER BY id LIMIT $2 FOR UPDATE`,
           [after, options.batch ?? 500],
@@ -46,7 +64,7 @@ export async function rotateCredentialsKey(
           if (resealed === null) continue;
           report.resealed++;
           if (!options.dryRun) {
-            await m.query('UPDATE credentials SET secrets_ciphertext = $2 WHERE id = $1', [
+            await m.query(`UPDATE ${table} SET secrets_ciphertext = $2 WHERE id = $1`, [
               row.id,
               resealed,
             ]);
@@ -55,7 +73,7 @@ export async function rotateCredentialsKey(
         return batch;
       },
     );
-    if (rows.length === 0) return report;
+    if (rows.length === 0) return;
     report.examined += rows.length;
     after = rows[rows.length - 1].id;
     options.onProgress?.(report);

@@ -15,6 +15,14 @@ import { ResourceWriter } from '../hydra/write/resource-writer';
 import { credentialType, destinationChanged, parameterProblem } from './credential-types';
 import { CredentialsCipher } from './credentials-cipher';
 import { Credentials } from './credentials.entity';
+import { JobQueue } from '../jobs/job-queue';
+import {
+  isTrackingType,
+  retireTrackingAccount,
+  REROUTE_QUEUE,
+  trackingAccountChanged,
+  type CredentialsSettings,
+} from '../tracking/providers/remote/credentials-retirement';
 import { maskSecret } from './secret-box';
 
 const MAX_SECRET_LENGTH = 4096;
@@ -41,16 +49,20 @@ export interface OpenedCredentials {
 @Injectable()
 export class CredentialsService implements ResourceHooks<Credentials> {
   private readonly pending = new WeakMap<Credentials, Violation[]>();
+  /** The record as it was before a PUT, for afterWrite. */
+  private readonly previous = new WeakMap<Credentials, StoredCredentials>();
 
   constructor(
     private readonly cipher: CredentialsCipher,
     private readonly registry: ResourceRegistry,
     private readonly writer: ResourceWriter,
+    private readonly jobs: JobQueue,
   ) {}
 
   async prepare(credentials: Credentials, ctx: WriteContext): Promise<void> {
     const stored = await storedRow(credentials, ctx);
     assertTeamAdmin(credentials.team?.id ?? stored?.team_id, ctx);
+    if (stored) this.previous.set(credentials, this.opened(stored));
     const violations: Violation[] = [];
     this.pending.set(credentials, violations);
     const spec = credentialType(credentials.type);
@@ -137,8 +149,53 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     return this.pending.get(credentials) ?? [];
   }
 
+  /**
+   * Tracking credentials written: numbers registered with the account they pointed at before
+   * (another type, server or key) are queued for stopping there, and a job applies the new
+   * routing to the team's shipments at once (tracking/refresh/tracking-rerouter.ts), so that
+   * neither waits for each shipment's next check.
+   */
+  async afterWrite(credentials: Credentials, ctx: WriteContext): Promise<void> {
+    const before = this.previous.get(credentials);
+    if (!isTrackingType(credentials.type) && !isTrackingType(before?.type)) return;
+    const after = {
+      type: credentials.type,
+      parameters: credentials.parameters ?? {},
+      secrets: this.cipher.openSecrets(credentials.secretsCiphertext ?? null),
+    };
+    if (before && trackingAccountChanged(before, after))
+      await retireTrackingAccount(ctx.em, before);
+    await this.reroute(credentials.team?.id ?? before?.teamId, ctx);
+  }
+
   async beforeRemove(credentials: Credentials, ctx: WriteContext): Promise<void> {
-    assertTeamAdmin((await storedRow(credentials, ctx))?.team_id, ctx);
+    const stored = await storedRow(credentials, ctx);
+    assertTeamAdmin(stored?.team_id, ctx);
+    await this.refuseRemovalInUse(credentials, ctx);
+    if (stored && isTrackingType(stored.type)) {
+      // The secrets go with the row: a copy is kept until its numbers are stopped.
+      await retireTrackingAccount(ctx.em, this.opened(stored));
+      await this.reroute(stored.team_id, ctx);
+    }
+  }
+
+  private async reroute(teamId: string | undefined, ctx: WriteContext): Promise<void> {
+    if (teamId) await this.jobs.send(REROUTE_QUEUE, { teamId }, { runner: ctx.em });
+  }
+
+  private opened(stored: StoredRow): StoredCredentials {
+    return {
+      id: stored.id,
+      teamId: stored.team_id,
+      type: stored.type,
+      parameters: stored.parameters ?? {},
+      secrets: this.cipher.openSecrets(stored.secrets_ciphertext),
+      secretsCiphertext: stored.secrets_ciphertext,
+    };
+  }
+
+  /** Workflows and workspaces name credentials: those cannot go. */
+  private async refuseRemovalInUse(credentials: Credentials, ctx: WriteContext): Promise<void> {
     const [{ n }] = await ctx.em.query(
       `SELECT count(*)::int AS n FROM workflow WHERE credentials_id = $1`,
       [credentials.id],
@@ -213,15 +270,31 @@ export class CredentialsService implements ResourceHooks<Credentials> {
   }
 }
 
+interface StoredRow {
+  id: string;
+  team_id: string;
+  type: string;
+  parameters: Record<string, unknown>;
+  secrets_ciphertext: string | null;
+}
+
+/** A stored record with its secrets opened. */
+type StoredCredentials = CredentialsSettings & {
+  id: string;
+  teamId: string;
+  secretsCiphertext: string | null;
+};
+
 /** The record as stored before this write (undefined for a new one). */
 async function storedRow(
   credentials: Credentials,
   ctx: WriteContext,
-): Promise<{ team_id: string; parameters: Record<string, unknown> } | undefined> {
+): Promise<StoredRow | undefined> {
   if (!credentials.id) return undefined;
-  const [row] = await ctx.em.query(`SELECT team_id, parameters FROM credentials WHERE id = $1`, [
-    credentials.id,
-  ]);
+  const [row] = await ctx.em.query(
+    `SELECT id, team_id, type, parameters, secrets_ciphertext FROM credentials WHERE id = $1`,
+    [credentials.id],
+  );
   return row;
 }
 

@@ -12,6 +12,7 @@ import { Clock } from './clock';
 import { TrackingIngest } from './ingest/tracking-ingest';
 import { TrackingIngestController } from './ingest/tracking-ingest.controller';
 import { SandboxTrackingProvider, TrackingProviderRegistry } from './providers';
+import { TrackingRerouter } from './refresh/tracking-rerouter';
 import { ProviderCredentialsStore } from './providers/remote/provider-credentials-store';
 import { RemoteTracking } from './providers/remote/remote-tracking';
 import { TrackingRefresher } from './refresh/tracking-refresher';
@@ -56,6 +57,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     TrackingService,
     TrackingOnWrite,
     TrackingRefresher,
+    TrackingRerouter,
     TrackingChecks,
     ShipmentLookup,
     TrackingIngest,

@@ -10,7 +10,7 @@ import {
  * AfterShip Tracking API 2025-01 on loopback (carrier-apis.md section 2): `as-api-key` auth,
  * the `{meta, data}` envelope with AfterShip's meta codes, flat tracking bodies, one tracking
  * per create (4003 when it exists), the list with its comma-separated `tracking_numbers`
- * filter and cursor pagination, mark-as-completed, 429 with the X-RateLimit-* headers, and
+ * filter and cursor pagination, mark-as-completed, DELETE /trackings/{id}, 429 with the X-RateLimit-* headers, and
  * webhook deliveries signed `aftership-hmac-sha256` = base64(HMAC-SHA256(secret, raw body)).
  */
 export const AFTERSHIP_FAKE_VERSION = '2025-01';
@@ -80,6 +80,9 @@ export async function startAfterShipFake(
     server.on('POST', `${base}/trackings/${tracking.id}/mark-as-completed`, (req) =>
       authorized(req, () => markCompleted(tracking.id, req)),
     );
+    server.on('DELETE', `${base}/trackings/${tracking.id}`, (req) =>
+      authorized(req, () => remove(tracking.id)),
+    );
     return tracking;
   };
 
@@ -122,6 +125,14 @@ export async function startAfterShipFake(
       ...(reason === 'DELIVERED' ? { tag: 'Delivered', subtag: 'Delivered_001' } : {}),
     });
     return envelope(200, 200, '', 'OK', updated);
+  };
+
+  /** DELETE /trackings/{id}: the tracking is gone (a later GET or DELETE is 404). */
+  const remove = (id: string): FakeResponse => {
+    const at = trackings.findIndex((t) => t.id === id);
+    if (at < 0) return envelope(404, 4004, 'Tracking does not exist.', 'NotFound', {});
+    const [removed] = trackings.splice(at, 1);
+    return envelope(200, 200, '', 'OK', removed);
   };
 
   server.on('POST', `${base}/trackings`, (req) =>

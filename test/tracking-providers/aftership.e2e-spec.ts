@@ -1,4 +1,8 @@
-import { startAfterShipFake, type AfterShipFake } from '../fakes/aftership-fake';
+import {
+  AFTERSHIP_FAKE_VERSION,
+  startAfterShipFake,
+  type AfterShipFake,
+} from '../fakes/aftership-fake';
 import {
   CHINA_POST_TO_USPS,
   chinaPostToUspsTracks,
@@ -147,6 +151,26 @@ describeTrackingProvider<AfterShipFake>({
     count: 1,
     limit: (fake) => fake.rateLimitNext(30),
     retryAfterMs: { min: 1000, max: 31_000 },
+  },
+  stop: {
+    // Not final at AfterShip: the deleted shipment's tracking is deleted there.
+    watch: (fake, number) => {
+      const path = `/tracking/${AFTERSHIP_FAKE_VERSION}/trackings/${fake.findTracking(number)!.id}`;
+      return () =>
+        fake.server
+          .calls('DELETE', path)
+          .map((r) => ({ method: r.method, path: r.path, apiKey: r.headers['as-api-key'] }));
+    },
+    expected: () => ({
+      method: 'DELETE',
+      path: expect.stringMatching(/^\/tracking\/2025-01\/trackings\/[0-9a-f]{32}$/),
+      apiKey: expect.stringMatching(/^asat_/),
+    }),
+    fail: (fake) =>
+      fake.server.failNextOn('DELETE', `/tracking/${AFTERSHIP_FAKE_VERSION}/trackings/`, {
+        status: 503,
+        body: { meta: { code: 503 }, data: {} },
+      }),
   },
   rejected: { secrets: { apiKey: 'revoked-key-000000' }, reason: /HTTP 401/ },
 });

@@ -153,6 +153,17 @@ export interface TrackingProviderDescription<F extends ProviderFake> {
     /** Track one number first (e.g. to have a token cached). */
     warmUp?: boolean;
   };
+  /**
+   * Providers that stop numbers: a deleted shipment's number is stopped there after the delete.
+   * `watch` is called before the delete (while the provider still knows the number) and answers
+   * the stop requests the fake has received for it so far, each as `expected` describes one.
+   */
+  stop?: {
+    watch(fake: F, number: string): () => unknown[];
+    expected(number: string): unknown;
+    /** The next stop request fails transiently (a 5xx or a 429). */
+    fail(fake: F): void;
+  };
   /** Credentials the provider refuses, and the reason it gives. */
   rejected: { title?: string; secrets: Record<string, string>; reason: RegExp };
   /** The provider's webhook pushes. */
@@ -189,6 +200,7 @@ export function describeTrackingProvider<F extends ProviderFake>(
     declareOutage(desc, ctx);
     if (desc.rateLimit) declareRateLimit(desc, desc.rateLimit, ctx);
     declareRejected(desc, ctx);
+    if (desc.stop) declareDeleteStop(desc, desc.stop, ctx);
     extra?.(ctx);
   });
 }
@@ -517,5 +529,50 @@ function declareRejected<F extends ProviderFake>(
       trackingStatus: desc.inTransit.status,
       trackingError: null,
     });
+  });
+}
+
+/** Stops queued for a number: where, and the attempts made. */
+export async function queuedStops(
+  db: DataSource,
+  number: string,
+): Promise<Array<{ credentials_key: string; attempts: number }>> {
+  return db.query(
+    `SELECT credentials_key, attempts FROM remote_tracking_stop WHERE tracking_number = $1
+      ORDER BY credentials_key`,
+    [number],
+  );
+}
+
+function declareDeleteStop<F extends ProviderFake>(
+  desc: TrackingProviderDescription<F>,
+  stop: NonNullable<TrackingProviderDescription<F>['stop']>,
+  ctx: ProviderTestContext<F>,
+): void {
+  it(`stops a deleted shipment's number at ${desc.name} after the delete, retrying a failed stop`, async () => {
+    const { app, tenant, fake, db } = ctx;
+    const { number, id } = await trackedSample(desc, ctx);
+    const seen = stop.watch(fake, number);
+    await api(app, { token: tenant.token }).delete(`/shipments/${id}`).expect(204);
+    // Recorded with the delete; the provider is not called inside the request.
+    expect(seen()).toEqual([]);
+    expect(await queuedStops(db, number)).toEqual([
+      { credentials_key: ctx.credentialsId, attempts: 0 },
+    ]);
+
+    // The first attempt fails (throttled or down): kept with its attempt, tried again later.
+    stop.fail(fake);
+    await ctx.refreshAt(NOW);
+    expect(seen()).toEqual([stop.expected(number)]);
+    expect(await queuedStops(db, number)).toEqual([
+      { credentials_key: ctx.credentialsId, attempts: 1 },
+    ]);
+    await ctx.refreshAt(new Date(NOW.getTime() + 14 * 60_000));
+    expect(seen()).toHaveLength(1);
+
+    // Due again after the backoff (15 minutes): stopped, nothing left queued.
+    await ctx.refreshAt(new Date(NOW.getTime() + 15 * 60_000));
+    expect(seen()).toEqual([stop.expected(number), stop.expected(number)]);
+    expect(await queuedStops(db, number)).toEqual([]);
   });
 }

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { testTrackingNumber } from '../factories/commerce.factory';
 import { createTenant } from '../factories/tenant.factory';
 import {
+  SEVENTEEN_TRACK_PREFIX,
   startSeventeenTrackFake,
   type FakeSeventeenTrackJourney,
   type SeventeenTrackFake,
@@ -202,6 +203,20 @@ describeTrackingProvider<SeventeenTrackFake>(
           body: { code: 429 },
         }),
       retryAfterMs: 120_000,
+    },
+    stop: {
+      watch: (fake, number) => () =>
+        fake
+          .calls('stoptrack')
+          .flatMap((r) => r.body as Array<{ number: string; carrier?: number }>)
+          .filter((i) => i.number === number),
+      expected: (number) => ({ number, carrier: CHINA_POST }),
+      fail: (fake) =>
+        fake.server.failNextOn('POST', `${SEVENTEEN_TRACK_PREFIX}/stoptrack`, {
+          status: 429,
+          headers: { 'Retry-After': '1', 'Content-Type': 'text/plain' },
+          body: 'Too Many Requests',
+        }),
     },
     rejected: { secrets: { apiKey: 'revoked-key-000000' }, reason: /HTTP 401/ },
   },

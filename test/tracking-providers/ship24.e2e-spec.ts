@@ -187,6 +187,22 @@ describeTrackingProvider<Ship24Fake>(
       fail: (fake) => fake.server.failNext({ status: 503, body: 'Service Unavailable' }),
       status: 503,
     },
+    stop: {
+      watch: (fake, number) => {
+        const path = `${PATCH_TRACKER}${fake.trackings.get(number)!.tracker.trackerId}`;
+        return () =>
+          fake
+            .trackerPatches()
+            .filter((r) => r.path === path)
+            .map((r) => r.body);
+      },
+      expected: () => ({ isSubscribed: false }),
+      fail: (fake) =>
+        fake.server.failNextOn('PATCH', PATCH_TRACKER, {
+          status: 500,
+          body: { errors: [{ code: 'processing_error', message: 'Try again' }], data: null },
+        }),
+    },
     rejected: { secrets: { apiKey: 'apik_revoked000000' }, reason: /HTTP 401/ },
   },
   (ctx) => {

@@ -69,8 +69,18 @@ export const aftershipAdapter: ProviderAdapter = {
     for (const request of requests) {
       const tracking = pick(found, request);
       const id = text(tracking?.id);
-      const reason = tracking ? completionReason(tracking) : null;
-      if (tracking === null || id === null || reason === null || tracking.active === false) {
+      if (tracking === null || id === null || tracking.active === false) continue;
+      const reason = completionReason(tracking);
+      if (reason === null) {
+        // Not final at AfterShip (the shipment was deleted here, or moved to other
+        // credentials): completing it would need a false reason, so the tracking is deleted.
+        await send(ctx, {
+          method: 'DELETE',
+          url: url(ctx, `/trackings/${encodeURIComponent(id)}`),
+          headers: headers(ctx),
+          // Deleted at AfterShip meanwhile: nothing left to stop.
+          acceptStatuses: [404],
+        });
         continue;
       }
       await send(ctx, {
@@ -82,7 +92,7 @@ export const aftershipAdapter: ProviderAdapter = {
         acceptStatuses: [400, 404],
       });
     }
-    // Completed here, or nothing active was left to complete.
+    // Completed or deleted here, or nothing active was left to stop.
     return new Map(requests.map((r) => [r.trackingNumber, null])) as StopOutcomes;
   },
 

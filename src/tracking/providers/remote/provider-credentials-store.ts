@@ -8,6 +8,7 @@ import { adapterFor } from './adapters';
 import { PROVIDER_TYPES } from './provider-adapter';
 import { INSTANCE_CREDENTIALS_KEY, type RoutableCredentials } from './provider-routing';
 import { routableCredentials, splitProviderSettings } from './provider-settings';
+import { retiredTrackingCredentials } from './retired-tracking-credentials';
 
 /** Notification tag of credentials a provider refused. */
 export const CREDENTIALS_REJECTED_TAG = 'tracking_credentials_rejected';
@@ -77,6 +78,17 @@ export class ProviderCredentialsStore {
       [key, PROVIDER_TYPES],
     );
     return rows.length === 0 ? null : this.build(rows[0]);
+  }
+
+  /**
+   * The credentials that stop numbers queued at `key`: the live record, or one retired when it
+   * was deleted or moved to another account (credentials-retirement.ts).
+   */
+  async forStops(key: string): Promise<TrackingCredentials | null> {
+    const live = await this.byKey(key);
+    if (live || !/^[0-9a-f-]{36}$/i.test(key)) return live;
+    const retired = await retiredTrackingCredentials.find(this.dataSource, key);
+    return retired && this.build({ ...retired, team_id: retired.team_id ?? '', rejected_at: null });
   }
 
   /** TRACKING_PROVIDER with TRACKING_PROVIDER_CREDENTIALS, or null when unset. */

@@ -1,5 +1,6 @@
 import { rowsOf, type SqlRunner } from '../../../events/sql-runner';
 import { isFinal, TRACKING_STATUSES } from '../../statuses';
+import type { RemoteShipment } from './remote-tracking';
 import type { StopRequest } from './remote-tracking-stops';
 
 /** Statuses after which a shipment's number is not tracked any more (stopped at its provider). */
@@ -140,6 +141,61 @@ export const remoteTrackingState = {
     return rowsOf<StateRow>(result)
       .filter((r) => r.registered_at !== null && r.stopped_at === null)
       .map(toStop);
+  },
+
+  /**
+   * Ends every running registration at a credentials key whose account is going (credentials
+   * deleted, or moved to another account): they count as not registered (registered again
+   * wherever the shipment is routed next). Answers them, for stopping at the old account.
+   */
+  async detach(runner: SqlRunner, credentialsKey: string): Promise<StopRequest[]> {
+    const result: unknown = await runner.query(
+      `UPDATE shipment_remote_tracking
+          SET registered_at = NULL, stopped_at = NULL, push_subscribed_at = NULL,
+              push_refused_at = NULL
+        WHERE credentials_key = $1 AND registered_at IS NOT NULL AND stopped_at IS NULL
+       RETURNING credentials_key, tracking_number, carrier_code`,
+      [credentialsKey],
+    );
+    const seen = new Set<string>();
+    return rowsOf<Pick<StateRow, 'credentials_key' | 'tracking_number' | 'carrier_code'>>(result)
+      .filter((r) => !seen.has(r.tracking_number) && seen.add(r.tracking_number))
+      .map(toStop);
+  },
+
+  /**
+   * A team's shipments that have remote state and may still be tracked (a number, not final),
+   * a page of `limit` after the id `after` (id order): what a change of the team's credentials
+   * may move.
+   */
+  async ofTeam(
+    runner: SqlRunner,
+    teamId: string,
+    page: { after: string | null; limit: number },
+  ): Promise<Array<RemoteShipment & { state: RemoteTrackingState }>> {
+    const rows: Array<
+      StateRow & { team_id: string; number: string; origin_carrier: string | null }
+    > = await runner.query(
+      `SELECT t.shipment_id, t.credentials_key, t.tracking_number, t.carrier_code,
+                t.registered_at, t.stopped_at, t.last_push_at, t.push_subscribed_at,
+                t.push_refused_at, w.team_id, s.tracking_number AS number, s.origin_carrier
+           FROM shipment_remote_tracking t
+           JOIN shipment s ON s.id = t.shipment_id
+           JOIN workspace w ON w.id = s.workspace_id
+          WHERE w.team_id = $1 AND ($2::uuid IS NULL OR t.shipment_id > $2::uuid)
+            AND s.tracking_number IS NOT NULL AND btrim(s.tracking_number) <> ''
+            AND (s.tracking_status IS NULL OR s.tracking_status <> ALL($4::text[]))
+          ORDER BY t.shipment_id
+          LIMIT $3`,
+      [teamId, page.after, page.limit, FINAL_CODES],
+    );
+    return rows.map((r) => ({
+      id: r.shipment_id,
+      tracking_number: r.number,
+      origin_carrier: r.origin_carrier,
+      team_id: r.team_id,
+      state: toState(r),
+    }));
   },
 
   /** Forgets registrations the provider no longer knows (they are registered again). */

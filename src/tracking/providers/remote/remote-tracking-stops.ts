@@ -32,14 +32,18 @@ const toJson = (stops: readonly Pick<StopRequest, 'credentialsKey' | 'trackingNu
  * `next_attempt_at`, so a stop is sent by one node at a time and a dead node's come back.
  */
 export const remoteTrackingStops = {
-  /** Queues stops, due now; a number already queued keeps its attempts and schedule. */
-  async enqueue(runner: SqlRunner, stops: readonly StopRequest[], now: Date): Promise<void> {
+  /**
+   * Queues stops, due `now` (null: at once, whatever a node's clock says, for stops queued
+   * where no tracking clock is at hand); a number already queued keeps its attempts and schedule.
+   */
+  async enqueue(runner: SqlRunner, stops: readonly StopRequest[], now: Date | null): Promise<void> {
     if (stops.length === 0) return;
     await runner.query(
       `INSERT INTO remote_tracking_stop (credentials_key, tracking_number, carrier_code,
               next_attempt_at)
        SELECT DISTINCT ON (q.credentials_key, q.tracking_number)
-              q.credentials_key, q.tracking_number, q.carrier_code, $2::timestamptz
+              q.credentials_key, q.tracking_number, q.carrier_code,
+              coalesce($2::timestamptz, '-infinity'::timestamptz)
          FROM jsonb_to_recordset($1::jsonb)
               AS q(credentials_key text, tracking_number text, carrier_code text)
        ON CONFLICT (credentials_key, tracking_number) DO NOTHING`,
@@ -54,6 +58,33 @@ export const remoteTrackingStops = {
         now,
       ],
     );
+  },
+
+  /**
+   * Moves the stops queued at one credentials key to another (credentials retired under a new
+   * key: what was queued there was registered with the old account).
+   */
+  async rekey(runner: SqlRunner, fromKey: string, toKey: string): Promise<void> {
+    await runner.query(
+      `WITH moved AS (
+         DELETE FROM remote_tracking_stop WHERE credentials_key = $1
+         RETURNING tracking_number, carrier_code, attempts, next_attempt_at, last_error, created_at)
+       INSERT INTO remote_tracking_stop (credentials_key, tracking_number, carrier_code, attempts,
+              next_attempt_at, last_error, created_at)
+       SELECT $2, tracking_number, carrier_code, attempts, next_attempt_at, last_error, created_at
+         FROM moved
+       ON CONFLICT (credentials_key, tracking_number) DO NOTHING`,
+      [fromKey, toKey],
+    );
+  },
+
+  /** Whether any stop is queued at this credentials key. */
+  async anyQueued(runner: SqlRunner, credentialsKey: string): Promise<boolean> {
+    const rows: unknown[] = await runner.query(
+      `SELECT 1 FROM remote_tracking_stop WHERE credentials_key = $1 LIMIT 1`,
+      [credentialsKey],
+    );
+    return rows.length > 0;
   },
 
   /** Drops queued stops of numbers about to be registered at these credentials again. */

@@ -22,6 +22,7 @@ import { nextStopAttempt, STOP_LEASE_MS } from './remote-stop-rules';
 import { remoteTrackingState, stopKey, type RemoteTrackingState } from './remote-tracking-state';
 import { remoteTrackingStops, type ClaimedStop, type StopRequest } from './remote-tracking-stops';
 import { RegistrationQueue, stopsTheKey } from './registration-queue';
+import { retiredTrackingCredentials } from './retired-tracking-credentials';
 
 /**
  * Numbers registered with an aggregator are updated by push; they are polled only when no
@@ -422,9 +423,15 @@ export class RemoteTracking {
     return this.sendStops(stops, options);
   }
 
-  /** A later pass: the queued stops that are due (failed before, or never sent). */
+  /**
+   * A later pass: the queued stops that are due (failed before, or queued by a delete or a
+   * credentials change and never sent); then retired credentials whose stops all ended are
+   * forgotten.
+   */
   async upkeep(options: RemoteCallOptions): Promise<StopReport> {
-    return this.sendStops(null, options);
+    const report = await this.sendStops(null, options);
+    await retiredTrackingCredentials.sweep(this.dataSource);
+    return report;
   }
 
   /**
@@ -461,7 +468,7 @@ export class RemoteTracking {
     }
     for (const [key, stops] of byKey) {
       const route =
-        known.find((r) => r.credentials.id === key) ?? (await this.credentials.byKey(key));
+        known.find((r) => r.credentials.id === key) ?? (await this.credentials.forStops(key));
       if (!route?.adapter.stop) {
         // Credentials deleted, or a provider that cannot stop: nothing will stop them.
         dropped.push(...stops);
