@@ -86,8 +86,49 @@ describe('the JavaScript client', () => {
     expect(updatedShipment.body.email).toBe('js@example.com');
   });
 
-  // Its detectCarrier (GET /tracking_numbers/{n}/detect-carrier) is in neither the spec nor the
-  // reference OpenAPI: not offered (README, known gaps).
+  // detectCarrier: GET /tracking_numbers/{n}/detect-carrier (in neither spec.md nor the
+  // reference OpenAPI); the client reads `carrier` from the answer.
+  it('detects the carrier of a tracking number', async () => {
+    const ups = await request(app.getHttpServer())
+      .get('/tracking_numbers/1Z999AA10123456784/detect-carrier')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Accept', AXIOS_ACCEPT)
+      .expect('Content-Type', /^application\/ld\+json/)
+      .expect(200);
+    expect(ups.body).toMatchObject({
+      trackingNumber: '1Z999AA10123456784',
+      carrier: 'ups',
+      carriers: [{ code: 'ups', checksumValidated: true }],
+    });
+    // The carrier a POST /shipments then sets.
+    const shipment = await send('post', '/shipments', {
+      trackingNumber: '1Z999AA10123456784',
+      workspace: `/workspaces/${tenant.workspaceId}`,
+    }).expect(201);
+    expect(shipment.body.originCarrier).toBe(ups.body.carrier);
+
+    const tie = await request(app.getHttpServer())
+      .get('/tracking_numbers/328460606002/detect-carrier')
+      .set('Authorization', `Bearer ${token}`)
+      .expect(200);
+    expect(tie.body.carrier).toBeNull();
+    expect(tie.body.carriers.map((c: { code: string }) => c.code).sort()).toEqual([
+      'fedex',
+      'purolator',
+    ]);
+
+    const bad = await request(app.getHttpServer())
+      .get('/tracking_numbers/AB%2F12/detect-carrier')
+      .set('Authorization', `Bearer ${token}`)
+      .set('Accept', 'application/ld+json')
+      .expect(422);
+    expect(bad.body['@type']).toBe('ConstraintViolationList');
+    expect(bad.body.violations[0].propertyPath).toBe('trackingNumber');
+    await request(app.getHttpServer())
+      .get('/tracking_numbers/1Z999AA10123456784/detect-carrier')
+      .expect(401);
+  });
+
   it('re-checks tracking numbers', async () => {
     const number = testTrackingNumber();
     await send('post', '/shipments', {
