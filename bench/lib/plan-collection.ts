@@ -21,9 +21,7 @@ export async function planCollection(databaseUrl: string, userId: string, urls: 
       const path = url.split('?')[0];
       const resource = registry.all().find((r) => r.path === path);
       if (!resource) throw new Error(`no resource at ${path}`);
-      const plan = data.plan({ resource, principal, params: QueryParams.fromUrl(url) });
-      // A JSON-LD page: each member's JSON text rendered by PostgreSQL, as the API runs it.
-      return { url, ...plan, pageSql: plan.jsonPageSql ?? plan.pageSql };
+      return { url, ...data.plan({ resource, principal, params: QueryParams.fromUrl(url) }) };
     });
   } finally {
     await ctx.close();

@@ -2,8 +2,7 @@
  * The reference server of the list benchmarks: node:http + pg, no framework.
  * For each request it runs the same SQL as the API: the bearer-token look-up
  * (the PrincipalLoader's statements, on this pool) and the count and page
- * statements the Hydra layer planned for that URL (read from PLANS_FILE: the page's
- * rows as the JSON text PostgreSQL renders, which it answers as they are).
+ * statements the Hydra layer planned for that URL (read from PLANS_FILE).
  */
 import http from 'node:http';
 import { readFileSync } from 'node:fs';
@@ -46,9 +45,7 @@ const server = http.createServer(async (req, res) => {
       preparedQuery(pool, plan.pageSql, plan.pageParams),
     ]);
     res.writeHead(200, { 'Content-Type': 'application/ld+json; charset=utf-8' });
-    // The members' JSON text as the statement renders it, in the shortest envelope.
-    const members = page.rows.map((r) => (typeof r.j === 'string' ? r.j : JSON.stringify(r)));
-    res.end(`{"hydra:member":[${members.join(',')}],"hydra:totalItems":${count.rows[0].n}}`);
+    res.end(JSON.stringify({ 'hydra:member': page.rows, 'hydra:totalItems': count.rows[0].n }));
   } catch (error) {
     res.writeHead(500).end(String(error));
   }

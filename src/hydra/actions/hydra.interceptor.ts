@@ -173,15 +173,11 @@ export class HydraInterceptor implements NestInterceptor {
         request: req,
         maxItemsPerPage: query.maxItemsPerPage,
       };
-      const format = this.responder.negotiate(req);
-      if (format === 'csv') {
+      if (this.responder.negotiate(req) === 'csv') {
         await this.responder.csvCollection(req, res, collection);
-      } else if (format === 'jsonld' || format === 'json') {
-        const page = await this.data.listJson(collection);
-        this.responder.collectionJson(req, res, resource, page, format);
-      } else {
-        this.responder.collection(req, res, resource, await this.data.list(collection));
+        return;
       }
+      this.responder.collection(req, res, resource, await this.data.list(collection));
     } else if ('json' in output) {
       this.writeJson(declaration, req, res, value, status);
     } else if ('html' in output) {

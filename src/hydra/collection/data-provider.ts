@@ -45,26 +45,7 @@ export interface CollectionPlan {
   /** True when countSql reads a maintained count. */
   maintainedCount: boolean;
   pageSql: string;
-  /** The page as each row's id and JSON text (null: the resource is read with the mapper). */
-  jsonPageSql: string | null;
   pageParams: unknown[];
-}
-
-/** A record as JSON text rendered by PostgreSQL, with its id. */
-export interface JsonRecord {
-  id: string;
-  json: string;
-}
-
-export interface JsonCollectionResult {
-  members: JsonRecord[];
-  totalItems: number;
-  pagination: Pagination;
-}
-
-/** The select list of a record as its id (`i`) and JSON text (`j`). */
-function jsonSelectList(resource: ResourceMeta, json: string): string {
-  return `t.${quoteIdent(resource.idColumn)}::text AS i, (${json})::text AS j`;
 }
 
 export interface CollectionResult {
@@ -210,15 +191,13 @@ export class DataProvider implements OnModuleInit {
     const order = this.orderClause(req.resource, query);
     const rows = `SELECT ${query.alias}.* ${query.fromClause()}${query.whereClause()}${order} LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`;
     const select = this.reader.select(req.resource, query);
-    const page = `FROM (${rows}) ${query.alias}${query.joinClause()}${order}`;
-    const json = this.reader.reader(req.resource).json;
+    const pageSql = `SELECT ${select} FROM (${rows}) ${query.alias}${query.joinClause()}${order}`;
     return {
       pagination,
       countSql,
       countParams,
       maintainedCount: key !== null && key !== undefined,
-      pageSql: `SELECT ${select} ${page}`,
-      jsonPageSql: json === null ? null : `SELECT ${jsonSelectList(req.resource, json)} ${page}`,
+      pageSql,
       pageParams: query.params,
     };
   }
@@ -226,53 +205,22 @@ export class DataProvider implements OnModuleInit {
   async list(req: CollectionRequest): Promise<CollectionResult> {
     const plan = this.plan(req);
     const reader = this.reader.reader(req.resource);
-    const { rows, totalItems } = await this.runPage(plan, plan.pageSql);
-    return {
-      members: rows.map((r) => reader.map(r)),
-      totalItems,
-      pagination: plan.pagination,
-    };
-  }
-
-  /**
-   * `list` with each member as its JSON text and id, rendered by PostgreSQL (record-json.ts);
-   * resources the SQL rendering does not cover are mapped and stringified here.
-   */
-  async listJson(req: CollectionRequest): Promise<JsonCollectionResult> {
-    const plan = this.plan(req);
-    if (plan.jsonPageSql === null) {
-      const result = await this.list(req);
-      const idOf = (m: ApiRecord) => String(m[req.resource.idProperty]);
-      return {
-        ...result,
-        members: result.members.map((m) => ({ id: idOf(m), json: JSON.stringify(m) })),
-      };
-    }
-    const { rows, totalItems } = await this.runPage(plan, plan.jsonPageSql);
-    return {
-      members: rows.map((r) => ({ id: r.i as string, json: r.j as string })),
-      totalItems,
-      pagination: plan.pagination,
-    };
-  }
-
-  /** The count and page statements of a plan, side by side on the pool. */
-  private async runPage(
-    plan: CollectionPlan,
-    pageSql: string,
-  ): Promise<{ rows: Record<string, unknown>[]; totalItems: number }> {
     const [count, page] = await Promise.all([
       preparedQuery(this.pool, plan.countSql, plan.countParams),
       plan.pagination.itemsPerPage === 0
         ? Promise.resolve({ rows: [] })
-        : preparedQuery(this.pool, pageSql, plan.pageParams),
+        : preparedQuery(this.pool, plan.pageSql, plan.pageParams),
     ]);
     const counted = count.rows[0] as { n: number | string; deltas?: number };
     if (plan.maintainedCount && counted.deltas! > COMPACT_AFTER_DELTAS) {
       this.compactor.compact(plan.countParams);
     }
-    // A maintained count is a bigint (text from pg); count(*)::int a number.
-    return { rows: page.rows, totalItems: Number(counted.n) };
+    return {
+      members: page.rows.map((r: Record<string, unknown>) => reader.map(r)),
+      // A maintained count is a bigint (text from pg); count(*)::int a number.
+      totalItems: Number(counted.n),
+      pagination: plan.pagination,
+    };
   }
 
   /** One record visible to the principal, or null (missing and foreign look the same). */
@@ -297,7 +245,7 @@ export class DataProvider implements OnModuleInit {
     resource: ResourceMeta,
     principal: Principal | null,
     id: string,
-  ): Promise<JsonRecord | null> {
+  ): Promise<{ id: string; json: string } | null> {
     const plan = this.planItemJson(resource, principal, id);
     if (plan === undefined) {
       const record = await this.find(resource, principal, id);
@@ -336,7 +284,12 @@ export class DataProvider implements OnModuleInit {
     const query = this.itemQuery(resource, principal, id);
     if (!query) return null;
     return {
-      sql: this.itemSql('json', resource, query, () => jsonSelectList(resource, json)),
+      sql: this.itemSql(
+        'json',
+        resource,
+        query,
+        () => `t.${quoteIdent(resource.idColumn)}::text AS i, (${json})::text AS j`,
+      ),
       params: query.params,
     };
   }

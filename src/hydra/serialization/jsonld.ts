@@ -18,50 +18,50 @@ export function jsonLdItem(
   return Object.assign(head, record);
 }
 
-/**
- * jsonLdItem's text for a record already written as JSON text (`{...}`, rendered by
- * PostgreSQL), with its id: the head spliced in front of the record's own properties.
- */
-export function jsonLdItemText(
+/** jsonLdItem's text for a record already written as JSON text (`{...}`), with its id. */
+export function jsonLdItemText(resource: ResourceMeta, id: string, json: string): string {
+  const head = `{"@context":${JSON.stringify(`/contexts/${resource.shortName}`)},"@id":${JSON.stringify(`${resource.path}/${iriSegment(resource, id)}`)},"@type":${JSON.stringify(resource.shortName)}`;
+  return json === '{}' ? `${head}}` : `${head},${json.slice(1)}`;
+}
+
+export function jsonLdCollection(
   resource: ResourceMeta,
-  record: { id: string; json: string },
-  withContext = true,
-): string {
-  const context = withContext
-    ? `"@context":${JSON.stringify(`/contexts/${resource.shortName}`)},`
-    : '';
-  const head = `{${context}"@id":${JSON.stringify(`${resource.path}/${iriSegment(resource, record.id)}`)},"@type":${JSON.stringify(resource.shortName)}`;
-  return record.json === '{}' ? `${head}}` : `${head},${record.json.slice(1)}`;
+  requestPath: string,
+  params: QueryParams,
+  result: CollectionResult,
+  search: SearchVariable[],
+): ApiRecord {
+  const body: ApiRecord = {
+    '@context': `/contexts/${resource.shortName}`,
+    '@id': requestPath,
+    '@type': 'hydra:Collection',
+    'hydra:member': result.members.map((m) => jsonLdItem(resource, m, false)),
+    'hydra:totalItems': result.totalItems,
+  };
+  const view = hydraView(requestPath, params, result);
+  if (view) body['hydra:view'] = view;
+  if (resource.filters.length > 0) body['hydra:search'] = hydraSearch(requestPath, search);
+  return body;
 }
 
 const searchJson = new Map<string, string>();
 
-/** What the collection's envelope says besides its members. */
-type PageOf = Pick<CollectionResult, 'totalItems' | 'pagination'>;
-
 /**
- * The collection (API Platform's Hydra collection: members, totalItems, view, search) as JSON
- * text, from its members' JSON text (`[...]`). `hydra:search` is the
- * same for every request on a path and large (a template and a mapping per filter variable),
- * so its JSON is built once per path and spliced in. Keys in jsonLdCollection's order.
+ * The collection as JSON text. `hydra:search` is the same for every request
+ * on a path and large (a template and a mapping per filter variable), so its
+ * JSON is built once per path and spliced in.
  */
-export function jsonLdCollectionText(
+export function jsonLdCollectionJson(
   resource: ResourceMeta,
   requestPath: string,
   params: QueryParams,
-  page: PageOf,
-  membersJson: string,
+  result: CollectionResult,
   search: SearchVariable[],
 ): string {
-  const head = JSON.stringify({
-    '@context': `/contexts/${resource.shortName}`,
-    '@id': requestPath,
-    '@type': 'hydra:Collection',
-  });
-  let text = `${head.slice(0, -1)},"hydra:member":${membersJson},"hydra:totalItems":${page.totalItems}`;
-  const view = hydraView(requestPath, params, page);
-  if (view) text += `,"hydra:view":${JSON.stringify(view)}`;
-  if (resource.filters.length === 0) return `${text}}`;
+  const body = jsonLdCollection(resource, requestPath, params, result, []);
+  delete body['hydra:search'];
+  const json = JSON.stringify(body);
+  if (resource.filters.length === 0) return json;
   const key = `${resource.shortName} ${requestPath}`;
   let fragment = searchJson.get(key);
   if (fragment === undefined) {
@@ -69,11 +69,15 @@ export function jsonLdCollectionText(
     if (searchJson.size >= 10_000) searchJson.clear();
     searchJson.set(key, fragment);
   }
-  return `${text},"hydra:search":${fragment}}`;
+  return `${json.slice(0, -1)},"hydra:search":${fragment}}`;
 }
 
 /** `hydra:view` per API Platform's PartialCollectionViewNormalizer. */
-export function hydraView(path: string, params: QueryParams, result: PageOf): ApiRecord | null {
+export function hydraView(
+  path: string,
+  params: QueryParams,
+  result: CollectionResult,
+): ApiRecord | null {
   const { page, itemsPerPage } = result.pagination;
   const last = lastPage(result.totalItems, itemsPerPage);
   const paginated = last !== 1;

@@ -1,11 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import {
-  CollectionRequest,
-  CollectionResult,
-  DataProvider,
-  JsonCollectionResult,
-} from '../collection/data-provider';
+import { CollectionRequest, CollectionResult, DataProvider } from '../collection/data-provider';
 import { ApiError } from '../errors/api-errors';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
@@ -14,7 +9,7 @@ import { QueryParams } from '../query/query-params';
 import { csvDocument } from './csv';
 import { writeCollectionCsv } from './csv-stream';
 import { htmlDocument } from './html';
-import { jsonLdCollectionText, jsonLdItem, jsonLdItemText } from './jsonld';
+import { jsonLdCollectionJson, jsonLdItem, jsonLdItemText } from './jsonld';
 import { Format, MEDIA_TYPES, negotiateFormat } from './negotiation';
 import type { ApiRecord } from './record-reader';
 
@@ -75,7 +70,7 @@ export class Responder {
       res,
       format,
       resource.shortName,
-      () => jsonLdItemText(resource, item),
+      () => jsonLdItemText(resource, item.id, item.json),
       () => item.json,
       () => [],
     );
@@ -83,63 +78,23 @@ export class Responder {
 
   collection(req: Request, res: Response, resource: ResourceMeta, result: CollectionResult): void {
     const format = this.negotiate(req);
+    const path = req.path;
+    const params = QueryParams.fromUrl(req.originalUrl);
     this.send(
       res,
       format,
       resource.shortName,
       () =>
-        this.collectionText(
-          req,
+        jsonLdCollectionJson(
           resource,
+          path,
+          params,
           result,
-          JSON.stringify(result.members.map((m) => jsonLdItem(resource, m, false))),
+          searchVariables(this.registry, resource),
         ),
       () => result.members,
       () => result.members,
       result.totalItems,
-    );
-  }
-
-  /**
-   * A collection page whose members' JSON text PostgreSQL rendered (DataProvider.listJson), in
-   * JSON-LD or JSON: the texts joined into the envelope, each JSON-LD member with its head.
-   */
-  collectionJson(
-    req: Request,
-    res: Response,
-    resource: ResourceMeta,
-    result: JsonCollectionResult,
-    format: 'jsonld' | 'json',
-  ): void {
-    this.send(
-      res,
-      format,
-      resource.shortName,
-      () =>
-        this.collectionText(
-          req,
-          resource,
-          result,
-          `[${result.members.map((m) => jsonLdItemText(resource, m, false)).join(',')}]`,
-        ),
-      () => `[${result.members.map((m) => m.json).join(',')}]`,
-      () => [],
-    );
-  }
-
-  private collectionText(
-    req: Request,
-    resource: ResourceMeta,
-    page: Pick<CollectionResult, 'totalItems' | 'pagination'>,
-    membersJson: string,
-  ): string {
-    return jsonLdCollectionText(
-      resource,
-      req.path,
-      QueryParams.fromUrl(req.originalUrl),
-      page,
-      membersJson,
-      searchVariables(this.registry, resource),
     );
   }
 
