@@ -1,14 +1,7 @@
 import type { ResourceMeta, PropertyMeta } from '../metadata/resource-metadata';
 import type { ResourceRegistry } from '../metadata/resource-registry';
 import { SqlQuery, quoteIdent } from '../query/sql-query';
-import {
-  iriArraySql,
-  iriSql,
-  jsonObjectSql,
-  jsonValueSql,
-  presentSql,
-  sqlString,
-} from './record-json';
+import { iriSql, jsonObjectSql, jsonValueSql, presentSql, sqlString } from './record-json';
 
 /** A record as the API shows it: properties in declaration order, references as IRIs. */
 export type ApiRecord = Record<string, unknown>;
@@ -205,8 +198,8 @@ export class RecordReader {
           });
         const idExpr = `${joinAlias}.${quoteIdent(target.idColumn)}`;
         const values: Array<[string, string | null]> = [
-          ['@id', `to_json(${sqlString(target.path + '/')} || ${idExpr}::text)`],
-          ['@type', `to_json(${sqlString(target.shortName)}::text)`],
+          ['@id', iriSql(target.path, `${idExpr}::text`)],
+          ['@type', `${sqlString(target.shortName)}::text`],
           ...parts.map((p) => [p.name, p.json] as [string, string | null]),
         ];
         return {
@@ -238,26 +231,38 @@ export class RecordReader {
             const ids = (row[c] as string[] | null) ?? [];
             out[name] = ids.map((id) => `${base}/${id}`);
           },
-          json: iriArraySql(registry.get(target).path, expr),
+          json: this.collectionExpression(resource, prop, alias, (id) =>
+            iriSql(registry.get(target).path, id),
+          ),
         };
       }
     }
   }
 
-  /** `ARRAY(SELECT ...)` of related ids for one-to-many and many-to-many relations. */
-  private collectionExpression(resource: ResourceMeta, prop: PropertyMeta, alias: string): string {
+  /**
+   * `ARRAY(SELECT ...)` of related ids for one-to-many and many-to-many relations, in id order;
+   * `selected` turns the id column into what the array holds (an IRI for the json rendering).
+   */
+  private collectionExpression(
+    resource: ResourceMeta,
+    prop: PropertyMeta,
+    alias: string,
+    selected: (id: string) => string = (id) => id,
+  ): string {
     const relation = prop.relation!;
     const own = `${alias}.${quoteIdent(resource.idColumn)}`;
     if (relation.isOneToMany) {
       const child = relation.inverseEntityMetadata;
       const fk = relation.inverseRelation!.joinColumns[0].databaseName;
       const childId = child.primaryColumns[0].databaseName;
-      return `ARRAY(SELECT x.${quoteIdent(childId)} FROM ${quoteIdent(child.tableName)} x WHERE x.${quoteIdent(fk)} = ${own} ORDER BY x.${quoteIdent(childId)})`;
+      const id = `x.${quoteIdent(childId)}`;
+      return `ARRAY(SELECT ${selected(id)} FROM ${quoteIdent(child.tableName)} x WHERE x.${quoteIdent(fk)} = ${own} ORDER BY ${id})`;
     }
     const junction = relation.junctionEntityMetadata!;
     const mine = relation.isOwning ? junction.ownerColumns[0] : junction.inverseColumns[0];
     const theirs = relation.isOwning ? junction.inverseColumns[0] : junction.ownerColumns[0];
-    return `ARRAY(SELECT x.${quoteIdent(theirs.databaseName)} FROM ${quoteIdent(junction.tableName)} x WHERE x.${quoteIdent(mine.databaseName)} = ${own} ORDER BY x.${quoteIdent(theirs.databaseName)})`;
+    const id = `x.${quoteIdent(theirs.databaseName)}`;
+    return `ARRAY(SELECT ${selected(id)} FROM ${quoteIdent(junction.tableName)} x WHERE x.${quoteIdent(mine.databaseName)} = ${own} ORDER BY ${id})`;
   }
 }
 
