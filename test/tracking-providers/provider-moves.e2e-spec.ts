@@ -19,6 +19,7 @@ import {
   insertShipments,
   s10Number,
 } from './provider-e2e-support';
+import { until } from '../support/until';
 
 /**
  * A shipment whose route changes (the team's default, a carrier override, its own carrier, or
@@ -27,15 +28,6 @@ import {
  */
 const CHINA_POST = 3011;
 const MINUTE = 60_000;
-
-/** Waits (bounded) for a background job's effect. */
-async function until(condition: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const seventeenTrackJourney = (): FakeSeventeenTrackJourney => ({
   carrier: CHINA_POST,

@@ -16,6 +16,7 @@ import { closeTestApp, createTestApp } from '../support/app';
 import { api } from '../support/http';
 import { NOW, queuedStops } from './provider-e2e-harness';
 import { createProviderCredentials, insertShipments, s10Number } from './provider-e2e-support';
+import { until } from '../support/until';
 
 /**
  * Numbers stopped at their provider because their shipments or credentials went: every path
@@ -26,15 +27,6 @@ import { createProviderCredentials, insertShipments, s10Number } from './provide
  */
 const CHINA_POST = 3011;
 const MINUTE = 60_000;
-
-/** Waits (bounded) for a background job's effect. */
-async function until(condition: () => Promise<boolean> | boolean, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`not reached within ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const journey = (): FakeSeventeenTrackJourney => ({
   carrier: CHINA_POST,
