@@ -24,9 +24,9 @@ export function sqlString(text: string): string {
 }
 
 /**
- * A JSON object of [name, json expression] pairs, keys in this order, written compactly as
- * JSON.stringify writes it (row_to_json over named columns; json_build_object would put spaces
- * around every colon).
+ * A JSON object of [name, value expression] pairs (jsonValueSql), keys in this order, written
+ * compactly as JSON.stringify writes it (row_to_json over named columns; json_build_object
+ * would put spaces around every colon).
  */
 export function jsonObjectSql(pairs: ReadonlyArray<readonly [string, string]>): string {
   if (pairs.length === 0) return `'{}'::json`;

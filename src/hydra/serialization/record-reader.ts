@@ -17,15 +17,16 @@ interface Reader {
   arrayColumns: Array<{ property: string; length: string }>;
   map(row: Record<string, unknown>): ApiRecord;
   /**
-   * The record as one `json` expression (same joins), rendered by PostgreSQL exactly as `map`
-   * renders the row (record-json.ts); null when a property's type is not covered.
+   * The record as one `json` expression (needing the same joins as the select list), rendered
+   * by PostgreSQL exactly as `map` renders the row (record-json.ts); null when a property's
+   * type is not covered.
    */
   json: string | null;
 }
 
 type Step = (row: Record<string, unknown>, out: ApiRecord) => void;
 
-/** How one property is read: a step of the row mapper and its json expression (or null). */
+/** How one property is read: a step of the row mapper and its SQL value for JSON (or null). */
 interface CompiledProperty {
   step: Step;
   json: string | null;
