@@ -21,6 +21,7 @@ export const ENTITLEMENT_LIMIT_CODE = 'entitlement_limit_reached';
 
 /** What SHIPMENT_VOLUME_SQL reads. */
 interface ShipmentVolume {
+  team: string;
   capacity: number | null;
   used: number;
   deltas: number;
@@ -42,12 +43,20 @@ export interface EntitlementUse {
  * shown; invitations are written outside the pipeline, see assertAvailable.
  *
  * Workspaces and seats lock the team row (FOR NO KEY UPDATE, which does not block inserts that
- * reference the team) so two concurrent creations cannot both take the last one. Shipments do
- * not: a monthly volume may overshoot by the few created concurrently (then `limitExceeded`
- * shows it), rather than serialising every shipment write of a team. Their count is exact all
- * the same: it is maintained in each writer's transaction (MONTHLY_SHIPMENTS), so every
- * create sees the shipments committed before it, whatever runs beside it.
+ * reference the team) so two concurrent creations cannot both take the last one. Shipments
+ * take a lock only near the end of the month's volume (CONTENDED_SHIPMENTS left): from there
+ * a team's creates take turns on an advisory lock held to commit and count again, so none
+ * overshoots the plan, while a team far from its limit never serialises its shipment writes.
+ * The count is maintained in each writer's transaction (MONTHLY_SHIPMENTS), so the count read
+ * under the lock includes every create that held it before.
  */
+/**
+ * Shipments left in a month's volume below which a team's creates take turns (checkShipment):
+ * more than can be in flight at once for one team (connections of every API node), so the
+ * creates that skip the lock cannot reach the limit between them.
+ */
+export const CONTENDED_SHIPMENTS = 1000;
+
 @Injectable()
 export class EntitlementsGuard implements OnModuleInit {
   readonly enforced: boolean;
@@ -80,7 +89,8 @@ export class EntitlementsGuard implements OnModuleInit {
     if (this.enforced && this.billing) {
       this.shipments.checkOnCreate({
         column: `${SHIPMENT_VOLUME_SQL} AS plan_volume`,
-        violations: (row) => this.checkShipment(row.plan_volume as ShipmentVolume | null),
+        violations: (row, ctx) =>
+          this.checkShipment(row.plan_volume as ShipmentVolume | null, ctx.em),
       });
     }
   }
@@ -90,7 +100,7 @@ export class EntitlementsGuard implements OnModuleInit {
    * statement (its team, the plan's capacity, the month's maintained count). The count's delta
    * rows are folded after the answer when many (as the lists do).
    */
-  private checkShipment(row: ShipmentVolume | null): Violation[] {
+  private async checkShipment(row: ShipmentVolume | null, em: EntityManager): Promise<Violation[]> {
     if (!row) return [];
     if (row.deltas > COMPACT_AFTER_DELTAS) {
       this.compactor.compact([
@@ -101,7 +111,13 @@ export class EntitlementsGuard implements OnModuleInit {
       ]);
     }
     const capacity = row.capacity === null ? Infinity : Number(row.capacity);
-    return this.refusal('shipments', 'workspace', { capacity, used: Number(row.used) }, 1);
+    if (capacity - Number(row.used) > CONTENDED_SHIPMENTS) return [];
+    // Near the limit, the concurrent creates of the team could each see the last shipment
+    // free: one at a time from here to commit, each counting what those before it committed.
+    await em.query(`SELECT pg_advisory_xact_lock(hashtext('plan-shipments:' || $1::text))`, [
+      row.team,
+    ]);
+    return this.refusal('shipments', 'workspace', await this.use(em, row.team, 'shipments'), 1);
   }
 
   /**

@@ -119,12 +119,12 @@ export function forTeamAlias(sql: string, alias: string): string {
 
 /**
  * The monthly volume of the team of the workspace row `w`, as one JSON value (a select-list
- * entry of the create's first statement, see ShipmentsService.checkOnCreate): the plan's
- * capacity (null: unlimited), the shipments of the month, and the delta rows summed
+ * entry of the create's first statement, see ShipmentsService.checkOnCreate): the team, the
+ * plan's capacity (null: unlimited), the shipments of the month, and the delta rows summed
  * (`deltas`; with `scopes` and `months`, what to fold when they are many: COMPACT_COUNT_SQL).
  */
 export const SHIPMENT_VOLUME_SQL = `(SELECT json_build_object(
-    'capacity', ${forTeamAlias(capacitySql('shipments'), 't')},
+    'team', t.id, 'capacity', ${forTeamAlias(capacitySql('shipments'), 't')},
     'used', v.used, 'deltas', v.deltas, 'scopes', v.scopes, 'months', v.months)
    FROM team t CROSS JOIN LATERAL (SELECT coalesce(sum(bmc.n), 0)::int AS used,
         count(*)::int AS deltas, array_agg(DISTINCT bmc.scope_id) AS scopes,
