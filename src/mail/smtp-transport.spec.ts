@@ -61,15 +61,18 @@ describe('SMTP credentials to transport', () => {
 
   describe('smtpTransportOptions', () => {
     const settings = smtpSettings(complete, true) as SmtpSettings;
+    /** A public address (only written into options here, never connected to). */
+    const PUBLIC = '93.184.216.34';
 
     it('connects to the checked address, verifies TLS against the host name, authenticates', () => {
-      expect(smtpTransportOptions(settings, 's3cret', '203.0.113.7')).toEqual({
+      expect(smtpTransportOptions(settings, 's3cret', PUBLIC)).toEqual({
         pool: true,
         maxConnections: 2,
         maxMessages: 100,
-        host: '203.0.113.7',
+        host: PUBLIC,
         port: 2525,
         secure: false,
+        requireTLS: true,
         tls: { servername: 'smtp.example.com' },
         auth: { user: 'shop', pass: 's3cret' },
         connectionTimeout: 10_000,
@@ -78,6 +81,19 @@ describe('SMTP credentials to transport', () => {
         logger: false,
         debug: false,
       });
+    });
+
+    it('lets a login go in clear only to a private address (an allowed relay)', () => {
+      expect(smtpTransportOptions(settings, 's3cret', '10.1.2.3')).not.toHaveProperty('requireTLS');
+      expect(smtpTransportOptions(settings, 's3cret', '127.0.0.1')).not.toHaveProperty(
+        'requireTLS',
+      );
+      expect(
+        smtpTransportOptions({ ...settings, secure: true }, 's3cret', PUBLIC),
+      ).not.toHaveProperty('requireTLS');
+      expect(smtpTransportOptions({ ...settings, username: null }, 'x', PUBLIC)).not.toHaveProperty(
+        'requireTLS',
+      );
     });
 
     it('sends no AUTH without a username', () => {

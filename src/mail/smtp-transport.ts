@@ -1,4 +1,5 @@
 import type SMTPPool from 'nodemailer/lib/smtp-pool';
+import { isPrivateAddress } from '../common/outbound/address-policy';
 import {
   OutboundLookupError,
   OutboundRefusedError,
@@ -57,8 +58,11 @@ export function smtpSettings(
 /**
  * Options of a pooled nodemailer transport for `settings`, connecting to `address` (the
  * host's address, checked against the private ranges beforehand) while TLS still verifies the
- * certificate against the host name. Never logs (the pool would otherwise log the AUTH
- * exchange with `debug`).
+ * certificate against the host name. A login to a public address needs TLS: implicit
+ * (`secure`) or STARTTLS, which the connection then requires (a server that does not offer it
+ * gets no AUTH, the password never crosses the internet in clear). Only a private host the
+ * operator allowed (SMTP_ALLOWED_HOSTS: a relay in the deployment's network, tests) may take
+ * it in clear. Never logs (the pool would otherwise log the AUTH exchange with `debug`).
  */
 export function smtpTransportOptions(
   settings: SmtpSettings,
@@ -72,6 +76,9 @@ export function smtpTransportOptions(
     host: address,
     port: settings.port,
     secure: settings.secure,
+    ...(settings.username && !settings.secure && !isPrivateAddress(address)
+      ? { requireTLS: true }
+      : {}),
     tls: { servername: settings.host },
     ...(settings.username ? { auth: { user: settings.username, pass: password ?? '' } } : {}),
     connectionTimeout: SMTP_CONNECTION_TIMEOUT_MS,
