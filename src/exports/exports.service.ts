@@ -1,6 +1,5 @@
 import { pausePoint } from '../common/pause-point';
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
@@ -23,6 +22,8 @@ export const EXPORT_NOTIFICATION_TAG = 'export';
 export const MAX_EXPORT_ATTEMPTS = 3;
 
 const TARGETS: Record<string, Function> = { shipments: Shipment, orders: Order };
+/** The stored file's name under the export's own key (`<export id>/export.csv`). */
+const EXPORT_FILE = 'export.csv';
 
 interface ExportRow {
   id: string;
@@ -106,7 +107,9 @@ export class ExportsService {
             .join('&');
           const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, 'Z');
           const fileName = `${row.entity}-${stamp}.csv`;
-          storedKey = `${randomUUID()}/${fileName}`;
+          // One key per export, whatever the attempt: a retry after a crash replaces the file
+          // the dead attempt wrote instead of leaving it behind (the download keeps fileName).
+          storedKey = `${row.id}/${EXPORT_FILE}`;
           // Rows stream from the cursor straight into the stored file: nothing holds it in memory.
           const count = await this.storage.saveStream(storedKey, (out) =>
             writeCollectionCsv(

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CHANGE_STATUS_NOTIFICATION_TAG } from '../../src/batches/batch-jobs';
@@ -317,5 +317,7 @@ describe('crash recovery of background work (kill -9 halfway)', () => {
     expect(n).toBe(1);
     const file = await http(second, events).get(`/exports/${ids.export}/download`).expect(200);
     expect(file.text.split('\n').filter(Boolean).length).toBe(done.rowCount + 1);
+    // The file the killed attempt had written was replaced, not left beside the new one.
+    expect(readdirSync(join(dataDir, 'media', ids.export))).toEqual(['export.csv']);
   });
 });
