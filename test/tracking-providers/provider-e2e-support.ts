@@ -1,3 +1,4 @@
+import type { FakeSeventeenTrackJourney } from '../fakes/seventeen-track-fake';
 import type { INestApplication } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -125,4 +126,28 @@ export async function insertShipments(
     [workspaceId, numbers, carrier, dueAt],
   );
   return rows.map((r) => r.id);
+}
+
+/** 17TRACK's carrier code of China Post. */
+export const CHINA_POST = 3011;
+
+/** A China Post parcel just picked up in Shenzhen, as a 17TRACK fake tells it. */
+export function pickedUpInChina(): FakeSeventeenTrackJourney {
+  return {
+    carrier: CHINA_POST,
+    status: 'InTransit',
+    subStatus: 'InTransit_PickedUp',
+    origin: 'CN',
+    destination: 'US',
+    events: [
+      {
+        time: '2026-03-02T09:10:00+08:00',
+        description: 'Acceptance',
+        location: 'SHENZHEN',
+        country: 'CN',
+        stage: 'PickedUp',
+        subStatus: 'InTransit_PickedUp',
+      },
+    ],
+  };
 }

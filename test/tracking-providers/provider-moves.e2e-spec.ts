@@ -4,19 +4,17 @@ import { Clock } from '../../src/tracking/clock';
 import { TrackingRefresher } from '../../src/tracking/refresh/tracking-refresher';
 import { TrackingService } from '../../src/tracking/tracking-service/tracking.service';
 import { addWorkspace, createTenant, type Tenant } from '../factories/tenant.factory';
-import {
-  startSeventeenTrackFake,
-  type FakeSeventeenTrackJourney,
-  type SeventeenTrackFake,
-} from '../fakes/seventeen-track-fake';
+import { startSeventeenTrackFake, type SeventeenTrackFake } from '../fakes/seventeen-track-fake';
 import { ship24Event, startShip24Fake, type Ship24Fake } from '../fakes/ship24-fake';
 import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import { api } from '../support/http';
 import { NOW, postDelivery } from './provider-e2e-harness';
 import {
+  CHINA_POST,
   createProviderCredentials,
   getShipment,
   insertShipments,
+  pickedUpInChina,
   s10Number,
 } from './provider-e2e-support';
 import { until } from '../support/until';
@@ -26,26 +24,7 @@ import { until } from '../support/until';
  * no remote route at all) is registered at its new provider and stopped at the old one, with
  * two fakes: Ship24 (unsubscribes trackers with PATCH) and 17TRACK (stoptrack).
  */
-const CHINA_POST = 3011;
 const MINUTE = 60_000;
-
-const seventeenTrackJourney = (): FakeSeventeenTrackJourney => ({
-  carrier: CHINA_POST,
-  status: 'InTransit',
-  subStatus: 'InTransit_PickedUp',
-  origin: 'CN',
-  destination: 'US',
-  events: [
-    {
-      time: '2026-03-02T09:10:00+08:00',
-      description: 'Acceptance',
-      location: 'SHENZHEN',
-      country: 'CN',
-      stage: 'PickedUp',
-      subStatus: 'InTransit_PickedUp',
-    },
-  ],
-});
 
 describe('a shipment moving to other tracking credentials', () => {
   let app: NestExpressApplication;
@@ -98,7 +77,7 @@ describe('a shipment moving to other tracking credentials', () => {
         }),
       ],
     });
-    seventeen.setJourney(number, seventeenTrackJourney());
+    seventeen.setJourney(number, pickedUpInChina());
     const [id] = await insertShipments(app, tenant.workspaceId, [number], 'china-post', NOW);
     return { number, id };
   };

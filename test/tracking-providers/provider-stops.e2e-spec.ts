@@ -8,14 +8,19 @@ import { addWorkspace, createTenant, type Tenant } from '../factories/tenant.fac
 import {
   SEVENTEEN_TRACK_PREFIX,
   startSeventeenTrackFake,
-  type FakeSeventeenTrackJourney,
   type SeventeenTrackFake,
 } from '../fakes/seventeen-track-fake';
 import { ship24Event, startShip24Fake, type Ship24Fake } from '../fakes/ship24-fake';
 import { closeTestApp, createTestApp } from '../support/app';
 import { api } from '../support/http';
 import { NOW, queuedStops } from './provider-e2e-harness';
-import { createProviderCredentials, insertShipments, s10Number } from './provider-e2e-support';
+import {
+  CHINA_POST,
+  createProviderCredentials,
+  insertShipments,
+  pickedUpInChina,
+  s10Number,
+} from './provider-e2e-support';
 import { until } from '../support/until';
 
 /**
@@ -25,26 +30,7 @@ import { until } from '../support/until';
  * provider (stopped at the old one at once, by the `tracking.reroute` job, with the old
  * secrets). Two 17TRACK fakes (two accounts) and a Ship24 fake.
  */
-const CHINA_POST = 3011;
 const MINUTE = 60_000;
-
-const journey = (): FakeSeventeenTrackJourney => ({
-  carrier: CHINA_POST,
-  status: 'InTransit',
-  subStatus: 'InTransit_PickedUp',
-  origin: 'CN',
-  destination: 'US',
-  events: [
-    {
-      time: '2026-03-02T09:10:00+08:00',
-      description: 'Acceptance',
-      location: 'SHENZHEN',
-      country: 'CN',
-      stage: 'PickedUp',
-      subStatus: 'InTransit_PickedUp',
-    },
-  ],
-});
 
 /** The stoptrack items a 17TRACK fake received for a number, with the key each came with. */
 const stopsAt = (fake: SeventeenTrackFake, number: string) =>
@@ -100,8 +86,8 @@ describe('stopping numbers whose shipments or credentials go', () => {
   const tracked = async (count: number, workspaceId = tenant.workspaceId) => {
     const numbers = Array.from({ length: count }, () => s10Number('CN'));
     for (const n of numbers) {
-      accountA.setJourney(n, journey());
-      accountB.setJourney(n, journey());
+      accountA.setJourney(n, pickedUpInChina());
+      accountB.setJourney(n, pickedUpInChina());
     }
     const ids = await insertShipments(app, workspaceId, numbers, 'china-post', NOW);
     expect((await app.get(TrackingService).trackMany(ids)).failures).toEqual([]);
