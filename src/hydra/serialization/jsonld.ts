@@ -7,21 +7,26 @@ import type { CollectionResult } from '../collection/data-provider';
 import type { ApiRecord } from './record-reader';
 import { rebuildQuery } from './query-string';
 
+/** The JSON-LD keys in front of a record's own: `@context` (unless embedded), `@id`, `@type`. */
+function jsonLdHead(resource: ResourceMeta, id: unknown, withContext: boolean): ApiRecord {
+  const head: ApiRecord = withContext ? { '@context': `/contexts/${resource.shortName}` } : {};
+  head['@id'] = `${resource.path}/${iriSegment(resource, id)}`;
+  head['@type'] = resource.shortName;
+  return head;
+}
+
 export function jsonLdItem(
   resource: ResourceMeta,
   record: ApiRecord,
   withContext = true,
 ): ApiRecord {
-  const head: ApiRecord = withContext ? { '@context': `/contexts/${resource.shortName}` } : {};
-  head['@id'] = `${resource.path}/${iriSegment(resource, record[resource.idProperty])}`;
-  head['@type'] = resource.shortName;
-  return Object.assign(head, record);
+  return Object.assign(jsonLdHead(resource, record[resource.idProperty], withContext), record);
 }
 
 /** jsonLdItem's text for a record already written as JSON text (`{...}`), with its id. */
 export function jsonLdItemText(resource: ResourceMeta, id: string, json: string): string {
-  const head = `{"@context":${JSON.stringify(`/contexts/${resource.shortName}`)},"@id":${JSON.stringify(`${resource.path}/${iriSegment(resource, id)}`)},"@type":${JSON.stringify(resource.shortName)}`;
-  return json === '{}' ? `${head}}` : `${head},${json.slice(1)}`;
+  const head = JSON.stringify(jsonLdHead(resource, id, true));
+  return json === '{}' ? head : `${head.slice(0, -1)},${json.slice(1)}`;
 }
 
 export function jsonLdCollection(

@@ -13,7 +13,7 @@ import { jsonLdCollectionJson, jsonLdItem, jsonLdItemText } from './jsonld';
 import { Format, MEDIA_TYPES, negotiateFormat } from './negotiation';
 import type { ApiRecord } from './record-reader';
 
-/** The formats an item rendered as JSON text can be answered in. */
+/** The JSON formats: JSON-LD and plain JSON (actions' JSON answers, items' JSON text). */
 export const JSON_FORMATS: readonly Format[] = ['jsonld', 'json'];
 
 export const DOCS_LINK = '</docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
