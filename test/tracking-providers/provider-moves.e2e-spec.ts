@@ -176,7 +176,13 @@ describe('a shipment moving to other tracking credentials', () => {
       .json()
       .put(`/shipments/${id}`, { trackingNumber: usps, originCarrier: 'usps' })
       .expect(200);
-    await until(async () => (await state(id))?.credentials_key === ship24Id);
+    // The new route is written before the old number's stop is sent: wait for both.
+    await until(
+      async () =>
+        (await state(id))?.credentials_key === ship24Id &&
+        seventeenTrackCalls('stoptrack', number).length > 0 &&
+        (await queued(number)).length === 0,
+    );
     expect(seventeenTrackCalls('stoptrack', number)).toEqual([{ number, carrier: CHINA_POST }]);
     expect(seventeen.registered.get(number)?.stopped).toBe(true);
     expect(seventeenTrackCalls('register', usps)).toEqual([]);
