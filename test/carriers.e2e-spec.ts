@@ -33,6 +33,34 @@ describe('public catalogues: carriers and tracking statuses', () => {
       });
     });
 
+    it('shows code and name of each member unless groups[] names getCarrier', async () => {
+      const res = await api(app).get('/public/carriers?itemsPerPage=500').expect(200);
+      const ups = res.body['hydra:member'].find((m: { code: string }) => m.code === 'ups');
+      expect(ups).toEqual({
+        '@id': '/public/carriers/ups',
+        '@type': 'Carrier',
+        code: 'ups',
+        name: 'UPS',
+      });
+      const ignored = await api(app)
+        .get('/public/carriers?groups%5B%5D=getOrder&itemsPerPage=1')
+        .expect(200);
+      expect(Object.keys(ignored.body['hydra:member'][0])).toEqual([
+        '@id',
+        '@type',
+        'code',
+        'name',
+      ]);
+      expect(res.body['hydra:search']['hydra:mapping']).toContainEqual({
+        '@type': 'IriTemplateMapping',
+        variable: 'groups[]',
+        property: null,
+        required: false,
+      });
+      const item = await api(app).get('/public/carriers/ups').expect(200);
+      expect(item.body).toMatchObject({ phone: '+18007425877', countryIso2Codes: ['US'] });
+    });
+
     it('accepts groups[]=getCarrier and shows every field of a member', async () => {
       const res = await api(app)
         .get('/public/carriers?groups%5B%5D=getCarrier&itemsPerPage=500')

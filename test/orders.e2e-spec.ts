@@ -356,6 +356,49 @@ describe('orders and order items', () => {
     await http.get(order['@id']).expect(404);
   });
 
+  it('lists /orders without shipments unless groups[] asks for the whole order', async () => {
+    const shipment = await createShipment(app, tenant);
+    const order = await createOrder(app, tenant, { shipments: [shipment['@id']] });
+    const http = api(app, { token: tenant.token });
+    const member = async (path: string, json = false) => {
+      const res = await (json ? http.json() : http).get(path).expect(200);
+      const members = json ? res.body : res.body['hydra:member'];
+      return members.find((o: { id: string }) => o.id === order.id);
+    };
+    const number = `orderNumber=${order.orderNumber}`;
+    // The collection's own shape, as the reference's Order-Getxc: everything but shipments.
+    const listed = await member(`/orders?${number}`);
+    expect(listed).not.toHaveProperty('shipments');
+    expect(listed).toMatchObject({ '@id': order['@id'], orderNumber: order.orderNumber });
+    const whole = (await http.get(order['@id']).expect(200)).body;
+    const { '@context': _context, shipments, ...rest } = whole;
+    expect(shipments).toEqual([shipment['@id']]);
+    expect(listed).toEqual(rest);
+    expect(await member(`/orders?${number}`, true)).not.toHaveProperty('shipments');
+    // The item group shows members whole; other names are ignored.
+    for (const groups of ['groups%5B%5D=getOrder', 'groups%5B0%5D=other&groups%5B1%5D=getOrder']) {
+      expect((await member(`/orders?${number}&${groups}`)).shipments).toEqual([shipment['@id']]);
+    }
+    expect(await member(`/orders?${number}&groups%5B%5D=getCarrier`)).not.toHaveProperty(
+      'shipments',
+    );
+    // Nested routes answer whole orders, as the reference's Order-Get.
+    for (const path of [
+      `/workspaces/${tenant.workspaceId}/orders?${number}`,
+      `/teams/${tenant.teamId}/workspaces/${tenant.workspaceId}/orders?${number}`,
+    ]) {
+      expect((await member(path)).shipments).toEqual([shipment['@id']]);
+    }
+    // CSV follows the same view.
+    const csv = async (path: string) =>
+      (await http.get(path).set('Accept', 'text/csv').expect(200)).text.split('\n')[0].split(',');
+    expect(await csv(`/orders?${number}`)).not.toContain('shipments.0');
+    expect(await csv(`/orders?${number}&groups%5B%5D=getOrder`)).toContain('shipments.0');
+    // Documented: hydra:search and OpenAPI name groups[].
+    const page = (await http.get(`/orders?${number}`).expect(200)).body;
+    expect(page['hydra:search']['hydra:template']).toContain('groups[]');
+  });
+
   it('counts and migrates order status references', async () => {
     const http = api(app, { token: tenant.token });
     const order = await createOrder(app, tenant, { orderStatus: { code: 'new' } });

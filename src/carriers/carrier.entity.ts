@@ -4,7 +4,8 @@ import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 /**
  * A carrier of the catalogue (src/tracking/carriers), served read-only and without a token at
  * /public/carriers. Rows are synchronised from the code catalogue at start-up
- * (CarrierCatalogueSync); the code is the identifier, as in `originCarrier`.
+ * (CarrierCatalogueSync); the code is the identifier, as in `originCarrier`. The list shows
+ * code and name (the reference's `Carrier-Getc`); `groups[]=getCarrier` shows members whole.
  */
 @ApiResource({
   shortName: 'Carrier',
@@ -25,28 +26,33 @@ export class CarrierEntity {
   @Column('text')
   name: string;
 
-  @ApiProperty({ description: 'The carrier phone' })
+  @ApiProperty({ description: 'The carrier phone', itemOnly: true })
   @Column('text', { nullable: true })
   phone: string | null;
 
-  @ApiProperty({ description: 'The carrier website url' })
+  @ApiProperty({ description: 'The carrier website url', itemOnly: true })
   @Column('text', { nullable: true })
   url: string | null;
 
-  @ApiProperty({ description: 'The carrier logo url' })
+  @ApiProperty({ description: 'The carrier logo url', itemOnly: true })
   @Column('text', { nullable: true })
   image: string | null;
 
-  @ApiProperty({ description: 'ISO2 codes of countries this carrier belongs to', items: 'string' })
+  @ApiProperty({
+    description: 'ISO2 codes of countries this carrier belongs to',
+    items: 'string',
+    itemOnly: true,
+  })
   @Column('text', { array: true, default: '{}' })
   countryIso2Codes: string[];
 
-  @ApiProperty({ description: 'The carrier description' })
+  @ApiProperty({ description: 'The carrier description', itemOnly: true })
   @Column('text', { nullable: true })
   description: string | null;
 
   @ApiProperty({
     description: 'Public tracking page of the carrier; {trackingNumber} stands for the number',
+    itemOnly: true,
   })
   @Column('text', { nullable: true })
   trackingUrlTemplate: string | null;

@@ -197,7 +197,8 @@ export class Order {
   @Column('jsonb', { default: () => "'{}'::jsonb" })
   customFields: Record<string, unknown>;
 
-  @ApiProperty({ writable: ['post', 'put'] })
+  /** Not in /orders pages unless `groups[]=getOrder` (the reference's `Order-Getxc`). */
+  @ApiProperty({ writable: ['post', 'put'], itemOnly: true })
   @ManyToMany('Shipment', (shipment: Shipment) => shipment.orders)
   shipments: Shipment[];
 

@@ -3,6 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Pool, PoolClient } from 'pg';
 import type { Principal } from '../../access/principal';
 import { identifierFrom } from '../filters/filter';
+import { collectionView, type RecordView } from '../filters/serialization-groups';
 import { identifierCast, itemIdentifier } from '../metadata/resource-identifier';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
@@ -167,6 +168,11 @@ export class DataProvider implements OnModuleInit {
     return ` ORDER BY ${parts.join(', ')}`;
   }
 
+  /** The properties a collection request shows (serialization-groups.ts). */
+  viewOf(req: CollectionRequest): RecordView {
+    return collectionView(req.resource.itemGroup, req.params, (req.scope?.length ?? 0) > 0);
+  }
+
   /** The two statements of a collection page (count and rows), exactly as `list` runs them. */
   plan(req: CollectionRequest): CollectionPlan {
     const pagination = parsePagination(
@@ -190,7 +196,7 @@ export class DataProvider implements OnModuleInit {
     // carrier instead of using the carrier index.
     const order = this.orderClause(req.resource, query);
     const rows = `SELECT ${query.alias}.* ${query.fromClause()}${query.whereClause()}${order} LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`;
-    const select = this.reader.select(req.resource, query);
+    const select = this.reader.select(req.resource, query, this.viewOf(req));
     const pageSql = `SELECT ${select} FROM (${rows}) ${query.alias}${query.joinClause()}${order}`;
     return {
       pagination,
@@ -204,7 +210,7 @@ export class DataProvider implements OnModuleInit {
 
   async list(req: CollectionRequest): Promise<CollectionResult> {
     const plan = this.plan(req);
-    const reader = this.reader.reader(req.resource);
+    const reader = this.reader.reader(req.resource, this.viewOf(req));
     const [count, page] = await Promise.all([
       preparedQuery(this.pool, plan.countSql, plan.countParams),
       plan.pagination.itemsPerPage === 0

@@ -60,8 +60,13 @@ function readSchema(r: ResourceMeta): Schema {
   const properties: Schema = {};
   for (const p of r.properties) {
     if (!p.readable) continue;
+    const schema = valueSchema(p);
+    if (p.itemOnly) {
+      const note = `Shown in the collection ${r.path} only with \`groups[]=${r.itemGroup}\`.`;
+      schema.description = schema.description ? `${schema.description}. ${note}` : note;
+    }
     properties[p.name] = {
-      ...valueSchema(p),
+      ...schema,
       ...(p.writable.size === 0 ? { readOnly: true } : {}),
     };
   }
@@ -148,6 +153,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
       in: 'query',
       required: v.required,
       schema: v.schema,
+      ...(v.description ? { description: v.description } : {}),
     }));
     const listOp = (pathParams: string[], maxItemsPerPage = r.maxItemsPerPage): Operation => ({
       tags,

@@ -112,6 +112,12 @@ export interface ApiPropertyOptions {
   example?: unknown;
   /** Exclude from the CSV export (large or nested collections). */
   csv?: boolean;
+  /**
+   * Left out of the resource's own collection (not of its nested routes, items or writes)
+   * unless `groups[]` names the item group `get<ShortName>`: the reference's lighter list
+   * shapes (`Carrier-Getc`, `Order-Getxc`). See serialization-groups.ts.
+   */
+  itemOnly?: boolean;
   /** Name of a registered PropertyValidator run on writes that set the property. */
   validatedBy?: string;
 }

@@ -2,6 +2,7 @@ import type { DataSource, EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { RelationMetadata } from 'typeorm/metadata/RelationMetadata';
 import type { Filter } from '../filters/filter';
+import { itemGroupOf, SerializationGroupsParameter } from '../filters/serialization-groups';
 import {
   ApiPropertyOptions,
   ApiResourceOptions,
@@ -23,6 +24,8 @@ export interface PropertyMeta {
   items?: ApiValueType;
   nullable: boolean;
   readable: boolean;
+  /** Left out of the resource's own collection unless its item group is asked for. */
+  itemOnly: boolean;
   writable: ReadonlySet<WriteOperation>;
   options: ApiPropertyOptions;
   /** Column of a plain or embedded value; FK column of a to-one relation. */
@@ -53,6 +56,8 @@ export interface ResourceMeta {
   byName: Map<string, PropertyMeta>;
   filters: Filter[];
   maxItemsPerPage: number;
+  /** `get<ShortName>` when some properties are `itemOnly` (serialization-groups.ts), else null. */
+  itemGroup: string | null;
 }
 
 const ALL_OPERATIONS: Operation[] = ['list', 'get', 'post', 'put', 'delete'];
@@ -69,9 +74,14 @@ export function buildResourceMeta(target: Function, dataSource: DataSource): Res
   const idProperty = options.identifier ?? 'id';
   const idColumn = entity.findColumnWithPropertyName(idProperty);
   if (!idColumn) throw new Error(`${target.name} has no identifier column ${idProperty}`);
+  const shortName = options.shortName ?? target.name;
+  const itemOnly = properties.filter((p) => p.readable && p.itemOnly).map((p) => p.name);
+  const itemGroup = itemOnly.length > 0 ? itemGroupOf(shortName) : null;
+  const filters = getFilterDeclarations(target).map((d) => d as Filter);
+  if (itemGroup) filters.push(new SerializationGroupsParameter(itemGroup, itemOnly));
   return {
     target,
-    shortName: options.shortName ?? target.name,
+    shortName,
     path: options.path,
     options,
     operations: new Set(options.operations ?? ALL_OPERATIONS),
@@ -82,8 +92,9 @@ export function buildResourceMeta(target: Function, dataSource: DataSource): Res
     idIsUuid: dataSource.driver.normalizeType(idColumn).toLowerCase() === 'uuid',
     properties,
     byName: new Map(properties.map((p) => [p.name, p])),
-    filters: getFilterDeclarations(target).map((d) => d as Filter),
+    filters,
     maxItemsPerPage: options.maxItemsPerPage ?? 500,
+    itemGroup,
   };
 }
 
@@ -97,6 +108,7 @@ function buildProperty(
     name,
     options: opts,
     readable: opts.readable !== false,
+    itemOnly: opts.itemOnly === true,
     writable: new Set(opts.writable ?? []),
   };
   if (opts.sql) {
@@ -169,7 +181,12 @@ export function columnDescriber(dataSource: DataSource): ColumnDescriber {
 function columnProperty(
   column: ColumnMetadata,
   name: string,
-  base: { options: ApiPropertyOptions; readable: boolean; writable: Set<WriteOperation> },
+  base: {
+    options: ApiPropertyOptions;
+    readable: boolean;
+    itemOnly: boolean;
+    writable: Set<WriteOperation>;
+  },
   dataSource: DataSource,
 ): PropertyMeta {
   const dbType = dataSource.driver.normalizeType(column).toLowerCase();

@@ -42,9 +42,10 @@ export async function writeCollectionCsv(
     ? parsePagination(collection.params, collection.maxItemsPerPage ?? resource.maxItemsPerPage)
     : null;
   const query = data.buildCollectionQuery(collection);
-  const reader = data.reader.reader(resource);
+  const view = data.viewOf(collection);
+  const reader = data.reader.reader(resource, view);
   const widths = new Map<string, number>();
-  const select = data.reader.select(resource, query);
+  const select = data.reader.select(resource, query, view);
   const order = data.orderClause(resource, query);
   if (reader.arrayColumns.length > 0) {
     const maxes = reader.arrayColumns.map((a, i) => `max(${a.length}) AS w${i}`).join(', ');
@@ -55,7 +56,7 @@ export async function writeCollectionCsv(
     const { rows } = await data.pool.query(`SELECT ${maxes} FROM (${inner}) t`, query.params);
     reader.arrayColumns.forEach((a, i) => widths.set(a.property, Number(rows[0][`w${i}`] ?? 0)));
   }
-  const columns = plannedColumns(resource, widths, (target) =>
+  const columns = plannedColumns(resource, view, widths, (target) =>
     registry
       .get(target)
       .properties.filter((p) => p.readable && p.kind === 'column')

@@ -56,7 +56,7 @@ describe('plannedColumns', () => {
         },
       ],
     } as unknown as ResourceMeta;
-    const columns = plannedColumns(resource, new Map(), (target) =>
+    const columns = plannedColumns(resource, 'whole', new Map(), (target) =>
       target === Media ? ['id', 'filePath'] : [],
     );
     expect(columns.map((c) => c.header)).toEqual(['id', 'logo.id', 'logo.filePath']);
@@ -77,7 +77,12 @@ describe('plannedColumns', () => {
         },
       ],
     } as unknown as ResourceMeta;
-    const columns = plannedColumns(resource, new Map(), () => ['id', 'entity', 'code', 'title']);
+    const columns = plannedColumns(resource, 'whole', new Map(), () => [
+      'id',
+      'entity',
+      'code',
+      'title',
+    ]);
     expect(columns.map((c) => c.header)).toEqual([
       'shipmentStatus.id',
       'shipmentStatus.code',

@@ -1,5 +1,6 @@
 import type { ResourceMeta } from '../metadata/resource-metadata';
-import type { ApiRecord } from './record-reader';
+import type { RecordView } from '../filters/serialization-groups';
+import { shownProperties, type ApiRecord } from './record-reader';
 
 /** A cell a spreadsheet would run as a formula starts with one of these (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -70,13 +71,14 @@ export function flatten(
  */
 export function plannedColumns(
   resource: ResourceMeta,
+  view: RecordView,
   arrayWidths: Map<string, number>,
   /** Members of an embedded resource (`embed: true`), as the record reader embeds them. */
   embeddedMembers: (target: Function) => string[] = () => ['id', 'code', 'title'],
 ): Array<{ header: string; get: (r: ApiRecord) => unknown }> {
   const cols: Array<{ header: string; get: (r: ApiRecord) => unknown }> = [];
-  for (const prop of resource.properties) {
-    if (!prop.readable || prop.options.csv === false) continue;
+  for (const prop of shownProperties(resource, view)) {
+    if (prop.options.csv === false) continue;
     const name = prop.name;
     if (prop.kind === 'embedded') {
       for (const child of prop.children!.filter((c) => c.readable)) {

@@ -1,6 +1,7 @@
 import type { ResourceMeta, PropertyMeta } from '../metadata/resource-metadata';
 import type { ResourceRegistry } from '../metadata/resource-registry';
 import { SqlQuery, quoteIdent } from '../query/sql-query';
+import type { RecordView } from '../filters/serialization-groups';
 import { iriSql, jsonObjectSql, jsonValueSql, presentSql, sqlString } from './record-json';
 
 /** A record as the API shows it: properties in declaration order, references as IRIs. */
@@ -38,27 +39,32 @@ interface CompiledProperty {
  * kind of property is read.
  */
 export class RecordReader {
-  private readonly cache = new Map<Function, Reader>();
+  private readonly cache: Record<RecordView, Map<Function, Reader>> = {
+    whole: new Map(),
+    list: new Map(),
+  };
 
   constructor(private readonly registry: ResourceRegistry) {}
 
-  reader(resource: ResourceMeta): Reader {
-    let reader = this.cache.get(resource.target);
+  /** The reader of a resource's records, whole or in its collection's view. */
+  reader(resource: ResourceMeta, view: RecordView = 'whole'): Reader {
+    const shown = resource.itemGroup === null ? 'whole' : view;
+    let reader = this.cache[shown].get(resource.target);
     if (!reader) {
-      reader = this.compile(resource, 't');
-      this.cache.set(resource.target, reader);
+      reader = this.compile(resource, 't', shown);
+      this.cache[shown].set(resource.target, reader);
     }
     return reader;
   }
 
   /** Adds the selection's joins to a query and returns the SELECT list. */
-  select(resource: ResourceMeta, query: SqlQuery): string {
-    const reader = this.reader(resource);
+  select(resource: ResourceMeta, query: SqlQuery, view: RecordView = 'whole'): string {
+    const reader = this.reader(resource, view);
     for (const [key, sql] of reader.joins) query.join(key, sql);
     return reader.selectList;
   }
 
-  private compile(resource: ResourceMeta, alias: string): Reader {
+  private compile(resource: ResourceMeta, alias: string, view: RecordView): Reader {
     const columns: string[] = [];
     const joins: Array<[string, string]> = [];
     const arrayColumns: Reader['arrayColumns'] = [];
@@ -69,8 +75,7 @@ export class RecordReader {
       columns.push(`${expr} AS ${name}`);
       return name;
     };
-    for (const prop of resource.properties) {
-      if (!prop.readable) continue;
+    for (const prop of shownProperties(resource, view)) {
       const compiled = this.compileProperty(resource, prop, alias, col, joins, arrayColumns);
       steps.push(compiled.step);
       json.push([prop.name, compiled.json]);
@@ -272,6 +277,11 @@ function jsonArrayLength(expr: string): string {
 }
 
 /** RFC 3339 with a numeric offset, as API Platform renders dates. */
+/** The readable properties a view shows, in declaration order. */
+export function shownProperties(resource: ResourceMeta, view: RecordView): PropertyMeta[] {
+  return resource.properties.filter((p) => p.readable && (view === 'whole' || !p.itemOnly));
+}
+
 export function formatDateTime(value: Date): string {
   return value.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
