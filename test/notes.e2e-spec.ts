@@ -327,6 +327,49 @@ describe('notes', () => {
       ]);
     });
 
+    it('sends nothing to a reminded user who no longer sees the workspace', async () => {
+      const member = await createTenant(app);
+      await db.query(
+        `INSERT INTO team_member (team_id, member_id, role) VALUES ($1, $2, 'member')`,
+        [t.teamId, member.userId],
+      );
+      await db.query(`INSERT INTO workspace_member (workspace_id, user_id) VALUES ($1, $2)`, [
+        t.workspaceId,
+        member.userId,
+      ]);
+      const n = await note(t, { entity: 'orders', entityId: orderId, comment: 'x' }).expect(201);
+      const remind = (token: string, comment: string) =>
+        api(app, { token })
+          .post('/note_reminders', {
+            note: n.body['@id'],
+            remindAt: new Date(Date.now() + 60_000).toISOString(),
+            comment,
+          })
+          .expect(201);
+      const gone = await remind(member.token, 'Ask about the refund');
+      const kept = await remind(t.token, 'Check the parcel');
+      // The member loses the workspace before the reminder falls due.
+      await db.query(`DELETE FROM workspace_member WHERE workspace_id = $1 AND user_id = $2`, [
+        t.workspaceId,
+        member.userId,
+      ]);
+      await db.query(
+        `UPDATE note_reminder SET remind_at = now() - interval '1 minute' WHERE id = ANY($1)`,
+        [[gone.body.id, kept.body.id]],
+      );
+      await app.get(NoteReminderDispatcher).dispatch();
+      const notified = async (userId: string) =>
+        (await db.query(`SELECT message FROM notification WHERE user_id = $1`, [userId])).map(
+          (r: { message: string }) => r.message,
+        );
+      expect(await notified(member.userId)).toEqual([]);
+      expect(await notified(t.userId)).toEqual(['Check the parcel']);
+      const [spent] = await db.query(`SELECT sent_at FROM note_reminder WHERE id = $1`, [
+        gone.body.id,
+      ]);
+      expect(spent.sent_at).not.toBeNull();
+    });
+
     it('refuses reminders in the past and re-arms a moved one', async () => {
       const n = await note(t, { entity: 'orders', entityId: orderId, comment: 'x' }).expect(201);
       const past = await api(app, { token: t.token })

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { PeriodicTask } from '../jobs/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
+import { userSeesWorkspaceSql } from '../access/workspace-visibility';
 import { AppConfig } from '../config/app-config';
 import { rowsOf } from '../events/sql-runner';
 import { NotificationsService } from '../notifications/notifications.service';
@@ -12,7 +13,9 @@ const BATCH = 200;
 /**
  * Delivers due note reminders as in-app notifications to the reminded user. Every node runs
  * it: due reminders are claimed with FOR UPDATE SKIP LOCKED and marked `sentAt` in the same
- * transaction as their notification, so each is delivered exactly once.
+ * transaction as their notification, so each is delivered exactly once. A user who no longer
+ * sees the note's workspace (removed from it or from the team, or the note moved with its
+ * workflow to a workspace they are not given) gets nothing: the reminder is spent unsent.
  */
 @Injectable()
 export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -49,6 +52,7 @@ export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplica
           note_id: string;
           comment: string | null;
           entity: string;
+          visible: boolean;
         }>(
           await em.query(
             `WITH due AS (
@@ -56,11 +60,15 @@ export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplica
                 ORDER BY remind_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
              UPDATE note_reminder r SET sent_at = now() FROM due, note n
               WHERE r.id = due.id AND n.id = r.note_id
-             RETURNING r.id, r.user_id, r.note_id, r.comment, n.entity`,
+             RETURNING r.id, r.user_id, r.note_id, r.comment, n.entity,
+                       ${userSeesWorkspaceSql('r.user_id', 'n.workspace_id')} AS visible`,
             [now, BATCH],
           ),
         );
-        for (const r of due)
+        const unseen = due.filter((r) => !r.visible).length;
+        if (unseen > 0)
+          this.logger.log(`${unseen} due note reminder(s) dropped: their user lost the workspace`);
+        for (const r of due.filter((d) => d.visible))
           await this.notifications.notify(
             {
               userId: r.user_id,
