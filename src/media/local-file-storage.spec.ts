@@ -1,9 +1,16 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs';
+import {
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { safeFileName } from './file-storage';
-import { LocalFileStorage } from './local-file-storage';
+import { LocalFileStorage, STALE_TEMPORARY_FILE_MS } from './local-file-storage';
 
 describe('LocalFileStorage', () => {
   let root: string;
@@ -65,6 +72,26 @@ describe('LocalFileStorage.saveStream', () => {
     });
     expect(result).toBe(1000);
     expect(readFileSync(join(root, key), 'utf8').split('\n')).toHaveLength(1001);
+  });
+
+  it('removes what a dead writer of the same key left, not a live one or other keys', async () => {
+    const dir = '6f1d8a44-0b8e-4c1f-9a7c-2f0e7d7b1a13';
+    const temp = (name: string, n: number) =>
+      `${name}.6f1d8a44-0b8e-4c1f-9a7c-2f0e7d7b1a${String(n).padStart(2, '0')}.tmp`;
+    await storage.save(`${dir}/seed.txt`, Buffer.from('x'));
+    const dead = temp('export.csv', 1);
+    const live = temp('export.csv', 2);
+    const otherKey = temp('other.csv', 3);
+    for (const f of [dead, live, otherKey]) writeFileSync(join(root, dir, f), 'partial');
+    const old = (Date.now() - STALE_TEMPORARY_FILE_MS - 60_000) / 1000;
+    utimesSync(join(root, dir, dead), old, old);
+    utimesSync(join(root, dir, otherKey), old, old);
+    await storage.saveStream(`${dir}/export.csv`, async (out) => {
+      out.end('id\n');
+    });
+    expect(readdirSync(join(root, dir)).sort()).toEqual(
+      ['export.csv', live, otherKey, 'seed.txt'].sort(),
+    );
   });
 
   it('leaves nothing behind when the producer fails', async () => {
