@@ -6,6 +6,8 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../src/config/app-config';
 import { CredentialsCipher } from '../src/credentials/credentials-cipher';
 import { rotateCredentialsKey } from '../src/credentials/credentials-key-rotation';
+import { JobQueue } from '../src/jobs/job-queue';
+import { MAIL_QUEUE, openMail, sealMail } from '../src/mail/mail-job';
 import { Tenant, createTenant } from './factories/tenant.factory';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
@@ -123,6 +125,26 @@ describe('credentials key rotation', () => {
       apiKey: 'st-key-retired-0001',
     });
     await db.query('DELETE FROM retired_tracking_credentials WHERE id = $1', [retired.id]);
+  });
+
+  it('re-seals mails still queued, and leaves sent ones alone', async () => {
+    const message = { to: 'dorothy@example.com', subject: 'Your code', text: 'Code 123456' };
+    const queued = await app
+      .get(JobQueue)
+      .send(MAIL_QUEUE, sealMail(cipher(OLD_KEY), message), { startAfter: 3600 });
+    const done = await app
+      .get(JobQueue)
+      .send(MAIL_QUEUE, sealMail(cipher(OLD_KEY), message), { startAfter: 3600 });
+    await db.query(`UPDATE pgboss.job SET state = 'completed' WHERE id = $1`, [done]);
+    const sealedJob = async (id: string | null) =>
+      (await db.query(`SELECT data FROM pgboss.job WHERE id = $1`, [id]))[0].data;
+    const rotating = cipher(NEW_KEY, [OLD_KEY]);
+    const report = await rotateCredentialsKey(db, rotating);
+    expect(report.unreadable.filter((u) => u.includes(String(queued)))).toEqual([]);
+    // Readable with the new key alone: the old one can be dropped.
+    expect(openMail(cipher(NEW_KEY), await sealedJob(queued))).toEqual(message);
+    expect((await sealedJob(done)).sealed.startsWith(`v2:${cipher(OLD_KEY).keyId}:`)).toBe(true);
+    await db.query(`DELETE FROM pgboss.job WHERE id = ANY($1::uuid[])`, [[queued, done]]);
   });
 
   it('runs as `npm run cli -- rotate-credentials-key` and the API reads the result', async () => {

@@ -5,7 +5,7 @@ import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 export const rotateCredentialsKeyCommand: CliCommand = {
   name: 'rotate-credentials-key',
   description:
-    'Re-seal every stored credential secret with CREDENTIALS_ENCRYPTION_KEY (old keys in CREDENTIALS_ENCRYPTION_KEY_PREVIOUS)',
+    'Re-seal every stored credential secret and queued mail with CREDENTIALS_ENCRYPTION_KEY (old keys in CREDENTIALS_ENCRYPTION_KEY_PREVIOUS)',
   usage: '[--dry-run] [--batch N]',
   async run(args, context) {
     const values = parseOptions(args, {
