@@ -208,8 +208,15 @@ describe('stopping numbers whose shipments or credentials go', () => {
     expect(put.body.secrets).toEqual({ apiKey: expect.not.stringContaining(accountB.apiKey) });
 
     // The reroute job tries the stop with the old key, then registers at the new account.
-    await until(() => stopsAt(accountA, a.number).length === 1);
-    await until(async () => (await state(a.id))?.registered_at != null);
+    // Wait for all of it: the registration at account A had set registered_at already, and a
+    // fake records a call before its answer is handled.
+    await until(
+      async () =>
+        stopsAt(accountA, a.number).length === 1 &&
+        registersAt(accountB, a.number).length === 1 &&
+        (await state(a.id))?.registered_at != null &&
+        (await queuedStops(db, a.number))[0]?.attempts === 1,
+    );
     expect(registersAt(accountB, a.number)).toEqual([{ number: a.number, carrier: CHINA_POST }]);
     expect(await state(a.id)).toMatchObject({ credentials_key: credentialsId });
     const [queued] = await queuedStops(db, a.number);
