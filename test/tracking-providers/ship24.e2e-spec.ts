@@ -269,7 +269,7 @@ describeTrackingProvider<Ship24Fake>(
       expect(await queuedStop(db, number)).toBeUndefined();
     });
 
-    it('gives a stop up at a permanent error at once, and after five failed attempts', async () => {
+    it('gives a stop up at a permanent error at once, and after 12 failed attempts', async () => {
       const { db, fake } = ctx;
       // The tracker is gone at Ship24: nothing to stop, nothing to retry.
       const gone = await delivered();
@@ -282,20 +282,20 @@ describeTrackingProvider<Ship24Fake>(
       expect(await queuedStop(db, gone.number)).toBeUndefined();
       expect((await remoteState(db, gone.id)).stopped_at).not.toBeNull();
 
-      // Ship24 failing every time: five attempts with backoff, then given up.
+      // Ship24 failing every time: 12 attempts over about 44 hours, then given up.
       const failing = await delivered();
       const outage = { status: 503, body: 'Service Unavailable' };
-      fake.server.failNextOn('PATCH', PATCH_TRACKER, outage, outage, outage, outage, outage);
+      fake.server.failNextOn('PATCH', PATCH_TRACKER, ...Array(12).fill(outage));
       await ctx.trackMany([failing.id]);
       const delays: number[] = [];
-      for (let attempt = 1; attempt < 5; attempt++) {
+      for (let attempt = 1; attempt < 12; attempt++) {
         const queued = await queuedStop(db, failing.number);
         expect(queued?.attempts).toBe(attempt);
         delays.push((queued!.next_attempt_at.getTime() - ctx.clock.now().getTime()) / MINUTE);
         await ctx.refreshAt(queued!.next_attempt_at);
       }
-      expect(delays).toEqual([15, 30, 60, 120]);
-      expect(patchesOf(failing.number)).toHaveLength(5);
+      expect(delays).toEqual([15, 30, 60, 120, 240, ...Array(6).fill(360)]);
+      expect(patchesOf(failing.number)).toHaveLength(12);
       expect(await queuedStop(db, failing.number)).toBeUndefined();
       // Not stopped (a later push of the final shipment queues it again), still subscribed.
       expect((await remoteState(db, failing.id)).stopped_at).toBeNull();
@@ -303,7 +303,7 @@ describeTrackingProvider<Ship24Fake>(
 
       // Later passes send nothing more for either.
       await ctx.refreshAt(new Date(ctx.clock.now().getTime() + 24 * 60 * MINUTE));
-      expect(patchesOf(failing.number)).toHaveLength(5);
+      expect(patchesOf(failing.number)).toHaveLength(12);
       expect(patchesOf(gone.number)).toHaveLength(1);
     });
 

@@ -12,10 +12,13 @@ const after = (attempts: number, error: unknown) => {
 describe('nextStopAttempt', () => {
   const outage = TrackingProviderError.transient('ship24 answered HTTP 503');
 
-  it('backs off 15, 30, 60, 120 minutes, then gives up after the fifth attempt', () => {
+  it('backs off 15, 30, 60, 120, 240 minutes, then 6 hours, giving up after 12 attempts', () => {
     expect(STOP_RETRY_BASE_MS).toBe(15 * MIN);
-    expect(STOP_MAX_ATTEMPTS).toBe(5);
-    expect([1, 2, 3, 4, 5, 6].map((n) => after(n, outage))).toEqual([15, 30, 60, 120, null, null]);
+    expect(STOP_MAX_ATTEMPTS).toBe(12);
+    const waits = Array.from({ length: 13 }, (_, i) => after(i + 1, outage));
+    expect(waits).toEqual([15, 30, 60, 120, 240, 360, 360, 360, 360, 360, 360, null, null]);
+    // About 44 hours from the first attempt to the last.
+    expect(waits.reduce((sum: number, w) => sum + (w ?? 0), 0) / 60).toBeCloseTo(43.75);
   });
 
   it('waits for a Retry-After longer than the backoff, never less than the backoff', () => {
@@ -23,7 +26,8 @@ describe('nextStopAttempt', () => {
       TrackingProviderError.transient('HTTP 429', { retryAfterMs: seconds * 1000 });
     expect(after(1, limited(3600))).toBe(60);
     expect(after(1, limited(90))).toBe(15);
-    expect(after(5, limited(90))).toBeNull();
+    expect(after(12, limited(90))).toBeNull();
+    expect(after(8, limited(9 * 3600))).toBe(9 * 60);
   });
 
   it('gives up at once on a permanent error', () => {
