@@ -23,9 +23,14 @@ describe('serialization groups', () => {
   });
 
   it('documents groups[] with the item group and what it adds', () => {
-    const [variable] = new SerializationGroupsParameter('getOrder', ['shipments']).describe();
+    const [variable] = new SerializationGroupsParameter(
+      'getOrder',
+      ['shipments'],
+      '/orders',
+    ).describe();
     expect(variable).toMatchObject({ variable: 'groups[]', property: null, required: false });
     expect(variable.description).toContain('`getOrder`');
     expect(variable.description).toContain('`shipments`');
+    expect(variable.description).toContain('/orders');
   });
 });

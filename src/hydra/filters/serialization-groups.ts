@@ -38,6 +38,7 @@ export class SerializationGroupsParameter implements Filter {
   constructor(
     private readonly itemGroup: string,
     private readonly itemOnly: readonly string[],
+    private readonly path: string,
   ) {}
 
   describe(): SearchVariable[] {
@@ -48,8 +49,9 @@ export class SerializationGroupsParameter implements Filter {
         required: false,
         schema: { type: 'array', items: { type: 'string' } },
         description:
-          `Serialization groups. \`${this.itemGroup}\` shows each member whole, with ` +
-          `${this.itemOnly.map((p) => `\`${p}\``).join(', ')}; other names are ignored.`,
+          `Serialization groups. \`${this.itemGroup}\` shows each member of ${this.path} ` +
+          `whole, with ${this.itemOnly.map((p) => `\`${p}\``).join(', ')} (nested ` +
+          `collection routes always do); other names are ignored.`,
       },
     ];
   }

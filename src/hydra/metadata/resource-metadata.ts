@@ -78,7 +78,7 @@ export function buildResourceMeta(target: Function, dataSource: DataSource): Res
   const itemOnly = properties.filter((p) => p.readable && p.itemOnly).map((p) => p.name);
   const itemGroup = itemOnly.length > 0 ? itemGroupOf(shortName) : null;
   const filters = getFilterDeclarations(target).map((d) => d as Filter);
-  if (itemGroup) filters.push(new SerializationGroupsParameter(itemGroup, itemOnly));
+  if (itemGroup) filters.push(new SerializationGroupsParameter(itemGroup, itemOnly, options.path));
   return {
     target,
     shortName,
