@@ -276,12 +276,12 @@ function jsonArrayLength(expr: string): string {
   return `jsonb_array_length(CASE WHEN jsonb_typeof(${expr}) = 'array' THEN ${expr} ELSE '[]'::jsonb END)`;
 }
 
-/** RFC 3339 with a numeric offset, as API Platform renders dates. */
 /** The readable properties a view shows, in declaration order. */
 export function shownProperties(resource: ResourceMeta, view: RecordView): PropertyMeta[] {
   return resource.properties.filter((p) => p.readable && (view === 'whole' || !p.itemOnly));
 }
 
+/** RFC 3339 with a numeric offset, as API Platform renders dates. */
 export function formatDateTime(value: Date): string {
   return value.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 }
