@@ -10,6 +10,6 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
 @Module({
   controllers: [ShipmentsController],
   providers: [ShipmentsService, ShipmentEvents, ShipmentStore],
-  exports: [ShipmentsService],
+  exports: [ShipmentsService, ShipmentEvents],
 })
 export class ShipmentsModule {}
