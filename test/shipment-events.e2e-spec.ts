@@ -177,7 +177,7 @@ describe('shipment events in the outbox', () => {
         qty: 1,
       })
       .expect(201);
-    const rows = await outbox();
+    const rows = await outbox('shipment.created');
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({
       type: 'shipment.created',
@@ -185,6 +185,10 @@ describe('shipment events in the outbox', () => {
       payload: { shipment: item.body.shipment, email: 'item@example.com', workspace },
     });
     expect(await sameTransaction(rows[0].aggregate_id, rows[0].id)).toBe(true);
+    // The item then links it to its order: an indirect update (test/indirect-events).
+    expect((await outbox('shipment.updated')).map((r) => r.payload.cause)).toEqual([
+      'shipment_item',
+    ]);
   });
 
   it('PUT writes one shipment.updated naming the changed fields; no change, no event', async () => {

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { ShipmentsModule } from '../shipments/shipments.module';
@@ -18,6 +19,6 @@ export class BatchJobsController extends ResourceController(BatchJob) {}
 @Module({
   imports: [ShipmentsModule, NotificationsModule],
   controllers: [BatchesController, BatchJobsController],
-  providers: [BatchOperations, BatchJobs, ShipmentMerge],
+  providers: [BatchOperations, BatchJobs, ShipmentMerge, RecordChangeEvents],
 })
 export class BatchesModule {}

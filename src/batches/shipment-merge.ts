@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
+import { announcedByCaller } from '../events/indirect-changes';
+import { RecordChangeEvents } from '../events/record-change-events';
 import { rowsOf } from '../events/sql-runner';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import {
@@ -15,6 +17,8 @@ import { ResourceWriter } from '../hydra/write/resource-writer';
 import { typeError } from '../hydra/write/denormalizer';
 import { stringList } from '../lookups/request-fields';
 import { ordersOfShipment, refreshOrderAggregates } from '../orders/order-aggregates';
+import { Order } from '../orders/order.entity';
+import { ShipmentEvents } from '../shipments/shipment-events';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentsService } from '../shipments/shipments.service';
 
@@ -119,6 +123,11 @@ export function mergeRequest(body: Record<string, unknown>): MergeRequest {
  * deleted through the shipment rules, with their checkpoints (the target keeps tracking
  * its own number), and the fulfilment of every order involved is recomputed. All in one
  * transaction with every shipment locked: it happens completely or not at all.
+ *
+ * The merge announces what it changed itself, once, with `cause: "merge"`: a
+ * `shipment.updated` of the target (its number taken in the plugin's form included) and an
+ * `order.updated` of each order whose representation moved; the duplicates get their
+ * `shipment.deleted`.
  */
 @Injectable()
 export class ShipmentMerge {
@@ -127,6 +136,8 @@ export class ShipmentMerge {
     private readonly dataSource: DataSource,
     private readonly writer: ResourceWriter,
     private readonly shipmentsService: ShipmentsService,
+    private readonly shipmentEvents: ShipmentEvents,
+    private readonly orderEvents: RecordChangeEvents,
   ) {}
 
   async merge(principal: Principal, given: MergeRequest): Promise<void> {
@@ -158,21 +169,34 @@ export class ShipmentMerge {
 
       const affectedOrders: string[] = [];
       for (const id of all) affectedOrders.push(...(await ordersOfShipment(em, id)));
-      await this.moveRelated(em, request, workspaceId);
-      await this.fillBlanks(em, request);
-      for (const id of request.shipments) await this.removeDuplicate(em, principal, id);
-      await refreshOrderAggregates(em, affectedOrders);
-      if (request.trackingNumber) {
-        // Through the shipment rules: carrier identification and tracking of the new number.
-        await this.writer.replaceWithin(
-          em,
-          this.api.registry.get(Shipment),
-          request.target,
-          { trackingNumber: request.trackingNumber },
-          principal,
-          this.shipmentsService,
-        );
-      }
+      const targetBefore = await this.shipmentEvents.watch(em, [request.target]);
+      const ordersBefore = await this.orderEvents.watch(em, 'order', Order, affectedOrders);
+      await announcedByCaller(
+        em,
+        [
+          { aggregate: 'shipment', id: request.target },
+          ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
+        ],
+        async () => {
+          await this.moveRelated(em, request, workspaceId);
+          await this.fillBlanks(em, request);
+          for (const id of request.shipments) await this.removeDuplicate(em, principal, id);
+          await refreshOrderAggregates(em, affectedOrders);
+          if (request.trackingNumber) {
+            // Through the shipment rules: carrier identification and tracking of the number.
+            await this.writer.replaceWithin(
+              em,
+              this.api.registry.get(Shipment),
+              request.target,
+              { trackingNumber: request.trackingNumber },
+              principal,
+              this.shipmentsService,
+            );
+          }
+        },
+      );
+      await this.shipmentEvents.indirectlyUpdated(em, targetBefore, 'merge');
+      await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'merge');
     });
   }
 

@@ -78,7 +78,8 @@ interface AttemptResult {
  *
  * 1. Dispatch: undispatched events are claimed with FOR UPDATE SKIP LOCKED and, in the same
  *    transaction, get one `event_delivery` row per target (enabled webhook workflows of the
- *    workspace; enabled e-mail notifications whose event matches) with the time it is due:
+ *    workspace; enabled e-mail notifications whose event matches, never for an indirect
+ *    change, see notificationEventsOf) with the time it is due:
  *    the workflow's period (immediately, next hour, next day; `manual` ones are held until
  *    POST /workflows/execute) or the notification's scheduleDelay. An event without targets is
  *    delivered at once.
@@ -193,11 +194,15 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
             );
             targets++;
           }
-          const mails: Array<{ id: string; schedule_delay: string | null }> = await em.query(
-            `SELECT id, schedule_delay FROM email_notification
-              WHERE workspace_id = $1 AND enabled AND event = ANY($2::text[])`,
-            [event.workspace_id, notificationEventsOf(event.type, event.payload)],
-          );
+          // None for an indirect change (`cause`): webhooks only.
+          const names = notificationEventsOf(event.type, event.payload);
+          const mails: Array<{ id: string; schedule_delay: string | null }> = names.length
+            ? await em.query(
+                `SELECT id, schedule_delay FROM email_notification
+                  WHERE workspace_id = $1 AND enabled AND event = ANY($2::text[])`,
+                [event.workspace_id, names],
+              )
+            : [];
           for (const mail of mails) {
             const delay = scheduleDelayMs(mail.schedule_delay);
             await em.query(

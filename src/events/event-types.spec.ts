@@ -1,4 +1,4 @@
-import { NOTIFICATION_EVENTS, notificationEventsOf } from './event-types';
+import { NOTIFICATION_EVENTS, indirectCauseOf, notificationEventsOf } from './event-types';
 
 describe('notification events', () => {
   it('lists creation, update, the status change and one event per tracking status', () => {
@@ -17,5 +17,19 @@ describe('notification events', () => {
     expect(notificationEventsOf('shipment.status_changed', { trackingStatus: null })).toEqual([
       'shipment.status_changed',
     ]);
+  });
+
+  it('matches no notification for an indirect change (payload `cause`)', () => {
+    expect(notificationEventsOf('shipment.updated', { changedFields: ['email'] })).toEqual([
+      'shipment.updated',
+    ]);
+    for (const cause of ['order', 'order_item', 'shipment_item', 'merge']) {
+      expect(
+        notificationEventsOf('shipment.updated', { cause, changedFields: ['orders'] }),
+      ).toEqual([]);
+    }
+    expect(indirectCauseOf({ cause: 'merge' })).toBe('merge');
+    expect(indirectCauseOf({})).toBeNull();
+    expect(indirectCauseOf({ cause: 'something else' })).toBeNull();
   });
 });

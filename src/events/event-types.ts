@@ -6,7 +6,10 @@ export const EventTypes = {
   shipmentStatusChanged: 'shipment.status_changed',
   /** A shipment was created: POST /shipments, or as an object in POST /shipment_items. */
   shipmentCreated: 'shipment.created',
-  /** PUT /shipments/{id} changed a shipment (payload names the changed fields). */
+  /**
+   * PUT /shipments/{id} changed a shipment (payload names the changed fields), or another
+   * record's write did (payload `cause`, see INDIRECT_CAUSE).
+   */
   shipmentUpdated: 'shipment.updated',
   /** DELETE /shipments/{id} (payload: the shipment as it was). */
   shipmentDeleted: 'shipment.deleted',
@@ -18,6 +21,33 @@ export type RecordChangeEventType =
   `${(typeof RECORD_CHANGE_AGGREGATES)[number]}.${'created' | 'updated' | 'deleted'}`;
 
 export type EventType = (typeof EventTypes)[keyof typeof EventTypes] | RecordChangeEventType;
+
+/**
+ * The payload member that marks an update made by another record's write (an *indirect*
+ * change): `shipment.updated` of shipments an order's write or deletion, an order item's
+ * deletion, a shipment item or a merge changed, and `order.updated` of orders a shipment's
+ * write, a shipment item or a merge changed. Its value names what was written; updates made
+ * by the record's own PUT have none.
+ */
+export const INDIRECT_CAUSE = 'cause';
+
+/** The values of `cause`: the kind of write that changed the record. */
+export const INDIRECT_CAUSES = [
+  'order',
+  'order_item',
+  'shipment',
+  'shipment_item',
+  'merge',
+] as const;
+export type IndirectCause = (typeof INDIRECT_CAUSES)[number];
+
+/** The cause of an indirect change, or null for a record's own write. */
+export function indirectCauseOf(payload: Record<string, unknown>): IndirectCause | null {
+  const cause = payload[INDIRECT_CAUSE];
+  return typeof cause === 'string' && (INDIRECT_CAUSES as readonly string[]).includes(cause)
+    ? (cause as IndirectCause)
+    : null;
+}
 
 export interface ShipmentStatusChangedPayload {
   /** IRI of the shipment. */
@@ -42,8 +72,13 @@ export const NOTIFICATION_EVENTS: readonly string[] = [
   ...TRACKING_STATUS_CODES.map((code) => `shipment.${code}`),
 ];
 
-/** The notification event names one outbox event stands for. */
+/**
+ * The notification event names one outbox event stands for. None for an indirect change
+ * (`cause`): an order's edit, a shipment item or a merge never e-mails the customer that their
+ * shipment was updated; webhooks still receive it.
+ */
 export function notificationEventsOf(type: string, payload: Record<string, unknown>): string[] {
+  if (indirectCauseOf(payload) !== null) return [];
   if (type !== EventTypes.shipmentStatusChanged) return [type];
   const status = payload.trackingStatus;
   return typeof status === 'string' && status ? [type, `shipment.${status}`] : [type];

@@ -4,8 +4,14 @@ import { DataProvider } from '../hydra/collection/data-provider';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { SqlQuery } from '../hydra/query/sql-query';
 import { changedFields } from '../shipments/shipment-changes';
-import type { RECORD_CHANGE_AGGREGATES, RecordChangeEventType } from './event-types';
-import { recordEvents } from './outbox';
+import {
+  INDIRECT_CAUSE,
+  type IndirectCause,
+  type RECORD_CHANGE_AGGREGATES,
+  type RecordChangeEventType,
+} from './event-types';
+import { announcedElsewhere } from './indirect-changes';
+import { recordEvents, type OutboxEvent } from './outbox';
 
 export type ChangeAggregate = (typeof RECORD_CHANGE_AGGREGATES)[number];
 
@@ -15,12 +21,16 @@ export interface RecordSnapshot {
   representation: Record<string, unknown>;
 }
 
+/** Records another record's write is about to change, as they were before it (by id). */
+export type RecordsBefore = Map<string, RecordSnapshot>;
+
 /**
  * Payload of `order.*`, `order_item.*` and `shipment_item.*` events: the record as
  * `GET /<collection>/{id}` answers in JSON-LD (`@id`, `@type` and its members; as it was, for
  * a delete) and for an update the names of the properties the write changed
- * (`changedFields`). Webhook workflows in the reference's form receive them
- * (src/webhooks/reference-webhook-body.ts).
+ * (`changedFields`) and, when another record's write made it (an order's links or
+ * fulfilment changed by a shipment's write), its `cause`. Webhook workflows in the
+ * reference's form receive them (src/webhooks/reference-webhook-body.ts).
  */
 @Injectable()
 export class RecordChangeEvents {
@@ -31,24 +41,85 @@ export class RecordChangeEvents {
 
   /** The record read on the write's transaction, without tenancy (the write checked access). */
   async snapshot(em: EntityManager, target: Function, id: string): Promise<RecordSnapshot | null> {
+    const [snapshot] = await this.read(em, target, `= $1::uuid`, id);
+    return snapshot?.[1] ?? null;
+  }
+
+  /**
+   * Before another record's write changes these records (an order's links or fulfilment):
+   * their snapshots, read in one statement (`id = ANY($1)`). Records whose changes an
+   * enclosing write announces itself (announcedByCaller) are left out; none left, nothing is
+   * read.
+   */
+  async watch(
+    em: EntityManager,
+    aggregate: 'order',
+    target: Function,
+    ids: Iterable<string | null | undefined>,
+  ): Promise<RecordsBefore> {
+    const wanted = [...new Set(ids)].filter(
+      (id): id is string => !!id && !announcedElsewhere(em, { aggregate, id }),
+    );
+    if (wanted.length === 0) return new Map();
+    return new Map(await this.read(em, target, `= ANY($1::uuid[])`, wanted));
+  }
+
+  /**
+   * After that write: `<aggregate>.updated` with `cause` for each watched record whose
+   * representation changed (read again in one statement, recorded in one).
+   */
+  async indirectlyUpdated(
+    em: EntityManager,
+    aggregate: 'order',
+    target: Function,
+    before: RecordsBefore,
+    cause: IndirectCause,
+  ): Promise<void> {
+    if (before.size === 0) return;
+    const events: OutboxEvent[] = [];
+    for (const [id, now] of await this.read(em, target, `= ANY($1::uuid[])`, [...before.keys()])) {
+      const was = before.get(id);
+      const changed = was ? changedFields(was.representation, now.representation) : [];
+      if (changed.length > 0) {
+        events.push(this.event(`${aggregate}.updated`, aggregate, id, now, changed, cause));
+      }
+    }
+    await recordEvents(em, events);
+  }
+
+  /** Records whose id matches `condition` (on `$1`, the value), by id, in id order. */
+  private async read(
+    em: EntityManager,
+    target: Function,
+    condition: string,
+    value: string | string[],
+  ): Promise<Array<[string, RecordSnapshot]>> {
     const resource = this.registry.get(target);
     const query = new SqlQuery(resource.table, 't');
+    query.param(value);
     const select = this.data.reader.select(resource, query);
-    query.andWhere(`t.id = ${query.param(id)}::uuid`);
+    query.andWhere(`t.id ${condition}`);
     const rows: Array<Record<string, unknown>> = await em.query(
-      `SELECT ${select}, t.workspace_id AS event_workspace_id ${query.fromClause()}${query.whereClause()}`,
+      `SELECT ${select}, t.id AS event_record_id, t.workspace_id AS event_workspace_id
+         ${query.fromClause()}${query.whereClause()} ORDER BY t.id`,
       query.params,
     );
-    if (rows.length === 0) return null;
-    const record = this.data.reader.reader(resource).map(rows[0]);
-    return {
-      workspaceId: String(rows[0].event_workspace_id),
-      representation: {
-        '@id': this.registry.iriOf(target, id),
-        '@type': resource.shortName,
-        ...(JSON.parse(JSON.stringify(record)) as Record<string, unknown>),
-      },
-    };
+    const reader = this.data.reader.reader(resource);
+    return rows.map((row) => {
+      const id = String(row.event_record_id);
+      const record = reader.map(row);
+      return [
+        id,
+        {
+          workspaceId: String(row.event_workspace_id),
+          representation: {
+            '@id': this.registry.iriOf(target, id),
+            '@type': resource.shortName,
+            ...(JSON.parse(JSON.stringify(record)) as Record<string, unknown>),
+          },
+        },
+      ];
+    });
   }
 
   async created(
@@ -93,14 +164,27 @@ export class RecordChangeEvents {
     snapshot: RecordSnapshot,
     changed?: string[],
   ): Promise<void> {
-    await recordEvents(em, [
-      {
-        type,
-        workspaceId: snapshot.workspaceId,
-        aggregateType: aggregate,
-        aggregateId: id,
-        payload: { ...snapshot.representation, ...(changed ? { changedFields: changed } : {}) },
+    await recordEvents(em, [this.event(type, aggregate, id, snapshot, changed)]);
+  }
+
+  private event(
+    type: RecordChangeEventType,
+    aggregate: ChangeAggregate,
+    id: string,
+    snapshot: RecordSnapshot,
+    changed?: string[],
+    cause?: IndirectCause,
+  ): OutboxEvent {
+    return {
+      type,
+      workspaceId: snapshot.workspaceId,
+      aggregateType: aggregate,
+      aggregateId: id,
+      payload: {
+        ...snapshot.representation,
+        ...(changed ? { changedFields: changed } : {}),
+        ...(cause ? { [INDIRECT_CAUSE]: cause } : {}),
       },
-    ]);
+    };
   }
 }

@@ -4,6 +4,7 @@ import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { refreshOrderAggregates } from '../orders/order-aggregates';
+import { ShipmentEvents } from '../shipments/shipment-events';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { OrderItem } from './order-item.entity';
 import { blankToNull } from '../shipments/text-input';
@@ -19,7 +20,10 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
   private readonly orderOf = new WeakMap<OrderItem, string>();
   private readonly before = new WeakMap<OrderItem, RecordSnapshot | null>();
 
-  constructor(private readonly changes: RecordChangeEvents) {}
+  constructor(
+    private readonly changes: RecordChangeEvents,
+    private readonly shipmentEvents: ShipmentEvents,
+  ) {}
 
   async prepare(item: OrderItem, ctx: WriteContext): Promise<void> {
     if (ctx.operation === 'put') {
@@ -136,18 +140,26 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
 
   /**
    * Deletes the item (its shipment items go with it) and the notes on both (removeNotesOf),
-   * then recomputes the order's fulfilment. Every delete path of an order item (DELETE,
-   * delete_records_batch) runs this.
+   * then recomputes the order's fulfilment; the shipments that carried it (`shipmentItems`)
+   * get `shipment.updated` with `cause: "order_item"`. Every delete path of an order item
+   * (DELETE, delete_records_batch) runs this.
    */
   async remove(item: OrderItem, ctx: WriteContext): Promise<void> {
-    const before = await this.changes.snapshot(ctx.em, OrderItem, item.id);
-    const [row] = await ctx.em.query(
-      'SELECT order_id, workspace_id FROM order_item WHERE id = $1',
-      [item.id],
-    );
-    if (row) await removeNotesOf(ctx.em, row.workspace_id, 'order_items', [item.id]);
-    await ctx.em.delete(OrderItem, { id: item.id });
-    await refreshOrderAggregates(ctx.em, [row?.order_id]);
-    await this.changes.deleted(ctx.em, 'order_item', item.id, before);
+    const { em } = ctx;
+    const before = await this.changes.snapshot(em, OrderItem, item.id);
+    const [row]: Array<{ order_id: string; workspace_id: string; shipment_ids: string[] }> =
+      await em.query(
+        `SELECT order_id, workspace_id,
+                ARRAY(SELECT DISTINCT shipment_id FROM shipment_item WHERE order_item_id = $1)
+                  AS shipment_ids
+           FROM order_item WHERE id = $1`,
+        [item.id],
+      );
+    const shipmentsBefore = await this.shipmentEvents.watch(em, row?.shipment_ids ?? []);
+    if (row) await removeNotesOf(em, row.workspace_id, 'order_items', [item.id]);
+    await em.delete(OrderItem, { id: item.id });
+    await refreshOrderAggregates(em, [row?.order_id]);
+    await this.changes.deleted(em, 'order_item', item.id, before);
+    await this.shipmentEvents.indirectlyUpdated(em, shipmentsBefore, 'order_item');
   }
 }

@@ -4,6 +4,7 @@ import { normalizeAddress } from '../common/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
+import { ShipmentEvents } from '../shipments/shipment-events';
 import { linkShipmentsToOrder, unlinkShipmentsFromOrder } from '../shipments/shipment-orders';
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import type { Status } from '../statuses/status.entity';
@@ -22,18 +23,20 @@ const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
  * when the order is deleted). The number itself is set on POST only (the
  * spec's Order-Put has none), so shipments never need it renamed.
  *
- * Shipments changed that way (links, `orderNumbers`, `updatedAt`) get no
- * `shipment.updated` event, like every other indirect change of a shipment
- * (links set by an order write, the target of a merge): the event stands for
- * `PUT /shipments/{id}` (src/events/README.md) and feeds the customers'
- * e-mail notifications, which an order's edit or deletion should not send.
+ * Shipments changed that way (links, `orderNumbers`, and on a deletion the
+ * items of the order's items) get a `shipment.updated` with `cause: "order"`
+ * in the write's transaction: webhooks hear of it, e-mail notifications do
+ * not match it (an order's edit never mails the customer; src/events/README.md).
  */
 @Injectable()
 export class OrdersService implements ResourceHooks<Order> {
   private readonly workspaceOf = new WeakMap<Order, string>();
   private readonly before = new WeakMap<Order, RecordSnapshot | null>();
 
-  constructor(private readonly changes: RecordChangeEvents) {}
+  constructor(
+    private readonly changes: RecordChangeEvents,
+    private readonly shipmentEvents: ShipmentEvents,
+  ) {}
 
   async prepare(order: Order, ctx: WriteContext): Promise<void> {
     if (ctx.operation === 'put') {
@@ -150,6 +153,7 @@ export class OrdersService implements ResourceHooks<Order> {
    * Saves the order and its shipment links. A new order is linked to the
    * workspace's shipments that already carry its number; `shipments` given
    * replaces the links, adding or removing the order number on the shipments.
+   * Only the shipments it links or unlinks are read for their events.
    */
   async persist(order: Order, ctx: WriteContext): Promise<void> {
     const { em } = ctx;
@@ -172,13 +176,13 @@ export class OrdersService implements ResourceHooks<Order> {
       );
       for (const s of carrying) wanted.add(s.id);
     }
-    await unlinkShipmentsFromOrder(
-      em,
-      ref,
-      existing.filter((id) => !wanted.has(id)),
-    );
+    const unlinked = existing.filter((id) => !wanted.has(id));
+    const linked = [...wanted].filter((id) => !existing.includes(id));
+    const shipmentsBefore = await this.shipmentEvents.watch(em, [...unlinked, ...linked]);
+    await unlinkShipmentsFromOrder(em, ref, unlinked);
     await linkShipmentsToOrder(em, ref, [...wanted]);
     await refreshOrderAggregates(em, [order.id]);
+    await this.shipmentEvents.indirectlyUpdated(em, shipmentsBefore, 'order');
   }
 
   /** `order.created` / `order.updated` in the write's transaction (src/events/README.md). */
@@ -189,9 +193,10 @@ export class OrdersService implements ResourceHooks<Order> {
   }
 
   /**
-   * Deletes the order (its items go with it): its shipments lose the link and
-   * its number, and the notes on it go (removeNotesOf). Every delete path of
-   * an order (DELETE, delete_records_batch) runs this.
+   * Deletes the order (its items go with it, and their shipment items): its
+   * shipments lose the link and its number, and the notes on it go
+   * (removeNotesOf). Every delete path of an order (DELETE,
+   * delete_records_batch) runs this.
    */
   async remove(order: Order, ctx: WriteContext): Promise<void> {
     const { em } = ctx;
@@ -200,13 +205,26 @@ export class OrdersService implements ResourceHooks<Order> {
       'SELECT workspace_id, order_number FROM "order" WHERE id = $1',
       [order.id],
     );
-    const linked: string[] = (
-      await em.query('SELECT shipment_id FROM shipment_order WHERE order_id = $1', [order.id])
-    ).map((r: { shipment_id: string }) => r.shipment_id);
+    // The linked shipments, and those carrying the order's items (linked too, unless a PUT of
+    // the shipment dropped the link): the deletion changes them all.
+    const shipments: Array<{ shipment_id: string; linked: boolean }> = await em.query(
+      `SELECT shipment_id, true AS linked FROM shipment_order WHERE order_id = $1
+       UNION
+       SELECT si.shipment_id, false FROM shipment_item si
+         JOIN order_item oi ON oi.id = si.order_item_id
+        WHERE oi.order_id = $1`,
+      [order.id],
+    );
+    const linked = shipments.filter((s) => s.linked).map((s) => s.shipment_id);
+    const shipmentsBefore = await this.shipmentEvents.watch(
+      em,
+      shipments.map((s) => s.shipment_id),
+    );
     await unlinkShipmentsFromOrder(em, { id: order.id, orderNumber: row.order_number }, linked);
     await removeNotesOf(em, row.workspace_id, 'orders', [order.id]);
     await em.delete(Order, { id: order.id });
     await this.changes.deleted(em, 'order', order.id, before);
+    await this.shipmentEvents.indirectlyUpdated(em, shipmentsBefore, 'order');
   }
 }
 

@@ -1,5 +1,9 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
+import {
+  RecordChangeEvents,
+  type RecordsBefore,
+  type RecordSnapshot,
+} from '../events/record-change-events';
 import type { NestedElement } from '../hydra/write/denormalizer';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
@@ -7,6 +11,8 @@ import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks'
 import { removeNotesOf } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { refreshOrderAggregates } from '../orders/order-aggregates';
+import { Order } from '../orders/order.entity';
+import { ShipmentEvents, type ShipmentsBefore } from '../shipments/shipment-events';
 import { linkShipmentsToOrder } from '../shipments/shipment-orders';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentsService } from '../shipments/shipments.service';
@@ -20,6 +26,8 @@ import { checkWorkflowReferences } from '../shipments/workflow-references';
 interface Stored {
   orderItemId: string;
   workspaceId: string;
+  qty: number;
+  orderId: string;
 }
 
 /**
@@ -29,18 +37,24 @@ interface Stored {
  * workspace, and the quantity must fit what is left of it: checked with the
  * order item row locked, so parallel requests cannot together exceed it.
  * The shipment is linked to the item's order, and the order's fulfilment is
- * recomputed.
+ * recomputed. The shipment and the orders this changes (items, links,
+ * fulfilment) get `shipment.updated` / `order.updated` with
+ * `cause: "shipment_item"`, unless the item is written by its shipment's own
+ * POST or PUT (whose events tell it).
  */
 @Injectable()
 export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModuleInit {
   private readonly stored = new WeakMap<ShipmentItem, Stored>();
   private readonly before = new WeakMap<ShipmentItem, RecordSnapshot | null>();
+  /** A create's shipment as it was before the item (its `shipmentItems` change). */
+  private readonly shipmentBefore = new WeakMap<ShipmentItem, ShipmentsBefore>();
 
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly writer: ResourceWriter,
     private readonly shipments: ShipmentsService,
     private readonly changes: RecordChangeEvents,
+    private readonly shipmentEvents: ShipmentEvents,
   ) {}
 
   onModuleInit(): void {
@@ -93,10 +107,17 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
     const { em } = ctx;
     if (ctx.operation === 'put') {
       const [row] = await em.query(
-        'SELECT order_item_id, workspace_id FROM shipment_item WHERE id = $1',
+        `SELECT si.order_item_id, si.workspace_id, si.qty, oi.order_id
+           FROM shipment_item si JOIN order_item oi ON oi.id = si.order_item_id
+          WHERE si.id = $1`,
         [item.id],
       );
-      this.stored.set(item, { orderItemId: row.order_item_id, workspaceId: row.workspace_id });
+      this.stored.set(item, {
+        orderItemId: row.order_item_id,
+        workspaceId: row.workspace_id,
+        qty: row.qty,
+        orderId: row.order_id,
+      });
       this.before.set(item, await this.changes.snapshot(em, ShipmentItem, item.id));
       // A PUT that leaves the order item out keeps it (an explicit null stays a violation).
       if (!Object.prototype.hasOwnProperty.call(ctx.body, 'orderItem')) {
@@ -121,6 +142,7 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
           item.shipment.id,
         ]);
         item.workspace = { id: row.workspace_id } as Workspace;
+        this.shipmentBefore.set(item, await this.shipmentEvents.watch(em, [item.shipment.id]));
       }
     }
     item.qty ??= 0;
@@ -169,47 +191,82 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
 
   async afterWrite(item: ShipmentItem, ctx: WriteContext): Promise<void> {
     const { em } = ctx;
-    const [row] = await em.query(
-      `SELECT si.shipment_id, o.id AS order_id, o.order_number
+    const [row]: Array<{
+      shipment_id: string;
+      order_item_id: string;
+      order_id: string;
+      order_number: string | null;
+      linked: boolean;
+    }> = await em.query(
+      `SELECT si.shipment_id, si.order_item_id, o.id AS order_id, o.order_number,
+              EXISTS (SELECT 1 FROM shipment_order so
+                       WHERE so.shipment_id = si.shipment_id AND so.order_id = o.id)
+              AND (o.order_number IS NULL OR s.order_numbers @> ARRAY[o.order_number]) AS linked
          FROM shipment_item si
+         JOIN shipment s ON s.id = si.shipment_id
          JOIN order_item oi ON oi.id = si.order_item_id
          JOIN "order" o ON o.id = oi.order_id
         WHERE si.id = $1`,
       [item.id],
     );
-    // A shipment carrying an order's items belongs to that order.
-    await linkShipmentsToOrder(em, { id: row.order_id, orderNumber: row.order_number }, [
-      row.shipment_id,
-    ]);
+    const created = ctx.operation === 'post';
     const previous = this.stored.get(item);
-    const previousOrder = previous
-      ? (await em.query('SELECT order_id FROM order_item WHERE id = $1', [previous.orderItemId]))[0]
-          ?.order_id
-      : null;
-    await refreshOrderAggregates(em, [row.order_id, previousOrder]);
-    if (ctx.operation === 'post') {
+    // What else the write changes, as it was: a create's shipment (its items; read before
+    // the item's INSERT) or the shipment it links, and the orders whose links or fulfilment
+    // move. The orders' stored fulfilment changes only below (refreshOrderAggregates).
+    const shipmentBefore = created
+      ? (this.shipmentBefore.get(item) ?? new Map())
+      : row.linked
+        ? new Map()
+        : await this.shipmentEvents.watch(em, [row.shipment_id]);
+    const ordersChange =
+      !previous ||
+      !row.linked ||
+      previous.orderItemId !== row.order_item_id ||
+      previous.qty !== item.qty;
+    const ordersBefore: RecordsBefore = ordersChange
+      ? await this.changes.watch(em, 'order', Order, [row.order_id, previous?.orderId])
+      : new Map();
+    // A shipment carrying an order's items belongs to that order.
+    if (!row.linked) {
+      await linkShipmentsToOrder(em, { id: row.order_id, orderNumber: row.order_number }, [
+        row.shipment_id,
+      ]);
+    }
+    await refreshOrderAggregates(em, [row.order_id, previous?.orderId]);
+    if (created) {
       await this.changes.created(em, 'shipment_item', ShipmentItem, item.id);
     } else {
       const before = this.before.get(item) ?? null;
       await this.changes.updated(em, 'shipment_item', ShipmentItem, item.id, before);
     }
+    await this.shipmentEvents.indirectlyUpdated(em, shipmentBefore, 'shipment_item');
+    await this.changes.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment_item');
   }
 
   /**
    * Deletes the item and the notes on it (removeNotesOf), then recomputes its order's
-   * fulfilment. Every delete path of a shipment item (DELETE, delete_records_batch) runs this.
+   * fulfilment; its shipment (`shipmentItems`) and order get their updates with
+   * `cause: "shipment_item"`. Every delete path of a shipment item (DELETE,
+   * delete_records_batch) runs this.
    */
   async remove(item: ShipmentItem, ctx: WriteContext): Promise<void> {
-    const before = await this.changes.snapshot(ctx.em, ShipmentItem, item.id);
-    const [row] = await ctx.em.query(
-      `SELECT oi.order_id, si.workspace_id FROM shipment_item si
-         JOIN order_item oi ON oi.id = si.order_item_id
-        WHERE si.id = $1`,
-      [item.id],
-    );
-    if (row) await removeNotesOf(ctx.em, row.workspace_id, 'shipment_items', [item.id]);
-    await ctx.em.delete(ShipmentItem, { id: item.id });
-    await refreshOrderAggregates(ctx.em, [row?.order_id]);
-    await this.changes.deleted(ctx.em, 'shipment_item', item.id, before);
+    const { em } = ctx;
+    const before = await this.changes.snapshot(em, ShipmentItem, item.id);
+    const [row]: Array<{ order_id: string; workspace_id: string; shipment_id: string }> =
+      await em.query(
+        `SELECT oi.order_id, si.workspace_id, si.shipment_id FROM shipment_item si
+           JOIN order_item oi ON oi.id = si.order_item_id
+          WHERE si.id = $1`,
+        [item.id],
+      );
+    const shipmentBefore = await this.shipmentEvents.watch(em, row ? [row.shipment_id] : []);
+    const orderBefore = await this.changes.watch(em, 'order', Order, [row?.order_id]);
+    if (row) await removeNotesOf(em, row.workspace_id, 'shipment_items', [item.id]);
+    await em.delete(ShipmentItem, { id: item.id });
+    await refreshOrderAggregates(em, [row?.order_id]);
+    await this.changes.deleted(em, 'shipment_item', item.id, before);
+    await this.shipmentEvents.indirectlyUpdated(em, shipmentBefore, 'shipment_item');
+    await this.changes.indirectlyUpdated(em, 'order', Order, orderBefore, 'shipment_item');
   }
 }

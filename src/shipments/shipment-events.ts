@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { EventTypes } from '../events/event-types';
+import { EventTypes, INDIRECT_CAUSE, type IndirectCause } from '../events/event-types';
+import { announcedElsewhere } from '../events/indirect-changes';
 import { recordEvents, type OutboxEvent } from '../events/outbox';
 import { DataProvider } from '../hydra/collection/data-provider';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
@@ -14,12 +15,17 @@ import { NEW_SHIPMENT, type NewShipmentRead } from './shipment-store';
 /**
  * Payload of `shipment.created`, `shipment.updated` and `shipment.deleted`: the shipment as
  * `GET /shipments/{id}` answers in application/json (after the change; as it was for a
- * delete), its IRI under `shipment`, and for an update the names of the changed properties.
+ * delete), its IRI under `shipment`, and for an update the names of the changed properties
+ * and, when another record's write made it, its `cause` (INDIRECT_CAUSE).
  */
 export type ShipmentChangePayload = Record<string, unknown> & {
   shipment: string;
   changedFields?: string[];
+  cause?: IndirectCause;
 };
+
+/** Shipments another record's write is about to change, as they were before it (by id). */
+export type ShipmentsBefore = Map<string, ShipmentSnapshot>;
 
 /** A shipment as the API shows it, with the workspace its events belong to. */
 export interface ShipmentSnapshot {
@@ -53,6 +59,57 @@ export class ShipmentEvents {
       query.params,
     );
     return rows.length === 0 ? null : this.toSnapshot(rows[0]);
+  }
+
+  /**
+   * Before another record's write changes these shipments (links, `orderNumbers`, items): their
+   * snapshots, read in one statement. Shipments whose changes an enclosing write announces
+   * itself (announcedByCaller) are left out; none left, nothing is read.
+   */
+  async watch(em: EntityManager, ids: Iterable<string>): Promise<ShipmentsBefore> {
+    const wanted = [...new Set(ids)].filter(
+      (id) => !announcedElsewhere(em, { aggregate: 'shipment', id }),
+    );
+    const before: ShipmentsBefore = new Map();
+    if (wanted.length === 0) return before;
+    for (const snapshot of await this.snapshots(em, wanted)) {
+      before.set(String(snapshot.record.id), snapshot);
+    }
+    return before;
+  }
+
+  /**
+   * After that write: `shipment.updated` with `cause` for each watched shipment whose
+   * representation changed (read again in one statement, recorded in one).
+   */
+  async indirectlyUpdated(
+    em: EntityManager,
+    before: ShipmentsBefore,
+    cause: IndirectCause,
+  ): Promise<void> {
+    if (before.size === 0) return;
+    const events: OutboxEvent[] = [];
+    for (const now of await this.snapshots(em, [...before.keys()])) {
+      const id = String(now.record.id);
+      const was = before.get(id);
+      if (!was) continue;
+      const changed = changedFields(was.representation, now.representation);
+      if (changed.length > 0)
+        events.push(this.event(EventTypes.shipmentUpdated, id, now, changed, cause));
+    }
+    await recordEvents(em, events);
+  }
+
+  /** Snapshots of several shipments (`id = ANY($1)`), in id order; missing ones left out. */
+  private async snapshots(em: EntityManager, ids: string[]): Promise<ShipmentSnapshot[]> {
+    const { query, select } = this.snapshotQuery(this.registry.get(Shipment).table);
+    query.andWhere(`t.id = ANY(${query.param(ids)}::uuid[])`);
+    const rows = await transactionQuery(
+      em,
+      `SELECT ${select} ${query.fromClause()}${query.whereClause()} ORDER BY t.id`,
+      query.params,
+    );
+    return rows.map((row) => this.toSnapshot(row));
   }
 
   /**
@@ -104,8 +161,12 @@ export class ShipmentEvents {
     return now.record;
   }
 
-  /** Records `shipment.updated` when the write changed anything the API shows. */
+  /**
+   * Records `shipment.updated` when the write changed anything the API shows, unless an
+   * enclosing write announces the shipment's changes itself (a merge's target).
+   */
   async updated(em: EntityManager, id: string, before: ShipmentSnapshot): Promise<void> {
+    if (announcedElsewhere(em, { aggregate: 'shipment', id })) return;
     const now = await this.snapshot(em, id);
     if (!now) return;
     const changed = changedFields(before.representation, now.representation);
@@ -125,10 +186,12 @@ export class ShipmentEvents {
     id: string,
     snapshot: ShipmentSnapshot,
     changed?: string[],
+    cause?: IndirectCause,
   ): OutboxEvent {
     const payload: ShipmentChangePayload = {
       shipment: this.registry.iriOf(Shipment, id),
       ...(changed ? { changedFields: changed } : {}),
+      ...(cause ? { [INDIRECT_CAUSE]: cause } : {}),
       ...snapshot.representation,
     };
     return {

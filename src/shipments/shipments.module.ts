@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentEvents } from './shipment-events';
 import { Shipment } from './shipment.entity';
@@ -9,7 +10,7 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
 
 @Module({
   controllers: [ShipmentsController],
-  providers: [ShipmentsService, ShipmentEvents, ShipmentStore],
-  exports: [ShipmentsService],
+  providers: [ShipmentsService, ShipmentEvents, ShipmentStore, RecordChangeEvents],
+  exports: [ShipmentsService, ShipmentEvents],
 })
 export class ShipmentsModule {}

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import type { OutboxEvent } from '../events/outbox';
+import { announcedByCaller } from '../events/indirect-changes';
+import { RecordChangeEvents, type RecordsBefore } from '../events/record-change-events';
+import { identifierFrom } from '../hydra/filters/filter';
 import { normalizeAddress } from '../common/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ApiRecord } from '../hydra/serialization/record-reader';
@@ -10,6 +13,7 @@ import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks'
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import { Status } from '../statuses/status.entity';
 import { ordersOfShipment, refreshOrderAggregates } from '../orders/order-aggregates';
+import { Order } from '../orders/order.entity';
 import { removeNotesOf, removeNotesOfDeleted } from '../notes/record-notes';
 import { decideOriginCarrier } from './shipment-carrier';
 import { ShipmentEvents, type ShipmentSnapshot } from './shipment-events';
@@ -20,6 +24,7 @@ import {
   ordersByNumbers,
   planShipmentOrders,
   replaceShipmentLinks,
+  type OrderRef,
 } from './shipment-orders';
 import { DUPLICATE_TRACKING_NUMBER, Shipment } from './shipment.entity';
 import { ShipmentStore, type DependentInsert, type ShipmentCreation } from './shipment-store';
@@ -127,7 +132,9 @@ interface StoredState {
  * Others hook in with `onWrite` (the tracking engine fills the tracking
  * fields in the same transaction when the number changes). Creates, changes
  * and deletes go to the outbox as `shipment.created|updated|deleted` in the
- * write's transaction (ShipmentEvents).
+ * write's transaction (ShipmentEvents), and the orders whose representation
+ * the write changed (links, fulfilment, shipments without tracking) as
+ * `order.updated` with `cause: "shipment"` (RecordChangeEvents).
  */
 @Injectable()
 export class ShipmentsService implements ResourceHooks<Shipment> {
@@ -143,6 +150,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
   constructor(
     private readonly events: ShipmentEvents,
     private readonly store: ShipmentStore,
+    private readonly orderEvents: RecordChangeEvents,
   ) {}
 
   /**
@@ -319,6 +327,13 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
     );
     shipment.orderNumbers = linked.numbers;
     const elements = ctx.nestedElements?.shipmentItems;
+    const ordersBefore = await this.watchOrders(em, shipment, {
+      stored,
+      existingLinks,
+      linked: linked.orders,
+      itemsWritten: keptItemIds !== undefined || !!elements?.length,
+      elements: elements ?? [],
+    });
     if (stored) await em.save(shipment);
     else {
       // Nothing but the row itself before `shipment.created`: its INSERT reads the snapshot.
@@ -348,24 +363,78 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
     }
     await refreshOrderAggregates(em, affected);
     if (elements?.length) {
-      if (!this.nestedItemsWriter) throw new Error('No writer for nested shipment items');
-      await this.nestedItemsWriter(shipment.id, elements, ctx);
+      const writer = this.nestedItemsWriter;
+      if (!writer) throw new Error('No writer for nested shipment items');
+      // This write's own events tell what its items changed: theirs do not again.
+      await announcedByCaller(
+        em,
+        [
+          { aggregate: 'shipment', id: shipment.id },
+          ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
+        ],
+        () => writer(shipment.id, elements, ctx),
+      );
     }
+    await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');
+  }
+
+  /**
+   * The orders a create or replace may change, as they were before it: those it links or
+   * unlinks (their `shipments`), its linked ones when the tracking number comes or goes (their
+   * `shipmentsWithoutTrackingCount`), and, when it writes items, the orders of its items and
+   * of the order items it ships (their `fulfillmentStatus`). Nothing read when it touches none.
+   */
+  private async watchOrders(
+    em: EntityManager,
+    shipment: Shipment,
+    change: {
+      stored: StoredState | undefined;
+      existingLinks: OrderRef[];
+      linked: OrderRef[];
+      itemsWritten: boolean;
+      elements: NestedElement[];
+    },
+  ): Promise<RecordsBefore> {
+    const before = new Set(change.existingLinks.map((o) => o.id));
+    const after = new Set(change.linked.map((o) => o.id));
+    const ids = new Set<string>();
+    for (const id of before) if (!after.has(id)) ids.add(id);
+    for (const id of after) if (!before.has(id)) ids.add(id);
+    const { stored } = change;
+    if (stored && (stored.trackingNumber === null) !== (shipment.trackingNumber === null)) {
+      for (const id of after) ids.add(id);
+    }
+    if (change.itemsWritten) {
+      const orderItemIds = change.elements
+        .map((e) => referencedId(e.value.orderItem))
+        .filter((id): id is string => id !== null);
+      const rows: Array<{ order_id: string }> = await em.query(
+        `SELECT DISTINCT oi.order_id FROM order_item oi
+          WHERE oi.id = ANY($2::uuid[])
+             OR oi.id IN (SELECT order_item_id FROM shipment_item WHERE shipment_id = $1)`,
+        [stored ? shipment.id : null, orderItemIds],
+      );
+      for (const { order_id } of rows) ids.add(order_id);
+    }
+    return this.orderEvents.watch(em, 'order', Order, ids);
   }
 
   /**
    * Deletes the shipment (its items go with it) and the notes on it, refreshes the orders it
-   * counted in and records `shipment.deleted` with the shipment as it was. Every delete path
-   * of a shipment (DELETE, delete_records_batch, the duplicates of a merge) runs this.
+   * counted in and records `shipment.deleted` with the shipment as it was, and `order.updated`
+   * (`cause: "shipment"`) for those it changed. Every delete path of a shipment (DELETE,
+   * delete_records_batch, the duplicates of a merge) runs this.
    */
   async remove(shipment: Shipment, ctx: WriteContext): Promise<void> {
     const before = await this.events.snapshot(ctx.em, shipment.id);
     const affected = await ordersOfShipment(ctx.em, shipment.id);
+    const ordersBefore = await this.orderEvents.watch(ctx.em, 'order', Order, affected);
     const workspaceId = await this.store.workspaceOf(ctx.em, shipment.id);
     await removeNotesOf(ctx.em, workspaceId, 'shipments', [shipment.id]);
     await ctx.em.delete(Shipment, { id: shipment.id });
     await refreshOrderAggregates(ctx.em, affected);
     if (before) await this.events.deleted(ctx.em, shipment.id, before);
+    await this.orderEvents.indirectlyUpdated(ctx.em, 'order', Order, ordersBefore, 'shipment');
   }
 
   async afterWrite(shipment: Shipment, ctx: WriteContext): Promise<void> {
@@ -522,6 +591,13 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
   private workspaceIdOf(shipment: Shipment): string | undefined {
     return this.stored.get(shipment)?.workspaceId ?? shipment.workspace?.id;
   }
+}
+
+/** The id of a reference given as an IRI (or an object with `@id`), else null. */
+function referencedId(value: unknown): string | null {
+  const ref =
+    value !== null && typeof value === 'object' ? (value as Record<string, unknown>)['@id'] : value;
+  return typeof ref === 'string' ? identifierFrom(ref) : null;
 }
 
 /**

@@ -45,6 +45,41 @@ describe('the reference webhook body', () => {
     expect(referenceChangeOf('order.renamed', {})).toBeNull();
   });
 
+  it('tells an indirect update by its cause, beside the record, not in it', () => {
+    const shipment = referenceChangeOf('shipment.updated', {
+      shipment: '/shipments/s1',
+      changedFields: ['orders'],
+      cause: 'order',
+      id: 's1',
+    })!;
+    expect(shipment).toEqual({
+      entity: 'shipments',
+      event: 'update',
+      data: { '@id': '/shipments/s1', '@type': 'Shipment', id: 's1' },
+      updatedFields: ['orders'],
+      cause: 'order',
+    });
+    const order = referenceChangeOf('order.updated', {
+      '@id': '/orders/o',
+      changedFields: ['shipments'],
+      cause: 'shipment',
+    })!;
+    expect(order.data).toEqual({ '@id': '/orders/o' });
+    expect(JSON.parse(referenceWebhookBody([order])).data).toEqual([
+      {
+        entity: 'orders',
+        event: 'update',
+        data: { '@id': '/orders/o' },
+        updatedFields: ['shipments'],
+        cause: 'shipment',
+      },
+    ]);
+    // A record's own write has none.
+    expect(referenceChangeOf('order.updated', { changedFields: ['email'] })).not.toHaveProperty(
+      'cause',
+    );
+  });
+
   it('filters by entity, event and changed field', () => {
     const update = referenceChangeOf('order.updated', { changedFields: ['email'] })!;
     const none = { entity: null, event: null, field: null };

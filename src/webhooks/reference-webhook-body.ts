@@ -1,4 +1,4 @@
-import { EventTypes } from '../events/event-types';
+import { EventTypes, indirectCauseOf, type IndirectCause } from '../events/event-types';
 
 export type ReferenceEntity = 'shipments' | 'shipment_items' | 'orders' | 'order_items';
 export type ReferenceEvent = 'create' | 'update' | 'delete';
@@ -11,6 +11,11 @@ export interface ReferenceChange {
   data: Record<string, unknown>;
   /** The properties an update changed; empty for create and delete. */
   updatedFields: string[];
+  /**
+   * Only for an update another record's write made (the event's `cause`: `order`,
+   * `shipment_item`, ...); an addition to the reference's body, left out otherwise.
+   */
+  cause?: IndirectCause;
 }
 
 /** What a reference-form workflow asked for (null: everything). */
@@ -61,16 +66,18 @@ export function referenceChangeOf(
   const entity = ENTITY_OF[aggregate];
   const event = EVENT_OF[action];
   if (!entity || !event) return null;
-  const { shipment, changedFields, ...members } = payload;
+  const { shipment, changedFields, cause: _cause, ...members } = payload;
   const data =
     aggregate === 'shipment'
       ? { '@id': shipment, '@type': 'Shipment', ...members }
       : (members as Record<string, unknown>);
+  const cause = indirectCauseOf(payload);
   return {
     entity,
     event,
     data,
     updatedFields: event === 'update' && Array.isArray(changedFields) ? changedFields : [],
+    ...(cause ? { cause } : {}),
   };
 }
 
@@ -91,6 +98,7 @@ export function referenceWebhookBody(changes: readonly ReferenceChange[]): strin
       event: c.event,
       data: c.data,
       updatedFields: c.updatedFields,
+      ...(c.cause ? { cause: c.cause } : {}),
     })),
   });
 }

@@ -14,6 +14,8 @@ interface ReferenceItem {
   event: string;
   data: Record<string, any>;
   updatedFields: string[];
+  /** Only for an update another record's write made. */
+  cause?: string;
 }
 
 /**
@@ -153,9 +155,18 @@ describe('webhook workflows in the reference form', () => {
       externalSourceSyncId: '77',
     });
     expect(createdShipment.updatedFields).toEqual([]);
-    const update = received.find((i) => i.entity === 'orders' && i.event === 'update')!;
+    const orderUpdates = received.filter((i) => i.entity === 'orders' && i.event === 'update');
+    const update = orderUpdates.find((i) => i.cause === undefined)!;
     expect(update.data).toMatchObject({ '@id': `/orders/${order.id}`, '@type': 'Order' });
     expect(update.updatedFields).toContain('email');
+    // The shipment's POST linked the order and fulfilled its item: an indirect update.
+    const linked = orderUpdates.find((i) => i.cause === 'shipment')!;
+    expect(linked.data).toMatchObject({
+      '@id': `/orders/${order.id}`,
+      shipments: [`/shipments/${shipment.id}`],
+    });
+    expect(linked.data.cause).toBeUndefined();
+    expect(linked.updatedFields).toEqual(expect.arrayContaining(['shipments']));
     // Several changes travel in one request.
     expect(receiver.received.length).toBeLessThan(received.length);
     expect(hook.id).toBeDefined();
