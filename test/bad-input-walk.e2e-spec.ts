@@ -42,12 +42,14 @@ import { createTenant, Tenant } from './factories/tenant.factory';
 
 const INTEGRATION_SECRET = 'walk-integration-secret';
 const BILLING_WEBHOOK_SECRET = 'walk-billing-secret';
+const STOREFRONT_WEBHOOK_SECRET = 'walk-storefront-secret';
 Object.assign(process.env, {
   // Deterministic: nothing runs in the background while the walk watches the tables.
   JOB_WORKERS_ENABLED: 'false',
   // Secret-guarded and opt-in routes are walked past their guards, into their body checks.
   INTEGRATION_SECRET,
   BILLING_WEBHOOK_SECRET,
+  STOREFRONT_APP_WEBHOOK_SECRET: STOREFRONT_WEBHOOK_SECRET,
   ENABLE_TEST_FIXTURES: 'true',
   // Theme generation fetches the walk's own shop page.
   THEME_FETCH_ALLOWED_HOSTS: '127.0.0.1',
@@ -173,6 +175,8 @@ const GET_PARAMETERS: Record<string, string[]> = {
     'code_challenge_method',
   ],
   '/security/verify-email': ['code'],
+  // The merchant's way back from a storefront charge (an HTML page for bad values).
+  '/billing/storefront/return': ['checkout', 'charge_id'],
   // Items addressed by code: these pick one when several workspaces have the code.
   '/fields/:code': ['entity', 'workspace'],
   '/fields_layouts/:code': ['workspace'],
@@ -237,6 +241,8 @@ interface Fixture {
   /** Code of one of A's custom fields (for `customFields.{code}`). */
   fieldCode: string;
   mediaFile: { dir: string; name: string };
+  /** A settled storefront checkout of A's team and its charge (its return answers 302). */
+  storefrontCheckout: { id: string; chargeId: string };
   /** IRIs of tenant B's records, by collection. */
   otherTenant: Record<string, string>;
 }
@@ -630,6 +636,22 @@ const CUSTOM_BODIES: Record<string, CustomBody | CustomBody[]> = {
     base: (f) => ({ teamId: f.a.teamId, planId: 'pro', returnUrl: 'https://walk.example/b' }),
     fields: { teamId: 'iri:/teams', planId: 'string', returnUrl: 'string' },
   },
+  'POST /billing/storefront/webhook': {
+    // An unknown charge: recorded with its outcome, read leniently like the provider's events.
+    base: () => ({
+      id: 'evt_walk',
+      topic: 'recurring_charges/update',
+      occurredAt: '2024-01-02T03:04:05Z',
+      charge: { id: 'walk-charge-unknown', status: 'active' },
+    }),
+    fields: {
+      id: 'string',
+      topic: 'lenient',
+      occurredAt: 'lenient',
+      tokenId: 'lenient',
+      charge: 'lenient',
+    },
+  },
   'POST /integration/storefront/register': {
     base: () => ({
       tokenId: 'walk-token',
@@ -705,6 +727,7 @@ const HTML_ROUTES = new Set([
   'GET /track/:subdomain',
   'POST /track/:subdomain',
   'GET /security/verify-email',
+  'GET /billing/storefront/return',
 ]);
 
 /**
@@ -747,6 +770,7 @@ const ANY_ACCEPT = [
   /^\/oauth\/v2\//,
   /^\/security\/verify-email$/,
   /^\/billing\/billing_provider\/webhook$/,
+  /^\/billing\/storefront\/(webhook|return)$/,
   /^\/public\/tracking_webhooks\//,
 ];
 
@@ -760,6 +784,7 @@ const ANONYMOUS = [
   /^\/media\/files\//,
   /^\/integration(-secure)?\//,
   /^\/billing\/billing_provider\/webhook$/,
+  /^\/billing\/storefront\/(webhook|return)$/,
 ];
 
 type Expect = number[] | 'client' | 'any';
@@ -964,6 +989,15 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       .expect(200);
     const themeUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`;
     const theme = await api(app).post('/public/generate-theme', { url: themeUrl }).expect(201);
+    // A storefront checkout the merchant declined: its return answers (302) without a call.
+    const [storefrontCheckout] = await db.query(
+      `INSERT INTO billing_checkout (team_id, user_id, provider, plan_id, external_id, url,
+              return_url, installation, status, completed_at)
+       VALUES ($1, $2, 'storefront', 'pro', $3, 'https://walk.example/confirm',
+               'https://walk.example/back', 'walk-token', 'declined', now())
+       RETURNING id, external_id`,
+      [a.teamId, a.userId, `walk-charge-${a.teamId}`],
+    );
     await app.get(NotificationsService).notify({ userId: a.userId, tag: 'walk', message: 'Walk' });
 
     // Whatever A can see, of every kind (and the first rows of the public catalogues).
@@ -1011,6 +1045,10 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       ][0].id,
       fieldCode: created.get(byPath('/fields'))!,
       mediaFile: { dir, name },
+      storefrontCheckout: {
+        id: storefrontCheckout.id,
+        chargeId: storefrontCheckout.external_id,
+      },
       otherTenant: {
         '/workspaces': `/workspaces/${b.workspaceId}`,
         '/teams': `/teams/${b.teamId}`,
@@ -1121,6 +1159,10 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       if (c.path.startsWith('/billing/billing_provider/webhook'))
         headers['X-Billing-Signature'] =
           `sha256=${createHmac('sha256', BILLING_WEBHOOK_SECRET).update(c.body).digest('hex')}`;
+      if (c.path.startsWith('/billing/storefront/webhook'))
+        headers['X-Storefront-Hmac-Sha256'] = createHmac('sha256', STOREFRONT_WEBHOOK_SECRET)
+          .update(c.body)
+          .digest('base64');
     }
     Object.assign(headers, c.headers);
     return new Promise((resolve, reject) => {
@@ -1287,6 +1329,8 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
         return `client_id=${f.client.clientId}&redirect_uri=${encodeURIComponent('https://a.example/cb')}&response_type=code&state=walk`;
       case '/security/verify-email':
         return 'code=walk';
+      case '/billing/storefront/return':
+        return `checkout=${f.storefrontCheckout.id}&charge_id=${encodeURIComponent(f.storefrontCheckout.chargeId)}`;
       default:
         return REQUIRED_QUERY[path] ?? '';
     }

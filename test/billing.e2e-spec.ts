@@ -11,13 +11,12 @@ import { joinTeam } from './factories/identity.factory';
 
 /**
  * Billing end to end: the real HTTP adapter of the billing provider talks to a local server
- * speaking the provider's REST protocol (Chargebee v2 style, form bodies, Basic auth), and the
- * storefront app adapter to a local storefront app; webhooks are signed like the provider does.
+ * speaking the provider's REST protocol (Chargebee v2 style, form bodies, Basic auth); webhooks
+ * are signed like the provider does. Storefront charges: billing-storefront.e2e-spec.ts.
  */
 
 const API_KEY = 'test_billing_key';
 const WEBHOOK_SECRET = 'whsec-billing-test';
-const STOREFRONT_KEY = 'storefront-app-key';
 
 interface Recorded {
   method: string;
@@ -148,60 +147,19 @@ class FakeBillingProvider {
   }
 }
 
-/** The storefront app's API: installations by token id and recurring charges. */
-async function startStorefrontApp(
-  installations: Record<string, Record<string, unknown>>,
-  charges: Array<{ tokenId: string; body: Record<string, unknown>; auth?: string }>,
-): Promise<{ url: string; server: Server }> {
-  const server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify(body));
-      };
-      if (req.headers.authorization !== `Bearer ${STOREFRONT_KEY}`) return send(401, {});
-      const m = /^\/api\/installations\/([^/]+)(\/recurring_charges)?$/.exec(req.url!);
-      const installation = m ? installations[decodeURIComponent(m[1])] : undefined;
-      if (!m || !installation) return send(404, { message: 'not found' });
-      if (!m[2]) return send(200, installation);
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      charges.push({ tokenId: m[1], body });
-      send(201, {
-        id: `charge_${charges.length}`,
-        status: 'pending',
-        confirmationUrl: `https://${String(installation.shop)}/admin/charges/${charges.length}/confirm`,
-      });
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 describe('billing', () => {
   let app: NestExpressApplication;
   let db: DataSource;
   const provider = new FakeBillingProvider();
-  let storefront: { url: string; server: Server };
-  const charges: Array<{ tokenId: string; body: Record<string, unknown> }> = [];
   let eventSeq = 0;
 
   beforeAll(async () => {
     const providerUrl = await provider.start();
-    storefront = await startStorefrontApp(
-      {
-        'inst-1': { id: 'inst-1', shop: 'acme.storefront.test', shopName: 'Acme', currency: 'USD' },
-      },
-      charges,
-    );
     Object.assign(process.env, {
       BILLING_PROVIDER_URL: providerUrl,
       BILLING_PROVIDER_API_KEY: API_KEY,
       BILLING_WEBHOOK_SECRET: WEBHOOK_SECRET,
       BILLING_ENFORCE_ENTITLEMENTS: 'true',
-      STOREFRONT_APP_URL: storefront.url,
-      STOREFRONT_APP_API_KEY: STOREFRONT_KEY,
     });
     app = await createTestApp();
     db = app.get(DataSource);
@@ -210,7 +168,6 @@ describe('billing', () => {
   afterAll(async () => {
     await closeTestApp(app);
     await provider.stop();
-    await new Promise((resolve) => storefront.server.close(resolve));
   });
 
   const as = (t: Tenant | { token: string }) => api(app, { token: t.token });
@@ -815,47 +772,6 @@ describe('billing', () => {
       expect(call.form.get('subscription_items[item_price_id][1]')).toBe(
         'extra-workspace-USD-Monthly',
       );
-    });
-  });
-
-  describe('storefront checkout', () => {
-    it('charges through the storefront app of the team’s shop', async () => {
-      const t = await createTenant(app);
-      const path = '/billing/storefront/checkout_subscription';
-      const body = {
-        teamId: t.teamId,
-        planId: 'starter',
-        returnUrl: 'https://app.example.test/back',
-      };
-      const none = await as(t).post(path, body).expect(422);
-      expect(none.body.violations[0].message).toBe(
-        'This team has no storefront installation: install the storefront app first.',
-      );
-      await db.query(
-        `INSERT INTO integration_link (team_id, workspace_id, kind, external_id, account)
-         VALUES ($1, $2, 'storefront', 'inst-1', 'acme.storefront.test')
-         ON CONFLICT (kind, external_id) DO UPDATE SET team_id = EXCLUDED.team_id, workspace_id = EXCLUDED.workspace_id`,
-        [t.teamId, t.workspaceId],
-      );
-      const res = await as(t).post(path, body).expect(200);
-      expect(res.body).toMatchObject({
-        '@type': 'StorefrontSubscriptionCheckout',
-        confirmationUrl: `https://acme.storefront.test/admin/charges/${charges.length}/confirm`,
-      });
-      expect(charges[charges.length - 1]).toEqual({
-        tokenId: 'inst-1',
-        body: {
-          name: 'Starter plan',
-          price: '19.00',
-          currency: 'USD',
-          interval: 'every_30_days',
-          trialDays: 0,
-          returnUrl: 'https://app.example.test/back',
-          test: true,
-        },
-      });
-      const missing = await as(t).post(path, { teamId: t.teamId, planId: 'starter' }).expect(422);
-      expect(missing.body.violations[0].propertyPath).toBe('returnUrl');
     });
   });
 });

@@ -12,29 +12,72 @@ import { findByProviderId, findSubscription, saveSubscription } from './subscrip
 export const SIGNATURE_HEADER = 'x-billing-signature';
 
 export type WebhookOutcome =
-  'applied' | 'duplicate' | 'stale' | 'ignored' | 'unknown_team' | 'unknown_plan';
+  | 'applied'
+  | 'duplicate'
+  | 'stale'
+  | 'ignored'
+  | 'unknown_team'
+  | 'unknown_plan'
+  | 'unknown_charge';
+
+/** Who sent an event: each sender's event ids are recorded apart. */
+export type WebhookSender = 'billing_provider' | 'storefront';
+
+/** An authenticated event, as recorded in `billing_webhook_event`. */
+export interface WebhookEvent {
+  eventId: string;
+  eventType: string;
+  occurredAt: Date | null;
+}
 
 /** `sha256=<hex>` of the HMAC-SHA256 of the raw body with the shared secret. */
 export function billingSignature(secret: string, rawBody: Buffer | string): string {
   return `sha256=${createHmac('sha256', secret).update(rawBody).digest('hex')}`;
 }
 
-/** Constant-time check of a signature header (`sha256=<hex>`, or the bare hex). */
+/**
+ * Constant-time check of a signature header: the HMAC-SHA256 of the raw body, in hex
+ * (`sha256=<hex>` or the bare hex: the billing provider's) or in base64 (the storefront
+ * app's, as the storefront platform signs).
+ */
 export function signatureMatches(
   secret: string,
   rawBody: Buffer,
   header: string | undefined,
+  encoding: 'hex' | 'base64' = 'hex',
 ): boolean {
   if (!header) return false;
-  const given = header.trim().replace(/^sha256=/i, '');
-  if (!/^[0-9a-f]{64}$/i.test(given)) return false;
+  const given = encoding === 'hex' ? header.trim().replace(/^sha256=/i, '') : header.trim();
+  const shape = encoding === 'hex' ? /^[0-9a-f]{64}$/i : /^[A-Za-z0-9+/]{43}=$/;
+  if (!shape.test(given)) return false;
   const expected = createHmac('sha256', secret).update(rawBody).digest();
-  return timingSafeEqual(expected, Buffer.from(given, 'hex'));
+  return timingSafeEqual(expected, Buffer.from(given, encoding));
 }
 
 /**
- * The billing provider's webhook: every event is checked against its signature, recorded once
- * by its id (a replay answers `duplicate` and changes nothing) and, when it carries a
+ * When an event happened: Unix seconds or an ISO 8601 date-time; null when absent or out of
+ * range (such an event is never judged stale).
+ */
+export function eventInstant(value: unknown): Date | null {
+  let date: Date | null = null;
+  if (typeof value === 'number' && Number.isFinite(value)) date = new Date(value * 1000);
+  else if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}T/.test(value)) date = new Date(value);
+  return date && !Number.isNaN(date.getTime()) ? date : null;
+}
+
+/** The event's id (the idempotency key): 422 when blank or too long, 400 when not a string. */
+export function eventIdOf(value: unknown): string {
+  if (value === undefined || value === null || value === '')
+    throw ValidationError.of('id', 'This value should not be blank.', ViolationCodes.notBlank);
+  if (typeof value !== 'string') throw typeError('id', 'string', value);
+  if (value.length > 255)
+    throw ValidationError.of('id', 'This value is too long.', ViolationCodes.tooLong);
+  return value;
+}
+
+/**
+ * The billing provider's webhook (and the event log the storefront app's webhook shares,
+ * `recordOnce`): every event is checked against its signature, recorded once by its id (a replay answers `duplicate` and changes nothing) and, when it carries a
  * subscription, applied to the team's subscription in the same transaction, so an event that
  * fails to apply is not recorded and the provider's retry applies it. Events older than the
  * last one applied to a subscription (`occurred_at`) are recorded as `stale` and not applied:
@@ -53,38 +96,59 @@ export class BillingWebhooks {
   ) {}
 
   authenticate(rawBody: Buffer | undefined, header: string | undefined): void {
-    const secret = this.config.billingWebhookSecret;
-    if (!secret || !rawBody || !signatureMatches(secret, rawBody, header)) {
+    this.verify(this.config.billingWebhookSecret, rawBody, header, 'hex');
+  }
+
+  /** 403 unless `header` signs `rawBody` with `secret` (none configured: always 403). */
+  verify(
+    secret: string | undefined,
+    rawBody: Buffer | undefined,
+    header: string | undefined,
+    encoding: 'hex' | 'base64',
+  ): void {
+    if (!secret || !rawBody || !signatureMatches(secret, rawBody, header, encoding)) {
       throw new ApiError(403, 'Invalid or missing webhook signature.');
     }
   }
 
   async receive(body: Record<string, unknown>): Promise<{ eventId: string; outcome: string }> {
-    const eventId = body.id;
-    if (eventId === undefined || eventId === null || eventId === '')
-      throw ValidationError.of('id', 'This value should not be blank.', ViolationCodes.notBlank);
-    if (typeof eventId !== 'string') throw typeError('id', 'string', eventId);
-    if (eventId.length > 255)
-      throw ValidationError.of('id', 'This value is too long.', ViolationCodes.tooLong);
-    const eventType = typeof body.event_type === 'string' ? body.event_type : 'unknown';
-    const occurredAt =
-      typeof body.occurred_at === 'number' && Number.isFinite(body.occurred_at)
-        ? new Date(body.occurred_at * 1000)
-        : null;
+    const event: WebhookEvent = {
+      eventId: eventIdOf(body.id),
+      eventType: typeof body.event_type === 'string' ? body.event_type : 'unknown',
+      occurredAt: eventInstant(body.occurred_at),
+    };
+    return this.recordOnce('billing_provider', event, (em) =>
+      this.apply(em, event.eventType, event.occurredAt, body.content),
+    );
+  }
+
+  /**
+   * Records the sender's event once and applies it in the same transaction: a replay answers
+   * `duplicate` and changes nothing; an event whose effect fails is not recorded (the sender's
+   * retry applies it). Outcomes other than applied and ignored are logged.
+   */
+  async recordOnce(
+    sender: WebhookSender,
+    event: WebhookEvent,
+    apply: (em: EntityManager) => Promise<{ outcome: WebhookOutcome; teamId: string | null }>,
+  ): Promise<{ eventId: string; outcome: WebhookOutcome }> {
+    const { eventId, eventType, occurredAt } = event;
     return this.dataSource.transaction(async (em) => {
       const inserted = await em.query(
-        `INSERT INTO billing_webhook_event (event_id, event_type, occurred_at, outcome)
-         VALUES ($1, $2, $3, 'pending') ON CONFLICT (event_id) DO NOTHING RETURNING event_id`,
-        [eventId, eventType, occurredAt],
+        `INSERT INTO billing_webhook_event (provider, event_id, event_type, occurred_at, outcome)
+         VALUES ($1, $2, $3, $4, 'pending') ON CONFLICT (provider, event_id) DO NOTHING
+         RETURNING event_id`,
+        [sender, eventId, eventType, occurredAt],
       );
-      if (inserted.length === 0) return { eventId, outcome: 'duplicate' };
-      const { outcome, teamId } = await this.apply(em, eventType, occurredAt, body.content);
+      if (inserted.length === 0) return { eventId, outcome: 'duplicate' as const };
+      const { outcome, teamId } = await apply(em);
       await em.query(
-        `UPDATE billing_webhook_event SET outcome = $2, team_id = $3 WHERE event_id = $1`,
-        [eventId, outcome, teamId],
+        `UPDATE billing_webhook_event SET outcome = $3, team_id = $4
+          WHERE provider = $1 AND event_id = $2`,
+        [sender, eventId, outcome, teamId],
       );
       if (outcome !== 'applied' && outcome !== 'ignored')
-        this.logger.warn(`billing event ${eventId} (${eventType}) not applied: ${outcome}`);
+        this.logger.warn(`${sender} event ${eventId} (${eventType}) not applied: ${outcome}`);
       return { eventId, outcome };
     });
   }

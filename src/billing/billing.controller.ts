@@ -3,7 +3,13 @@ import { fromInput } from '../access/access-target';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { typedJson } from '../hydra/actions/action-result';
+import {
+  type HtmlPage,
+  PageAnswer,
+  RedirectAnswer,
+  typedJson,
+} from '../hydra/actions/action-result';
+import { errorPage } from '../auth/authorization-page';
 import { Team } from '../teams/team.entity';
 import { addonsFrom, planFrom, urlFrom } from './billing-input';
 import {
@@ -13,10 +19,17 @@ import {
   PlanChangeInput,
   PortalSessionInput,
   StorefrontCheckoutInput,
+  StorefrontReturnInput,
+  StorefrontWebhookInput,
   TeamBillingInput,
 } from './billing.input';
 import { BillingWebhooks, SIGNATURE_HEADER } from './billing-webhooks';
 import { BillingService } from './billing.service';
+import {
+  RETURN_OUTCOMES,
+  STOREFRONT_SIGNATURE_HEADER,
+  StorefrontBilling,
+} from './storefront-billing';
 
 /** The team a billing action is about: `teamId` (id or IRI). */
 const billedTeam = fromInput(Team, 'teamId');
@@ -26,6 +39,14 @@ const ADMINS =
 const PLAN =
   '`planId` is a paid plan of the catalogue (422 otherwise); add-ons are `{key: 0-1000}` of the catalogue. 502 when the provider is unavailable, 422 when it refuses.';
 const OBJECT = { type: 'object', additionalProperties: true };
+const HTML = { 'text/html': { schema: { type: 'string' } } };
+/** The layer's error bodies, for answers it does not document itself. */
+const ERROR = {
+  'application/ld+json': { schema: { $ref: '#/components/schemas/HydraError' } },
+  'application/problem+json': { schema: { $ref: '#/components/schemas/ProblemDetails' } },
+};
+/** The return's pages and redirects are never cached (each one reads the charge anew). */
+const NO_STORE = { 'Cache-Control': 'no-store' };
 
 /**
  * Billing actions (spec "Billing"). Trial and downgrade answer the Team (with its
@@ -37,6 +58,7 @@ export class BillingController {
   constructor(
     private readonly billing: BillingService,
     private readonly webhooks: BillingWebhooks,
+    private readonly storefront: StorefrontBilling,
   ) {}
 
   @Action({
@@ -159,7 +181,7 @@ export class BillingController {
     method: 'POST',
     path: '/billing/storefront/checkout_subscription',
     summary: 'Starts a storefront app charge for a plan.',
-    description: `Answers \`{confirmationUrl}\`; \`returnUrl\` (required) must be an absolute http(s) URL. ${PLAN} ${ADMINS}`,
+    description: `Answers \`{confirmationUrl}\`, where the merchant approves the charge on the storefront platform; the platform then sends the browser to \`GET /billing/storefront/return\`, which activates the plan and redirects to \`returnUrl\` (required, an absolute http(s) URL). 422 for a team without a storefront installation or billed through the billing provider, 503 without a storefront app, 502 when it is unavailable. ${PLAN} ${ADMINS}`,
     input: StorefrontCheckoutInput,
     output: { json: OBJECT },
     access: 'team:admin',
@@ -173,12 +195,75 @@ export class BillingController {
     const body = { ...input };
     const plan = planFrom(body, { paid: true });
     const returnUrl = urlFrom(body, 'returnUrl', true)!;
-    const answer = await this.billing.storefrontCheckout(
-      principal,
-      context.located[0],
-      plan,
-      returnUrl,
-    );
+    const answer = await this.storefront.checkout(principal, context.located[0], plan, returnUrl);
     return typedJson(context, 'StorefrontSubscriptionCheckout', { ...answer });
+  }
+
+  @Action({
+    method: 'GET',
+    path: '/billing/storefront/return',
+    summary: 'Takes the merchant back from a storefront charge\u2019s confirmation.',
+    description: `Public, for the merchant\u2019s browser (the return URL the storefront app gets with each charge; the platform adds \`charge_id\`). Reads the charge from the storefront app: once approved (\`active\`) the team is on the checkout\u2019s plan (subscription provider \`storefront\`). Redirects (302) to the checkout\u2019s \`returnUrl\` with \`subscription\` = ${Object.values(
+      RETURN_OUTCOMES,
+    )
+      .map((o) => `\`${o}\``)
+      .join(
+        ' | ',
+      )}; a settled checkout answers the same again without a call. An HTML page otherwise: 400 without \`checkout\` or \`charge_id\`, 404 when they do not name one checkout and its charge (nothing changes), 502 when the storefront app cannot confirm the charge (reload to try again), 503 without a storefront app. Never cached.`,
+    input: StorefrontReturnInput,
+    output: { oneOf: { html: true, redirect: true } },
+    // Every answer has its own status: the redirect, or a page saying what went wrong.
+    status: 302,
+    responses: {
+      302: {
+        description: 'Back to the client\u2019s returnUrl with `subscription=<outcome>`.',
+        content: undefined,
+        headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+      },
+      400: { description: 'A link without checkout or charge (an HTML page).', content: HTML },
+      404: { description: 'No checkout of this charge (an HTML page).', content: HTML },
+      409: { description: 'The checkout\u2019s plan is no longer offered.', content: HTML },
+      502: { description: 'The storefront app cannot confirm the charge.', content: HTML },
+      503: { description: 'No storefront app is configured.', content: HTML },
+    },
+    access: 'public',
+  })
+  async storefrontReturn(input: StorefrontReturnInput) {
+    const answer = await this.storefront.returnFromPlatform(input.checkout, input.charge_id);
+    if ('redirect' in answer)
+      return new RedirectAnswer({ url: answer.redirect, status: 302, headers: NO_STORE });
+    const page: HtmlPage = {
+      html: errorPage(answer.title, answer.message),
+      status: answer.status,
+      headers: {
+        ...NO_STORE,
+        'Content-Security-Policy':
+          "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'; base-uri 'none'",
+      },
+    };
+    return new PageAnswer(page);
+  }
+
+  @Action({
+    method: 'POST',
+    path: '/billing/storefront/webhook',
+    summary: 'Receives the storefront app\u2019s signed charge events.',
+    description:
+      'Public, authenticated by `X-Storefront-Hmac-Sha256: <base64 HMAC-SHA256 of the raw body with STOREFRONT_APP_WEBHOOK_SECRET>` (403 otherwise). Body `{id, topic, occurredAt, tokenId, charge}`: the charge\u2019s new status moves the subscription activated from it (`frozen`: past_due; `cancelled`, `declined`, `expired`: cancelled; `active`: active), or settles its pending checkout. Idempotent by event id; answers 202 `{eventId, outcome}` (`applied | duplicate | stale | ignored | unknown_charge | unknown_plan`) in plain JSON whatever the Accept header; 422 for an event without id.',
+    input: StorefrontWebhookInput,
+    output: { json: OBJECT },
+    status: 202,
+    formats: 'any',
+    responses: {
+      403: {
+        description: 'A missing or wrong signature: nothing is recorded.',
+        content: ERROR,
+      },
+    },
+    access: 'public',
+  })
+  async storefrontWebhook(input: StorefrontWebhookInput, _principal: null, context: ActionContext) {
+    this.storefront.authenticate(context.rawBody, context.header(STOREFRONT_SIGNATURE_HEADER));
+    return this.storefront.receive({ ...input });
   }
 }

@@ -1,4 +1,5 @@
 import { Allow } from 'class-validator';
+import { Documented } from '../hydra/validation/documented';
 import { NotBlank } from '../hydra/validation/constraints';
 import { Typed } from '../hydra/validation/input-types';
 
@@ -51,4 +52,41 @@ export class BillingWebhookInput {
   @Allow() occurred_at?: unknown;
   /** `{subscription, customer, ...}`. */
   @Allow() content?: unknown;
+}
+
+/**
+ * `GET /billing/storefront/return`: the merchant's browser back from the storefront platform.
+ * Read as sent (a browser gets a page for bad values, not an API error).
+ */
+export class StorefrontReturnInput {
+  @Documented({
+    type: 'string',
+    format: 'uuid',
+    required: true,
+    description: 'The checkout (ours, in the return URL given to the storefront app).',
+  })
+  checkout?: unknown;
+  @Documented({
+    type: 'string',
+    required: true,
+    description: 'The charge the merchant approved or declined (added by the storefront platform).',
+  })
+  charge_id?: unknown;
+}
+
+/**
+ * `POST /billing/storefront/webhook`: the storefront app's charge event. Read by
+ * StorefrontBilling once the signature over the raw body is checked.
+ */
+export class StorefrontWebhookInput {
+  /** The app's event id (idempotency key). */
+  @Allow() id?: unknown;
+  /** `recurring_charges/update`. */
+  @Allow() topic?: unknown;
+  /** ISO 8601. */
+  @Allow() occurredAt?: unknown;
+  /** The installation the charge belongs to. */
+  @Allow() tokenId?: unknown;
+  /** `{id, status, name, price, currency, interval, billingOn, trialEndsOn, test}`. */
+  @Allow() charge?: unknown;
 }

@@ -7,14 +7,19 @@ import { BillingController } from './billing.controller';
 import { BillingService } from './billing.service';
 import { EntitlementsGuard } from './entitlements-guard';
 import { HttpBillingProvider } from './http-billing-provider';
+import { StorefrontBilling } from './storefront-billing';
 
-/** Plans, subscriptions, checkouts, the provider's webhook and plan limits on writes. */
+/**
+ * Plans, subscriptions, checkouts, the provider's and the storefront app's webhooks, the
+ * storefront charges' return, and plan limits on writes.
+ */
 @Module({
   imports: [IntegrationsModule, ShipmentsModule],
   controllers: [BillingController],
   providers: [
     BillingService,
     BillingWebhooks,
+    StorefrontBilling,
     EntitlementsGuard,
     { provide: BILLING_PROVIDER, useClass: HttpBillingProvider },
   ],

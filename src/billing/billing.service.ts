@@ -2,15 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { Clock } from '../auth/clock';
-import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { teamLink } from '../integrations/integration-links';
-import {
-  STOREFRONT_APP,
-  StorefrontApp,
-  StorefrontAppRefusal,
-  StorefrontAppUnavailable,
-} from '../integrations/storefront-app';
 import {
   BILLING_PROVIDER,
   BillingProvider,
@@ -30,7 +22,6 @@ import {
   capacitiesOf,
   isDowngrade,
   planById,
-  priceOf,
 } from './plan-catalogue';
 import { StoredSubscription, findSubscription, saveSubscription } from './subscriptions';
 
@@ -43,9 +34,9 @@ export interface EstimateAnswer {
 }
 
 /**
- * Subscription billing rules: the one trial per user, checkouts at the hosted-checkout provider
- * or the storefront app, the provider's self-service portal, estimates and scheduled
- * downgrades. Callers have checked that the principal administers the team. The subscription
+ * Subscription billing rules: the one trial per user, checkouts at the hosted-checkout provider,
+ * the provider's self-service portal, estimates and scheduled downgrades (storefront charges:
+ * storefront-billing.ts). Callers have checked that the principal administers the team. The subscription
  * itself changes here only for trials and scheduled downgrades; everything the provider decides
  * (payments, activations, renewals, cancellations) arrives through its webhook.
  */
@@ -54,10 +45,8 @@ export class BillingService {
   constructor(
     private readonly dataSource: DataSource,
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
-    @Inject(STOREFRONT_APP) private readonly storefront: StorefrontApp,
     private readonly guard: EntitlementsGuard,
     private readonly clock: Clock,
-    private readonly config: AppConfig,
   ) {}
 
   /** Starts the team's trial of the trial plan; the user's one trial is spent. */
@@ -239,57 +228,6 @@ export class BillingService {
     };
   }
 
-  /**
-   * A subscription charge through the storefront app, for a team whose shop installed it: the
-   * merchant confirms it on the storefront platform at `confirmationUrl`.
-   */
-  async storefrontCheckout(
-    principal: Principal,
-    teamId: string,
-    plan: Plan,
-    returnUrl: string,
-  ): Promise<{ confirmationUrl: string }> {
-    const em = this.dataSource.manager;
-    const link = await teamLink(em, teamId, 'storefront');
-    if (!link) {
-      throw ValidationError.of(
-        'teamId',
-        'This team has no storefront installation: install the storefront app first.',
-        ViolationCodes.invalid,
-      );
-    }
-    const current = await findSubscription(em, teamId);
-    if (current?.live && current.provider === 'billing_provider') {
-      throw ValidationError.of(
-        'teamId',
-        'This team is billed through the billing provider; change its plan there.',
-        ViolationCodes.invalid,
-      );
-    }
-    if (!this.storefront.configured)
-      throw new ApiError(503, 'No storefront app is configured on this server.');
-    const charge = await this.callStorefront(() =>
-      this.storefront.createRecurringCharge(link.externalId, {
-        name: `${plan.name} plan`,
-        price: (priceOf(plan) / 100).toFixed(2),
-        currency: plan.currency,
-        interval: plan.billingPeriodUnit === 'year' ? 'annual' : 'every_30_days',
-        trialDays: 0,
-        returnUrl,
-        test: !this.config.isProduction,
-      }),
-    );
-    await this.recordCheckout(
-      principal,
-      teamId,
-      'storefront',
-      plan,
-      charge.id,
-      charge.confirmationUrl,
-    );
-    return { confirmationUrl: charge.confirmationUrl };
-  }
-
   private refuseStorefrontBilled(current: StoredSubscription | null): void {
     if (current?.live && current.provider === 'storefront') {
       throw ValidationError.of(
@@ -338,22 +276,6 @@ export class BillingService {
         );
       if (error instanceof BillingProviderUnavailable)
         throw new ApiError(502, 'The billing provider is unavailable; try again later.');
-      throw error;
-    }
-  }
-
-  private async callStorefront<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof StorefrontAppRefusal)
-        throw ValidationError.of(
-          '',
-          `The storefront app refused the request: ${error.message}`,
-          ViolationCodes.invalid,
-        );
-      if (error instanceof StorefrontAppUnavailable)
-        throw new ApiError(502, 'The storefront app is unavailable; try again later.');
       throw error;
     }
   }

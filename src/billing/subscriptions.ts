@@ -23,25 +23,34 @@ export async function findSubscription(
   return rows.length ? rowToSubscription(rows[0]) : null;
 }
 
-/** The subscription the provider knows by this id, or null. */
+/**
+ * The subscription the provider knows by this id (the billing provider's subscription, the
+ * storefront's charge), locked for the transaction, or null.
+ */
 export async function findByProviderId(
   em: EntityManager,
   providerSubscriptionId: string,
+  provider: 'billing_provider' | 'storefront' = 'billing_provider',
 ): Promise<StoredSubscription | null> {
   const rows: Array<Record<string, any>> = await em.query(
     `SELECT bs.*, ${LIVE_SUBSCRIPTION} AS live FROM subscription bs
-      WHERE bs.provider = 'billing_provider' AND bs.provider_subscription_id = $1 FOR UPDATE`,
-    [providerSubscriptionId],
+      WHERE bs.provider = $2 AND bs.provider_subscription_id = $1 FOR UPDATE`,
+    [providerSubscriptionId, provider],
   );
   return rows.length ? rowToSubscription(rows[0]) : null;
 }
 
-/** Writes the team's one subscription (insert or replace). */
+/**
+ * Writes the team's one subscription (insert or replace). `lastEventAt` (the time of the event
+ * that decided it) is kept when null, unless `newEventClock`: a subscription taking over from
+ * another starts its own event order.
+ */
 export async function saveSubscription(
   em: EntityManager,
   teamId: string,
   s: SubscriptionState,
   lastEventAt: Date | null = null,
+  newEventClock = false,
 ): Promise<void> {
   await em.query(
     `INSERT INTO subscription (team_id, provider, plan_id, plan_name, plan_type, status,
@@ -62,7 +71,8 @@ export async function saveSubscription(
         scheduled_plan_id = CASE WHEN EXCLUDED.has_scheduled_changes
           THEN COALESCE(EXCLUDED.scheduled_plan_id, subscription.scheduled_plan_id) END,
         has_coupon_code = EXCLUDED.has_coupon_code,
-        last_event_at = COALESCE(EXCLUDED.last_event_at, subscription.last_event_at),
+        last_event_at = CASE WHEN $19 THEN EXCLUDED.last_event_at
+          ELSE COALESCE(EXCLUDED.last_event_at, subscription.last_event_at) END,
         updated_at = now()`,
     [
       teamId,
@@ -83,6 +93,7 @@ export async function saveSubscription(
       s.scheduledPlanId,
       s.hasCouponCode,
       lastEventAt,
+      newEventClock,
     ],
   );
 }

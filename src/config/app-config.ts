@@ -126,6 +126,8 @@ export class AppConfig {
   readonly integrationSecret: string | undefined;
   readonly storefrontAppUrl: string | undefined;
   readonly storefrontAppApiKey: string | undefined;
+  /** HMAC-SHA256 key of the storefront app's charge webhooks; undefined refuses them all. */
+  readonly storefrontAppWebhookSecret: string | undefined;
   readonly customDomainCnameTarget: string | undefined;
   /** DNS servers for custom domain checks; empty: the system's. */
   readonly dnsServers: string[];

@@ -578,6 +578,13 @@ export const CONFIG_VARIABLES = {
     description: 'bearer key of the storefront app API',
     parse: nonEmpty,
   },
+  storefrontAppWebhookSecret: {
+    name: 'STOREFRONT_APP_WEBHOOK_SECRET',
+    default: undefined,
+    description:
+      'shared secret of POST /billing/storefront/webhook (X-Storefront-Hmac-Sha256: base64 HMAC-SHA256 of the raw body); unset: every storefront webhook is refused',
+    parse: nonEmpty,
+  },
   customDomainCnameTarget: {
     name: 'CUSTOM_DOMAIN_CNAME_TARGET',
     default: undefined,

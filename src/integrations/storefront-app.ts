@@ -5,15 +5,28 @@ import { AppConfig } from '../config/app-config';
  * The storefront app: the service installed in merchants' shops on the storefront platform. It
  * holds each installation's platform access token; this service only ever knows an
  * installation by its `tokenId`. The production adapter (HttpStorefrontApp) calls the app's
- * REST API; tests run it against a local server speaking the same protocol:
+ * REST API; tests run it against a local server speaking the same protocol
+ * (test/fakes/storefront-app-fake.ts):
  *
  * - `GET {base}/api/installations/{tokenId}` -> 200 `{id, shop, shopName, email, currency}`,
  *   404 when unknown;
  * - `POST {base}/api/installations/{tokenId}/recurring_charges` with JSON `{name, price,
  *   currency, interval, trialDays, returnUrl, test}` -> 201 `{id, status, confirmationUrl}`
- *   (the merchant approves the charge at confirmationUrl, on the platform).
+ *   (the merchant approves the charge at confirmationUrl, on the platform, which then sends
+ *   the merchant's browser to `returnUrl` with `charge_id=<id>` added to its query);
+ * - `GET {base}/api/installations/{tokenId}/recurring_charges/{id}` -> 200 the charge
+ *   `{id, status, name, price, currency, interval, billingOn, trialEndsOn, test}`, 404 when the
+ *   installation or the charge is unknown. `status` is one of CHARGE_STATUSES; `billingOn`
+ *   (the next billing date, the end of the period paid for) and `trialEndsOn` are ISO 8601
+ *   dates or date-times, or null.
  *
  * Every call carries `Authorization: Bearer STOREFRONT_APP_API_KEY`.
+ *
+ * Later changes of a charge come from the app as webhooks: `POST {PUBLIC_URL}/billing/
+ * storefront/webhook` with JSON `{id, topic: "recurring_charges/update", occurredAt, tokenId,
+ * charge}` (`id` the event's, unique; `occurredAt` ISO 8601; `charge` as the GET above
+ * answers it) and `X-Storefront-Hmac-Sha256: <base64 of the HMAC-SHA256 of the raw body with
+ * STOREFRONT_APP_WEBHOOK_SECRET>` (src/billing/storefront-billing.ts).
  */
 export const STOREFRONT_APP = Symbol('StorefrontApp');
 
@@ -43,11 +56,73 @@ export interface RecurringCharge {
   confirmationUrl: string;
 }
 
+/**
+ * A charge's statuses, as the platform's: `pending` (waiting for the merchant), `active`
+ * (approved, billed), `declined` (refused by the merchant), `expired` (not approved in time),
+ * `frozen` (on hold: the shop does not pay), `cancelled` (ended by the app, an uninstall or a
+ * newer charge). declined, expired and cancelled are final.
+ */
+export const CHARGE_STATUSES = [
+  'pending',
+  'active',
+  'declined',
+  'expired',
+  'frozen',
+  'cancelled',
+] as const;
+export type ChargeStatus = (typeof CHARGE_STATUSES)[number];
+
+/** A charge as the app reports it (its GET answer, a webhook's `charge`). */
+export interface RecurringChargeState {
+  id: string;
+  status: ChargeStatus;
+  name: string | null;
+  price: string | null;
+  currency: string | null;
+  interval: string | null;
+  /** The next billing date: the end of the period paid for. */
+  billingOn: Date | null;
+  trialEndsOn: Date | null;
+  test: boolean;
+}
+
+/**
+ * A charge object of the protocol; null when it has no id or a status that is not one of
+ * CHARGE_STATUSES.
+ */
+export function chargeStateOf(value: unknown): RecurringChargeState | null {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return null;
+  const c = value as Record<string, unknown>;
+  const status = CHARGE_STATUSES.find((s) => s === c.status);
+  if (typeof c.id !== 'string' || !c.id || c.id.length > 255 || !status) return null;
+  const text = (v: unknown) => (typeof v === 'string' ? v : null);
+  return {
+    id: c.id,
+    status,
+    name: text(c.name),
+    price: text(c.price),
+    currency: text(c.currency),
+    interval: text(c.interval),
+    billingOn: dateOf(c.billingOn),
+    trialEndsOn: dateOf(c.trialEndsOn),
+    test: c.test === true,
+  };
+}
+
+/** An ISO 8601 date or date-time; null when absent or not one. */
+function dateOf(v: unknown): Date | null {
+  if (typeof v !== 'string' || !/^\d{4}-\d{2}-\d{2}/.test(v)) return null;
+  const date = new Date(v);
+  return Number.isNaN(date.getTime()) ? null : date;
+}
+
 export interface StorefrontApp {
   readonly configured: boolean;
   /** The installation, or null when the app does not know the token. */
   installation(tokenId: string): Promise<StorefrontInstallation | null>;
   createRecurringCharge(tokenId: string, charge: RecurringChargeRequest): Promise<RecurringCharge>;
+  /** The charge's current state, or null when the app knows no such charge (or installation). */
+  recurringCharge(tokenId: string, chargeId: string): Promise<RecurringChargeState | null>;
 }
 
 /** The storefront app refused the request (4xx other than 404). */
@@ -106,6 +181,18 @@ export class HttpStorefrontApp implements StorefrontApp {
       status: typeof body.status === 'string' ? body.status : null,
       confirmationUrl: body.confirmationUrl,
     };
+  }
+
+  async recurringCharge(tokenId: string, chargeId: string): Promise<RecurringChargeState | null> {
+    const { status, body } = await this.call(
+      'GET',
+      `/api/installations/${encodeURIComponent(tokenId)}/recurring_charges/${encodeURIComponent(chargeId)}`,
+    );
+    if (status === 404) return null;
+    const charge = chargeStateOf(body);
+    if (!charge || charge.id !== chargeId)
+      throw new StorefrontAppUnavailable('storefront app answered something else than the charge');
+    return charge;
   }
 
   private async call(

@@ -36,6 +36,9 @@ export const PUBLIC_ROUTES = [
   /^\/reviews\//,
   // Billing provider webhooks: authenticated by an HMAC signature of the body, not a token.
   /^\/billing\/billing_provider\/webhook$/,
+  // The storefront app's charge webhooks (signed the same way), and the merchant's browser
+  // back from a charge's confirmation (the checkout and its charge id are the credential).
+  /^\/billing\/storefront\/(webhook|return)$/,
   // Sign-up from the storefront app (like /security/signup).
   /^\/integration\/storefront\/register$/,
   // Server-to-server calls of the storefront and marketing apps: a shared secret header.
