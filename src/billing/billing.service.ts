@@ -13,6 +13,7 @@ import {
   PortalSession,
   SubscriptionItem,
 } from './billing-provider';
+import { counterpartCall } from './counterpart-call';
 import { EntitlementsGuard } from './entitlements-guard';
 import {
   ADDONS,
@@ -265,18 +266,13 @@ export class BillingService {
   private async callProvider<T>(call: () => Promise<T>): Promise<T> {
     if (!this.provider.configured)
       throw new ApiError(503, 'No billing provider is configured on this server.');
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof BillingProviderRefusal)
-        throw ValidationError.of(
-          '',
-          `The billing provider refused the request: ${error.message}`,
-          ViolationCodes.invalid,
-        );
-      if (error instanceof BillingProviderUnavailable)
-        throw new ApiError(502, 'The billing provider is unavailable; try again later.');
-      throw error;
-    }
+    return counterpartCall(
+      {
+        name: 'billing provider',
+        refusal: BillingProviderRefusal,
+        unavailable: BillingProviderUnavailable,
+      },
+      call,
+    );
   }
 }

@@ -25,6 +25,7 @@ import {
   eventIdOf,
   eventInstant,
 } from './billing-webhooks';
+import { counterpartCall } from './counterpart-call';
 import { Plan, capacitiesOf, planById, priceOf } from './plan-catalogue';
 import type { SubscriptionStatus } from './subscription-state';
 import { findByProviderId, findSubscription, saveSubscription } from './subscriptions';
@@ -343,19 +344,14 @@ export class StorefrontBilling {
   }
 
   private async callStorefront<T>(call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      if (error instanceof StorefrontAppRefusal)
-        throw ValidationError.of(
-          '',
-          `The storefront app refused the request: ${error.message}`,
-          ViolationCodes.invalid,
-        );
-      if (error instanceof StorefrontAppUnavailable)
-        throw new ApiError(502, 'The storefront app is unavailable; try again later.');
-      throw error;
-    }
+    return counterpartCall(
+      {
+        name: 'storefront app',
+        refusal: StorefrontAppRefusal,
+        unavailable: StorefrontAppUnavailable,
+      },
+      call,
+    );
   }
 }
 
