@@ -10,10 +10,10 @@ import {
   testTrackingNumber,
 } from './factories/commerce.factory';
 import { Tenant, createTenant } from './factories/tenant.factory';
-import { closeTestApp, createTestApp } from './support/app';
+import { useEventApp, type EventApp } from './support/event-app';
 import { api } from './support/http';
-import { TestSmtp, startTestSmtp } from './support/smtp';
-import { WebhookReceiver, startWebhookReceiver } from './support/webhook-receiver';
+import type { TestSmtp } from './support/smtp';
+import type { WebhookReceiver } from './support/webhook-receiver';
 
 interface UpdateRow {
   id: string;
@@ -29,32 +29,19 @@ interface UpdateRow {
  * never match them (src/events/README.md).
  */
 describe('indirect updates in the outbox', () => {
+  const env = useEventApp({ smtp: true });
   let app: NestExpressApplication;
   let db: DataSource;
   let receiver: WebhookReceiver;
   let smtp: TestSmtp;
   let tenant: Tenant;
   let workspace: string;
-  const saved = { ...process.env };
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    smtp = await startTestSmtp();
-    process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
-    process.env.SMTP_URL = smtp.url;
-    app = await createTestApp();
-    db = app.get(DataSource);
-  });
+  beforeAll(() => ({ app, db, receiver, smtp } = env as Required<EventApp>));
   beforeEach(async () => {
     tenant = await createTenant(app);
     workspace = `/workspaces/${tenant.workspaceId}`;
     app.get(Clock).reset();
-  });
-  afterAll(async () => {
-    await closeTestApp(app);
-    await receiver.close();
-    await smtp.close();
-    process.env = saved;
   });
 
   const http = () => api(app, { token: tenant.token });

@@ -9,9 +9,9 @@ import {
   testTrackingNumber,
 } from './factories/commerce.factory';
 import { Tenant, createTenant } from './factories/tenant.factory';
-import { closeTestApp, createTestApp } from './support/app';
+import { useEventApp } from './support/event-app';
 import { api } from './support/http';
-import { WebhookReceiver, startWebhookReceiver } from './support/webhook-receiver';
+import type { WebhookReceiver } from './support/webhook-receiver';
 
 const SECRET = 'whsec_shipment_events_0123456789';
 
@@ -25,27 +25,17 @@ interface OutboxRow {
 }
 
 describe('shipment events in the outbox', () => {
+  const env = useEventApp();
   let app: NestExpressApplication;
   let db: DataSource;
   let receiver: WebhookReceiver;
   let tenant: Tenant;
   let workspace: string;
-  const saved = { ...process.env };
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
-    app = await createTestApp();
-    db = app.get(DataSource);
-  });
+  beforeAll(() => ({ app, db, receiver } = env));
   beforeEach(async () => {
     tenant = await createTenant(app);
     workspace = `/workspaces/${tenant.workspaceId}`;
-  });
-  afterAll(async () => {
-    await closeTestApp(app);
-    await receiver.close();
-    process.env = saved;
   });
 
   const http = () => api(app, { token: tenant.token });

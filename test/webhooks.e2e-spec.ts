@@ -6,14 +6,15 @@ import { Clock } from '../src/tracking/clock';
 import { verifySignature } from '../src/webhooks/webhook-signature';
 import { testTrackingNumber } from './factories/commerce.factory';
 import { Tenant, createTenant } from './factories/tenant.factory';
-import { closeTestApp, createTestApp } from './support/app';
+import { RETRIES, useEventApp, type EventApp } from './support/event-app';
 import { api } from './support/http';
-import { TestSmtp, startTestSmtp } from './support/smtp';
-import { WebhookReceiver, startWebhookReceiver } from './support/webhook-receiver';
+import type { TestSmtp } from './support/smtp';
+import type { WebhookReceiver } from './support/webhook-receiver';
 
 const SECRET = 'whsec_e2e_0123456789abcdef';
 
 describe('webhook delivery', () => {
+  const env = useEventApp({ smtp: true, env: RETRIES });
   let app: NestExpressApplication;
   let db: DataSource;
   let delivery: EventDelivery;
@@ -21,17 +22,9 @@ describe('webhook delivery', () => {
   let receiver: WebhookReceiver;
   let smtp: TestSmtp;
   let tenant: Tenant;
-  const saved = { ...process.env };
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    smtp = await startTestSmtp();
-    process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
-    process.env.SMTP_URL = smtp.url;
-    process.env.EVENT_DELIVERY_RETRY_BASE_SECONDS = '30';
-    process.env.EVENT_DELIVERY_MAX_ATTEMPTS = '3';
-    app = await createTestApp();
-    db = app.get(DataSource);
+  beforeAll(() => {
+    ({ app, db, receiver, smtp } = env as Required<EventApp>);
     delivery = app.get(EventDelivery);
     clock = app.get(Clock);
   });
@@ -40,12 +33,6 @@ describe('webhook delivery', () => {
     receiver.received.length = 0;
     receiver.answers.length = 0;
     clock.reset();
-  });
-  afterAll(async () => {
-    await closeTestApp(app);
-    await receiver.close();
-    await smtp.close();
-    process.env = saved;
   });
 
   const http = () => api(app, { token: tenant.token });

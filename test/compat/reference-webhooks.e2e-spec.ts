@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { EventDelivery } from '../../src/events/event-delivery';
 import { Clock } from '../../src/tracking/clock';
 import { verifySignature } from '../../src/webhooks/webhook-signature';
-import { closeTestApp, createTestApp } from '../support/app';
+import { RETRIES, useEventApp } from '../support/event-app';
 import { api } from '../support/http';
-import { WebhookReceiver, startWebhookReceiver } from '../support/webhook-receiver';
+import type { WebhookReceiver } from '../support/webhook-receiver';
 import { createTenant, type Tenant } from '../factories/tenant.factory';
 import { createOrder, testOrderNumber, testTrackingNumber } from '../factories/commerce.factory';
 
@@ -24,19 +24,15 @@ interface ReferenceItem {
  * HTTP Basic credentials and reads `{"data": [{entity, event, data, updatedFields}]}`.
  */
 describe('webhook workflows in the reference form', () => {
+  const env = useEventApp({ env: RETRIES });
   let app: NestExpressApplication;
   let delivery: EventDelivery;
   let clock: Clock;
   let receiver: WebhookReceiver;
   let tenant: Tenant;
-  const saved = { ...process.env };
 
-  beforeAll(async () => {
-    receiver = await startWebhookReceiver();
-    process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
-    process.env.EVENT_DELIVERY_RETRY_BASE_SECONDS = '30';
-    process.env.EVENT_DELIVERY_MAX_ATTEMPTS = '3';
-    app = await createTestApp();
+  beforeAll(() => {
+    ({ app, receiver } = env);
     delivery = app.get(EventDelivery);
     clock = app.get(Clock);
   });
@@ -48,11 +44,6 @@ describe('webhook workflows in the reference form', () => {
     receiver.received.length = 0;
     receiver.answers.length = 0;
     clock.reset();
-  });
-  afterAll(async () => {
-    await closeTestApp(app);
-    await receiver.close();
-    process.env = saved;
   });
 
   const http = () => api(app, { token: tenant.token }).json();
