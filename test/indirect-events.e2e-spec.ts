@@ -403,6 +403,43 @@ describe('indirect updates in the outbox', () => {
     });
   });
 
+  it('order item writes: their order, cause "order_item", only when it reads differently', async () => {
+    const order = await createOrder(app, tenant);
+    const before = (await updates('order')).length;
+    const item = await createOrderItem(app, tenant, order['@id'], { qty: 2 });
+    let rows = await since('order', before);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].aggregate_id).toBe(order.id);
+    expect(fields(rows[0])).toEqual(['items']);
+    expect(rows[0].payload).toMatchObject({ cause: 'order_item', items: [item['@id']] });
+
+    // A PUT the order does not show (the product's name) changes nothing of it.
+    await http().put(item['@id'], { productName: 'Blue socks' }).expect(200);
+    expect(await since('order', before + 1)).toEqual([]);
+    // Shipped in full, then its quantity raised: the order's fulfilment moves.
+    const shipment = await createShipment(app, tenant);
+    await createShipmentItem(app, tenant, {
+      shipment: shipment['@id'],
+      orderItem: item['@id'],
+      qty: 2,
+    });
+    const shipped = (await updates('order')).length;
+    await http().put(item['@id'], { qty: 3 }).expect(200);
+    rows = await since('order', shipped);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].payload).toMatchObject({
+      changedFields: ['fulfillmentStatus'],
+      cause: 'order_item',
+      fulfillmentStatus: 'partial',
+    });
+
+    await http().delete(item['@id']).expect(204);
+    rows = await since('order', shipped + 1);
+    expect(rows).toHaveLength(1);
+    expect(fields(rows[0])).toEqual(['fulfillmentStatus', 'items']);
+    expect(rows[0].payload).toMatchObject({ cause: 'order_item', items: [] });
+  });
+
   it('a failed write rolls its indirect events back with it', async () => {
     const order = await createOrder(app, tenant);
     const shipment = await createShipment(app, tenant);

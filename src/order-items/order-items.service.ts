@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
+import {
+  RecordChangeEvents,
+  type RecordSnapshot,
+  type RecordsBefore,
+} from '../events/record-change-events';
 import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { refreshOrderAggregates } from '../orders/order-aggregates';
+import { Order } from '../orders/order.entity';
 import { ShipmentEvents } from '../shipments/shipment-events';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { OrderItem } from './order-item.entity';
@@ -13,12 +18,15 @@ import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 /**
  * Order item rules: the item lives in its order's workspace; qty and price
  * default to 0; qty may not drop below what shipments already carry; the
- * order's fulfilment is recomputed with every change.
+ * order's fulfilment is recomputed with every change, and the order gets
+ * `order.updated` (`cause: "order_item"`) when that changed how it reads.
  */
 @Injectable()
 export class OrderItemsService implements ResourceHooks<OrderItem> {
   private readonly orderOf = new WeakMap<OrderItem, string>();
   private readonly before = new WeakMap<OrderItem, RecordSnapshot | null>();
+  /** The item's order as it read before the write (RecordChangeEvents.watch). */
+  private readonly orderBefore = new WeakMap<OrderItem, RecordsBefore>();
 
   constructor(
     private readonly changes: RecordChangeEvents,
@@ -37,6 +45,10 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
       ]);
       if (row) item.workspace = { id: row.workspace_id } as Workspace;
     }
+    this.orderBefore.set(
+      item,
+      await this.changes.watch(ctx.em, 'order', Order, [this.orderOf.get(item)]),
+    );
     item.qty ??= 0;
     item.price ??= '0';
     item.productOptions ??= {};
@@ -136,13 +148,16 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
       const before = this.before.get(item) ?? null;
       await this.changes.updated(ctx.em, 'order_item', OrderItem, item.id, before);
     }
+    const orderBefore = this.orderBefore.get(item) ?? new Map();
+    await this.changes.indirectlyUpdated(ctx.em, 'order', Order, orderBefore, 'order_item');
   }
 
   /**
    * Deletes the item (its shipment items go with it) and the notes on both (removeNotesOf),
    * then recomputes the order's fulfilment; the shipments that carried it (`shipmentItems`)
-   * get `shipment.updated` with `cause: "order_item"`. Every delete path of an order item
-   * (DELETE, delete_records_batch) runs this.
+   * and its order (`items`, fulfilment) get `shipment.updated` / `order.updated` with
+   * `cause: "order_item"`. Every delete path of an order item (DELETE, delete_records_batch)
+   * runs this.
    */
   async remove(item: OrderItem, ctx: WriteContext): Promise<void> {
     const { em } = ctx;
@@ -156,10 +171,12 @@ export class OrderItemsService implements ResourceHooks<OrderItem> {
         [item.id],
       );
     const shipmentsBefore = await this.shipmentEvents.watch(em, row?.shipment_ids ?? []);
+    const orderBefore = await this.changes.watch(em, 'order', Order, [row?.order_id]);
     if (row) await removeNotesOf(em, row.workspace_id, 'order_items', [item.id]);
     await em.delete(OrderItem, { id: item.id });
     await refreshOrderAggregates(em, [row?.order_id]);
     await this.changes.deleted(em, 'order_item', item.id, before);
     await this.shipmentEvents.indirectlyUpdated(em, shipmentsBefore, 'order_item');
+    await this.changes.indirectlyUpdated(em, 'order', Order, orderBefore, 'order_item');
   }
 }
