@@ -92,6 +92,28 @@ describe('deleting an integration with its data', () => {
     await api(app, { token: tenant.token }).get(ownShipment['@id']).expect(200);
   });
 
+  it('announces the records it deletes as deleted, and only the others as updated', async () => {
+    const shop = await integration();
+    const { order, shipment } = await broughtIn(shop['@id']);
+    // A shipment of the shop's order that the shop did not bring in stays, unlinked.
+    const kept = await createShipment(app, tenant, { orders: [order['@id']] });
+    const [{ at }] = await app.get(DataSource).query(`SELECT clock_timestamp() AS at`);
+    await api(app, { token: tenant.token }).delete(`${shop['@id']}?deleteData=1`).expect(204);
+    const events: Array<{ type: string; aggregate_id: string; cause: string | null }> = await app
+      .get(DataSource)
+      .query(
+        `SELECT type, aggregate_id, payload->>'cause' AS cause FROM outbox_event
+          WHERE workspace_id = $1 AND created_at >= $2 ORDER BY type, aggregate_id`,
+        [tenant.workspaceId, at],
+      );
+    const of = (id: string) => events.filter((e) => e.aggregate_id === id).map((e) => e.type);
+    expect(of(order.id)).toEqual(['order.deleted']);
+    expect(of(shipment.id)).toEqual(['shipment.deleted']);
+    expect(events.filter((e) => e.aggregate_id === kept.id)).toEqual([
+      { type: 'shipment.updated', aggregate_id: kept.id, cause: 'order' },
+    ]);
+  });
+
   it('keeps the data without deleteData', async () => {
     const shop = await integration();
     const { order, shipment } = await broughtIn(shop['@id']);
