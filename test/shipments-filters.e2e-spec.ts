@@ -43,6 +43,8 @@ const DOMAIN_VALUES: Record<string, Pair> = {
 };
 
 function kindOf(v: SearchVariable): { kind: string; op?: string } {
+  // groups[] picks the properties shown, not the rows.
+  if (v.variable === 'groups[]') return { kind: 'view' };
   const p = v.property ?? '';
   if (v.variable === `order[${p}]`) return { kind: 'order' };
   if (v.variable === `empty[${p}]`) return { kind: 'empty' };
@@ -117,8 +119,14 @@ describe('declared filters filter (table-driven)', () => {
       // definitions; test/custom-field-values.e2e-spec.ts covers them.
       if (v.variable.includes('{')) continue;
       const { kind, op } = kindOf(v);
-      const p = v.property!;
       const name = encodeURIComponent(v.variable);
+      if (kind === 'view') {
+        const got = await listed(f, `${name}=get${f.resource.shortName}`);
+        if ([...got].sort().join() !== [...A, ...B].sort().join())
+          throw new Error(`${f.resource.shortName} ?groups[]: expected both records`);
+        continue;
+      }
+      const p = v.property!;
       const pair = await valuesFor(f, p, kind === 'empty');
       const a = asParam(pair.a);
       const b = asParam(pair.b);
