@@ -1,10 +1,10 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { ThrottlerStorageService } from '@nestjs/throttler';
 import { createHash, randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '../src/config/load-config';
 import { createDataSource } from '../src/database/data-source';
+import { MemoryThrottlerStorage } from '../src/rate-limit/memory-throttler-storage';
 import {
   MAX_RAW_KEY_LENGTH,
   PostgresThrottlerStorage,
@@ -117,7 +117,7 @@ describe('PostgresThrottlerStorage', () => {
   });
 
   it("answers exactly as @nestjs/throttler's in-memory storage, call after call", async () => {
-    const memory = new ThrottlerStorageService();
+    const memory = new MemoryThrottlerStorage();
     const dateNow = jest.spyOn(Date, 'now').mockImplementation(() => now);
     try {
       const keys = [freshKey('same-a'), freshKey('same-b')];
@@ -140,6 +140,12 @@ describe('PostgresThrottlerStorage', () => {
           ...expected,
           // Math.ceil of a small negative fraction is -0 there (=== 0, the same header).
           timeToBlockExpire: expected.timeToBlockExpire + 0,
+        });
+        // And both tell the same block without counting (RateBudgets.assertOpen).
+        now += [0, 400][random(2)];
+        expect({ call: i, left: await clocked.blockedFor(key, THROTTLER) }).toEqual({
+          call: i,
+          left: await memory.blockedFor(key),
         });
         seen.add(`${block > 0 ? 'blocking' : 'non-blocking'}, blocked: ${expected.isBlocked}`);
       }

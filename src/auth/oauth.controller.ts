@@ -162,18 +162,23 @@ export class OAuthController {
     }
     const email = typeof input.email === 'string' ? input.email : '';
     const password = typeof input.password === 'string' ? input.password : '';
-    if (email && password) {
-      try {
-        await this.throttle.spend('password-login', context.ip, email);
-      } catch (error) {
-        if (!(error instanceof RateLimited)) throw error;
-        const tooMany = errorPage('Too many attempts', 'Too many sign-in attempts; retry later.');
-        return new PageAnswer(
-          page(429, tooMany, undefined, { 'Retry-After': String(error.retryAfterSeconds) }),
-        );
+    let user: Awaited<ReturnType<PasswordLogin['authenticate']>> = null;
+    try {
+      if (email && password) {
+        // Every attempt counts per address; per account only wrong passwords do, and a
+        // locked account is refused before its password is checked.
+        await this.throttle.spend('password-login', context.ip);
+        await this.throttle.assertAccountOpen('password-login', email);
+        user = await this.login.authenticate(email, password);
+        if (!user) await this.throttle.spendFailure('password-login', email);
       }
+    } catch (error) {
+      if (!(error instanceof RateLimited)) throw error;
+      const tooMany = errorPage('Too many attempts', 'Too many sign-in attempts; retry later.');
+      return new PageAnswer(
+        page(429, tooMany, undefined, { 'Retry-After': String(error.retryAfterSeconds) }),
+      );
     }
-    const user = email && password ? await this.login.authenticate(email, password) : null;
     if (!user) {
       const again = authorizationPage({
         clientName: checked.client.name,

@@ -267,7 +267,7 @@ export const CONFIG_VARIABLES = {
     name: 'ACCOUNT_RATE_LIMIT_PER_ACCOUNT',
     default: '10',
     description:
-      'the same, per e-mail address or account per action per window (mails sent, passwords tried)',
+      'the same, per e-mail address or account per action per window (mails sent; wrong passwords on the consent page, every password change)',
     parse: integer(1, 1000000),
   },
   accountRateWindowSeconds: {

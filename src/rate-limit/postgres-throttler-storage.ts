@@ -189,6 +189,23 @@ export class PostgresThrottlerStorage implements ThrottlerStorage {
     };
   }
 
+  /**
+   * Seconds until the key's block ends (rounded up), or 0 when it is not blocked; counts
+   * nothing (RateBudgets.assertOpen).
+   */
+  async blockedFor(key: string, throttlerName: string): Promise<number> {
+    const rows = rowsOf<{ seconds: string | null }>(
+      await this.db.query(
+        `SELECT ceil((c.block_expires_at - n.now) / 1000.0)::bigint AS seconds
+           FROM rate_limit_counter c,
+                (SELECT coalesce($3::bigint, ${DB_NOW_MS}) AS now) n
+          WHERE c.throttler = $1 AND c.key = $2 AND c.blocked AND c.block_expires_at > n.now`,
+        [throttlerName, storedKey(key), this.options.now?.() ?? null],
+      ),
+    );
+    return rows.length ? Number(rows[0].seconds) : 0;
+  }
+
   /** Deletes the rows that no longer change any answer; returns how many. */
   async purgeExpired(): Promise<number> {
     let deleted = 0;

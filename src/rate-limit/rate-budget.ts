@@ -29,13 +29,12 @@ export class RateLimited extends ApiError {
  */
 @Injectable()
 export class RateBudgets {
-  constructor(@Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage) {}
+  constructor(@Inject(RATE_LIMIT_STORAGE) private readonly storage: BlockAwareStorage) {}
 
   /** Counts one hit of `key` against `budget`; throws RateLimited when over it. */
   async spend(budget: Budget, key: string, message?: string): Promise<void> {
-    const hashed = createHash('sha256').update(key).digest('hex');
     const { isBlocked, timeToBlockExpire } = await this.storage.increment(
-      `${budget.name}:${hashed}`,
+      storedKeyOf(budget, key),
       budget.windowMs,
       budget.limit,
       budget.windowMs,
@@ -43,4 +42,22 @@ export class RateBudgets {
     );
     if (isBlocked) throw new RateLimited(Math.max(1, timeToBlockExpire), message);
   }
+
+  /**
+   * Throws RateLimited while `key` is blocked on `budget`, counting nothing: for budgets spent
+   * only on failures (a wrong password), checked before the attempt.
+   */
+  async assertOpen(budget: Budget, key: string, message?: string): Promise<void> {
+    const seconds = await this.storage.blockedFor(storedKeyOf(budget, key), budget.name);
+    if (seconds > 0) throw new RateLimited(seconds, message);
+  }
+}
+
+/** A storage that can also tell how long a key stays blocked (both of RATE_LIMIT_STORE's). */
+export interface BlockAwareStorage extends ThrottlerStorage {
+  blockedFor(key: string, throttlerName: string): Promise<number>;
+}
+
+function storedKeyOf(budget: Budget, key: string): string {
+  return `${budget.name}:${createHash('sha256').update(key).digest('hex')}`;
 }

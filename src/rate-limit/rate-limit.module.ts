@@ -7,10 +7,11 @@ import {
   OnApplicationShutdown,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { ThrottlerStorageService, type ThrottlerStorage } from '@nestjs/throttler';
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { PeriodicTask } from '../jobs/periodic-task';
+import { MemoryThrottlerStorage } from './memory-throttler-storage';
 import { PostgresThrottlerStorage } from './postgres-throttler-storage';
 import { RateBudgets } from './rate-budget';
 import { RATE_LIMIT_STORAGE } from './rate-limit-storage.token';
@@ -63,7 +64,7 @@ export class RateLimitPurger implements OnApplicationBootstrap, OnApplicationShu
       inject: [AppConfig, DataSource],
       useFactory: (config: AppConfig, dataSource: DataSource): ThrottlerStorage =>
         config.rateLimitStore === 'memory'
-          ? new ThrottlerStorageService()
+          ? new MemoryThrottlerStorage()
           : new PostgresThrottlerStorage(dataSource),
     },
     RateLimitPurger,

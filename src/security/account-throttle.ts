@@ -33,17 +33,36 @@ export class AccountThrottle {
     from: Request | string,
     account?: string | null,
   ): Promise<void> {
-    const windowMs = this.config.accountRateWindowSeconds * 1000;
     const address = typeof from === 'string' ? from : (from.ip ?? from.socket.remoteAddress ?? '');
-    await this.budgets.spend(
-      { name: `account-ip`, limit: this.config.accountRateLimitPerAddress, windowMs },
-      `${action}|${address}`,
-    );
-    if (account) {
-      await this.budgets.spend(
-        { name: `account-id`, limit: this.config.accountRateLimitPerAccount, windowMs },
-        `${action}|${account.trim().toLowerCase()}`,
-      );
-    }
+    await this.budgets.spend(this.perAddress(), `${action}|${address}`);
+    if (account) await this.spendFailure(action, account);
   }
+
+  /**
+   * Refuses (RateLimited) while the account's budget for the action is spent, counting
+   * nothing: a sign-in checks it before the password, and spends it only when the password
+   * was wrong (spendFailure), so signing in successfully never locks anyone out.
+   */
+  async assertAccountOpen(action: AccountAction, account: string): Promise<void> {
+    await this.budgets.assertOpen(this.perAccount(), accountKey(action, account));
+  }
+
+  /** Counts one attempt of the account (a failed one, for sign-ins) against its budget. */
+  async spendFailure(action: AccountAction, account: string): Promise<void> {
+    await this.budgets.spend(this.perAccount(), accountKey(action, account));
+  }
+
+  private perAddress() {
+    const windowMs = this.config.accountRateWindowSeconds * 1000;
+    return { name: 'account-ip', limit: this.config.accountRateLimitPerAddress, windowMs };
+  }
+
+  private perAccount() {
+    const windowMs = this.config.accountRateWindowSeconds * 1000;
+    return { name: 'account-id', limit: this.config.accountRateLimitPerAccount, windowMs };
+  }
+}
+
+function accountKey(action: AccountAction, account: string): string {
+  return `${action}|${account.trim().toLowerCase()}`;
 }

@@ -128,7 +128,7 @@ describe('security: account endpoint budgets', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
   });
 
-  it('the consent page password login is budgeted per account', async () => {
+  it('the consent page password login is budgeted per account, on failures', async () => {
     const tenant = await createTenant(app);
     await setPassword(app, tenant.userId, 'the right password');
     const client = await createClient(app, tenant, { redirectUris: ['https://app.example/cb'] });
@@ -151,9 +151,14 @@ describe('security: account endpoint budgets', () => {
             allowed: 'true',
           }).toString(),
         );
+    // Signing in successfully spends nothing of the account's budget.
+    for (let i = 0; i < PER_ACCOUNT + 1; i++)
+      expect((await post('the right password')).status).toBe(302);
+    await app.get(DataSource).query('DELETE FROM rate_limit_counter');
+    // Wrong passwords do: the one beyond the budget locks the account, right password or not.
     const statuses: number[] = [];
-    for (let i = 0; i < PER_ACCOUNT; i++) statuses.push((await post(`guess-${i}`)).status);
-    expect(statuses).toEqual([401, 401, 401]);
+    for (let i = 0; i <= PER_ACCOUNT; i++) statuses.push((await post(`guess-${i}`)).status);
+    expect(statuses).toEqual([401, 401, 401, 429]);
     const blocked = await post('the right password');
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
