@@ -9,6 +9,7 @@ import type { PropertyMeta, ResourceMeta } from '../src/hydra/metadata/resource-
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { QueryParams } from '../src/hydra/query/query-params';
 import { NotificationsService } from '../src/notifications/notifications.service';
+import { RemoteImages } from '../src/tracking-pages/page/remote-images';
 import { closeTestApp, createTestApp, testAppUrl } from './support/app';
 import { api, JSON_LD, MERGE_PATCH, PLAIN_JSON } from './support/http';
 import {
@@ -53,6 +54,8 @@ Object.assign(process.env, {
   ENABLE_TEST_FIXTURES: 'true',
   // Theme generation fetches the walk's own shop page.
   THEME_FETCH_ALLOWED_HOSTS: '127.0.0.1',
+  // The tracking page image proxy fetches the walk shop's image.
+  IMAGE_PROXY_ALLOWED_HOSTS: '127.0.0.1',
   // Every request reaches the token endpoints' own checks (a 429 would hide them).
   TOKEN_RATE_LIMIT_PER_ADDRESS: '1000000',
   TOKEN_RATE_LIMIT_PER_CLIENT: '1000000',
@@ -156,6 +159,7 @@ const REQUIRED_QUERY: Record<string, string> = { '/fields': 'entity=shipments' }
 
 /** Query parameters of the GET routes that are not collections. */
 const GET_PARAMETERS: Record<string, string[]> = {
+  '/public/images/:signature': ['url'],
   '/oauth/v2/token': [
     'grant_type',
     'client_id',
@@ -241,6 +245,8 @@ interface Fixture {
   /** Code of one of A's custom fields (for `customFields.{code}`). */
   fieldCode: string;
   mediaFile: { dir: string; name: string };
+  /** A signed image proxy URL of the walk shop's image. */
+  image: { signature: string; url: string };
   /** A settled storefront checkout of A's team and its charge (its return answers 302). */
   storefrontCheckout: { id: string; chargeId: string };
   /** IRIs of tenant B's records, by collection. */
@@ -764,6 +770,7 @@ const ANY_ACCEPT = [
   /^\/docs/,
   /^\/health/,
   /^\/media\/files\//,
+  /^\/public\/images\//,
   /^\/exports\/:id\/download$/,
   /^\/t\//,
   /^\/track\//,
@@ -826,7 +833,11 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
   let failures: string[] = [];
 
   beforeAll(async () => {
-    shop = http.createServer((_req, res) => {
+    shop = http.createServer((req, res) => {
+      if (req.url === '/walk.png') {
+        res.writeHead(200, { 'Content-Type': 'image/png' });
+        return void res.end(PNG);
+      }
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
       res.end('<html><head><title>Walk shop</title></head><body><h1>Walk</h1></body></html>');
     });
@@ -1045,6 +1056,10 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       ][0].id,
       fieldCode: created.get(byPath('/fields'))!,
       mediaFile: { dir, name },
+      image: {
+        signature: app.get(RemoteImages).pathFor(`${themeUrl}walk.png`)!.split(/[/?]/)[3],
+        url: `${themeUrl}walk.png`,
+      },
       storefrontCheckout: {
         id: storefrontCheckout.id,
         chargeId: storefrontCheckout.external_id,
@@ -1309,6 +1324,7 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
         value = param === 'dir' ? f.mediaFile.dir : f.mediaFile.name;
       if (route.path.startsWith('/public/widgets/')) value = f.widget;
       if (route.path.startsWith('/public/generate-theme/')) value = f.themeId;
+      if (route.path.startsWith('/public/images/')) value = f.image.signature;
       if (route.path.startsWith('/team_members/:id')) value = f.teamMemberId;
       if (route.path.startsWith('/entity_types/')) value = f.entityType;
       out[param] = encodeURIComponent(value ?? NO_SUCH_UUID);
@@ -1329,6 +1345,8 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
         return `client_id=${f.client.clientId}&redirect_uri=${encodeURIComponent('https://a.example/cb')}&response_type=code&state=walk`;
       case '/security/verify-email':
         return 'code=walk';
+      case '/public/images/:signature':
+        return `url=${encodeURIComponent(f.image.url)}`;
       case '/billing/storefront/return':
         return `checkout=${f.storefrontCheckout.id}&charge_id=${encodeURIComponent(f.storefrontCheckout.chargeId)}`;
       default:

@@ -43,8 +43,10 @@ describe('the public tracking site (HTTP)', () => {
     expect(html).toContain('aria-current="step"');
     expect(html).toContain('Trail jacket');
     expect(html).toContain('Quantity: 2');
-    // The item's image is on the shop's CDN: the page loads nothing from third parties.
-    expect(html).not.toContain('cdn.shop.example');
+    // The item's image is on the shop's CDN: the page loads it through its own image proxy,
+    // nothing from third parties.
+    expect(html).not.toContain('src="https://cdn.shop.example');
+    expect(html).toContain(`src="/public/images/`);
     expect(html).toContain(site.parcels['102'].trackingNumber);
     expect(html).toContain('Delivery attempt failed');
     expect(html).toContain(

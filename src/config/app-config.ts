@@ -133,6 +133,8 @@ export class AppConfig {
   readonly dnsServers: string[];
   /** Hosts theme generation may fetch despite private addresses (lower case). */
   readonly themeFetchAllowedHosts: string[];
+  /** Hosts the tracking page image proxy may fetch despite private addresses (lower case). */
+  readonly imageProxyAllowedHosts: string[];
   readonly enableTestFixtures: boolean;
   /** Crash tests only: pause points where background work stops (src/common/pause-point.ts). */
   readonly testPauseAt: string[] | undefined;

@@ -606,6 +606,13 @@ export const CONFIG_VARIABLES = {
       'comma-separated hosts POST /public/generate-theme may fetch although they are private or loopback',
     parse: commaList(/^[a-z0-9.:_-]+$/i, 'host names or IP addresses'),
   },
+  imageProxyAllowedHosts: {
+    name: 'IMAGE_PROXY_ALLOWED_HOSTS',
+    default: '',
+    description:
+      'comma-separated hosts the tracking page image proxy (/public/images/*) may fetch although they are private or loopback',
+    parse: commaList(/^[a-z0-9.:_-]+$/i, 'host names or IP addresses'),
+  },
   testPauseAt: {
     name: 'TEST_PAUSE_AT',
     default: undefined,

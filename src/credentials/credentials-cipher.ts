@@ -42,6 +42,14 @@ export class CredentialsCipher {
     return this.box.keyId;
   }
 
+  /**
+   * A secret of this deployment for `purpose` (e.g. signing image proxy URLs), derived from
+   * CREDENTIALS_ENCRYPTION_KEY: every node with the same key derives the same one.
+   */
+  derivedKey(purpose: string): Buffer {
+    return this.box.derive(purpose);
+  }
+
   sealSecrets(secrets: Record<string, string>): string | null {
     return Object.keys(secrets).length === 0 ? null : this.box.seal(JSON.stringify(secrets));
   }

@@ -12,6 +12,19 @@ describe('SecretBox', () => {
     expect(box.open(a)).toBe('{"signingSecret":"s3cr3t"}');
   });
 
+  it('derives one key per purpose from the current key, never the key itself', () => {
+    const key = randomBytes(32);
+    const a = new SecretBox(key, [randomBytes(32)]);
+    const b = new SecretBox(key);
+    expect(a.derive('image-proxy')).toEqual(b.derive('image-proxy'));
+    expect(a.derive('image-proxy')).toHaveLength(32);
+    expect(a.derive('image-proxy')).not.toEqual(a.derive('other'));
+    expect(a.derive('image-proxy')).not.toEqual(key);
+    expect(new SecretBox(randomBytes(32)).derive('image-proxy')).not.toEqual(
+      a.derive('image-proxy'),
+    );
+  });
+
   it('refuses tampered or foreign ciphertexts', () => {
     const sealed = box.seal('hello');
     const parts = sealed.split(':');

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 /**
  * Encrypts credential secrets at rest with AES-256-GCM (random 96-bit IV, authenticated, so a
@@ -62,6 +62,16 @@ export class SecretBox {
       throw new Error('secret sealed with an unknown key');
     }
     throw new Error('unreadable sealed secret');
+  }
+
+  /**
+   * A key for another purpose (signing), derived from the current key with HMAC-SHA256 under
+   * `purpose`: knowing it reveals nothing of the sealing key, and each purpose gets its own.
+   */
+  derive(purpose: string): Buffer {
+    return createHmac('sha256', this.keys.get(this.keyId)!)
+      .update(`derived-key:${purpose}`)
+      .digest();
   }
 
   /** Whether a sealed value is already under the current key (nothing to rotate). */

@@ -1,9 +1,12 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { CredentialsModule } from '../credentials/credentials.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { CustomDomainHomeMiddleware } from './page/custom-domain-home.middleware';
 import { HomeSearchService } from './page/home-search.service';
 import { HomeSite } from './page/home-site';
+import { ImageProxyController } from './page/image-proxy.controller';
 import { PageRenderer } from './page/page-renderer';
+import { RemoteImages } from './page/remote-images';
 import { ShipmentPageService } from './page/shipment-page.service';
 import { TrackingSiteController } from './page/tracking-site.controller';
 import { ReviewsService } from './reviews.service';
@@ -22,7 +25,7 @@ import {
 import { TrackingPagesService } from './tracking-pages.service';
 
 @Module({
-  imports: [RateLimitModule],
+  imports: [RateLimitModule, CredentialsModule],
   controllers: [
     TrackingPagesController,
     TrackingPageActionsController,
@@ -30,6 +33,7 @@ import { TrackingPagesService } from './tracking-pages.service';
     TrackingPageReviewsController,
     ReviewsController,
     TrackingSiteController,
+    ImageProxyController,
   ],
   providers: [
     TrackingPagesService,
@@ -41,6 +45,7 @@ import { TrackingPagesService } from './tracking-pages.service';
     HomeSearchService,
     HomeSite,
     PageRenderer,
+    RemoteImages,
   ],
   exports: [TrackingPagesService, TrackingPageLinksService],
 })

@@ -1,6 +1,9 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
+import { PNG } from '../factories/media.factory';
 import { createTrackingSite, type TrackingSite } from '../factories/tracking-site.factory';
 import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import {
@@ -23,6 +26,9 @@ describe('the tracking page in a browser', () => {
   let browser: Browser;
   let site: TrackingSite;
   let context: BrowserContext;
+  /** A shop's CDN on loopback, reached only by the app's image proxy (never the browser). */
+  let cdn: Server;
+  let cdnBase: string;
   /** CSP reports and script errors of every page opened. */
   const pageErrors: string[] = [];
 
@@ -41,6 +47,17 @@ describe('the tracking page in a browser', () => {
   beforeAll(async () => {
     // First, so that nothing is left open when chromium is missing.
     requireChromium();
+    cdn = createServer((req, res) => {
+      if (req.url === '/missing.png') {
+        res.writeHead(404);
+        return res.end();
+      }
+      res.writeHead(200, { 'Content-Type': 'image/png' });
+      res.end(PNG);
+    });
+    await new Promise<void>((resolve) => cdn.listen(0, '127.0.0.1', resolve));
+    cdnBase = `http://127.0.0.1:${(cdn.address() as AddressInfo).port}`;
+    process.env.IMAGE_PROXY_ALLOWED_HOSTS = '127.0.0.1';
     app = await createTestApp({ listen: true });
     db = app.get(DataSource);
     base = testAppUrl(app);
@@ -49,6 +66,12 @@ describe('the tracking page in a browser', () => {
       prefixes: ['200', '102', '410', '202', '418'],
       origin: base,
     });
+    // The other parcels' items show images of the shop's CDN (through the proxy).
+    await db.query(
+      `UPDATE order_item SET image_url = $1 || '/p/' || id || '.png'
+        WHERE image_url LIKE 'https://cdn.shop.example/%'`,
+      [cdnBase],
+    );
     context = await browser.context({
       viewport: { width: 1280, height: 900 },
       locale: 'en-US',
@@ -59,6 +82,8 @@ describe('the tracking page in a browser', () => {
     await db?.query(`DELETE FROM rate_limit_counter`);
     await browser?.close();
     await closeTestApp(app);
+    delete process.env.IMAGE_PROXY_ALLOWED_HOSTS;
+    await new Promise((resolve) => cdn?.close(resolve));
   });
 
   it('shows each status in plain words, on the stepper, with its history', async () => {
@@ -217,6 +242,29 @@ describe('the tracking page in a browser', () => {
       await screenshot(home, `tracking-home-${width}`);
       await ctx.close();
     }
+  });
+
+  it('shows the shop’s product images through the proxy, the placeholder when one fails', async () => {
+    const loaded = "document.querySelector('.items img').complete";
+    const width = (p: Page) =>
+      p
+        .locator('.items img')
+        .evaluate((e) => (e as unknown as { naturalWidth: number }).naturalWidth);
+    const page = await open(link('102'));
+    expect(await page.locator('.items img').getAttribute('src')).toMatch(/^\/public\/images\//);
+    await page.waitForFunction(loaded);
+    expect(await width(page)).toBe(1);
+    expect(await page.locator('.items img').isVisible()).toBe(true);
+    // An image the shop no longer has: the proxy answers 404, the lettered placeholder stays.
+    await db.query(
+      `UPDATE order_item SET image_url = $1
+        WHERE id IN (SELECT order_item_id FROM shipment_item WHERE shipment_id = $2)`,
+      [`${cdnBase}/missing.png`, site.parcels['102'].id],
+    );
+    const broken = await open(link('102'));
+    await broken.waitForFunction(loaded);
+    expect(await width(broken)).toBe(0);
+    expect(await broken.locator('.items .ph > span').innerText()).toBe('H');
   });
 
   it('loaded nothing from outside loopback and broke no CSP rule', () => {

@@ -75,7 +75,8 @@ details{margin:0 0 .75rem}
 summary{cursor:pointer;font-weight:600;color:var(--tp-card-links-color,${t.accent});margin:0 0 1rem}
 .items{list-style:none;margin:0;padding:0;display:grid;gap:.75rem}
 .items li{display:flex;gap:.75rem;align-items:center}
-.items img,.items .ph{flex:none;width:3.5rem;height:3.5rem;border-radius:8px;object-fit:cover;background:${t.background};display:grid;place-items:center;font-weight:700;color:${t.muted}}
+.items .ph{flex:none;position:relative;overflow:hidden;width:3.5rem;height:3.5rem;border-radius:8px;background:${t.background};display:grid;place-items:center;font-weight:700;color:${t.muted}}
+.items .ph img{position:absolute;inset:0;width:100%;height:100%;object-fit:cover}
 .parcels{list-style:none;margin:0;padding:0;display:grid;gap:.5rem}
 .parcels a{display:flex;justify-content:space-between;gap:.5rem;flex-wrap:wrap}
 .tag{font-size:.8rem;padding:.1rem .5rem;border-radius:999px;background:${t.background};color:${t.text}}

@@ -25,8 +25,8 @@ const obj = (v: unknown): Record<string, unknown> =>
 
 /**
  * The path of an image this app serves itself (an upload under /media/files), from a path or
- * a URL on `ownOrigins`; null otherwise. The page loads nothing from third parties, so other
- * images are not shown.
+ * a URL on `ownOrigins`; null otherwise. The page loads nothing from third parties: other
+ * images are shown through the image proxy (`pageImage`), or not at all.
  */
 export function ownImagePath(url: unknown, ownOrigins: string[]): string | null {
   if (typeof url !== 'string' || url === '') return null;
@@ -38,6 +38,21 @@ export function ownImagePath(url: unknown, ownOrigins: string[]): string | null 
   } catch {
     return null;
   }
+}
+
+/** Signs a remote image's proxy path (RemoteImages.pathFor), or null when it takes no such URL. */
+export type RemoteImagePath = (url: unknown) => string | null;
+
+/**
+ * What an `<img src>` of the page is for an image URL: an own upload's path as is, another
+ * http(s) URL through the signed image proxy (`/public/images/...`), else null (placeholder).
+ */
+export function pageImage(
+  url: unknown,
+  ownOrigins: string[],
+  remote: RemoteImagePath | undefined,
+): string | null {
+  return ownImagePath(url, ownOrigins) ?? remote?.(url) ?? null;
 }
 
 /** An http(s) URL safe to put in an href (links are not requests), else null. */
@@ -74,6 +89,8 @@ export function brandOf(input: {
   pageTitle: string | null;
   workspace: { title: string; logoPath: string | null };
   ownOrigins: string[];
+  /** Remote logos through the image proxy; without it only own uploads are shown. */
+  remoteImage?: RemoteImagePath;
   defaultTitle: string;
 }): PageBrand {
   const builder = obj(input.builder);
@@ -83,8 +100,8 @@ export function brandOf(input: {
   const family = [font.customFontName, font.fontFamily].find(
     (f): f is string => typeof f === 'string' && FAMILY_NAME.test(f.trim()),
   );
-  const builderLogo = ownImagePath(logo.imageUrl, input.ownOrigins);
-  const workspaceLogo = ownImagePath(input.workspace.logoPath, input.ownOrigins);
+  const builderLogo = pageImage(logo.imageUrl, input.ownOrigins, input.remoteImage);
+  const workspaceLogo = pageImage(input.workspace.logoPath, input.ownOrigins, input.remoteImage);
   return {
     title: input.pageTitle?.trim() || input.workspace.title || input.defaultTitle,
     cssVariables: Object.entries(theme.variables),

@@ -3,7 +3,8 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { TrackingPageLinksService, type LinkedShipment } from '../tracking-page-links.service';
 import { MESSAGES, type PageLanguage } from './i18n/messages';
-import { brandOf, ownImagePath, type PageBrand } from './page-brand';
+import { brandOf, pageImage, type PageBrand } from './page-brand';
+import { RemoteImages } from './remote-images';
 import { shipmentPageQueries as q } from './shipment-page.queries';
 import { shipmentPageModel, type ShipmentPageModel } from './shipment-page.model';
 
@@ -22,6 +23,7 @@ export class ShipmentPageService {
     private readonly dataSource: DataSource,
     private readonly links: TrackingPageLinksService,
     private readonly config: AppConfig,
+    private readonly remoteImages: RemoteImages,
   ) {}
 
   private ownOrigins(ctx: PageContext): string[] {
@@ -47,6 +49,7 @@ export class ShipmentPageService {
       pageTitle: row?.title ?? null,
       workspace: await q.workspace(this.dataSource, row.workspace_id),
       ownOrigins: this.ownOrigins(ctx),
+      remoteImage: (url) => this.remoteImages.pathFor(url),
       defaultTitle: MESSAGES[ctx.lang].defaultTitle,
     });
   }
@@ -99,6 +102,7 @@ export class ShipmentPageService {
         pageTitle: linked.page.title,
         workspace,
         ownOrigins,
+        remoteImage: (url) => this.remoteImages.pathFor(url),
         defaultTitle: MESSAGES[ctx.lang].defaultTitle,
       }),
       hash,
@@ -108,7 +112,7 @@ export class ShipmentPageService {
       extras,
       carriers,
       items,
-      itemImage: (url) => ownImagePath(url, ownOrigins),
+      itemImage: (url) => pageImage(url, ownOrigins, (u) => this.remoteImages.pathFor(u)),
       siblings: siblings.map((p) => ({ ...p, hash: hashes.get(p.shipmentId)! })),
       reviewsEnabled: linked.reviewsEnabled,
       reviewOutcome,
