@@ -1,13 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
 import { AppConfig } from '../config/app-config';
-import {
-  OutboundRefusedError,
-  pinnedLookup,
-  resolveOutboundTarget,
-  type OutboundPolicy,
-} from '../common/outbound/outbound-target';
+import { OutboundGetError, outboundGet } from '../common/outbound/outbound-get';
+import type { OutboundPolicy } from '../common/outbound/outbound-target';
 
 /**
  * Fetches public web pages (a shop's HTML and stylesheets) for theme generation. Requests go
@@ -45,82 +39,44 @@ export class HttpPageFetcher implements PageFetcher {
 
   async fetch(url: string, options: { maxBytes?: number } = {}): Promise<FetchedPage> {
     const maxBytes = options.maxBytes ?? 2_000_000;
-    let current = new URL(url);
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-      if (current.protocol !== 'http:' && current.protocol !== 'https:')
-        throw new PageFetchError('only http and https addresses can be fetched');
-      const response = await this.get(current);
-      const status = response.statusCode ?? 0;
-      if (status >= 300 && status < 400 && response.headers.location) {
-        response.resume();
-        current = new URL(response.headers.location, current);
-        continue;
-      }
-      if (status < 200 || status >= 300) {
-        response.resume();
-        throw new PageFetchError(`the site answered HTTP ${status}`);
-      }
-      const body = await readBody(response, maxBytes);
-      return {
-        url: current.toString(),
-        contentType: String(response.headers['content-type'] ?? ''),
-        body,
-      };
-    }
-    throw new PageFetchError('too many redirects');
-  }
-
-  private async get(url: URL): Promise<IncomingMessage> {
-    let target;
     try {
-      target = await resolveOutboundTarget(url.hostname, this.policy);
+      const answer = await outboundGet(url, {
+        policy: this.policy,
+        headers: {
+          'User-Agent': 'ShipmentTracking-ThemeGenerator/1.0',
+          Accept: 'text/html,application/xhtml+xml,text/css;q=0.9,*/*;q=0.5',
+        },
+        maxRedirects: MAX_REDIRECTS,
+        maxBytes,
+        timeoutMs: this.timeoutMs,
+      });
+      return {
+        url: answer.url.toString(),
+        contentType: String(answer.headers['content-type'] ?? ''),
+        body: answer.body.toString('utf8'),
+      };
     } catch (error) {
-      if (error instanceof OutboundRefusedError)
-        throw new PageFetchError('the address is not a public internet address');
-      throw new PageFetchError(`the site could not be reached (${(error as Error).message})`);
+      if (!(error instanceof OutboundGetError)) throw error;
+      throw new PageFetchError(pageFetchMessage(error, maxBytes));
     }
-    const lookup = pinnedLookup(target);
-    const requestOptions: RequestOptions = {
-      method: 'GET',
-      lookup,
-      headers: {
-        'User-Agent': 'ShipmentTracking-ThemeGenerator/1.0',
-        Accept: 'text/html,application/xhtml+xml,text/css;q=0.9,*/*;q=0.5',
-      },
-      timeout: this.timeoutMs,
-    };
-    return new Promise((resolve, reject) => {
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, requestOptions, resolve);
-      req.on('timeout', () => req.destroy(new PageFetchError('the site did not answer in time')));
-      req.on('error', (error) =>
-        reject(
-          error instanceof PageFetchError
-            ? error
-            : new PageFetchError(
-                `the site could not be reached (${(error as { code?: string }).code ?? error.message})`,
-              ),
-        ),
-      );
-      req.end();
-    });
   }
 }
 
-function readBody(response: IncomingMessage, maxBytes: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        response.destroy();
-        reject(new PageFetchError(`the page is larger than ${maxBytes} bytes`));
-        return;
-      }
-      chunks.push(chunk);
-    });
-    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    response.on('error', () => reject(new PageFetchError('the page could not be read')));
-  });
+/** The words of a failed fetch, as the theme generator reports them. */
+function pageFetchMessage(error: OutboundGetError, maxBytes: number): string {
+  switch (error.reason) {
+    case 'status':
+      return `the site answered HTTP ${error.status}`;
+    case 'too_large':
+      return `the page is larger than ${maxBytes} bytes`;
+    case 'timeout':
+      return 'the site did not answer in time';
+    case 'redirects':
+      return 'too many redirects';
+    case 'refused':
+    case 'not_http':
+      return error.message;
+    default:
+      return error.message.replace(/^the server/, 'the site');
+  }
 }

@@ -1,12 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
-import {
-  OutboundRefusedError,
-  pinnedLookup,
-  resolveOutboundTarget,
-  type OutboundPolicy,
-} from '../../common/outbound/outbound-target';
+import { OutboundGetError, outboundGet } from '../../common/outbound/outbound-get';
+import type { OutboundPolicy } from '../../common/outbound/outbound-target';
 import { AppConfig } from '../../config/app-config';
 import { CredentialsCipher } from '../../credentials/credentials-cipher';
 import { ApiError, NotFoundError } from '../../hydra/errors/api-errors';
@@ -88,103 +82,50 @@ export class RemoteImages {
   }
 
   private async fetch(url: string): Promise<CachedImage> {
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(), this.timeoutMs);
+    let body: Buffer;
     try {
-      let current = new URL(url);
-      for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-        if (current.protocol !== 'http:' && current.protocol !== 'https:')
-          throw new RemoteImageError(502, 'The image redirects to an address that is not http(s).');
-        const response = await this.get(current, abort.signal);
-        const status = response.statusCode ?? 0;
-        if (status >= 300 && status < 400 && response.headers.location) {
-          response.resume();
-          current = new URL(response.headers.location, current);
-          continue;
-        }
-        if (status < 200 || status >= 300) {
-          response.resume();
-          if (status === 404 || status === 410)
-            throw new RemoteImageError(
-              404,
-              `The image's server has no such image (HTTP ${status}).`,
-            );
-          throw new RemoteImageError(502, `The image's server answered HTTP ${status}.`);
-        }
-        const body = await readBody(response, abort.signal);
-        const type = sniffMediaType(body);
-        if (!type || !isImage(type))
-          throw new RemoteImageError(502, 'The answer is not a PNG, JPEG, GIF or WebP image.');
-        return { type, body };
-      }
-      throw new RemoteImageError(502, 'The image redirects too many times.');
+      ({ body } = await outboundGet(url, {
+        policy: this.policy,
+        // Nothing of the customer: no cookie, no referrer, no forwarded address.
+        headers: {
+          'User-Agent': USER_AGENT,
+          Accept: 'image/png,image/jpeg,image/gif,image/webp;q=0.9',
+        },
+        maxRedirects: MAX_REDIRECTS,
+        maxBytes: MAX_REMOTE_IMAGE_BYTES,
+        timeoutMs: this.timeoutMs,
+      }));
     } catch (error) {
-      if (error instanceof RemoteImageError) throw error;
-      if (abort.signal.aborted)
-        throw new RemoteImageError(502, 'The image\u2019s server did not answer in time.');
-      throw new RemoteImageError(502, 'The image could not be fetched.');
-    } finally {
-      clearTimeout(timer);
+      if (!(error instanceof OutboundGetError)) throw error;
+      throw remoteImageError(error);
     }
-  }
-
-  private async get(url: URL, signal: AbortSignal): Promise<IncomingMessage> {
-    let target;
-    try {
-      target = await resolveOutboundTarget(url.hostname, this.policy);
-    } catch (error) {
-      if (error instanceof OutboundRefusedError)
-        throw new RemoteImageError(502, 'The image is not on a public internet address.');
-      throw new RemoteImageError(502, 'The image\u2019s server could not be found.');
-    }
-    const options: RequestOptions = {
-      method: 'GET',
-      lookup: pinnedLookup(target),
-      signal,
-      // Nothing of the customer: no cookie, no referrer, no forwarded address.
-      headers: {
-        'User-Agent': USER_AGENT,
-        Accept: 'image/png,image/jpeg,image/gif,image/webp;q=0.9',
-      },
-    };
-    return new Promise((resolve, reject) => {
-      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-      const req = send(url, options, resolve);
-      req.on('error', reject);
-      req.end();
-    });
+    const type = sniffMediaType(body);
+    if (!type || !isImage(type))
+      throw new RemoteImageError(502, 'The answer is not a PNG, JPEG, GIF or WebP image.');
+    return { type, body };
   }
 }
 
-/** The body, refused (and the connection closed) as soon as it passes the size cap. */
-function readBody(response: IncomingMessage, signal: AbortSignal): Promise<Buffer> {
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_REMOTE_IMAGE_BYTES) {
-    response.destroy();
-    return Promise.reject(tooLarge());
+/** A failed fetch as the proxy answers it: 404 when the shop has no such image, else 502. */
+function remoteImageError(error: OutboundGetError): RemoteImageError {
+  switch (error.reason) {
+    case 'status':
+      return error.status === 404 || error.status === 410
+        ? new RemoteImageError(404, `The image's server has no such image (HTTP ${error.status}).`)
+        : new RemoteImageError(502, `The image's server answered HTTP ${error.status}.`);
+    case 'refused':
+      return new RemoteImageError(502, 'The image is not on a public internet address.');
+    case 'unresolved':
+      return new RemoteImageError(502, 'The image\u2019s server could not be found.');
+    case 'not_http':
+      return new RemoteImageError(502, 'The image redirects to an address that is not http(s).');
+    case 'redirects':
+      return new RemoteImageError(502, 'The image redirects too many times.');
+    case 'too_large':
+      return new RemoteImageError(502, `The image is larger than ${MAX_REMOTE_IMAGE_BYTES} bytes.`);
+    case 'timeout':
+      return new RemoteImageError(502, 'The image\u2019s server did not answer in time.');
+    default:
+      return new RemoteImageError(502, 'The image could not be fetched.');
   }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onAbort = () => response.destroy(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > MAX_REMOTE_IMAGE_BYTES) {
-        response.destroy();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    response.on('end', () => resolve(Buffer.concat(chunks)));
-    response.on('error', reject);
-    response.on('close', () => {
-      signal.removeEventListener('abort', onAbort);
-      if (!response.complete) reject(new Error('the answer was cut short'));
-    });
-  });
 }
-
-const tooLarge = () =>
-  new RemoteImageError(502, `The image is larger than ${MAX_REMOTE_IMAGE_BYTES} bytes.`);

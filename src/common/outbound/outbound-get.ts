@@ -1,0 +1,151 @@
+import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import {
+  OutboundRefusedError,
+  pinnedLookup,
+  resolveOutboundTarget,
+  type OutboundPolicy,
+} from './outbound-target';
+
+/** Why a GET of a public web resource failed, for the caller to word. */
+export type OutboundGetFailure =
+  | 'refused' // a hop's host is not a public internet address
+  | 'unresolved' // a hop's host has no address
+  | 'not_http' // a redirect to another scheme
+  | 'redirects' // more redirects than allowed
+  | 'status' // a final answer other than 2xx (`status`)
+  | 'too_large' // a body beyond `maxBytes`
+  | 'timeout' // not done within `timeoutMs`
+  | 'network'; // the connection failed or the answer was cut short
+
+export class OutboundGetError extends Error {
+  constructor(
+    readonly reason: OutboundGetFailure,
+    message: string,
+    /** The answer's status, for `status`. */
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
+
+export interface OutboundGetOptions {
+  policy: OutboundPolicy;
+  headers: Record<string, string>;
+  maxRedirects: number;
+  maxBytes: number;
+  /** The whole GET, redirects and body included. */
+  timeoutMs: number;
+}
+
+export interface OutboundAnswer {
+  /** Where the body came from, after redirects. */
+  url: URL;
+  headers: IncomingMessage['headers'];
+  body: Buffer;
+}
+
+/**
+ * GET of a public web resource under the outbound policy: every hop's host is resolved once,
+ * its addresses checked and the connection pinned to them (no DNS rebinding between check and
+ * connect); redirects are followed up to `maxRedirects`, each hop checked the same way; the
+ * body is refused beyond `maxBytes` (announced or read) and everything must end within
+ * `timeoutMs`. Failures are OutboundGetErrors naming their reason.
+ */
+export async function outboundGet(
+  url: string,
+  options: OutboundGetOptions,
+): Promise<OutboundAnswer> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), options.timeoutMs);
+  try {
+    let current = new URL(url);
+    for (let hop = 0; hop <= options.maxRedirects; hop++) {
+      if (current.protocol !== 'http:' && current.protocol !== 'https:')
+        throw new OutboundGetError('not_http', 'only http and https addresses can be fetched');
+      const response = await get(current, options, abort.signal);
+      const status = response.statusCode ?? 0;
+      if (status >= 300 && status < 400 && response.headers.location) {
+        response.resume();
+        current = new URL(response.headers.location, current);
+        continue;
+      }
+      if (status < 200 || status >= 300) {
+        response.resume();
+        throw new OutboundGetError('status', `the server answered HTTP ${status}`, status);
+      }
+      const body = await readBody(response, options.maxBytes, abort.signal);
+      return { url: current, headers: response.headers, body };
+    }
+    throw new OutboundGetError('redirects', 'too many redirects');
+  } catch (error) {
+    if (error instanceof OutboundGetError) throw error;
+    if (abort.signal.aborted) throw new OutboundGetError('timeout', 'no answer in time');
+    const code = (error as { code?: string }).code ?? (error as Error).message;
+    throw new OutboundGetError('network', `the server could not be reached (${code})`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function get(
+  url: URL,
+  options: OutboundGetOptions,
+  signal: AbortSignal,
+): Promise<IncomingMessage> {
+  let target;
+  try {
+    target = await resolveOutboundTarget(url.hostname, options.policy);
+  } catch (error) {
+    if (error instanceof OutboundRefusedError)
+      throw new OutboundGetError('refused', 'the address is not a public internet address');
+    throw new OutboundGetError('unresolved', `the server could not be found (${url.hostname})`);
+  }
+  const request: RequestOptions = {
+    method: 'GET',
+    lookup: pinnedLookup(target),
+    signal,
+    headers: options.headers,
+  };
+  return new Promise((resolve, reject) => {
+    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+    const req = send(url, request, resolve);
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+/** The body, refused (and the connection closed) as soon as it passes `maxBytes`. */
+function readBody(
+  response: IncomingMessage,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<Buffer> {
+  const tooLarge = () => new OutboundGetError('too_large', `larger than ${maxBytes} bytes`);
+  const declared = Number(response.headers['content-length']);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    response.destroy();
+    return Promise.reject(tooLarge());
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onAbort = () => response.destroy(new Error('aborted'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        response.destroy();
+        reject(tooLarge());
+        return;
+      }
+      chunks.push(chunk);
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks)));
+    response.on('error', reject);
+    response.on('close', () => {
+      signal.removeEventListener('abort', onAbort);
+      if (!response.complete) reject(new Error('the answer was cut short'));
+    });
+  });
+}
