@@ -3,9 +3,6 @@
 const tsJest = ['ts-jest', { tsconfig: { isolatedModules: true }, diagnostics: false }];
 module.exports = {
   testTimeout: 60000,
-  // A full run on 2 cores is one worker (in band), and some spec leaves a handle open after
-  // its last test (README roadmap, known gaps): exit once every suite has reported.
-  forceExit: true,
   projects: [
     {
       displayName: 'unit',

@@ -14,6 +14,7 @@ import { isDatabaseUnavailable } from '../database/outage/database-failure';
 import { DatabaseOutage } from '../database/outage/database-outage';
 import { reportingClient } from '../database/outage/reporting-client';
 import { rowsOf, type SqlRunner } from '../events/sql-runner';
+import { JobDatabase } from './job-database';
 
 /** Key of the advisory lock under which a node creates the queues it declares. */
 const QUEUE_SETUP_LOCK_KEY = 727_274_002;
@@ -65,6 +66,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   private readonly queues = new Map<string, QueueDefinition>();
   private readonly workers: WorkerDefinition<any>[] = [];
   private boss: PgBoss | null = null;
+  private db: JobDatabase | null = null;
   private readonly beforeStopHooks: Array<() => Promise<void>> = [];
   private readyResolve!: () => void;
   private readyReject!: (error: unknown) => void;
@@ -102,32 +104,39 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
 
   async onModuleInit(): Promise<void> {
     const url = (this.dataSource.options as PostgresConnectionOptions).url;
+    // A database outage is logged once by DatabaseOutage, not on every poll.
+    const logError = (error: Error) => {
+      if (!isDatabaseUnavailable(error)) this.logger.error(`job queue: ${error.message}`);
+    };
+    // pg-boss's pool is ours to close (see JobDatabase). A dropped connection nobody listens
+    // to is reported, not thrown (see reportingClient).
+    const db = new JobDatabase(
+      {
+        connectionString: url,
+        max: 4,
+        application_name: 'shipment-tracking-jobs',
+        Client: reportingClient((error) => this.outage.report(error, 'background')),
+      },
+      logError,
+    );
     const boss = new PgBoss({
-      connectionString: url,
+      db,
       schema: JOB_SCHEMA,
-      max: 4,
-      application_name: 'shipment-tracking-jobs',
       // No cron schedules: periodic work runs from @nestjs/schedule and claims rows itself.
       schedule: false,
       // How soon a job lost with its node (past its expiry) is failed and retried.
       maintenanceIntervalSeconds: this.config.jobMaintenanceIntervalSeconds,
-      // Passed on to pg-boss's pool: a dropped connection nobody listens to is reported,
-      // not thrown (see reportingClient).
-      ...({
-        Client: reportingClient((error) => this.outage.report(error, 'background')),
-      } as object),
     });
-    // A database outage is logged once by DatabaseOutage, not on every poll.
-    boss.on('error', (error) => {
-      if (!isDatabaseUnavailable(error)) this.logger.error(`job queue: ${error.message}`);
-    });
+    boss.on('error', logError);
     try {
       await boss.start();
     } catch (error) {
+      await db.close();
       this.readyReject(error);
       throw error;
     }
     this.boss = boss;
+    this.db = db;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -211,6 +220,9 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     this.boss = null;
     // Graceful: running handlers finish (up to 10 s) before the pool closes.
     await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
+    // Then the pool, once the stopped workers' last polls have settled (see JobDatabase).
+    await this.db?.close();
+    this.db = null;
   }
 
   private async createQueues(boss: PgBoss): Promise<void> {
