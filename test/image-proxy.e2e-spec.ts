@@ -215,5 +215,10 @@ describe('the tracking page image proxy (HTTP)', () => {
       expect(res.headers['content-type']).not.toMatch(/^image\//);
       expect(Date.now() - started).toBeLessThan(5000);
     }
+    // A failure is answered again for a while without asking the shop's server.
+    const before = hits['/p/gone.png'];
+    const again = await http().get(proxied(`${base}/p/gone.png`));
+    expect(again.status).toBe(404);
+    expect(hits['/p/gone.png']).toBe(before);
   });
 });

@@ -1,5 +1,6 @@
 import {
   ImageCache,
+  RecentFailures,
   imageSignature,
   proxiableUrl,
   proxiedImagePath,
@@ -105,5 +106,24 @@ describe('ImageCache', () => {
     expect(cache.totalBytes).toBe(80);
     cache.set('b', image(10));
     expect(cache.totalBytes).toBe(50);
+  });
+});
+
+describe('RecentFailures', () => {
+  it('remembers a failure until its TTL, and only so many', () => {
+    let now = 1000;
+    const failures = new RecentFailures<string>({ maxEntries: 2, ttlMs: 50 }, () => now);
+    failures.set('a', 'gone');
+    expect(failures.get('a')).toBe('gone');
+    now += 50;
+    expect(failures.get('a')).toBeNull();
+    failures.set('a', 'gone');
+    failures.set('b', 'slow');
+    failures.set('c', 'huge');
+    expect([failures.get('a'), failures.get('b'), failures.get('c')]).toEqual([
+      null,
+      'slow',
+      'huge',
+    ]);
   });
 });

@@ -106,3 +106,34 @@ export class ImageCache {
     this.bytes -= entry.body.length;
   }
 }
+
+/**
+ * Images that could not be had lately, remembered for `ttlMs` (at most `maxEntries`, the
+ * oldest forgotten first), so a broken image on a page viewed often is not fetched again at
+ * every view. `now` is injectable for tests.
+ */
+export class RecentFailures<E> {
+  private readonly entries = new Map<string, { error: E; expires: number }>();
+
+  constructor(
+    readonly limits: { maxEntries: number; ttlMs: number },
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get(url: string): E | null {
+    const entry = this.entries.get(url);
+    if (!entry) return null;
+    if (entry.expires > this.now()) return entry.error;
+    this.entries.delete(url);
+    return null;
+  }
+
+  set(url: string, error: E): void {
+    this.entries.delete(url);
+    this.entries.set(url, { error, expires: this.now() + this.limits.ttlMs });
+    for (const oldest of this.entries.keys()) {
+      if (this.entries.size <= this.limits.maxEntries) break;
+      this.entries.delete(oldest);
+    }
+  }
+}

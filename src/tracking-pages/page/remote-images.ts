@@ -7,6 +7,7 @@ import { ApiError, NotFoundError } from '../../hydra/errors/api-errors';
 import { isImage, sniffMediaType } from '../../media/sniff-media-type';
 import {
   ImageCache,
+  RecentFailures,
   proxiableUrl,
   proxiedImagePath,
   validImageSignature,
@@ -32,8 +33,8 @@ export class RemoteImageError extends ApiError {
  * private addresses refused unless in IMAGE_PROXY_ALLOWED_HOSTS, the checked address pinned),
  * within OUTBOUND_HTTP_TIMEOUT_MS in all, at most 5 MB, at most 3 redirects, with no cookie,
  * no referrer and a fixed User-Agent; only bytes that prove a PNG, JPEG, GIF or WebP pass
- * (never SVG). Answers are cached in process (LRU, bounded) and concurrent requests for one
- * URL share a fetch.
+ * (never SVG). Answers are cached in process (LRU, bounded), failures for 5 minutes, and
+ * concurrent requests for one URL share a fetch.
  */
 @Injectable()
 export class RemoteImages {
@@ -45,6 +46,8 @@ export class RemoteImages {
     maxBytes: 50 * 1024 * 1024,
     ttlMs: 60 * 60 * 1000,
   });
+  /** Failed fetches, answered again for 5 minutes without asking the shop's server. */
+  readonly failures = new RecentFailures<RemoteImageError>({ maxEntries: 1000, ttlMs: 5 * 60_000 });
   private readonly inFlight = new Map<string, Promise<CachedImage>>();
 
   constructor(config: AppConfig, cipher: CredentialsCipher) {
@@ -68,13 +71,21 @@ export class RemoteImages {
       throw new NotFoundError();
     const cached = this.cache.get(accepted);
     if (cached) return cached;
+    const failed = this.failures.get(accepted);
+    if (failed) throw failed;
     let pending = this.inFlight.get(accepted);
     if (!pending) {
       pending = this.fetch(accepted)
-        .then((image) => {
-          this.cache.set(accepted, image);
-          return image;
-        })
+        .then(
+          (image) => {
+            this.cache.set(accepted, image);
+            return image;
+          },
+          (error: unknown) => {
+            if (error instanceof RemoteImageError) this.failures.set(accepted, error);
+            throw error;
+          },
+        )
         .finally(() => this.inFlight.delete(accepted));
       this.inFlight.set(accepted, pending);
     }
