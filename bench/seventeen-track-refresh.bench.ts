@@ -25,6 +25,7 @@ import { DataSource } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import { runMigrationsLocked } from '../src/database/migration-runner';
 import {
+  ACCEPTED_IN_SHENZHEN,
   seventeenTrackSign,
   startSeventeenTrackFake,
   type FakeSeventeenTrackJourney,
@@ -76,14 +77,7 @@ function journey(): FakeSeventeenTrackJourney {
     eta: '2026-03-14T18:00:00Z',
     localKey: 21051,
     events: [
-      {
-        time: '2026-03-02T09:10:00+08:00',
-        description: 'Acceptance',
-        location: 'SHENZHEN',
-        country: 'CN',
-        stage: 'PickedUp',
-        subStatus: 'InTransit_PickedUp',
-      },
+      ACCEPTED_IN_SHENZHEN,
       {
         time: '2026-03-08T07:30:00-05:00',
         description: 'Arrived at USPS Regional Facility',

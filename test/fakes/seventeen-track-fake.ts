@@ -22,6 +22,16 @@ export interface FakeSeventeenTrackEvent {
   providerKey?: number;
 }
 
+/** The first event of the sample China Post journeys: accepted in Shenzhen. */
+export const ACCEPTED_IN_SHENZHEN: FakeSeventeenTrackEvent = {
+  time: '2026-03-02T09:10:00+08:00',
+  description: 'Acceptance',
+  location: 'SHENZHEN',
+  country: 'CN',
+  stage: 'PickedUp',
+  subStatus: 'InTransit_PickedUp',
+};
+
 /** What 17TRACK knows of a number. */
 export interface FakeSeventeenTrackJourney {
   /** 17TRACK carrier key (e.g. 100002 UPS, 3011 China Post). */

@@ -1,4 +1,7 @@
-import type { FakeSeventeenTrackJourney } from '../fakes/seventeen-track-fake';
+import {
+  ACCEPTED_IN_SHENZHEN,
+  type FakeSeventeenTrackJourney,
+} from '../fakes/seventeen-track-fake';
 import type { INestApplication } from '@nestjs/common';
 import { randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
@@ -139,15 +142,6 @@ export function pickedUpInChina(): FakeSeventeenTrackJourney {
     subStatus: 'InTransit_PickedUp',
     origin: 'CN',
     destination: 'US',
-    events: [
-      {
-        time: '2026-03-02T09:10:00+08:00',
-        description: 'Acceptance',
-        location: 'SHENZHEN',
-        country: 'CN',
-        stage: 'PickedUp',
-        subStatus: 'InTransit_PickedUp',
-      },
-    ],
+    events: [ACCEPTED_IN_SHENZHEN],
   };
 }

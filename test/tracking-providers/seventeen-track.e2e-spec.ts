@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { testTrackingNumber } from '../factories/commerce.factory';
 import { createTenant } from '../factories/tenant.factory';
 import {
+  ACCEPTED_IN_SHENZHEN,
   SEVENTEEN_TRACK_PREFIX,
   startSeventeenTrackFake,
   type FakeSeventeenTrackJourney,
@@ -39,14 +40,7 @@ function inTransitJourney(): FakeSeventeenTrackJourney {
     eta: '2026-03-14T18:00:00Z',
     localKey: USPS,
     events: [
-      {
-        time: '2026-03-02T09:10:00+08:00',
-        description: 'Acceptance',
-        location: 'SHENZHEN',
-        country: 'CN',
-        stage: 'PickedUp',
-        subStatus: 'InTransit_PickedUp',
-      },
+      ACCEPTED_IN_SHENZHEN,
       {
         time: '2026-03-04T22:00:00+08:00',
         description: 'Departure from outward office of exchange',
