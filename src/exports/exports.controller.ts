@@ -1,12 +1,8 @@
-import { ApiOperation } from '@nestjs/swagger';
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { pipeline } from 'node:stream/promises';
-import { Access } from '../access/access.decorator';
-import { principalOf } from '../access/current-principal';
+import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
+import type { SentFile } from '../hydra/actions/action-result';
 import { scopedWorkspace } from '../workspaces/workspace-scoped.input';
 import { exportRequest } from './export-request';
 import { Export } from './export.entity';
@@ -38,27 +34,28 @@ export class ExportsController {
   }
 
   /**
-   * The CSV file, whatever the Accept header asks (a file download: the one kind of route that
-   * writes its own response); the caller's own exports only (404 else), 409 while not ready.
+   * The CSV file, whatever the Accept header asks (a file download); the caller's own exports
+   * only (404 else), 409 while not ready.
    */
-  @Get('/exports/:id/download')
-  @Access('user')
-  @ApiOperation({
+  @Action({
+    method: 'GET',
+    path: '/exports/:id/download',
     summary: 'Downloads the CSV file of a finished export.',
     description:
       'Streams the file of one of the caller\u2019s own exports as text/csv, whatever the Accept header. 404 for an export of someone else or none; 409 while it is not finished.',
+    output: { file: ['text/csv'] },
+    access: 'user',
   })
-  async download(
-    @Param('id') id: string,
-    @Req() req: Request,
-    @Res() res: Response,
-  ): Promise<void> {
-    const file = await this.exports.download(principalOf(req)!, id);
-    res.status(200);
-    res.setHeader('Content-Type', 'text/csv; charset=utf-8');
-    res.setHeader('Content-Length', String(file.size));
-    res.setHeader('Content-Disposition', `attachment; filename="${file.fileName}"`);
-    res.setHeader('Cache-Control', 'private, no-store');
-    await pipeline(file.stream, res);
+  async download(_input: unknown, principal: Principal, context: ActionContext): Promise<SentFile> {
+    const file = await this.exports.download(principal, context.params.id);
+    return {
+      type: 'text/csv; charset=utf-8',
+      body: file.stream,
+      length: file.size,
+      headers: {
+        'Content-Disposition': `attachment; filename="${file.fileName}"`,
+        'Cache-Control': 'private, no-store',
+      },
+    };
   }
 }

@@ -1,12 +1,9 @@
-import { Controller, Get, Param, Res } from '@nestjs/common';
-import { ApiOperation } from '@nestjs/swagger';
-import type { Response } from 'express';
-import { pipeline } from 'node:stream/promises';
+import { Controller } from '@nestjs/common';
 import { visibleFromInput } from '../access/access-target';
-import { Access } from '../access/access.decorator';
 import type { Principal } from '../access/principal';
 import type { ActionContext, UploadedFile } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
+import type { SentFile } from '../hydra/actions/action-result';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import {
   ApiError,
@@ -86,33 +83,39 @@ export class MediaFilesController {
   /**
    * The stored file. Public like a bucket URL: the key holds a random UUID (a capability
    * URL). Only images whose bytes were verified are shown inline; anything else downloads,
-   * sandboxed. It streams the bytes itself, so it is a plain route.
+   * sandboxed.
    */
-  @Access('public')
-  @ApiOperation({
+  @Action({
+    method: 'GET',
+    path: '/media/files/:dir/:name',
     summary: 'Downloads a stored media file.',
     description:
       'Public: the path (the Media record\u2019s `filePath`) holds a random UUID and is the capability. Streams the bytes with the stored media type, cached for a year; only verified images are shown inline, anything else is an attachment with a sandboxing Content-Security-Policy. 404 for an unknown or removed file.',
+    output: { file: ['*/*'] },
+    access: 'public',
   })
-  @Get('/media/files/:dir/:name')
   async file(
-    @Param('dir') dir: string,
-    @Param('name') name: string,
-    @Res() res: Response,
-  ): Promise<void> {
+    _input: unknown,
+    _principal: Principal | null,
+    context: ActionContext,
+  ): Promise<SentFile> {
+    const { dir, name } = context.params;
     const key = `${dir}/${name}`;
     if (!STORAGE_KEY.test(key)) throw new NotFoundError();
     const type = await this.media.storedType(key);
     if (type === null) throw new NotFoundError();
     const opened = await this.storage.open(key);
     if (!opened) throw new NotFoundError();
-    res.status(200);
-    res.setHeader('Content-Type', type);
-    res.setHeader('Content-Length', String(opened.size));
-    res.setHeader('Cache-Control', 'public, max-age=31536000, immutable');
-    res.setHeader('Content-Security-Policy', "default-src 'none'; sandbox");
-    res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (!isImage(type)) res.setHeader('Content-Disposition', `attachment; filename="${name}"`);
-    await pipeline(opened.stream, res);
+    return {
+      type,
+      body: opened.stream,
+      length: opened.size,
+      headers: {
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+        ...(isImage(type) ? {} : { 'Content-Disposition': `attachment; filename="${name}"` }),
+      },
+    };
   }
 }

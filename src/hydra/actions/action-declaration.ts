@@ -19,6 +19,8 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   schema, for the docs;
  * - `{ html: true }`: an `HtmlPage` (or a string) -> text/html;
  * - `{ redirect: true }`: a `Redirect` -> 302/303 with Location;
+ * - `{ file: types }`: a `SentFile` -> its bytes (a buffer or a stream) with its media type,
+ *   one of `types` (for the docs), and its headers;
  * - `{ oneOf: { json?, html?, redirect? } }`: one of these kinds, chosen by the handler per
  *   request (a page's form gets a page or a redirect, API clients JSON): a `PageAnswer` ->
  *   text/html, a `RedirectAnswer` -> the redirect, any other value -> the JSON answer;
@@ -30,6 +32,7 @@ export type ActionOutput =
   | { json: Function | Record<string, unknown> }
   | { html: true }
   | { redirect: true }
+  | { file: readonly string[] }
   | { oneOf: AnswerKinds }
   | 'none';
 

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import type { CollectionResult } from '../collection/data-provider';
 import type { ActionContext } from './action-declaration';
 import type { ResourceHooks } from '../write/resource-hooks';
@@ -42,6 +43,15 @@ export interface HtmlPage {
 export interface Redirect {
   url: string;
   status?: 301 | 302 | 303 | 307;
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** A file (`{ file }` actions): its bytes, whole or streamed, with its type and headers. */
+export interface SentFile {
+  type: string;
+  body: Buffer | Readable;
+  /** Bytes of a stream (a buffer's are known). */
+  length?: number;
   headers?: Readonly<Record<string, string>>;
 }
 

@@ -114,3 +114,13 @@ describe('oneOf outputs', () => {
     expect(Object.keys(plain.content ?? {})).toEqual(['application/json']);
   });
 });
+
+describe('file outputs', () => {
+  it('document their media types as binary', () => {
+    const doc = outputSchema(declaration({ output: { file: ['image/png', 'image/webp'] } }));
+    expect(doc.content).toEqual({
+      'image/png': { schema: { type: 'string', format: 'binary' } },
+      'image/webp': { schema: { type: 'string', format: 'binary' } },
+    });
+  });
+});

@@ -85,6 +85,13 @@ export function outputSchema(declaration: ActionDeclaration): {
       content: { 'text/html': { schema: { type: 'string' } } },
     };
   if ('redirect' in output) return { description: 'A redirect (Location header).' };
+  if ('file' in output)
+    return {
+      description: 'The file.',
+      content: Object.fromEntries(
+        output.file.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+      ),
+    };
   if ('item' in output) return { description: 'The resource.', schema: resourceRef(output.item) };
   if ('collection' in output)
     return {

@@ -6,6 +6,7 @@ import {
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
+import { pipeline } from 'node:stream/promises';
 import { mergeMap, type Observable } from 'rxjs';
 import { assertAccess, scopeOf } from '../../access/access-level';
 import type { TargetLocator } from '../../access/access-target';
@@ -32,6 +33,7 @@ import {
   PageAnswer,
   type Redirect,
   RedirectAnswer,
+  type SentFile,
 } from './action-result';
 import { AccessTargets } from './access-targets';
 
@@ -184,6 +186,8 @@ export class HydraInterceptor implements NestInterceptor {
       sendPage(res, typeof value === 'string' ? { html: value } : (value as HtmlPage), status);
     } else if ('redirect' in output) {
       sendRedirect(res, value as Redirect);
+    } else if ('file' in output) {
+      await sendFile(res, value as SentFile, status);
     } else if ('oneOf' in output) {
       if (value instanceof PageAnswer) sendPage(res, value.page, status);
       else if (value instanceof RedirectAnswer) sendRedirect(res, value.redirect);
@@ -235,6 +239,16 @@ function sendPage(res: Response, page: HtmlPage, status: number): void {
     .send(page.html);
 }
 
+async function sendFile(res: Response, file: SentFile, status: number): Promise<void> {
+  for (const [name, v] of Object.entries(file.headers ?? {})) res.setHeader(name, v);
+  res.status(status);
+  res.setHeader('Content-Type', file.type);
+  const length = Buffer.isBuffer(file.body) ? file.body.length : file.length;
+  if (length !== undefined) res.setHeader('Content-Length', String(length));
+  if (Buffer.isBuffer(file.body)) res.end(file.body);
+  else await pipeline(file.body, res);
+}
+
 function sendRedirect(res: Response, redirect: Redirect): void {
   for (const [name, v] of Object.entries(redirect.headers ?? {})) res.setHeader(name, v);
   res.redirect(redirect.status ?? 302, redirect.url);
@@ -253,7 +267,8 @@ function offeredFormats(
   if (formats === 'any') return undefined;
   if (formats) return formats;
   const output = declaration.output;
-  if (output === 'none' || 'html' in output || 'redirect' in output) return undefined;
+  if (output === 'none' || 'html' in output || 'redirect' in output || 'file' in output)
+    return undefined;
   if ('oneOf' in output) return output.oneOf.json ? JSON_FORMATS : undefined;
   return 'json' in output ? JSON_FORMATS : ALL_FORMATS;
 }
