@@ -1,3 +1,4 @@
+import { changedFields } from '../shipments/shipment-changes';
 /**
  * Records whose changes an enclosing write announces itself, per transaction (the write's
  * EntityManager): while a shipment's POST or PUT writes the items given in its body, its own
@@ -39,4 +40,46 @@ export async function announcedByCaller<T>(
 /** Whether an enclosing write on `em` announces the record's changes itself. */
 export function announcedElsewhere(em: object, record: AnnouncedRecord): boolean {
   return announcedBy.get(em)?.has(key(record)) ?? false;
+}
+
+/** A record as an event shows it: what `changedFields` compares. */
+interface Represented {
+  representation: Record<string, unknown>;
+}
+
+/** Reads the records of these ids as events show them (missing ones left out). */
+type ReadRecords<S> = (ids: string[]) => Promise<Array<[string, S]>>;
+
+/**
+ * Before another record's write: the records of `ids` (unset ones and those an enclosing write
+ * announces skipped), read in one statement, for `updatesSince`.
+ */
+export async function watchRecords<S extends Represented>(
+  em: object,
+  aggregate: AnnouncedRecord['aggregate'],
+  ids: Iterable<string | null | undefined>,
+  read: ReadRecords<S>,
+): Promise<Map<string, S>> {
+  const wanted = [...new Set(ids)].filter(
+    (id): id is string => !!id && !announcedElsewhere(em, { aggregate, id }),
+  );
+  return wanted.length === 0 ? new Map() : new Map(await read(wanted));
+}
+
+/**
+ * After that write: each watched record read again (one statement), with the names of the
+ * properties whose values changed; records that did not change are left out.
+ */
+export async function updatesSince<S extends Represented>(
+  before: ReadonlyMap<string, S>,
+  read: ReadRecords<S>,
+): Promise<Array<{ id: string; now: S; changed: string[] }>> {
+  if (before.size === 0) return [];
+  const updates = [];
+  for (const [id, now] of await read([...before.keys()])) {
+    const was = before.get(id);
+    const changed = was ? changedFields(was.representation, now.representation) : [];
+    if (changed.length > 0) updates.push({ id, now, changed });
+  }
+  return updates;
 }

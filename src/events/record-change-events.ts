@@ -10,7 +10,7 @@ import {
   type RECORD_CHANGE_AGGREGATES,
   type RecordChangeEventType,
 } from './event-types';
-import { announcedElsewhere } from './indirect-changes';
+import { updatesSince, watchRecords } from './indirect-changes';
 import { recordEvents, type OutboxEvent } from './outbox';
 
 export type ChangeAggregate = (typeof RECORD_CHANGE_AGGREGATES)[number];
@@ -57,11 +57,7 @@ export class RecordChangeEvents {
     target: Function,
     ids: Iterable<string | null | undefined>,
   ): Promise<RecordsBefore> {
-    const wanted = [...new Set(ids)].filter(
-      (id): id is string => !!id && !announcedElsewhere(em, { aggregate, id }),
-    );
-    if (wanted.length === 0) return new Map();
-    return new Map(await this.read(em, target, `= ANY($1::uuid[])`, wanted));
+    return watchRecords(em, aggregate, ids, (wanted) => this.readMany(em, target, wanted));
   }
 
   /**
@@ -75,16 +71,17 @@ export class RecordChangeEvents {
     before: RecordsBefore,
     cause: IndirectCause,
   ): Promise<void> {
-    if (before.size === 0) return;
-    const events: OutboxEvent[] = [];
-    for (const [id, now] of await this.read(em, target, `= ANY($1::uuid[])`, [...before.keys()])) {
-      const was = before.get(id);
-      const changed = was ? changedFields(was.representation, now.representation) : [];
-      if (changed.length > 0) {
-        events.push(this.event(`${aggregate}.updated`, aggregate, id, now, changed, cause));
-      }
-    }
-    await recordEvents(em, events);
+    const updates = await updatesSince(before, (ids) => this.readMany(em, target, ids));
+    await recordEvents(
+      em,
+      updates.map(({ id, now, changed }) =>
+        this.event(`${aggregate}.updated`, aggregate, id, now, changed, cause),
+      ),
+    );
+  }
+
+  private readMany(em: EntityManager, target: Function, ids: string[]) {
+    return this.read(em, target, `= ANY($1::uuid[])`, ids);
   }
 
   /** Records whose id matches `condition` (on `$1`, the value), by id, in id order. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { EventTypes, INDIRECT_CAUSE, type IndirectCause } from '../events/event-types';
-import { announcedElsewhere } from '../events/indirect-changes';
+import { announcedElsewhere, updatesSince, watchRecords } from '../events/indirect-changes';
 import { recordEvents, type OutboxEvent } from '../events/outbox';
 import { DataProvider } from '../hydra/collection/data-provider';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
@@ -67,15 +67,7 @@ export class ShipmentEvents {
    * itself (announcedByCaller) are left out; none left, nothing is read.
    */
   async watch(em: EntityManager, ids: Iterable<string>): Promise<ShipmentsBefore> {
-    const wanted = [...new Set(ids)].filter(
-      (id) => !announcedElsewhere(em, { aggregate: 'shipment', id }),
-    );
-    const before: ShipmentsBefore = new Map();
-    if (wanted.length === 0) return before;
-    for (const snapshot of await this.snapshots(em, wanted)) {
-      before.set(String(snapshot.record.id), snapshot);
-    }
-    return before;
+    return watchRecords(em, 'shipment', ids, (wanted) => this.snapshotsById(em, wanted));
   }
 
   /**
@@ -87,17 +79,20 @@ export class ShipmentEvents {
     before: ShipmentsBefore,
     cause: IndirectCause,
   ): Promise<void> {
-    if (before.size === 0) return;
-    const events: OutboxEvent[] = [];
-    for (const now of await this.snapshots(em, [...before.keys()])) {
-      const id = String(now.record.id);
-      const was = before.get(id);
-      if (!was) continue;
-      const changed = changedFields(was.representation, now.representation);
-      if (changed.length > 0)
-        events.push(this.event(EventTypes.shipmentUpdated, id, now, changed, cause));
-    }
-    await recordEvents(em, events);
+    const updates = await updatesSince(before, (ids) => this.snapshotsById(em, ids));
+    await recordEvents(
+      em,
+      updates.map(({ id, now, changed }) =>
+        this.event(EventTypes.shipmentUpdated, id, now, changed, cause),
+      ),
+    );
+  }
+
+  private async snapshotsById(
+    em: EntityManager,
+    ids: string[],
+  ): Promise<Array<[string, ShipmentSnapshot]>> {
+    return (await this.snapshots(em, ids)).map((s) => [String(s.record.id), s]);
   }
 
   /** Snapshots of several shipments (`id = ANY($1)`), in id order; missing ones left out. */
