@@ -47,6 +47,8 @@ export interface CollectionPlan {
   maintainedCount: boolean;
   pageSql: string;
   pageParams: unknown[];
+  /** The properties its rows show (serialization-groups.ts). */
+  view: RecordView;
 }
 
 export interface CollectionResult {
@@ -196,7 +198,8 @@ export class DataProvider implements OnModuleInit {
     // carrier instead of using the carrier index.
     const order = this.orderClause(req.resource, query);
     const rows = `SELECT ${query.alias}.* ${query.fromClause()}${query.whereClause()}${order} LIMIT ${query.param(pagination.itemsPerPage)} OFFSET ${query.param(pagination.offset)}`;
-    const select = this.reader.select(req.resource, query, this.viewOf(req));
+    const view = this.viewOf(req);
+    const select = this.reader.select(req.resource, query, view);
     const pageSql = `SELECT ${select} FROM (${rows}) ${query.alias}${query.joinClause()}${order}`;
     return {
       pagination,
@@ -205,12 +208,13 @@ export class DataProvider implements OnModuleInit {
       maintainedCount: key !== null && key !== undefined,
       pageSql,
       pageParams: query.params,
+      view,
     };
   }
 
   async list(req: CollectionRequest): Promise<CollectionResult> {
     const plan = this.plan(req);
-    const reader = this.reader.reader(req.resource, this.viewOf(req));
+    const reader = this.reader.reader(req.resource, plan.view);
     const [count, page] = await Promise.all([
       preparedQuery(this.pool, plan.countSql, plan.countParams),
       plan.pagination.itemsPerPage === 0
