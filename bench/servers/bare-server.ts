@@ -8,7 +8,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { PrincipalLoader } from '../../src/access/principal-loader';
-import { preparedQuery } from '../../src/hydra/query/prepared';
+import { preparedQuery } from '../../src/database/query';
 
 interface Plan {
   url: string;

@@ -12,7 +12,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { PrincipalLoader } from '../../src/access/principal-loader';
-import { preparedQuery } from '../../src/hydra/query/prepared';
+import { preparedQuery } from '../../src/database/query';
 
 const item = JSON.parse(readFileSync(process.env.ITEM_PLAN_FILE!, 'utf8')) as {
   url: string;

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import type { Principal } from './principal';
-import { preparedQuery } from '../hydra/query/prepared';
+import { preparedQuery } from '../database/query';
 
 export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');

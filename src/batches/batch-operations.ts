@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { rowsOf, type SqlRunner } from '../events/sql-runner';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import {
   NotFoundError,
@@ -14,6 +13,7 @@ import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks'
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import type { BatchEntity } from './batch-entities';
 import type { BatchRequest, StatusSpec } from './batch-request';
+import { query, type SqlRunner } from '../database/query';
 
 export interface ChangeStatusResult {
   entity: string;
@@ -66,13 +66,12 @@ export class BatchOperations {
     workspaceId: string | undefined,
     lock = false,
   ): Promise<Map<string, string>> {
-    const rows: Array<{ id: string; workspace_id: string }> = rowsOf(
-      await runner.query(
-        `SELECT id, workspace_id FROM ${request.entity.table}
+    const rows: Array<{ id: string; workspace_id: string }> = await query(
+      runner,
+      `SELECT id, workspace_id FROM ${request.entity.table}
           WHERE id = ANY($1::uuid[]) AND workspace_id = ANY($2::uuid[])
           ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
-        [request.ids, principal.workspaceIds],
-      ),
+      [request.ids, principal.workspaceIds],
     );
     if (rows.length !== request.ids.length) throw new NotFoundError();
     const workspaces = new Map(rows.map((r) => [r.id, r.workspace_id]));
@@ -112,11 +111,10 @@ export class BatchOperations {
     const suffix = lock ? ' FOR KEY SHARE' : '';
     const out = new Map<string, string>();
     if ('id' in spec) {
-      const [status]: StatusRow[] = rowsOf(
-        await runner.query(
-          `SELECT id, workspace_id, entity FROM status WHERE id = $1 AND workspace_id = ANY($2::uuid[])${suffix}`,
-          [spec.id, principal.workspaceIds],
-        ),
+      const [status]: StatusRow[] = await query(
+        runner,
+        `SELECT id, workspace_id, entity FROM status WHERE id = $1 AND workspace_id = ANY($2::uuid[])${suffix}`,
+        [spec.id, principal.workspaceIds],
       );
       if (!status) {
         throw ValidationError.of(
@@ -135,12 +133,11 @@ export class BatchOperations {
       for (const w of workspaces) out.set(w, status.id);
       return out;
     }
-    const rows: StatusRow[] = rowsOf(
-      await runner.query(
-        `SELECT id, workspace_id, entity FROM status
+    const rows: StatusRow[] = await query(
+      runner,
+      `SELECT id, workspace_id, entity FROM status
           WHERE workspace_id = ANY($1::uuid[]) AND entity = $2 AND code = $3 ORDER BY id${suffix}`,
-        [workspaces, statusEntity, spec.code],
-      ),
+      [workspaces, statusEntity, spec.code],
     );
     for (const r of rows) out.set(r.workspace_id, r.id);
     const missing = workspaces.filter((w) => !out.has(w));
@@ -191,15 +188,14 @@ export class BatchOperations {
       [...new Set(workspaces.values())],
       true,
     );
-    const changed: Array<{ id: string }> = rowsOf(
-      await em.query(
-        `UPDATE ${entity.table} t SET ${entity.status!.column} = m.status_id, updated_at = now()
+    const changed: Array<{ id: string }> = await query(
+      em,
+      `UPDATE ${entity.table} t SET ${entity.status!.column} = m.status_id, updated_at = now()
            FROM (SELECT unnest($1::uuid[]) AS workspace_id, unnest($2::uuid[]) AS status_id) m
           WHERE t.workspace_id = m.workspace_id AND t.id = ANY($3::uuid[])
             AND t.${entity.status!.column} IS DISTINCT FROM m.status_id
           RETURNING t.id`,
-        [[...byWorkspace.keys()], [...byWorkspace.values()], request.ids],
-      ),
+      [[...byWorkspace.keys()], [...byWorkspace.values()], request.ids],
     );
     const changedIds = new Set(changed.map((r) => r.id));
     const ids = request.ids.filter((id) => changedIds.has(id));

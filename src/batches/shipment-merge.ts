@@ -3,7 +3,6 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { announcedByCaller } from '../events/indirect-changes';
 import { RecordChangeEvents } from '../events/record-change-events';
-import { rowsOf } from '../events/sql-runner';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import {
   NotFoundError,
@@ -21,6 +20,7 @@ import { Order } from '../orders/order.entity';
 import { ShipmentEvents } from '../shipments/shipment-events';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentsService } from '../shipments/shipments.service';
+import { query } from '../database/query';
 
 /** Duplicates one merge may fold into a shipment. */
 export const MAX_MERGED = 100;
@@ -304,16 +304,15 @@ export class ShipmentMerge {
       [target, shipments],
     );
     // One review per shipment: the target's own, else the first duplicate's.
-    const moved = rowsOf<{ id: string; total_score: number }>(
-      await em.query(
-        `UPDATE review SET shipment_id = $1, updated_at = now()
+    const moved = await query<{ id: string; total_score: number }>(
+      em,
+      `UPDATE review SET shipment_id = $1, updated_at = now()
           WHERE id = (
             SELECT r.id FROM unnest($2::uuid[]) WITH ORDINALITY AS o(id, ord)
               JOIN review r ON r.shipment_id = o.id ORDER BY o.ord LIMIT 1)
             AND NOT EXISTS (SELECT 1 FROM review WHERE shipment_id = $1)
           RETURNING id, total_score`,
-        [target, shipments],
-      ),
+      [target, shipments],
     );
     if (moved.length) {
       await em.query(`UPDATE shipment SET review = $2, review_total_score = $3 WHERE id = $1`, [

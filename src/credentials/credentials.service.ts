@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { assertAccountManager, type Principal } from '../access/principal';
-import type { SqlRunner } from '../events/sql-runner';
 import {
   ForbiddenError,
   ValidationError,
@@ -24,6 +23,7 @@ import {
   type CredentialsSettings,
 } from '../tracking/providers/remote/credentials-retirement';
 import { maskSecret } from './secret-box';
+import { type SqlRunner, query } from '../database/query';
 
 const MAX_SECRET_LENGTH = 4096;
 
@@ -248,13 +248,14 @@ export class CredentialsService implements ResourceHooks<Credentials> {
 
   /** The record with its secrets opened; null when it does not exist. */
   async open(runner: SqlRunner, id: string): Promise<OpenedCredentials | null> {
-    const rows: Array<{
+    const rows = await query<{
       id: string;
       team_id: string;
       type: string;
       parameters: Record<string, unknown>;
       secrets_ciphertext: string | null;
-    }> = await runner.query(
+    }>(
+      runner,
       `SELECT id, team_id, type, parameters, secrets_ciphertext FROM credentials WHERE id = $1`,
       [id],
     );

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import type { SqlRunner } from '../events/sql-runner';
 import { formatDateTime } from '../hydra/serialization/record-reader';
 import { publicBaseUrl } from '../mail/links';
 import { TrackingPageLinksService } from '../tracking-pages/tracking-page-links.service';
 import { findTrackingStatus } from '../tracking/statuses';
 import type { TemplateValues } from './email-template';
+import { query } from '../database/query';
 
 interface ShipmentRow {
   id: string;
@@ -65,7 +65,8 @@ export class NotificationValues {
     trackingPageId: string | null,
     facts: EventFacts,
   ): Promise<NotificationSubject | null> {
-    const rows: ShipmentRow[] = await (em as SqlRunner).query(
+    const rows = await query<ShipmentRow>(
+      em,
       `SELECT s.id, s.workspace_id, s.tracking_number, s.tracking_status, s.origin_carrier,
               s.destination_carrier, s.destination_country, s.email, s.order_numbers, s.shipped_at,
               s.expected_delivery_date, s.address_first_name, s.address_last_name, s.address_city,

@@ -21,7 +21,7 @@ import { firstDueAt } from '../workflows/workflow-types';
 import { PermanentDeliveryError } from './delivery-error';
 import { notificationEventsOf } from './event-types';
 import { retryDelayMs } from './retry-backoff';
-import { rowsOf } from './sql-runner';
+import { query } from '../database/query';
 
 const INTERVAL_NAME = 'event-delivery';
 /** Deliveries attempted at once by one node. */
@@ -341,7 +341,8 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   /** Claims due deliveries: locks skip rows other nodes hold; the lease hides them meanwhile. */
   async claimDue(limit: number, workflowIds?: string[]): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
-    const result: unknown = await this.dataSource.query(
+    const result = await query<ClaimedDelivery>(
+      this.dataSource,
       `WITH due AS (
          SELECT id FROM event_delivery
           WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1
@@ -354,7 +355,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
        RETURNING d.id, d.outbox_event_id, d.workspace_id, d.workflow_id, d.email_notification_id, d.attempts`,
       [now, limit, new Date(now.getTime() + this.leaseMs), workflowIds ?? null],
     );
-    return rowsOf<ClaimedDelivery>(result);
+    return result;
   }
 
   /**
@@ -381,7 +382,8 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
 
   /** Marks events delivered once none of their deliveries is pending or held. */
   async closeFinished(): Promise<number> {
-    const result: unknown = await this.dataSource.query(
+    const result = await query(
+      this.dataSource,
       `UPDATE outbox_event e SET delivered_at = $1
         WHERE e.delivered_at IS NULL AND e.dispatched_at IS NOT NULL
           AND NOT EXISTS (SELECT 1 FROM event_delivery d
@@ -389,7 +391,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
        RETURNING e.id`,
       [this.clock.now()],
     );
-    return rowsOf(result).length;
+    return result.length;
   }
 
   /** One attempt: whether it delivered, and the workflow run it made (webhooks). */

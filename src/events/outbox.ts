@@ -1,8 +1,5 @@
 import type { EventType } from './event-types';
-import { transactionQuery } from '../hydra/query/prepared';
-import type { SqlRunner } from './sql-runner';
-
-export type { SqlRunner } from './sql-runner';
+import { query, type SqlRunner } from '../database/query';
 
 export interface OutboxEvent {
   type: EventType;
@@ -29,7 +26,7 @@ export async function recordEvents(
   events: readonly OutboxEvent[],
 ): Promise<void> {
   if (events.length === 0) return;
-  await transactionQuery(
+  await query(
     runner,
     `INSERT INTO outbox_event (workspace_id, type, aggregate_type, aggregate_id, payload, created_at,
                                ignored_workflow_id)

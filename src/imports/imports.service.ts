@@ -3,7 +3,6 @@ import { Injectable, Logger } from '@nestjs/common';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import { canWriteWorkspace, type Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
-import { rowsOf } from '../events/sql-runner';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import {
   ApiError,
@@ -31,6 +30,7 @@ import {
   rowBody,
   suggestMapping,
 } from './import-fields';
+import { query } from '../database/query';
 
 export const IMPORT_QUEUE = 'imports.run';
 /** Rows one import may have. */
@@ -161,15 +161,16 @@ export class ImportsService {
 
   /** The job: claim, then import the rows not yet processed, then finish. */
   async run(importId: string): Promise<void> {
-    const claimed = rowsOf<ClaimedImport>(
-      await this.dataSource.query(
+    const claimed = (
+      await query<ClaimedImport>(
+        this.dataSource,
         `UPDATE import SET status = 'processing', attempts = attempts + 1,
                 started_at = COALESCE(started_at, now()), updated_at = now()
           WHERE id = $1 AND status IN ('pending', 'processing')
           RETURNING user_id, workspace_id, entity, mapping, attempts, processed_rows, content,
                     file_original_name`,
         [importId],
-      ),
+      )
     )[0];
     if (!claimed) return; // finished, or removed with its workspace
     if (claimed.attempts > MAX_ATTEMPTS) {
@@ -265,14 +266,15 @@ export class ImportsService {
     reason?: string,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const updated = rowsOf<{ created_count: number; failed_count: number }>(
-        await em.query(
+      const updated = (
+        await query<{ created_count: number; failed_count: number }>(
+          em,
           `UPDATE import SET status = $2, finished_at = now(), content = NULL, updated_at = now(),
                   errors = CASE WHEN $3::jsonb IS NULL THEN errors ELSE errors || $3::jsonb END
             WHERE id = $1 AND status = 'processing'
             RETURNING created_count, failed_count`,
           [importId, status, reason ? JSON.stringify([{ line: null, message: reason }]) : null],
-        ),
+        )
       )[0];
       if (!updated || !claimed.user_id) return;
       const name = claimed.file_original_name ? ` of ${claimed.file_original_name}` : '';

@@ -13,8 +13,8 @@ import { withAdvisoryLock } from '../database/advisory-lock';
 import { isDatabaseUnavailable } from '../database/outage/database-failure';
 import { DatabaseOutage } from '../database/outage/database-outage';
 import { reportingClient } from '../database/outage/reporting-client';
-import { rowsOf, type SqlRunner } from '../events/sql-runner';
 import { JobDatabase } from './job-database';
+import { query, type SqlRunner } from '../database/query';
 
 /** Key of the advisory lock under which a node creates the queues it declares. */
 const QUEUE_SETUP_LOCK_KEY = 727_274_002;
@@ -185,7 +185,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
       db: runner
         ? {
             executeSql: async (text, values) => ({
-              rows: rowsOf(await runner.query(text, values)),
+              rows: await query(runner, text, values),
             }),
           }
         : undefined,

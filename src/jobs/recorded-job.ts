@@ -1,7 +1,7 @@
 import type { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { rowsOf } from '../events/sql-runner';
 import { ApiError } from '../hydra/errors/api-errors';
+import { query } from '../database/query';
 
 /**
  * A background job the API records in a table of its own so clients can follow it
@@ -36,14 +36,13 @@ export async function runRecordedJob<Row extends { id: string; attempts: number 
   work: (row: Row) => Promise<void>,
   onFailed: (row: Row, reason: string, em: EntityManager) => Promise<unknown>,
 ): Promise<void> {
-  const [row] = rowsOf<Row>(
-    await db.query(
-      `UPDATE ${job.table} SET status = 'running', attempts = attempts + 1,
+  const [row] = await query<Row>(
+    db,
+    `UPDATE ${job.table} SET status = 'running', attempts = attempts + 1,
               started_at = COALESCE(started_at, now()), updated_at = now()
         WHERE id = $1 AND status IN ('queued', 'running')
         RETURNING ${job.columns}`,
-      [id],
-    ),
+    [id],
   );
   if (!row) return;
   try {

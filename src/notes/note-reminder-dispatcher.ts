@@ -4,8 +4,8 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { userSeesWorkspaceSql } from '../access/workspace-visibility';
 import { AppConfig } from '../config/app-config';
-import { rowsOf } from '../events/sql-runner';
 import { NotificationsService } from '../notifications/notifications.service';
+import { query } from '../database/query';
 
 const INTERVAL_NAME = 'note-reminders';
 const BATCH = 200;
@@ -46,7 +46,7 @@ export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplica
     let sent = 0;
     for (;;) {
       const n = await this.dataSource.transaction(async (em) => {
-        const due = rowsOf<{
+        const due = await query<{
           id: string;
           user_id: string;
           note_id: string;
@@ -54,16 +54,15 @@ export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplica
           entity: string;
           visible: boolean;
         }>(
-          await em.query(
-            `WITH due AS (
+          em,
+          `WITH due AS (
                SELECT id FROM note_reminder WHERE sent_at IS NULL AND remind_at <= $1
                 ORDER BY remind_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
              UPDATE note_reminder r SET sent_at = now() FROM due, note n
               WHERE r.id = due.id AND n.id = r.note_id
              RETURNING r.id, r.user_id, r.note_id, r.comment, n.entity,
                        ${userSeesWorkspaceSql('r.user_id', 'n.workspace_id')} AS visible`,
-            [now, BATCH],
-          ),
+          [now, BATCH],
         );
         const unseen = due.filter((r) => !r.visible).length;
         if (unseen > 0)

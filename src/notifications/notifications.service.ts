@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import type { SqlRunner } from '../events/outbox';
+import { query, type SqlRunner } from '../database/query';
 import { NotFoundError } from '../hydra/errors/api-errors';
 import { identifierFrom } from '../hydra/filters';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
@@ -38,8 +38,8 @@ export class NotificationsService implements ResourceHooks<Notification> {
     const sql = `INSERT INTO notification (user_id, tag, message, data) VALUES ($1, $2, $3, $4::jsonb) RETURNING id`;
     const params = [input.userId, input.tag, input.message, JSON.stringify(input.data ?? [])];
     if (runner) {
-      const rows = await runner.query(sql, params);
-      return rows[0].id;
+      const [row] = await query<{ id: string }>(runner, sql, params);
+      return row.id;
     }
     const { rows } = await this.pool.query(sql, params);
     return rows[0].id;

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import type { SqlRunner } from '../events/sql-runner';
-import { rowsOf } from '../events/sql-runner';
+import { query, type SqlRunner } from '../database/query';
 
 /** Keys longer than this are stored as `sha256:<hex>` (bounded size, no raw long values). */
 export const MAX_RAW_KEY_LENGTH = 128;
@@ -175,11 +174,13 @@ export class PostgresThrottlerStorage implements ThrottlerStorage {
       limit,
       this.options.now?.() ?? null,
     ];
-    const rows = rowsOf<IncrementRow>(
+    const rows =
       blockDuration > 0
-        ? await this.db.query(INCREMENT_BLOCKING, [...parameters, Math.ceil(blockDuration)])
-        : await this.db.query(INCREMENT_NON_BLOCKING, parameters),
-    );
+        ? await query<IncrementRow>(this.db, INCREMENT_BLOCKING, [
+            ...parameters,
+            Math.ceil(blockDuration),
+          ])
+        : await query<IncrementRow>(this.db, INCREMENT_NON_BLOCKING, parameters);
     const row = rows[0];
     return {
       totalHits: Number(row.last_total_hits),
@@ -194,14 +195,13 @@ export class PostgresThrottlerStorage implements ThrottlerStorage {
    * nothing (RateBudgets.assertOpen).
    */
   async blockedFor(key: string, throttlerName: string): Promise<number> {
-    const rows = rowsOf<{ seconds: string | null }>(
-      await this.db.query(
-        `SELECT ceil((c.block_expires_at - n.now) / 1000.0)::bigint AS seconds
+    const rows = await query<{ seconds: string | null }>(
+      this.db,
+      `SELECT ceil((c.block_expires_at - n.now) / 1000.0)::bigint AS seconds
            FROM rate_limit_counter c,
                 (SELECT coalesce($3::bigint, ${DB_NOW_MS}) AS now) n
           WHERE c.throttler = $1 AND c.key = $2 AND c.blocked AND c.block_expires_at > n.now`,
-        [throttlerName, storedKey(key), this.options.now?.() ?? null],
-      ),
+      [throttlerName, storedKey(key), this.options.now?.() ?? null],
     );
     return rows.length ? Number(rows[0].seconds) : 0;
   }

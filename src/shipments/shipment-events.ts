@@ -8,9 +8,9 @@ import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { SqlQuery } from '../hydra/query/sql-query';
 import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { changedFields } from './shipment-changes';
-import { transactionQuery } from '../hydra/query/prepared';
 import { Shipment } from './shipment.entity';
 import { NEW_SHIPMENT, type NewShipmentRead } from './shipment-store';
+import { query as queryRows } from '../database/query';
 
 /**
  * Payload of `shipment.created`, `shipment.updated` and `shipment.deleted`: the shipment as
@@ -53,7 +53,7 @@ export class ShipmentEvents {
   async snapshot(em: EntityManager, id: string): Promise<ShipmentSnapshot | null> {
     const { query, select } = this.snapshotQuery(this.registry.get(Shipment).table);
     query.andWhere(`t.id = ${query.param(id)}::uuid`);
-    const rows = await transactionQuery(
+    const rows = await queryRows(
       em,
       `SELECT ${select} ${query.fromClause()}${query.whereClause()}`,
       query.params,
@@ -99,7 +99,7 @@ export class ShipmentEvents {
   private async snapshots(em: EntityManager, ids: string[]): Promise<ShipmentSnapshot[]> {
     const { query, select } = this.snapshotQuery(this.registry.get(Shipment).table);
     query.andWhere(`t.id = ANY(${query.param(ids)}::uuid[])`);
-    const rows = await transactionQuery(
+    const rows = await queryRows(
       em,
       `SELECT ${select} ${query.fromClause()}${query.whereClause()} ORDER BY t.id`,
       query.params,

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { transactionQuery } from '../hydra/query/prepared';
 import { Shipment } from './shipment.entity';
+import { query } from '../database/query';
 
 /** What a create needs to know before the shipment's row exists (ShipmentStore.creation). */
 export interface ShipmentCreation {
@@ -50,7 +50,7 @@ export interface StoredShipment {
 
 /**
  * The shipment table's SQL for the writes of the shipments module. Statements go as prepared
- * statements on the write's transaction (transactionQuery).
+ * statements on the write's transaction (query).
  */
 @Injectable()
 export class ShipmentStore {
@@ -66,7 +66,7 @@ export class ShipmentStore {
     trackingNumber: string | null,
     columns: readonly string[] = [],
   ): Promise<ShipmentCreation | null> {
-    const [row] = await transactionQuery<{ now: Date; team_id: string; taken: boolean }>(
+    const [row] = await query<{ now: Date; team_id: string; taken: boolean }>(
       em,
       `SELECT now() AS now, w.team_id,
               $2::text IS NOT NULL AND EXISTS (SELECT 1 FROM shipment s
@@ -85,7 +85,7 @@ export class ShipmentStore {
     trackingNumber: string,
     exceptId: string | null,
   ): Promise<boolean> {
-    const rows = await transactionQuery(
+    const rows = await query(
       em,
       'SELECT 1 FROM shipment WHERE workspace_id = $1 AND tracking_number = $2 AND id IS DISTINCT FROM $3::uuid LIMIT 1',
       [workspaceId, trackingNumber, exceptId],
@@ -95,7 +95,7 @@ export class ShipmentStore {
 
   /** What a PUT compares the shipment with. */
   async stored(em: EntityManager, id: string): Promise<StoredShipment> {
-    const [row] = await transactionQuery<StoredShipment>(
+    const [row] = await query<StoredShipment>(
       em,
       'SELECT workspace_id, tracking_number, origin_carrier, order_numbers FROM shipment WHERE id = $1',
       [id],
@@ -104,7 +104,7 @@ export class ShipmentStore {
   }
 
   async workspaceOf(em: EntityManager, id: string): Promise<string> {
-    const [row] = await transactionQuery<{ workspace_id: string }>(
+    const [row] = await query<{ workspace_id: string }>(
       em,
       'SELECT workspace_id FROM shipment WHERE id = $1',
       [id],
@@ -163,7 +163,7 @@ export class ShipmentStore {
       ...(read ? [read.select] : []),
       ...generated.map((c) => `t."${c.databaseName}" AS "${c.databaseName}"`),
     ];
-    const [row] = await transactionQuery<Record<string, unknown>>(
+    const [row] = await query<Record<string, unknown>>(
       em,
       `WITH "${NEW_SHIPMENT}" AS (INSERT INTO shipment (${names.join(', ')})
          VALUES (${values.join(', ')}) RETURNING *)

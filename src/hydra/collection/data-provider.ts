@@ -10,7 +10,6 @@ import { ResourceRegistry } from '../metadata/resource-registry';
 import { QueryParams } from '../query/query-params';
 import { resolvePropertyPath } from '../query/property-path';
 import { SqlQuery, quoteIdent } from '../query/sql-query';
-import { preparedQuery, transactionQuery } from '../query/prepared';
 import { ApiRecord, RecordReader } from '../serialization/record-reader';
 import { Pagination, parsePagination } from './pagination';
 import { applyTenancy, tenancyAdmitsId } from './tenancy';
@@ -25,6 +24,7 @@ import { READ_COUNT_SQL } from './maintained-counts.sql';
 import { NotFoundError } from '../errors/api-errors';
 import type { ResourceHooks } from '../write/resource-hooks';
 import type { Request } from 'express';
+import { preparedQuery, query as runQuery } from '../../database/query';
 
 export interface CollectionRequest {
   resource: ResourceMeta;
@@ -367,7 +367,7 @@ export class DataProvider implements OnModuleInit {
     const sql = `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`;
     // Prepared: every write resolves its references through here (one shape per tenancy).
     const rows: unknown[] = em
-      ? await transactionQuery(em, sql, query.params)
+      ? await runQuery(em, sql, query.params)
       : (await preparedQuery(this.pool, sql, query.params)).rows;
     return rows.length > 0;
   }

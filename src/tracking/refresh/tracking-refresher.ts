@@ -4,12 +4,12 @@ import { PeriodicTask } from '../../jobs/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
-import { rowsOf, type SqlRunner } from '../../events/sql-runner';
 import { JobQueue } from '../../jobs/job-queue';
 import { Clock } from '../clock';
 import { TRACKING_STATUSES, isFinal } from '../statuses';
 import { chunk } from '../tracking-service/concurrency';
 import { TrackingService } from '../tracking-service/tracking.service';
+import { query, type SqlRunner } from '../../database/query';
 
 export const REFRESH_QUEUE = 'tracking.refresh';
 /** Shipments per refresh job: a multiple of 40, the batch of aggregators such as 17TRACK. */
@@ -113,7 +113,8 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
     lease = this.leaseUntil(),
   ): Promise<string[]> {
     const now = this.clock.now();
-    const result: unknown = await runner.query(
+    const result = await query<{ id: string }>(
+      runner,
       `WITH due AS (
          SELECT id FROM shipment
           WHERE next_check_at <= $1
@@ -126,7 +127,7 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
        RETURNING s.id`,
       [now, limit, lease, FINAL_CODES],
     );
-    return rowsOf<{ id: string }>(result).map((r) => r.id);
+    return result.map((r) => r.id);
   }
 
   /** Until when a claim made now holds its shipments (TRACKING_REFRESH_LEASE_SECONDS). */

@@ -1,4 +1,4 @@
-import { recordEvents, type OutboxEvent, type SqlRunner } from '../../events/outbox';
+import { recordEvents, type OutboxEvent } from '../../events/outbox';
 import type { DependentInsert } from '../../shipments/shipment-store';
 import type { EngineCheckpoint } from '../engine';
 import {
@@ -11,6 +11,7 @@ import {
   type TrackingOutcome,
   type TrackingUpdate,
 } from './tracking-state';
+import { query, type SqlRunner } from '../../database/query';
 
 export type { ApplyOptions, TrackingOutcome, TrackingUpdate } from './tracking-state';
 export { mergeFacts } from './tracking-state';
@@ -31,7 +32,8 @@ export async function applyTrackingUpdates(
   if (updates.length === 0) return [];
   const byId = new Map<string, TrackingUpdate>();
   for (const u of updates) byId.set(u.shipmentId, u);
-  const rows: ShipmentTrackingRow[] = await runner.query(
+  const rows = await query<ShipmentTrackingRow>(
+    runner,
     `SELECT id, workspace_id, tracking_number, origin_carrier, created_at, tracking_status,
             last_status_update, days_in_transit, days_in_idle, shipped_at, expected_delivery_date,
             origin_country, origin_country_iso2, destination_country, destination_country_iso2,
@@ -141,7 +143,8 @@ async function upsertCheckpoints(
 ): Promise<Map<string, number>> {
   const inserted = new Map<string, number>();
   if (records.length === 0) return inserted;
-  const rows: Array<{ shipment_id: string; n: number }> = await runner.query(
+  const rows = await query<{ shipment_id: string; n: number }>(
+    runner,
     `WITH written AS (
        ${insertCheckpointRecords('$1', 'c')}
        ON CONFLICT (shipment_id, external_id) DO UPDATE SET
@@ -175,14 +178,15 @@ async function loadCheckpoints(
   runner: SqlRunner,
   shipmentIds: string[],
 ): Promise<Map<string, EngineCheckpoint[]>> {
-  const rows: Array<{
+  const rows = await query<{
     shipment_id: string;
     checkpoint_date: Date;
     status: string;
     country_iso2: string | null;
     carrier: string | null;
     rel: string | null;
-  }> = await runner.query(
+  }>(
+    runner,
     `SELECT shipment_id, checkpoint_date, status, country_iso2, carrier, rel
        FROM tracking_checkpoint WHERE shipment_id = ANY($1::uuid[])`,
     [shipmentIds],

@@ -1,9 +1,9 @@
-import type { SqlRunner } from '../../../events/sql-runner';
 import { adapterFor } from './adapters';
 import { PROVIDER_TYPES } from './provider-adapter';
 import { remoteTrackingState } from './remote-tracking-state';
 import { remoteTrackingStops } from './remote-tracking-stops';
 import { retiredTrackingCredentials } from './retired-tracking-credentials';
+import { type SqlRunner } from '../../../database/query';
 
 /**
  * The job that applies a change of a team's tracking credentials at once (data: `{teamId}`):

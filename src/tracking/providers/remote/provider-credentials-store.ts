@@ -1,6 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import type { SqlRunner } from '../../../events/sql-runner';
 import { AppConfig } from '../../../config/app-config';
 import { CredentialsCipher } from '../../../credentials/credentials-cipher';
 import { NotificationsService } from '../../../notifications/notifications.service';
@@ -9,6 +8,7 @@ import { PROVIDER_TYPES } from './provider-adapter';
 import { INSTANCE_CREDENTIALS_KEY, type RoutableCredentials } from './provider-routing';
 import { routableCredentials, splitProviderSettings } from './provider-settings';
 import { retiredTrackingCredentials } from './retired-tracking-credentials';
+import { type SqlRunner, query } from '../../../database/query';
 
 /** Notification tag of credentials a provider refused. */
 export const CREDENTIALS_REJECTED_TAG = 'tracking_credentials_rejected';
@@ -53,7 +53,8 @@ export class ProviderCredentialsStore {
   ): Promise<Map<string, TrackingCredentials[]>> {
     const out = new Map<string, TrackingCredentials[]>();
     if (teamIds.length === 0) return out;
-    const rows: CredentialsRow[] = await runner.query(
+    const rows = await query<CredentialsRow>(
+      runner,
       `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at, created_at
          FROM credentials WHERE team_id = ANY($1::uuid[]) AND type = ANY($2::text[])`,
       [[...new Set(teamIds)], PROVIDER_TYPES],
@@ -72,7 +73,8 @@ export class ProviderCredentialsStore {
   async byKey(key: string): Promise<TrackingCredentials | null> {
     if (key === INSTANCE_CREDENTIALS_KEY) return this.instance();
     if (!/^[0-9a-f-]{36}$/i.test(key)) return null;
-    const rows: CredentialsRow[] = await this.dataSource.query(
+    const rows = await query<CredentialsRow>(
+      this.dataSource,
       `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at, created_at
          FROM credentials WHERE id = $1 AND type = ANY($2::text[])`,
       [key, PROVIDER_TYPES],
@@ -125,7 +127,8 @@ export class ProviderCredentialsStore {
         [key, reason],
       );
       if (rows.length === 0) return false;
-      const admins: Array<{ member_id: string }> = await em.query(
+      const admins = await query<{ member_id: string }>(
+        em,
         `SELECT member_id FROM team_member
           WHERE team_id = $1 AND member_id IS NOT NULL AND role IN ('owner', 'admin')`,
         [rows[0].team_id],

@@ -1,7 +1,7 @@
-import { rowsOf, type SqlRunner } from '../../../events/sql-runner';
 import { isFinal, TRACKING_STATUSES } from '../../statuses';
 import type { RemoteShipment } from './remote-tracking';
 import type { StopRequest } from './remote-tracking-stops';
+import { query, type SqlRunner } from '../../../database/query';
 
 /** Statuses after which a shipment's number is not tracked any more (stopped at its provider). */
 const FINAL_CODES = TRACKING_STATUSES.filter((s) => isFinal(s.code)).map((s) => s.code);
@@ -48,7 +48,8 @@ const COLUMNS = `shipment_id, credentials_key, tracking_number, carrier_code, re
 /** The SQL of shipment_remote_tracking (registration, stop and push state per shipment). */
 export const remoteTrackingState = {
   async load(runner: SqlRunner, shipmentIds: readonly string[]) {
-    const rows: StateRow[] = await runner.query(
+    const rows = await query<StateRow>(
+      runner,
       `SELECT ${COLUMNS} FROM shipment_remote_tracking WHERE shipment_id = ANY($1::uuid[])`,
       [shipmentIds],
     );
@@ -67,9 +68,11 @@ export const remoteTrackingState = {
     now: Date,
   ): Promise<StopRequest[]> {
     if (marks.length === 0) return [];
-    const rows: Array<Pick<StateRow, 'credentials_key' | 'tracking_number' | 'carrier_code'>> =
-      await runner.query(
-        `WITH m AS (
+    const rows = await query<
+      Pick<StateRow, 'credentials_key' | 'tracking_number' | 'carrier_code'>
+    >(
+      runner,
+      `WITH m AS (
            SELECT * FROM jsonb_to_recordset($1::jsonb) AS m(shipment_id uuid,
                   credentials_key text, tracking_number text, carrier_code text, registered boolean)),
          left_behind AS (
@@ -110,19 +113,19 @@ export const remoteTrackingState = {
                     IS DISTINCT FROM (EXCLUDED.credentials_key, EXCLUDED.tracking_number)
                THEN NULL ELSE t.push_refused_at END)
          SELECT DISTINCT credentials_key, tracking_number, carrier_code FROM left_behind`,
-        [
-          JSON.stringify(
-            marks.map((m) => ({
-              shipment_id: m.shipmentId,
-              credentials_key: m.credentialsKey,
-              tracking_number: m.trackingNumber,
-              carrier_code: m.carrierCode,
-              registered: m.registered,
-            })),
-          ),
-          now.toISOString(),
-        ],
-      );
+      [
+        JSON.stringify(
+          marks.map((m) => ({
+            shipment_id: m.shipmentId,
+            credentials_key: m.credentialsKey,
+            tracking_number: m.trackingNumber,
+            carrier_code: m.carrierCode,
+            registered: m.registered,
+          })),
+        ),
+        now.toISOString(),
+      ],
+    );
     return rows.map(toStop);
   },
 
@@ -133,14 +136,13 @@ export const remoteTrackingState = {
    */
   async release(runner: SqlRunner, shipmentIds: readonly string[]): Promise<StopRequest[]> {
     if (shipmentIds.length === 0) return [];
-    const result: unknown = await runner.query(
+    const result = await query<StateRow>(
+      runner,
       `DELETE FROM shipment_remote_tracking WHERE shipment_id = ANY($1::uuid[])
        RETURNING credentials_key, tracking_number, carrier_code, registered_at, stopped_at`,
       [shipmentIds],
     );
-    return rowsOf<StateRow>(result)
-      .filter((r) => r.registered_at !== null && r.stopped_at === null)
-      .map(toStop);
+    return result.filter((r) => r.registered_at !== null && r.stopped_at === null).map(toStop);
   },
 
   /**
@@ -149,7 +151,10 @@ export const remoteTrackingState = {
    * wherever the shipment is routed next). Answers them, for stopping at the old account.
    */
   async detach(runner: SqlRunner, credentialsKey: string): Promise<StopRequest[]> {
-    const result: unknown = await runner.query(
+    const result = await query<
+      Pick<StateRow, 'credentials_key' | 'tracking_number' | 'carrier_code'>
+    >(
+      runner,
       `UPDATE shipment_remote_tracking
           SET registered_at = NULL, stopped_at = NULL, push_subscribed_at = NULL,
               push_refused_at = NULL
@@ -158,7 +163,7 @@ export const remoteTrackingState = {
       [credentialsKey],
     );
     const seen = new Set<string>();
-    return rowsOf<Pick<StateRow, 'credentials_key' | 'tracking_number' | 'carrier_code'>>(result)
+    return result
       .filter((r) => !seen.has(r.tracking_number) && seen.add(r.tracking_number))
       .map(toStop);
   },
@@ -173,9 +178,10 @@ export const remoteTrackingState = {
     teamId: string,
     page: { after: string | null; limit: number },
   ): Promise<Array<RemoteShipment & { state: RemoteTrackingState }>> {
-    const rows: Array<
+    const rows = await query<
       StateRow & { team_id: string; number: string; origin_carrier: string | null }
-    > = await runner.query(
+    >(
+      runner,
       `SELECT t.shipment_id, t.credentials_key, t.tracking_number, t.carrier_code,
                 t.registered_at, t.stopped_at, t.last_push_at, t.push_subscribed_at,
                 t.push_refused_at, w.team_id, s.tracking_number AS number, s.origin_carrier
@@ -216,7 +222,8 @@ export const remoteTrackingState = {
     stops: readonly Pick<StopRequest, 'credentialsKey' | 'trackingNumber'>[],
   ): Promise<Set<string>> {
     if (stops.length === 0) return new Set();
-    const rows: Array<Pick<StateRow, 'credentials_key' | 'tracking_number'>> = await runner.query(
+    const rows = await query<Pick<StateRow, 'credentials_key' | 'tracking_number'>>(
+      runner,
       `SELECT DISTINCT t.credentials_key, t.tracking_number
          FROM jsonb_to_recordset($1::jsonb) AS q(credentials_key text, tracking_number text)
          JOIN shipment_remote_tracking t
@@ -290,7 +297,8 @@ export const remoteTrackingState = {
     numbers: readonly string[],
   ): Promise<RemoteTrackingState[]> {
     if (numbers.length === 0) return [];
-    const rows: StateRow[] = await runner.query(
+    const rows = await query<StateRow>(
+      runner,
       `SELECT t.shipment_id, t.credentials_key, t.tracking_number, t.carrier_code,
               t.registered_at, t.stopped_at, t.last_push_at, t.push_subscribed_at,
               t.push_refused_at

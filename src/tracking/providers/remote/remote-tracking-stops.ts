@@ -1,4 +1,4 @@
-import { rowsOf, type SqlRunner } from '../../../events/sql-runner';
+import { query, type SqlRunner } from '../../../database/query';
 
 /** A number to stop at a credentials record (`instance` for TRACKING_PROVIDER). */
 export interface StopRequest {
@@ -80,7 +80,8 @@ export const remoteTrackingStops = {
 
   /** Whether any stop is queued at this credentials key. */
   async anyQueued(runner: SqlRunner, credentialsKey: string): Promise<boolean> {
-    const rows: unknown[] = await runner.query(
+    const rows = await query(
+      runner,
       `SELECT 1 FROM remote_tracking_stop WHERE credentials_key = $1 LIMIT 1`,
       [credentialsKey],
     );
@@ -110,7 +111,8 @@ export const remoteTrackingStops = {
       only?: readonly Pick<StopRequest, 'credentialsKey' | 'trackingNumber'>[];
     },
   ): Promise<ClaimedStop[]> {
-    const result: unknown = await runner.query(
+    const result = await query<StopRow>(
+      runner,
       `WITH due AS (
          SELECT r.credentials_key, r.tracking_number FROM remote_tracking_stop r
           WHERE r.next_attempt_at <= $1
@@ -126,7 +128,7 @@ export const remoteTrackingStops = {
        RETURNING r.credentials_key, r.tracking_number, r.carrier_code, r.attempts`,
       [options.now, options.leaseUntil, options.limit, options.only ? toJson(options.only) : null],
     );
-    return rowsOf<StopRow>(result).map((r) => ({
+    return result.map((r) => ({
       credentialsKey: r.credentials_key,
       trackingNumber: r.tracking_number,
       carrierCode: r.carrier_code,

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
-import type { SqlRunner } from '../../../events/sql-runner';
 import { RATE_LIMIT_STORAGE } from '../../../rate-limit/rate-limit.module';
 import { chunk } from '../../tracking-service/concurrency';
 import type { TrackingResult } from '../tracking-provider';
@@ -23,6 +22,7 @@ import { remoteTrackingState, stopKey, type RemoteTrackingState } from './remote
 import { remoteTrackingStops, type ClaimedStop, type StopRequest } from './remote-tracking-stops';
 import { RegistrationQueue, stopsTheKey } from './registration-queue';
 import { retiredTrackingCredentials } from './retired-tracking-credentials';
+import { type SqlRunner } from '../../../database/query';
 
 /**
  * Numbers registered with an aggregator are updated by push; they are polled only when no

@@ -1,4 +1,4 @@
-import { rowsOf, type SqlRunner } from '../../../events/sql-runner';
+import { query, type SqlRunner } from '../../../database/query';
 
 /** What stopping at a retired account needs: the credentials as they were. */
 export interface RetiredCredentialsRow {
@@ -27,18 +27,20 @@ export const retiredTrackingCredentials = {
       secretsCiphertext: string | null;
     },
   ): Promise<string> {
-    const result: unknown = await runner.query(
+    const result = await query<{ id: string }>(
+      runner,
       `INSERT INTO retired_tracking_credentials (id, team_id, type, parameters,
               secrets_ciphertext, retired_from)
        VALUES (gen_random_uuid(), $1, $2, $3::jsonb, $4, $5)
        RETURNING id`,
       [old.teamId, old.type, JSON.stringify(old.parameters ?? {}), old.secretsCiphertext, old.id],
     );
-    return rowsOf<{ id: string }>(result)[0].id;
+    return result[0].id;
   },
 
   async find(runner: SqlRunner, id: string): Promise<RetiredCredentialsRow | null> {
-    const rows: RetiredCredentialsRow[] = await runner.query(
+    const rows = await query<RetiredCredentialsRow>(
+      runner,
       `SELECT id, team_id, type, parameters, secrets_ciphertext, retired_at AS created_at
          FROM retired_tracking_credentials WHERE id = $1`,
       [id],
