@@ -308,6 +308,7 @@ describe('custom fields', () => {
           resource,
           em: db.manager,
           body: { customFields: values },
+          state: undefined,
           nested: {},
           property: { name: 'customFields', column: { databaseName: 'custom_fields' } } as never,
           entity: { workspace: { id: t.workspaceId }, ...entity },

@@ -225,17 +225,7 @@ export class BatchOperations {
       await this.records(em, principal, request, workspaceId, true);
       for (const id of [...request.ids].sort()) {
         const record = await this.writer.load(resource, id, principal, em, 'delete');
-        const ctx: WriteContext = {
-          principal,
-          operation: 'delete',
-          resource,
-          em,
-          body: {},
-          nested: {},
-        };
-        await hooks.beforeRemove?.(record, ctx);
-        if (hooks.remove) await hooks.remove(record, ctx);
-        else await em.delete(resource.target, { [resource.idProperty]: id });
+        await this.writer.removeWithin(em, resource, record, principal, hooks);
       }
     });
     return { entity: entity.name, count: request.ids.length, ids: request.ids };

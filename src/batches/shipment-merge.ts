@@ -326,18 +326,7 @@ export class ShipmentMerge {
   /** Deletes a duplicate through the shipment rules, as DELETE /shipments/{id} does. */
   private async removeDuplicate(em: EntityManager, principal: Principal, id: string) {
     const resource = this.api.resource(Shipment);
-    const shipment = (await this.writer.load(resource, id, principal, em)) as Shipment;
-    const ctx: WriteContext = {
-      principal,
-      operation: 'delete',
-      resource,
-      em,
-      body: {},
-      nested: {},
-    };
-    const hooks: ResourceHooks<Shipment> = this.shipmentsService;
-    await hooks.beforeRemove?.(shipment, ctx);
-    if (hooks.remove) await hooks.remove(shipment, ctx);
-    else await em.delete(Shipment, { id });
+    const shipment = await this.writer.load(resource, id, principal, em);
+    await this.writer.removeWithin(em, resource, shipment, principal, this.shipmentsService);
   }
 }

@@ -91,11 +91,14 @@ export class IntegrationData {
         for (const id of ids) {
           const [still] = await em.query(`SELECT 1 FROM ${kind.table} WHERE id = $1`, [id]);
           if (!still) continue;
-          const record = { id } as Record<string, unknown>;
-          const removal: WriteContext = { ...ctx, resource, operation: 'delete', body: {} };
-          await hooks.beforeRemove?.(record, removal);
-          if (hooks.remove) await hooks.remove(record, removal);
-          else await em.delete(resource.target, { id });
+          await this.api.writer.removeWithin(
+            em,
+            resource,
+            { id },
+            ctx.principal,
+            hooks,
+            ctx.request,
+          );
         }
       }
     });

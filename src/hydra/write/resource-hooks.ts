@@ -8,7 +8,7 @@ import type { SqlQuery } from '../query/sql-query';
 import type { ApiRecord } from '../serialization/record-reader';
 import type { NestedElement } from './denormalizer';
 
-export interface WriteContext {
+export interface WriteContext<S = unknown> {
   principal: Principal;
   operation: WriteOperation | 'delete';
   resource: ResourceMeta;
@@ -20,6 +20,12 @@ export interface WriteContext {
   /** Objects given as elements of a to-many property that accepts them, by property. */
   nestedElements?: Record<string, NestedElement[]>;
   request?: Request;
+  /**
+   * The write's own state, answered by the resource's `begin` hook and handed to every later
+   * hook of the same write (the row as stored before a PUT, what a create read before its
+   * INSERT, an event's snapshot): nothing a write needs between its steps hides elsewhere.
+   */
+  state: S;
 }
 
 export interface ReadContext {
@@ -30,14 +36,21 @@ export interface ReadContext {
 
 /**
  * The business rules of one resource, called by the shared write pipeline:
- * denormalize -> prepare -> validate (constraints + rules) -> persist ->
- * afterWrite, all in one transaction. Every hook is optional.
+ * begin -> denormalize -> prepare -> validate (constraints + rules) -> persist ->
+ * afterWrite (or begin -> beforeRemove -> remove), all in one transaction. Every hook is
+ * optional. `S` is the write's state: what `begin` answers, passed to the later hooks as
+ * `ctx.state` (and to `written`).
  */
-export interface ResourceHooks<T = any> {
+export interface ResourceHooks<T = any, S = any> {
+  /**
+   * The first step of every write. On PUT and DELETE the entity is the stored record, loaded
+   * and locked, before the body is applied: what it holds now is the row before the write.
+   */
+  begin?(entity: T, ctx: WriteContext<undefined>): Promise<S> | S;
   /** Derive fields and create nested objects before validation. */
-  prepare?(entity: T, ctx: WriteContext): Promise<void> | void;
+  prepare?(entity: T, ctx: WriteContext<S>): Promise<void> | void;
   /** Business rules that need the database; violations become a 422. */
-  validate?(entity: T, ctx: WriteContext): Promise<Violation[]> | Violation[];
+  validate?(entity: T, ctx: WriteContext<S>): Promise<Violation[]> | Violation[];
   /**
    * References whose rows `validate` reads in a statement of its own and reports missing
    * (`referenceNotFound`): the pipeline then resolves them from the caller's tenancy alone
@@ -45,18 +58,18 @@ export interface ResourceHooks<T = any> {
    */
   readonly checksReferences?: readonly string[];
   /** Replaces the default `em.save(entity)`. */
-  persist?(entity: T, ctx: WriteContext): Promise<void>;
+  persist?(entity: T, ctx: WriteContext<S>): Promise<void>;
   /** Runs inside the transaction after persisting (counters, outbox events). */
-  afterWrite?(entity: T, ctx: WriteContext): Promise<void> | void;
+  afterWrite?(entity: T, ctx: WriteContext<S>): Promise<void> | void;
   /**
    * The record as GET answers it, when the write already read it in its transaction (for an
    * outbox event's payload, say): a create answers from it instead of reading it again.
    */
-  written?(entity: T): ApiRecord | undefined;
+  written?(entity: T, state: S): ApiRecord | undefined;
   /** Checks or side effects before a delete; throw to refuse. */
-  beforeRemove?(entity: T, ctx: WriteContext): Promise<void> | void;
+  beforeRemove?(entity: T, ctx: WriteContext<S>): Promise<void> | void;
   /** Replaces the default delete. */
-  remove?(entity: T, ctx: WriteContext): Promise<void>;
+  remove?(entity: T, ctx: WriteContext<S>): Promise<void>;
   /** Extra conditions on every collection read of the resource. */
   scopeCollection?(query: SqlQuery, ctx: ReadContext): void;
 }

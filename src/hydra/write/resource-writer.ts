@@ -58,8 +58,8 @@ export class ResourceWriter {
     return this.dataSource.transaction(async (em) => {
       await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = em.create(resource.target as any) as Record<string, any>;
-      await this.write(resource, entity, body, 'post', principal, hooks, em, request);
-      return { id: String(entity[resource.idProperty]), record: hooks.written?.(entity) };
+      const state = await this.write(resource, entity, body, 'post', principal, hooks, em, request);
+      return { id: String(entity[resource.idProperty]), record: hooks.written?.(entity, state) };
     });
   }
 
@@ -100,7 +100,6 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<void> {
     const entity = await this.load(resource, id, principal, em);
-    if (resource.options.replaceOnPut) resetOmittedOnPut(resource, entity, body);
     await prefixViolations(pathPrefix, () =>
       this.write(resource, entity, body, 'put', principal, hooks, em, request),
     );
@@ -117,7 +116,6 @@ export class ResourceWriter {
     await this.dataSource.transaction(async (em) => {
       await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = await this.load(resource, id, principal, em);
-      if (resource.options.replaceOnPut) resetOmittedOnPut(resource, entity, body);
       await this.write(resource, entity, body, 'put', principal, hooks, em, request);
     });
   }
@@ -132,19 +130,37 @@ export class ResourceWriter {
     await this.dataSource.transaction(async (em) => {
       await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
       const entity = await this.load(resource, id, principal, em, 'delete');
-      const ctx: WriteContext = {
-        principal,
-        operation: 'delete',
-        resource,
-        em,
-        body: {},
-        nested: {},
-        request,
-      };
-      await hooks.beforeRemove?.(entity, ctx);
-      if (hooks.remove) await hooks.remove(entity, ctx);
-      else await em.delete(resource.target, { [resource.idProperty]: id });
+      await this.removeWithin(em, resource, entity, principal, hooks, request);
     });
+  }
+
+  /**
+   * Deletes a record (loaded, or `{ id }` where the hooks need no more) inside a transaction
+   * that is already open, through its hooks: a batch delete, a merge's duplicates, an
+   * integration's data.
+   */
+  async removeWithin(
+    em: EntityManager,
+    resource: ResourceMeta,
+    entity: Record<string, any>,
+    principal: Principal,
+    hooks: ResourceHooks = {},
+    request?: Request,
+  ): Promise<void> {
+    const ctx: WriteContext = {
+      principal,
+      operation: 'delete',
+      resource,
+      em,
+      body: {},
+      nested: {},
+      request,
+      state: undefined,
+    };
+    ctx.state = await hooks.begin?.(entity, ctx as WriteContext<undefined>);
+    await hooks.beforeRemove?.(entity, ctx);
+    if (hooks.remove) await hooks.remove(entity, ctx);
+    else await em.delete(resource.target, { [resource.idProperty]: entity[resource.idProperty] });
   }
 
   /** The entity, locked for the transaction, if the principal may see it; 404 otherwise. */
@@ -219,7 +235,19 @@ export class ResourceWriter {
     hooks: ResourceHooks,
     em: EntityManager,
     request?: Request,
-  ): Promise<void> {
+  ): Promise<unknown> {
+    const state = await hooks.begin?.(entity, {
+      principal,
+      operation,
+      resource,
+      em,
+      body: body as Record<string, unknown>,
+      nested: {},
+      request,
+      state: undefined,
+    });
+    if (operation === 'put' && resource.options.replaceOnPut)
+      resetOmittedOnPut(resource, entity, body);
     const { violations, nested, nestedElements } = await this.denormalizer.apply(
       resource,
       entity,
@@ -238,6 +266,7 @@ export class ResourceWriter {
       nested,
       nestedElements,
       request,
+      state,
     };
     if (violations.length === 0) await hooks.prepare?.(entity, ctx);
     // A new record, or a changed one moved (say, PUT with another `workspace`), must land
@@ -254,11 +283,12 @@ export class ResourceWriter {
     if (hooks.persist) await hooks.persist(entity, ctx);
     else await em.save(entity);
     await hooks.afterWrite?.(entity, ctx);
+    return state;
   }
 }
 
 /** Runs a nested write, reporting its violations under `pathPrefix` (`shipment.trackingNumber`). */
-async function prefixViolations(pathPrefix: string, write: () => Promise<void>): Promise<void> {
+async function prefixViolations(pathPrefix: string, write: () => Promise<unknown>): Promise<void> {
   try {
     await write();
   } catch (error) {
