@@ -1,6 +1,20 @@
-/** Two projects: fast unit specs beside the code, e2e specs in test/ against PostgreSQL. */
+/**
+ * Three projects: fast unit specs beside the code, e2e specs in test/ against PostgreSQL, and
+ * `compat`: specs that read files from outside the repository (the reference service's
+ * OpenAPI), run by `npm run test:compat` where those files are (CI), never by `npm test`.
+ */
 // Transpile only (no type check: `npm run typecheck` does that), via tsconfig's isolatedModules.
 const tsJest = ['ts-jest', { tsconfig: { isolatedModules: true }, diagnostics: false }];
+const outsideFiles = ['<rootDir>/test/compat/reference-openapi.e2e-spec.ts'];
+const e2e = {
+  testEnvironment: 'node',
+  rootDir: '.',
+  transform: { '^.+\\.ts$': tsJest },
+  // One migrated template database per run, one clone per worker (test/support/).
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
+  globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+  setupFiles: ['<rootDir>/test/support/worker-env.ts'],
+};
 module.exports = {
   testTimeout: 60000,
   projects: [
@@ -12,15 +26,11 @@ module.exports = {
       transform: { '^.+\\.ts$': tsJest },
     },
     {
+      ...e2e,
       displayName: 'e2e',
-      testEnvironment: 'node',
-      rootDir: '.',
       testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
-      transform: { '^.+\\.ts$': tsJest },
-      // One migrated template database per run, one clone per worker (test/support/).
-      globalSetup: '<rootDir>/test/support/global-setup.ts',
-      globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      setupFiles: ['<rootDir>/test/support/worker-env.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...outsideFiles],
     },
+    { ...e2e, displayName: 'compat', testMatch: outsideFiles },
   ],
 };
