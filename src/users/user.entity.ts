@@ -14,6 +14,8 @@ import { Media } from '../media/media.entity';
   path: '/users',
   operations: ['get', 'put'],
   tenancy: { self: 'user' },
+  // A third-party application may read the profile, never change it (password, e-mail...).
+  delegated: { put: false },
   description: 'An account that signs in and belongs to teams.',
 })
 @Entity('user')

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { assertAccountManager } from '../access/principal';
 import { hashPassword, verifyPassword } from '../auth/password-hasher';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
@@ -14,14 +13,13 @@ import type { User } from './user.entity';
  * plainPassword leaves the password as it is. Changing a password that is set needs the
  * current one (`currentPassword`): a stolen token must not be enough to take the account over
  * (a forgotten password goes through /security/forgot-password). Tokens granted to third-party
- * applications do not manage the user at all.
+ * applications do not manage the user at all (the resource declares `delegated: { put: false }`).
  */
 @Injectable()
 export class UsersService implements ResourceHooks<User> {
   constructor(private readonly throttle: AccountThrottle) {}
 
   async prepare(user: User, ctx: WriteContext): Promise<void> {
-    assertAccountManager(ctx.principal, 'the user account');
     const password = readNewPassword(ctx.body.plainPassword, 'plainPassword');
     if (password === null) return;
     const [row] = await ctx.em.query(`SELECT password_hash FROM "user" WHERE id = $1`, [user.id]);

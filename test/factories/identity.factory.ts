@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
+import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/auth/clock';
 import { hashPassword } from '../../src/auth/password-hasher';
@@ -137,4 +138,52 @@ export async function addTeamMemberByEmail(
     [tenant.teamId, user.id],
   );
   return user.id;
+}
+
+/** Tokens a third-party application got through the authorization-code flow. */
+export interface DelegatedGrant {
+  accessToken: string;
+  refreshToken: string;
+  client: ClientCredentials;
+}
+
+/**
+ * The authorization-code flow run for `user` (whose password is `password`) by an OAuth client
+ * of another account, `partner`: the page, the consent form, the code exchange.
+ */
+export async function delegatedGrant(
+  app: INestApplication,
+  partner: Pick<Tenant, 'token'>,
+  user: { email: string },
+  password: string,
+): Promise<DelegatedGrant> {
+  const redirect = 'https://partner.example/cb';
+  const client = await createClient(app, partner, { redirectUris: [redirect] });
+  const server = () => request(app.getHttpServer());
+  const page = await server()
+    .get('/oauth/v2/auth')
+    .query({ client_id: client.clientId, redirect_uri: redirect, response_type: 'code' })
+    .expect(200);
+  const consent = await server()
+    .post('/oauth/v2/auth')
+    .set('Cookie', page.headers['set-cookie'])
+    .type('form')
+    .send({ ...hiddenFields(page.text), email: user.email, password, allowed: 'true' })
+    .expect(302);
+  const code = new URL(consent.headers.location).searchParams.get('code')!;
+  const exchange = await server()
+    .post('/oauth/v2/auth')
+    .send({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirect,
+      client_id: client.clientId,
+      client_secret: client.clientSecret,
+    })
+    .expect(200);
+  return {
+    accessToken: exchange.body.access_token,
+    refreshToken: exchange.body.refresh_token,
+    client,
+  };
 }
