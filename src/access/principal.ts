@@ -20,6 +20,8 @@ export interface Principal {
   readOnlyWorkspaceIds?: string[];
   /** OAuth client the token was issued to, when any. */
   clientId?: string | null;
+  /** The access token of this request (its row id), when it came with one. */
+  tokenId?: string | null;
   /**
    * The token was granted to a third-party application through the authorization-code flow
    * (the user consented on our page): it acts for the user on their data, but may not manage

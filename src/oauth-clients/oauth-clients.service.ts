@@ -44,6 +44,14 @@ export class OauthClientsService {
     };
   }
 
+  /**
+   * Deletes every OAuth client `userId` made; their tokens, refresh tokens and codes go with
+   * them (foreign keys), those other users granted them included.
+   */
+  async deleteAllOf(em: EntityManager, userId: string): Promise<void> {
+    await em.query(`DELETE FROM oauth_client WHERE user_id = $1`, [userId]);
+  }
+
   /** Creates a client for a user outside HTTP (CLI bootstrap); returns the plain secret. */
   async createFor(
     em: EntityManager,

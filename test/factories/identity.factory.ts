@@ -148,17 +148,16 @@ export interface DelegatedGrant {
 }
 
 /**
- * The authorization-code flow run for `user` (whose password is `password`) by an OAuth client
- * of another account, `partner`: the page, the consent form, the code exchange.
+ * The consent of `user` (whose password is `password`) to `client` on the authorization page:
+ * the code the page redirects with, not exchanged yet.
  */
-export async function delegatedGrant(
+export async function consentCode(
   app: INestApplication,
-  partner: Pick<Tenant, 'token'>,
+  client: ClientCredentials,
   user: { email: string },
   password: string,
-): Promise<DelegatedGrant> {
-  const redirect = 'https://partner.example/cb';
-  const client = await createClient(app, partner, { redirectUris: [redirect] });
+): Promise<string> {
+  const redirect = client.redirectUris[0];
   const server = () => request(app.getHttpServer());
   const page = await server()
     .get('/oauth/v2/auth')
@@ -170,17 +169,33 @@ export async function delegatedGrant(
     .type('form')
     .send({ ...hiddenFields(page.text), email: user.email, password, allowed: 'true' })
     .expect(302);
-  const code = new URL(consent.headers.location).searchParams.get('code')!;
-  const exchange = await server()
-    .post('/oauth/v2/auth')
-    .send({
-      grant_type: 'authorization_code',
-      code,
-      redirect_uri: redirect,
-      client_id: client.clientId,
-      client_secret: client.clientSecret,
-    })
-    .expect(200);
+  return new URL(consent.headers.location).searchParams.get('code')!;
+}
+
+/** Exchanges a code of `client` at the token endpoint; the raw answer. */
+export function exchangeCode(app: INestApplication, client: ClientCredentials, code: string) {
+  return request(app.getHttpServer()).post('/oauth/v2/auth').send({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: client.redirectUris[0],
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
+}
+
+/**
+ * The authorization-code flow run for `user` (whose password is `password`) by an OAuth client
+ * of another account, `partner`: the page, the consent form, the code exchange.
+ */
+export async function delegatedGrant(
+  app: INestApplication,
+  partner: Pick<Tenant, 'token'>,
+  user: { email: string },
+  password: string,
+): Promise<DelegatedGrant> {
+  const client = await createClient(app, partner, { redirectUris: ['https://partner.example/cb'] });
+  const code = await consentCode(app, client, user, password);
+  const exchange = await exchangeCode(app, client, code).expect(200);
   return {
     accessToken: exchange.body.access_token,
     refreshToken: exchange.body.refresh_token,

@@ -85,6 +85,8 @@ function writeSchema(r: ResourceMeta, op: WriteOperation): Schema {
         ? { type: 'array', items: { oneOf: [(schema as Schema).items, { type: 'object' }] } }
         : { oneOf: [schema, { type: 'object' }] };
   }
+  for (const [name, schema] of Object.entries(r.options.writeOnly?.[op] ?? {}))
+    properties[name] = { ...schema, writeOnly: true };
   return { type: 'object', properties };
 }
 

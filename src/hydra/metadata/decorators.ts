@@ -89,6 +89,12 @@ export interface ApiResourceOptions {
    */
   delegated?: boolean | Partial<Record<Operation | 'read' | 'write', boolean>>;
   /**
+   * Body attributes a service reads itself (`ctx.body`) on an operation, never stored as given
+   * nor read back (a new password and the current one): JSON schemas, documented `writeOnly`
+   * in the operation's request schema.
+   */
+  writeOnly?: Partial<Record<WriteOperation, Record<string, Record<string, unknown>>>>;
+  /**
    * Properties (text or id columns of the table) whose per-value row counts are maintained by
    * triggers, per tenant (collection/maintained-counts.ts): a list filtered by nothing, or by
    * one of them with `p=v` / `p[]=...`, takes `hydra:totalItems` from the counts instead of
