@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { isWriteLevel, type AccessLevel } from '../src/access/access-level';
+import { DELEGATED_REFUSAL, isWriteLevel, type AccessLevel } from '../src/access/access-level';
 import { inputSchema } from '../src/hydra/actions/action-schemas';
 import type { ResourceMeta } from '../src/hydra/metadata/resource-metadata';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
@@ -16,7 +16,7 @@ import {
   type DeclaredRoute,
 } from './support/route-walk';
 import { createTenant, type Tenant } from './factories/tenant.factory';
-import { joinTeam } from './factories/identity.factory';
+import { delegatedGrant, joinTeam, setPassword } from './factories/identity.factory';
 
 /**
  * Walks EVERY registered route with one caller per role of tenant A's team — owner, team
@@ -24,8 +24,31 @@ import { joinTeam } from './factories/identity.factory';
  * and an anonymous caller, on A's records of every kind. What each may do is derived from the
  * route's declared access: it fails on a route without a declaration, on any write that a
  * read-only member gets through, on any admin (or owner) operation a plain member (or admin)
- * gets through, on a protected route answering an anonymous caller, and on any 5xx.
+ * gets through, on a protected route answering an anonymous caller, and on any 5xx. Last, the
+ * owner's authority in the hands of a third-party application (an authorization-code token):
+ * refused (403) exactly where the declarations say `delegated: false`, and those must cover
+ * every route that manages the account (ACCOUNT_MANAGEMENT below).
  */
+const OWNER_PASSWORD = 'role walk owner 123';
+
+/**
+ * Routes that manage the account itself: who is in a team and what they may see, the team's
+ * settings and existence, the user, OAuth clients, credentials, billing. Whatever their level,
+ * they must declare `delegated: false` (or a level that refuses third-party tokens): a new route
+ * here that forgets it fails the walk.
+ */
+const ACCOUNT_MANAGEMENT: RegExp[] = [
+  /^(POST|PUT|DELETE) \/team_members/,
+  /^(PUT|DELETE) \/workspace_members\//,
+  /^POST \/workspace_permissions_batch$/,
+  /^(PUT|DELETE) \/teams\/:id$/,
+  /^DELETE \/workspaces\/:id$/,
+  /^(PUT|DELETE) \/users\//,
+  /\/oauth_clients/,
+  /\/credentials/,
+  /^POST \/billing\//,
+];
+
 describe('role walk: every route, every role, from the declarations', () => {
   let app: NestExpressApplication;
   let registry: ResourceRegistry;
@@ -44,6 +67,8 @@ describe('role walk: every route, every role, from the declarations', () => {
     const admin = await joinTeam(app, a, 'admin');
     const member = await joinTeam(app, a, 'member', [a.workspaceId]);
     const reader = await joinTeam(app, a, 'member', [a.workspaceId]);
+    await setPassword(app, a.userId, OWNER_PASSWORD);
+    const delegated = await delegatedGrant(app, other, a, OWNER_PASSWORD);
     await app
       .get(DataSource)
       .query(`UPDATE workspace_member SET access_level = 'read' WHERE user_id = $1`, [
@@ -55,11 +80,16 @@ describe('role walk: every route, every role, from the declarations', () => {
       member: member.token,
       reader: reader.token,
       other: other.token,
+      delegated: delegated.accessToken,
       anonymous: undefined,
     });
     routes = declaredRoutes(app);
   }, 180_000);
-  afterAll(() => closeTestApp(app));
+  afterAll(async () => {
+    // The consent page's sign-in spent this address's account budget: leave it to other specs.
+    await app?.get(DataSource).query('DELETE FROM rate_limit_counter');
+    await closeTestApp(app);
+  });
 
   /** The route's path with A's records of the right kind in its parameters. */
   function pathFor(route: DeclaredRoute): string {
@@ -191,5 +221,33 @@ describe('role walk: every route, every role, from the declarations', () => {
       if (res.status >= 500) refused.push(`${route.method} ${route.path} -> ${res.status}`);
     }
     expect(refused).toEqual([]);
+  }, 300_000);
+
+  // Last: an allowed route runs with the owner's authority (deletes included).
+  it('a third-party token of the owner is refused exactly where the declarations say', async () => {
+    const undeclared = routes
+      .filter((r) => r.access.level !== 'public' && r.access.delegated)
+      .map((r) => `${r.method} ${r.path}`)
+      .filter((r) => ACCOUNT_MANAGEMENT.some((p) => p.test(r)));
+    expect(undeclared).toEqual([]);
+
+    const failures: string[] = [];
+    let refused = 0;
+    for (const route of routes) {
+      if (route.access.level === 'public') continue;
+      const res = await send(route, tokens.delegated);
+      const label = `${route.method} ${route.path} (${route.access.level}, delegated: ${route.access.delegated}) -> ${res.status}`;
+      if (res.status >= 500) failures.push(`${label}: server error`);
+      else if (!route.access.delegated) {
+        refused++;
+        if (res.status !== 403 || res.body['hydra:description'] !== DELEGATED_REFUSAL)
+          failures.push(`${label}: not refused`);
+      } else if (res.status === 403 || res.status === 401) {
+        // Declared allowed: the owner's token may do it, so must the owner's delegate.
+        failures.push(`${label}: ${res.body['hydra:description']}`);
+      }
+    }
+    expect(failures).toEqual([]);
+    expect(refused).toBeGreaterThan(20);
   }, 300_000);
 });

@@ -37,6 +37,27 @@ export function isWriteLevel(level: AccessLevel): boolean {
 }
 
 /**
+ * Whether a token granted to a third-party application (authorization code, `Principal.delegated`)
+ * may call an operation of this level when its declaration says nothing: not what only team
+ * owners and admins may do (members and their permissions, the team's settings and deletion,
+ * workspace deletion, billing). Declarations refuse more with `delegated: false` (the user,
+ * OAuth clients, credentials, leaving a team).
+ */
+export function delegatedByDefault(level: AccessLevel): boolean {
+  return level !== 'team:admin' && level !== 'team:owner';
+}
+
+export const DELEGATED_REFUSAL =
+  'A token granted to a third-party application (authorization code) cannot do this: managing ' +
+  'the account, its members, permissions, teams, OAuth clients, credentials and billing needs ' +
+  'a token of the account holder (client credentials of their own OAuth client, or a sign-in).';
+
+/** 403 when the operation refuses delegated tokens and the caller holds one. */
+export function assertDelegation(principal: Principal, delegatedAllowed: boolean): void {
+  if (principal.delegated && !delegatedAllowed) throw new ForbiddenError(DELEGATED_REFUSAL);
+}
+
+/**
  * The rule itself, pure: 404 when the caller cannot see the workspace or team at all (as for a
  * missing one, so ids of other tenants reveal nothing), 403 when they see it without the
  * needed right.

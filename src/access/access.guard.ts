@@ -1,8 +1,11 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
+import type { Request } from 'express';
 import { ApiError } from '../hydra/errors/api-errors';
+import { assertDelegation } from './access-level';
 import { ACCESS, type AccessDeclaration } from './access.decorator';
+import { principalOf } from './current-principal';
 
 const UNAUTHENTICATED = 'Full authentication is required to access this resource.';
 
@@ -10,7 +13,8 @@ const UNAUTHENTICATED = 'Full authentication is required to access this resource
  * The one global guard: every route declares its access (resources by their declaration,
  * actions by `@Action`, the rest by `@Access`); a route without a declaration is refused at
  * start-up (AccessDeclarationsCheck). Every level but `public` needs a valid bearer token
- * (passport, `BearerStrategy`): 401 with `WWW-Authenticate: Bearer` otherwise. Which
+ * (passport, `BearerStrategy`): 401 with `WWW-Authenticate: Bearer` otherwise; a token granted
+ * to a third-party application gets 403 on a route that refuses them (`delegated`). Which
  * workspace or team a request is about is checked where it is known: the HydraInterceptor
  * for actions (after their input is validated), the resource pipeline for CRUD.
  */
@@ -30,7 +34,10 @@ export class AccessGuard extends AuthGuard('bearer') {
         `Route ${context.getClass().name}.${context.getHandler().name} declares no access`,
       );
     if (access.level === 'public') return true;
-    return (await super.canActivate(context)) as boolean;
+    const authenticated = (await super.canActivate(context)) as boolean;
+    const principal = principalOf(context.switchToHttp().getRequest<Request>());
+    if (principal) assertDelegation(principal, access.delegated);
+    return authenticated;
   }
 
   override handleRequest<T>(error: unknown, principal: T): T {

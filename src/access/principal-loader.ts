@@ -36,6 +36,7 @@ function toPrincipal(r: Record<string, any>): Principal {
     workspaceIds: r.workspace_ids,
     readOnlyWorkspaceIds: r.read_only_workspace_ids,
     clientId: r.client_id ?? null,
+    tokenId: r.token_id ?? null,
     delegated: r.delegated === true,
   };
 }
@@ -58,7 +59,7 @@ export class PrincipalLoader {
   async fromToken(token: string, now = new Date()): Promise<Principal | null> {
     const { rows } = await preparedQuery(
       this.pool,
-      `SELECT u.id, u.email::text AS email, t.client_id, t.family_id IS NOT NULL AS delegated, ${MEMBERSHIPS}
+      `SELECT u.id, u.email::text AS email, t.id AS token_id, t.client_id, t.family_id IS NOT NULL AS delegated, ${MEMBERSHIPS}
          FROM access_token t JOIN "user" u ON u.id = t.user_id
         WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`,
       [hashToken(token), now],

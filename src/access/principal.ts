@@ -1,5 +1,3 @@
-import { ForbiddenError } from '../hydra/errors/api-errors';
-
 /**
  * Who is calling. Loaded once per request by the bearer guard with the
  * caller's memberships, so tenant scoping is a comparison with these ids.
@@ -22,10 +20,13 @@ export interface Principal {
   readOnlyWorkspaceIds?: string[];
   /** OAuth client the token was issued to, when any. */
   clientId?: string | null;
+  /** The access token of this request (its row id), when it came with one. */
+  tokenId?: string | null;
   /**
    * The token was granted to a third-party application through the authorization-code flow
    * (the user consented on our page): it acts for the user on their data, but may not manage
-   * the account itself (password, OAuth clients, credentials). See assertAccountManager.
+   * the account itself. Which operations refuse it is declared with their access
+   * (`delegated`, access-level.ts: delegatedByDefault) and enforced by the AccessGuard.
    */
   delegated?: boolean;
 }
@@ -33,14 +34,4 @@ export interface Principal {
 /** True when the principal may change records of the workspace (not a read-only member). */
 export function canWriteWorkspace(principal: Principal, workspaceId: string): boolean {
   return !(principal.readOnlyWorkspaceIds ?? []).includes(workspaceId);
-}
-
-/**
- * Refuses (403) what only the account holder's own tokens may do (client credentials of their
- * own OAuth client, or a first-party session): managing the user, OAuth clients, credentials.
- */
-export function assertAccountManager(principal: Principal, what: string): void {
-  if (principal.delegated) {
-    throw new ForbiddenError(`A token granted to a third-party application cannot manage ${what}.`);
-  }
 }

@@ -51,7 +51,7 @@ const OAUTH_ERROR_CONTENT = { 'application/json': { schema: OAUTH_ERROR } };
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 
 export const TOKEN_DESCRIPTION =
-  'Public (the client authenticates itself with `client_id`/`client_secret` or HTTP Basic). Issues an access token for the grant: `client_credentials` (the client\u2019s owner), `authorization_code` (with `code`, `redirect_uri` and, for PKCE, `code_verifier`), or `refresh_token` (rotated; a reused one revokes its family). Answers RFC 6749 JSON with Cache-Control: no-store, whatever Accept asks. Errors are RFC 6749 bodies `{error, error_description}`: 400 for a bad request or grant (a body that cannot be read is a request without parameters), 401 `invalid_client` for wrong HTTP Basic credentials, 429 beyond the token endpoint\u2019s budget per client address.';
+  'Public (the client authenticates itself with `client_id`/`client_secret` or HTTP Basic; a `client_id` parameter beside HTTP Basic must name the same client). Issues an access token for the grant: `client_credentials` (the client\u2019s owner), `authorization_code` (with `code`, `redirect_uri` and, for PKCE, `code_verifier`), or `refresh_token` (rotated; a reused one revokes its family). Answers RFC 6749 JSON with Cache-Control: no-store, whatever Accept asks. Errors are RFC 6749 bodies `{error, error_description}`: 400 for a bad request or grant (a body that cannot be read is a request without parameters; `invalid_request` for malformed HTTP Basic credentials or a `client_id` parameter naming another client than HTTP Basic), 401 `invalid_client` for wrong HTTP Basic credentials, 429 beyond the token routes\u2019 budget per client address or per client (the HTTP Basic client when Basic is used, else `client_id`).';
 
 /** The token endpoints' answers besides the token. */
 export const TOKEN_RESPONSES: Record<number, ResponseDoc> = {
@@ -61,7 +61,7 @@ export const TOKEN_RESPONSES: Record<number, ResponseDoc> = {
     description: 'Wrong client credentials given with HTTP Basic.',
     content: OAUTH_ERROR_CONTENT,
   },
-  429: { description: 'Too many token requests from this address.' },
+  429: { description: 'Too many token requests from this address, or for this client.' },
 };
 
 /** `GET /oauth/v2/auth`: its error page. */

@@ -9,6 +9,7 @@ import { Clock } from './clock';
 import { AUTHORIZATION_CODE_LIFETIME, OAuthModel } from './oauth-model';
 import { ACCESS_TOKEN_LIFETIME, REFRESH_TOKEN_LIFETIME, TokenResponse } from './token-issuer';
 import type { AuthenticatedUser } from './password-login';
+import { tokenClient } from './token-client';
 
 export interface OAuthFailure {
   status: number;
@@ -45,6 +46,9 @@ export class OAuthService {
    */
   async token(params: Record<string, unknown>, authorization?: string): Promise<TokenOutcome> {
     const body = stringParams(params);
+    // One client per request, the one the rate limit counted (RFC 6749 2.3).
+    const { invalid } = tokenClient(authorization, body);
+    if (invalid) return { ok: false, failure: invalidRequest(invalid) };
     const request = new OAuthRequest({
       method: 'POST',
       query: {},
@@ -109,6 +113,14 @@ export class OAuthService {
 }
 
 const CLIENT_FAILURE = 'The client credentials are invalid';
+
+function invalidRequest(description: string): OAuthFailure {
+  return {
+    status: 400,
+    body: { error: 'invalid_request', error_description: description },
+    headers: {},
+  };
+}
 
 function failureOf(error: unknown): OAuthFailure {
   if (error instanceof InvalidClientError) {

@@ -53,15 +53,30 @@ export class TokenIssuer {
     };
   }
 
-  /** Every live token of a user stops working (password reset). */
-  async revokeAllFor(userId: string, em: EntityManager = this.dataSource.manager): Promise<void> {
+  /**
+   * Every live token of a user stops working (password reset or change, first proof of the
+   * address): access tokens but `keepTokenId` (the session that changed the password), refresh
+   * tokens, and authorization codes not exchanged yet. A revoked code also closes its family:
+   * no refresh grant can add to it (OAuthModel.saveToken).
+   */
+  async revokeAllFor(
+    userId: string,
+    em: EntityManager = this.dataSource.manager,
+    keepTokenId: string | null = null,
+  ): Promise<void> {
     const now = this.clock.now();
     await em.query(
-      `UPDATE access_token SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2`,
-      [userId, now],
+      `UPDATE access_token SET revoked_at = $2
+        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2
+          AND id IS DISTINCT FROM $3::uuid`,
+      [userId, now, keepTokenId],
     );
     await em.query(
       `UPDATE oauth_refresh_token SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
+      [userId, now],
+    );
+    await em.query(
+      `UPDATE oauth_authorization_code SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
       [userId, now],
     );
   }

@@ -9,25 +9,25 @@ import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../hydra/errors/api-errors';
 import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
+import { tokenClient } from './token-client';
 
-/** The client id a token request names: body, query or HTTP Basic user name. */
+/**
+ * The client a token request authenticates as (token-client.ts): the HTTP Basic user name when
+ * Basic is used, else the `client_id` of the parameters the route reads (the query string of a
+ * GET, the body otherwise).
+ */
 export function requestedClientId(req: Request): string | null {
-  const fromParams =
-    (req.body as Record<string, unknown> | undefined)?.client_id ??
-    (req.query as Record<string, unknown>).client_id;
-  if (typeof fromParams === 'string' && fromParams) return fromParams;
-  const basic = /^Basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
-  if (basic) {
-    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    const user = decoded.split(':')[0];
-    if (user) return decodeURIComponent(user);
-  }
-  return null;
+  const params = req.method === 'GET' ? req.query : req.body;
+  const readable = params !== null && typeof params === 'object' && !Buffer.isBuffer(params);
+  return tokenClient(req.headers.authorization, readable ? (params as Record<string, unknown>) : {})
+    .clientId;
 }
 
 /**
  * Rate limit of the token endpoints only (not a global guard): one budget per client
- * address and one per client_id, shared by every token route, limits from the config.
+ * address and one per authenticated client (never a body client_id beside HTTP Basic: guesses
+ * at one client's secret buy no fresh budget), shared by every token route, limits from the
+ * config.
  * Counters live in the storage RATE_LIMIT_STORE selects: PostgreSQL by default, so every node
  * spends the same budget.
  */

@@ -23,6 +23,8 @@ import { CREDENTIAL_TYPE_NAMES } from './credential-types';
   path: '/credentials',
   nested: [{ path: '/teams/:id/credentials', params: { id: 'team' }, maxItemsPerPage: 50000 }],
   tenancy: { team: 'team' },
+  // The team's keys (parameters name servers and accounts): not for third-party applications.
+  delegated: false,
   defaultOrder: { createdAt: 'ASC' },
   description: 'Credentials of a team, used by workflows and e-mail settings.',
 })

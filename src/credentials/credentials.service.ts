@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { assertAccountManager, type Principal } from '../access/principal';
+import type { Principal } from '../access/principal';
 import {
   ForbiddenError,
   ValidationError,
@@ -300,11 +300,10 @@ async function storedRow(
 }
 
 /**
- * Credentials are the team's keys: only its owners and admins manage them, and not through a
- * token granted to a third-party application.
+ * Credentials are the team's keys: only its owners and admins manage them (and not through a
+ * token granted to a third-party application: the resource declares `delegated: false`).
  */
 function assertTeamAdmin(teamId: string | undefined, ctx: WriteContext): void {
-  assertAccountManager(ctx.principal, 'credentials');
   if (teamId && !ctx.principal.adminTeamIds.includes(teamId)) {
     throw new ForbiddenError('Only owners and admins of the team manage its credentials.');
   }

@@ -22,6 +22,8 @@ export const CLIENT_GRANTS = ['client_credentials', 'authorization_code', 'refre
   path: '/oauth_clients',
   operations: ['list', 'get', 'delete'],
   tenancy: { user: 'user' },
+  // A third-party application never sees nor makes keys to the account.
+  delegated: false,
   description: 'An application that obtains access tokens (client id and secret).',
 })
 @ApiFilter(new ExactFilter(['name']))

@@ -9,7 +9,7 @@ import { OauthClient } from './oauth-client.entity';
 import { OauthClientsService } from './oauth-clients.service';
 
 /** OAuth clients: CRUD from the declaration, but the creation answers the secret once. */
-export class OauthClientsController extends ResourceController(OauthClient, OauthClientsService) {
+export class OauthClientsController extends ResourceController(OauthClient) {
   declare readonly api: HydraApi;
   @Inject(OauthClientsService) private readonly clients!: OauthClientsService;
 
@@ -18,11 +18,12 @@ export class OauthClientsController extends ResourceController(OauthClient, Oaut
     path: '/oauth_clients',
     summary: 'Registers an OAuth client of the caller.',
     description:
-      'Creates a client `{name, redirectUris}` owned by the caller (a verified account; redirect URIs https, or http on loopback). The answer is the only time its `secret` is shown; later reads mask it. Tokens of the authorization-code flow may not register clients (403).',
+      'Creates a client `{name, redirectUris}` owned by the caller (a verified account; redirect URIs https, or http on loopback). The answer is the only time its `secret` is shown; later reads mask it.',
     input: OauthClient,
     output: { item: OauthClient },
     status: 201,
     access: 'user',
+    delegated: false,
   })
   async create(input: Record<string, unknown>, principal: Principal, context: ActionContext) {
     const resource = this.api.resource(OauthClient);

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { assertAccountManager, type Principal } from '../access/principal';
+import type { Principal } from '../access/principal';
 import { hashToken, randomSecret } from '../auth/secret-token';
 import { ForbiddenError } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
@@ -14,19 +14,14 @@ export function newPublicId(id: string): string {
 
 /**
  * OAuth clients: owned by the caller; the secret is generated here and only hashed. Only the
- * account holder's own tokens manage them (not a token granted to a third-party application).
+ * account holder's own tokens manage them (the resource declares `delegated: false`).
  */
 @Injectable()
-export class OauthClientsService implements ResourceHooks<OauthClient> {
-  beforeRemove(_client: OauthClient, ctx: WriteContext): void {
-    assertAccountManager(ctx.principal, 'OAuth clients');
-  }
-
+export class OauthClientsService {
   /** Hooks of one creation; the plain secret goes back to the caller once. */
   creationHooks(secret: string): ResourceHooks<OauthClient> {
     return {
       async prepare(client: OauthClient, ctx: WriteContext) {
-        assertAccountManager(ctx.principal, 'OAuth clients');
         // A client's secret is a key to the account: only a proven owner of the address may
         // make one (an unverified account could belong to someone else's address).
         const [user] = await ctx.em.query(`SELECT email_verified FROM "user" WHERE id = $1`, [
@@ -47,6 +42,14 @@ export class OauthClientsService implements ResourceHooks<OauthClient> {
         await ctx.em.update(OauthClient, { id: client.id }, { publicId: client.publicId });
       },
     };
+  }
+
+  /**
+   * Deletes every OAuth client `userId` made; their tokens, refresh tokens and codes go with
+   * them (foreign keys), those other users granted them included.
+   */
+  async deleteAllOf(em: EntityManager, userId: string): Promise<void> {
+    await em.query(`DELETE FROM oauth_client WHERE user_id = $1`, [userId]);
   }
 
   /** Creates a client for a user outside HTTP (CLI bootstrap); returns the plain secret. */

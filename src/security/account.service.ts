@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { MailDispatcher } from '../mail/mail-dispatcher';
 import { InvitationsService } from '../teams/invitations.service';
+import { AccessRevocation } from '../users/access-revocation';
 import { accountMails } from './account-mails';
 import { UserTokens } from './user-tokens';
 
@@ -36,6 +37,7 @@ export class AccountService {
     private readonly issuer: TokenIssuer,
     private readonly invitations: InvitationsService,
     private readonly mail: MailDispatcher,
+    private readonly revocation: AccessRevocation,
   ) {}
 
   /**
@@ -109,16 +111,21 @@ export class AccountService {
   }
 
   /**
-   * Sets a new password with a reset code. The code proves the address (verified), and
-   * every token issued before stops working. The code is checked before the (deliberately
-   * slow) hashing, so a wrong code costs no scrypt work.
+   * Sets a new password with a reset code. The code proves the address (verified), and the
+   * access made before ends: every token, refresh token and code (none is kept: a reset has no
+   * session of its own), and the account's OAuth clients unless `keepOAuthClients`. The code
+   * is checked before the (deliberately slow) hashing, so a wrong code costs no scrypt work.
    */
-  async resetPassword(code: string, newPassword: string): Promise<string> {
+  async resetPassword(
+    code: string,
+    newPassword: string,
+    keepOAuthClients = false,
+  ): Promise<string> {
     return this.dataSource.transaction(async (em) => {
       const spent = await this.tokens.consume(em, code, 'reset_password');
       if (!spent) throw invalidCode('code');
       const passwordHash = await hashPassword(newPassword);
-      await this.issuer.revokeAllFor(spent.userId, em);
+      await this.revocation.revoke(em, spent.userId, { keepOAuthClients, keepTokenId: null });
       // A reset is no acceptance: pending invitations wait for their code.
       const user = await this.markVerified(em, spent.userId, passwordHash, false);
       return user.id;
@@ -181,8 +188,7 @@ export class AccountService {
       // address nobody proved): what was set up before its owner proved it goes. Tokens and
       // OAuth clients are revoked, and a password set before is replaced by the one this
       // proof carries, or none.
-      await this.issuer.revokeAllFor(userId, em);
-      await em.query(`DELETE FROM oauth_client WHERE user_id = $1`, [userId]);
+      await this.revocation.revoke(em, userId, { keepOAuthClients: false, keepTokenId: null });
     }
     const [row] = await em.query(
       `UPDATE "user" SET email_verified = true,

@@ -187,7 +187,7 @@ export class SecurityController {
     method: 'POST',
     path: '/security/forgot-password/reset',
     summary: 'Sets a new password with a reset code.',
-    description: `Public. Body \`{code, newPassword}\`. Sets the password and answers the user; tokens issued before stop working. 422 for a blank, unknown, used or expired code or a weak password; 400 for wrong types. ${BUDGET}`,
+    description: `Public. Body \`{code, newPassword, keepOAuthClients?}\`. Sets the password and answers the user. Everything issued before stops working: access and refresh tokens, authorization codes, and the OAuth clients the account made (deleted, with the tokens they issued) unless \`keepOAuthClients\` is true. 422 for a blank, unknown, used or expired code or a weak password; 400 for wrong types. ${BUDGET}`,
     input: ResetPasswordInput,
     output: { item: User },
     access: 'public',
@@ -202,7 +202,11 @@ export class SecurityController {
     requireString(body, 'newPassword');
     const password = readNewPassword(input.newPassword, 'newPassword')!;
     await this.throttle.spend('reset-password', context.ip);
-    const userId = await this.accounts.resetPassword(code, password);
+    const userId = await this.accounts.resetPassword(
+      code,
+      password,
+      input.keepOAuthClients === true,
+    );
     return this.users.record(userId);
   }
 

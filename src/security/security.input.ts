@@ -1,5 +1,6 @@
 import { Transform } from 'class-transformer';
 import { NotBlank } from '../hydra/validation/constraints';
+import { Documented } from '../hydra/validation/documented';
 import { Typed } from '../hydra/validation/input-types';
 
 /*
@@ -42,6 +43,13 @@ export class EmailInput {
 export class ResetPasswordInput {
   @Typed('string') code?: string;
   @Typed('string') newPassword?: string;
+  /** True: the OAuth clients the account made stay (the reset deletes them by default). */
+  @Typed('boolean')
+  @Documented({
+    description:
+      'Keep the OAuth clients this account made (default false: the reset deletes them, since whoever held the account may know their secrets). Tokens are revoked either way.',
+  })
+  keepOAuthClients?: boolean;
 }
 
 /** `POST /security/lookup-team-name`: an invitation's address and code. */

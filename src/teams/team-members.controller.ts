@@ -73,6 +73,8 @@ export class TeamMembersController extends ResourceController(TeamMember) {
       'Deletes the membership and the member\u2019s access to the team\u2019s workspaces. Any member may remove their own membership (leave); removing someone else needs the team\u2019s owner or admin role (403), and an owner is never removed by someone else (403). Errors: 404 a membership of a team the caller is not in; 422 the last owner leaving (delete the team instead).',
     output: 'none',
     access: 'team:member',
+    // Removing members (or leaving) is managing the team: not for third-party applications.
+    delegated: false,
     team: ownerOfParam(TeamMember, 'id', 'team'),
   })
   async remove(_input: unknown, principal: Principal, context: ActionContext) {

@@ -9,11 +9,38 @@ import {
 import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { MaxLength } from '../hydra/validation/constraints';
 import { Media } from '../media/media.entity';
+import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-policy';
 
 @ApiResource({
   path: '/users',
   operations: ['get', 'put'],
   tenancy: { self: 'user' },
+  // A third-party application may read the profile, never change it (password, e-mail...).
+  delegated: { put: false },
+  // Read by UsersService (a password is never stored as given nor read back).
+  writeOnly: {
+    put: {
+      plainPassword: {
+        type: 'string',
+        nullable: true,
+        minLength: MIN_PASSWORD_LENGTH,
+        maxLength: MAX_PASSWORD_LENGTH,
+        description: 'A new password (null or absent: unchanged); `passwordSet` then reads true.',
+      },
+      currentPassword: {
+        type: 'string',
+        nullable: true,
+        maxLength: MAX_PASSWORD_LENGTH,
+        description: 'The password that is set: needed to change it (422 when wrong or missing).',
+      },
+      keepOAuthClients: {
+        type: 'boolean',
+        default: false,
+        description:
+          'With a password change: keep the OAuth clients this account made. By default the change deletes them and revokes every other token, refresh token and code; the token making the change stays (unless it belongs to a deleted client).',
+      },
+    },
+  },
   description: 'An account that signs in and belongs to teams.',
 })
 @Entity('user')

@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
+import { OauthClientsModule } from '../oauth-clients/oauth-clients.module';
+import { AccessRevocation } from './access-revocation';
 import { User } from './user.entity';
 import { UserView } from './user-view';
 import { UsersService } from './users.service';
@@ -7,8 +9,9 @@ import { UsersService } from './users.service';
 export class UsersController extends ResourceController(User, UsersService) {}
 
 @Module({
+  imports: [OauthClientsModule],
   controllers: [UsersController],
-  providers: [UsersService, UserView],
-  exports: [UserView],
+  providers: [UsersService, UserView, AccessRevocation],
+  exports: [UserView, AccessRevocation],
 })
 export class UsersModule {}

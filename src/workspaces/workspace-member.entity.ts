@@ -23,6 +23,8 @@ export const ACCESS_LEVELS = ['full', 'read'] as const;
   operations: ['list', 'get', 'put', 'delete'],
   nested: [{ path: '/workspaces/:id/workspace_members', params: { id: 'workspace' } }],
   tenancy: { workspace: 'workspace' },
+  // Who may see a workspace is for the account holder to decide, not a third-party app.
+  delegated: { write: false },
   defaultOrder: { createdAt: 'ASC' },
 })
 @ApiFilter(new ExactFilter(['workspace.id', 'user.id']))

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
+import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { Clock } from '../../src/auth/clock';
 import { hashPassword } from '../../src/auth/password-hasher';
@@ -137,4 +138,67 @@ export async function addTeamMemberByEmail(
     [tenant.teamId, user.id],
   );
   return user.id;
+}
+
+/** Tokens a third-party application got through the authorization-code flow. */
+export interface DelegatedGrant {
+  accessToken: string;
+  refreshToken: string;
+  client: ClientCredentials;
+}
+
+/**
+ * The consent of `user` (whose password is `password`) to `client` on the authorization page:
+ * the code the page redirects with, not exchanged yet.
+ */
+export async function consentCode(
+  app: INestApplication,
+  client: ClientCredentials,
+  user: { email: string },
+  password: string,
+): Promise<string> {
+  const redirect = client.redirectUris[0];
+  const server = () => request(app.getHttpServer());
+  const page = await server()
+    .get('/oauth/v2/auth')
+    .query({ client_id: client.clientId, redirect_uri: redirect, response_type: 'code' })
+    .expect(200);
+  const consent = await server()
+    .post('/oauth/v2/auth')
+    .set('Cookie', page.headers['set-cookie'])
+    .type('form')
+    .send({ ...hiddenFields(page.text), email: user.email, password, allowed: 'true' })
+    .expect(302);
+  return new URL(consent.headers.location).searchParams.get('code')!;
+}
+
+/** Exchanges a code of `client` at the token endpoint; the raw answer. */
+export function exchangeCode(app: INestApplication, client: ClientCredentials, code: string) {
+  return request(app.getHttpServer()).post('/oauth/v2/auth').send({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: client.redirectUris[0],
+    client_id: client.clientId,
+    client_secret: client.clientSecret,
+  });
+}
+
+/**
+ * The authorization-code flow run for `user` (whose password is `password`) by an OAuth client
+ * of another account, `partner`: the page, the consent form, the code exchange.
+ */
+export async function delegatedGrant(
+  app: INestApplication,
+  partner: Pick<Tenant, 'token'>,
+  user: { email: string },
+  password: string,
+): Promise<DelegatedGrant> {
+  const client = await createClient(app, partner, { redirectUris: ['https://partner.example/cb'] });
+  const code = await consentCode(app, client, user, password);
+  const exchange = await exchangeCode(app, client, code).expect(200);
+  return {
+    accessToken: exchange.body.access_token,
+    refreshToken: exchange.body.refresh_token,
+    client,
+  };
 }

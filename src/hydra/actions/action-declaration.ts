@@ -70,6 +70,13 @@ export interface ActionDeclaration {
   /** Success status (default: 204 for output 'none', else 200). */
   status?: number;
   access: AccessLevel;
+  /**
+   * Whether tokens granted to third-party applications (authorization code) may call it
+   * (403 otherwise). Default: `delegatedByDefault(access)`, i.e. refused for `team:admin` and
+   * `team:owner`; declare `false` for what else manages the account (the user, OAuth clients,
+   * credentials, memberships).
+   */
+  delegated?: boolean;
   /** Where the workspace of a `workspace:*` action is found (see access-target.ts). */
   workspace?: TargetLocator;
   /** Where the team of a `team:*` action is found. */

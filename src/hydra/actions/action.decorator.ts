@@ -21,6 +21,7 @@ import {
   ApiSecurity,
   ApiTags,
 } from '@nestjs/swagger';
+import { delegatedByDefault } from '../../access/access-level';
 import { ACCESS, type AccessDeclaration } from '../../access/access.decorator';
 import { ACTION, type ActionDeclaration } from './action-declaration';
 import { actionRequestOf } from './action-request';
@@ -74,6 +75,7 @@ export function Action(declaration: ActionDeclaration): MethodDecorator {
   const status = declaration.status ?? (declaration.output === 'none' ? 204 : 200);
   const access: AccessDeclaration = {
     level: declaration.access,
+    delegated: declaration.delegated ?? delegatedByDefault(declaration.access),
     workspace: declaration.workspace,
     team: declaration.team,
   };
@@ -83,6 +85,7 @@ export function Action(declaration: ActionDeclaration): MethodDecorator {
     SetMetadata(ACTION, declaration),
     SetMetadata(ACCESS, access),
     ApiExtension('x-access', declaration.access),
+    ApiExtension('x-delegated', access.delegated),
     ApiOperation({
       summary: declaration.summary,
       description: declaration.description ?? declaration.summary,

@@ -4,7 +4,7 @@ import type { ActionContext } from '../actions/action-declaration';
 import { Action } from '../actions/action.decorator';
 import { Answer, type CollectionQuery } from '../actions/action-result';
 import { Operation, getResourceOptions } from '../metadata/decorators';
-import { resourceAccess } from '../metadata/resource-access';
+import { resourceAccess, resourceDelegation } from '../metadata/resource-access';
 import type { ResourceHooks } from '../write/resource-hooks';
 import { HydraApi } from './hydra-api';
 
@@ -46,16 +46,16 @@ export function ResourceController(target: Function, hooksType?: Type<ResourceHo
   const define = (
     method: string,
     operation: Operation,
-    declaration: Omit<Parameters<typeof Action>[0], 'access'>,
+    declaration: Omit<Parameters<typeof Action>[0], 'access' | 'delegated'>,
     fn: Handler,
   ) => {
     Object.defineProperty(proto, method, { value: fn, writable: true, configurable: true });
     const descriptor = Object.getOwnPropertyDescriptor(proto, method)!;
-    Action({ ...declaration, access: resourceAccess(options, operation) })(
-      proto,
-      method,
-      descriptor,
-    );
+    Action({
+      ...declaration,
+      access: resourceAccess(options, operation),
+      delegated: resourceDelegation(options, operation),
+    })(proto, method, descriptor);
   };
 
   if (ops.has('list')) {

@@ -19,6 +19,10 @@ export const ACCESS_WORDS: Record<AccessLevel, string> = {
   'team:owner': 'owners of the team (admins and members get 403)',
 };
 
+/** Said of operations that refuse tokens granted to third-party applications. */
+export const DELEGATED_WORDS =
+  'Refused (403) to tokens granted to third-party applications through the authorization-code flow: only the account holder\u2019s own tokens (client credentials of their own OAuth client, or a sign-in) may call it';
+
 const ERROR_WORDS: Record<number, string> = {
   400: 'Malformed input: a body that is not an object, an attribute of the wrong type.',
   401: 'Missing, expired or revoked bearer token.',
@@ -58,8 +62,10 @@ export function finishContract(
       if (!op.tags?.length) op.tags = [tagOf(path, registry)];
       for (const tag of op.tags) if (!tags.has(tag)) tags.set(tag, `Operations on ${tag}.`);
       const access = (op['x-access'] ?? 'user') as AccessLevel;
-      addErrors(op, method, path, access);
-      describe(op, access);
+      // Third-party tokens are refused: declared `delegated: false` (public routes take none).
+      const refusesDelegated = access !== 'public' && op['x-delegated'] === false;
+      addErrors(op, method, path, access, refusesDelegated);
+      describe(op, access, refusesDelegated);
       if (access === 'public') op.security = [];
       delete op['x-scanned'];
     }
@@ -192,10 +198,17 @@ function tagOf(path: string, registry: ResourceRegistry): string {
   return camel(first);
 }
 
-function addErrors(op: Operation, method: string, path: string, access: AccessLevel): void {
+function addErrors(
+  op: Operation,
+  method: string,
+  path: string,
+  access: AccessLevel,
+  refusesDelegated: boolean,
+): void {
   const codes = new Set<number>([406, 500, 503]);
   if (access !== 'public') codes.add(401);
   if (access !== 'public' && access !== 'user' && access !== 'team:member') codes.add(403);
+  if (refusesDelegated) codes.add(403);
   if (path.includes('{')) codes.add(404);
   if (method === 'post' || method === 'put' || method === 'patch') {
     [400, 415, 422].forEach((c) => codes.add(c));
@@ -213,7 +226,7 @@ function addErrors(op: Operation, method: string, path: string, access: AccessLe
   }
 }
 
-function describe(op: Operation, access: AccessLevel): void {
+function describe(op: Operation, access: AccessLevel, refusesDelegated: boolean): void {
   const summary = String(op.summary ?? '').trim();
   const text = String(op.description ?? '').trim() || summary;
   if (!op.summary) op.summary = text.split('. ')[0];
@@ -221,7 +234,8 @@ function describe(op: Operation, access: AccessLevel): void {
   const errors = Object.keys(op.responses ?? {})
     .filter((c) => Number(c) >= 400)
     .join(', ');
-  op.description = `${text}\n\n**Access:** ${ACCESS_WORDS[access]}.\n\n**Errors:** ${errors}.`;
+  const delegated = refusesDelegated ? ` ${DELEGATED_WORDS}.` : '';
+  op.description = `${text}\n\n**Access:** ${ACCESS_WORDS[access]}.${delegated}\n\n**Errors:** ${errors}.`;
 }
 
 const ERROR_CONTENT = {

@@ -2,7 +2,7 @@ import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
 import type { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';
 import type { WriteOperation } from '../metadata/decorators';
-import { resourceAccess } from '../metadata/resource-access';
+import { resourceAccess, resourceDelegation } from '../metadata/resource-access';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -85,6 +85,8 @@ function writeSchema(r: ResourceMeta, op: WriteOperation): Schema {
         ? { type: 'array', items: { oneOf: [(schema as Schema).items, { type: 'object' }] } }
         : { oneOf: [schema, { type: 'object' }] };
   }
+  for (const [name, schema] of Object.entries(r.options.writeOnly?.[op] ?? {}))
+    properties[name] = { ...schema, writeOnly: true };
   return { type: 'object', properties };
 }
 
@@ -161,6 +163,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
       summary: `Retrieves the collection of ${name} resources.`,
       description: `Retrieves a page of ${name} resources visible to the caller, filtered by the query parameters and ordered by \`order[...]\`; JSON-LD adds hydra:totalItems, hydra:view and hydra:search. ${r.options.description ?? ''}`,
       'x-access': resourceAccess(r.options, 'list'),
+      'x-delegated': resourceDelegation(r.options, 'list'),
       operationId: `list${name}${pathParams.length ? 'Nested' + pathParams.length : ''}`,
       parameters: [
         ...pathParams.map((p) => ({
@@ -225,6 +228,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         summary: `Creates a ${name} resource.`,
         description: `Creates a ${name} resource from the body (IRIs for references) and answers it with 201 and its Location. ${r.options.description ?? ''}`,
         'x-access': resourceAccess(r.options, 'post'),
+        'x-delegated': resourceDelegation(r.options, 'post'),
         operationId: `post${name}`,
         requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-post`) },
         responses: {
@@ -241,6 +245,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         summary: `Retrieves a ${name} resource.`,
         description: `Retrieves one ${name} resource by its identifier. ${r.options.description ?? ''}`,
         'x-access': resourceAccess(r.options, 'get'),
+        'x-delegated': resourceDelegation(r.options, 'get'),
         operationId: `get${name}`,
         parameters: [idParam],
         responses: {
@@ -256,6 +261,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         summary: `Replaces the ${name} resource.`,
         description: `Updates the ${name} resource with the attributes the body gives${r.options.replaceOnPut ? ' (the others go back to their defaults)' : ''}. ${r.options.description ?? ''}`,
         'x-access': resourceAccess(r.options, 'put'),
+        'x-delegated': resourceDelegation(r.options, 'put'),
         operationId: `put${name}`,
         parameters: [idParam],
         requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-put`) },
@@ -272,6 +278,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         summary: `Removes the ${name} resource.`,
         description: `Deletes the ${name} resource. ${r.options.description ?? ''}`,
         'x-access': resourceAccess(r.options, 'delete'),
+        'x-delegated': resourceDelegation(r.options, 'delete'),
         operationId: `delete${name}`,
         parameters: [idParam],
         responses: { 204: { description: `${name} deleted` }, ...errorResponses([401, 404]) },

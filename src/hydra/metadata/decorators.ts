@@ -82,6 +82,19 @@ export interface ApiResourceOptions {
    */
   access?: Partial<Record<Operation | 'read' | 'write', AccessLevel>>;
   /**
+   * Whether tokens granted to third-party applications (authorization code) may call the
+   * operations (403 otherwise), when it differs from the default of their access level
+   * (`delegatedByDefault`): `false` for all of them, or per operation / `read` / `write`
+   * (`{ write: false }`). See metadata/resource-access.ts.
+   */
+  delegated?: boolean | Partial<Record<Operation | 'read' | 'write', boolean>>;
+  /**
+   * Body attributes a service reads itself (`ctx.body`) on an operation, never stored as given
+   * nor read back (a new password and the current one): JSON schemas, documented `writeOnly`
+   * in the operation's request schema.
+   */
+  writeOnly?: Partial<Record<WriteOperation, Record<string, Record<string, unknown>>>>;
+  /**
    * Properties (text or id columns of the table) whose per-value row counts are maintained by
    * triggers, per tenant (collection/maintained-counts.ts): a list filtered by nothing, or by
    * one of them with `p=v` / `p[]=...`, takes `hydra:totalItems` from the counts instead of

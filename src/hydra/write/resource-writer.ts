@@ -5,9 +5,9 @@ import type { Principal } from '../../access/principal';
 import { itemIdentifier } from '../metadata/resource-identifier';
 import { DataProvider } from '../collection/data-provider';
 import { NotFoundError, ValidationError, Violation } from '../errors/api-errors';
-import { assertAccess, isWriteLevel, scopeOf } from '../../access/access-level';
+import { assertAccess, assertDelegation, isWriteLevel, scopeOf } from '../../access/access-level';
 import { AccessTargets, ownerPath } from '../actions/access-targets';
-import { resourceAccess } from '../metadata/resource-access';
+import { resourceAccess, resourceDelegation } from '../metadata/resource-access';
 import { relationTarget } from '../metadata/search-variables';
 import type { WriteOperation } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
@@ -190,6 +190,9 @@ export class ResourceWriter {
    * workspace or team the record belongs to: read-only workspace members see a workspace's
    * records but may not change them, team-scoped records may need an admin or the owner.
    * 403 for a write to a record (by id) or into a workspace or team (new or moved entity).
+   * The route's guard has checked the declaration's `delegated` for the route's own resource;
+   * this applies it to records written inside another's write too (credentials given in a
+   * workflow).
    */
   private async assertWritable(
     resource: ResourceMeta,
@@ -198,6 +201,7 @@ export class ResourceWriter {
     target: { id: string } | { entity: Record<string, any> },
     operation: 'post' | 'put' | 'delete',
   ): Promise<void> {
+    assertDelegation(principal, resourceDelegation(resource.options, operation));
     const level = resourceAccess(resource.options, operation);
     const scope = scopeOf(level);
     if (scope === 'none' || !isWriteLevel(level)) return;

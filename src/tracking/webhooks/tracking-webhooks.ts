@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { tokenClient } from '../../auth/token-client';
 import { ApiError, NotFoundError } from '../../hydra/errors/api-errors';
 import { Clock } from '../clock';
 import { adapterFor } from '../providers/remote/adapters';
@@ -43,7 +44,8 @@ export class TrackingWebhooks {
   /**
    * The token URL of providers that get an OAuth token from us before pushing (client
    * credentials, RFC 6749 4.4; adapter.issuePushToken): client authentication by HTTP Basic,
-   * else the `client_id` / `client_secret` fields.
+   * else the `client_id` / `client_secret` fields; a `client_id` field beside Basic must name
+   * the same client (400 invalid_request otherwise).
    */
   async issueToken(
     provider: string,
@@ -60,8 +62,9 @@ export class TrackingWebhooks {
       throw new NotFoundError(`No ${provider} credentials "${credentialsKey}".`);
     }
     const field = (name: string) => (typeof fields[name] === 'string' ? fields[name] : null);
-    const basic = basicCredentials(authorization);
-    if (basic === 'malformed') return { status: 400, body: { error: 'invalid_request' } };
+    // One client per request, the one the rate limit counted (RFC 6749 2.3).
+    const { basic, invalid } = tokenClient(authorization, fields);
+    if (invalid) return { status: 400, body: { error: 'invalid_request' } };
     const ask = (client: { id: string; secret: string } | null) =>
       adapter.issuePushToken!(route.credentials, {
         clientId: client?.id ?? field('client_id'),
@@ -135,31 +138,4 @@ export class TrackingWebhooks {
       unknown: numbers.filter((n) => !byNumber.has(n)),
     };
   }
-}
-
-/**
- * HTTP Basic client credentials, as sent and form-decoded (RFC 6749 2.3.1) when that differs;
- * null: none.
- */
-function basicCredentials(
-  header: string | undefined,
-):
-  | { id: string; secret: string; decoded: { id: string; secret: string } | null }
-  | null
-  | 'malformed' {
-  if (header === undefined || !/^basic /i.test(header.trim())) return null;
-  const raw = Buffer.from(header.trim().slice(6).trim(), 'base64').toString('utf8');
-  const colon = raw.indexOf(':');
-  if (colon < 0) return 'malformed';
-  const id = raw.slice(0, colon);
-  const secret = raw.slice(colon + 1);
-  let decoded: { id: string; secret: string } | null = null;
-  try {
-    const form = (v: string) => decodeURIComponent(v.replace(/\+/g, ' '));
-    decoded = { id: form(id), secret: form(secret) };
-    if (decoded.id === id && decoded.secret === secret) decoded = null;
-  } catch {
-    decoded = null;
-  }
-  return { id, secret, decoded };
 }
