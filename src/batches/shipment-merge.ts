@@ -11,7 +11,6 @@ import {
   type Violation,
 } from '../hydra/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { typeError } from '../hydra/write/denormalizer';
 import { stringList } from '../lookups/request-fields';
