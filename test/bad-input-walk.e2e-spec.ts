@@ -974,6 +974,10 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       })
       .expect(201);
     const hash = String(link.body.link).split('/').pop()!;
+    // Reviews are for delivered shipments.
+    await db.query(`UPDATE shipment SET tracking_status = 'delivered' WHERE id = $1`, [
+      shipment.id,
+    ]);
     await api(app).post(`/public/tracking_page_links/${hash}/reviews`, { score: 5 }).expect(201);
     await as.post('/export', { entity: 'shipments' }).expect(200);
     await as
