@@ -247,7 +247,7 @@ interface Fixture {
   mediaFile: { dir: string; name: string };
   /** A signed image proxy URL of the walk shop's image. */
   image: { signature: string; url: string };
-  /** A settled storefront checkout of A's team and its charge (its return answers 302). */
+  /** A settled storefront checkout of A's team and its charge (its return answers a page). */
   storefrontCheckout: { id: string; chargeId: string };
   /** IRIs of tenant B's records, by collection. */
   otherTenant: Record<string, string>;
@@ -974,6 +974,10 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       })
       .expect(201);
     const hash = String(link.body.link).split('/').pop()!;
+    // Reviews are for delivered shipments.
+    await db.query(`UPDATE shipment SET tracking_status = 'delivered' WHERE id = $1`, [
+      shipment.id,
+    ]);
     await api(app).post(`/public/tracking_page_links/${hash}/reviews`, { score: 5 }).expect(201);
     await as.post('/export', { entity: 'shipments' }).expect(200);
     await as
@@ -1000,7 +1004,8 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       .expect(200);
     const themeUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}/`;
     const theme = await api(app).post('/public/generate-theme', { url: themeUrl }).expect(201);
-    // A storefront checkout the merchant declined: its return answers (302) without a call.
+    // A storefront checkout the merchant declined: its return answers without a call (a page:
+    // its returnUrl is not this service's, nor a verified domain of the team).
     const [storefrontCheckout] = await db.query(
       `INSERT INTO billing_checkout (team_id, user_id, provider, plan_id, external_id, url,
               return_url, installation, status, completed_at)

@@ -189,6 +189,8 @@ describe('tracking page links and reviews', () => {
   });
 
   it('takes reviews, one per shipment, and shows them on the shipment', async () => {
+    // Reviews are for delivered shipments (test/security/reviews.e2e-spec.ts).
+    await db.query(`UPDATE shipment SET tracking_status = 'delivered' WHERE id = $1`, [shipmentId]);
     const { link } = (
       await generate(t, { trackingPageId: pageId, filter: { id: shipmentId } }).expect(201)
     ).body;

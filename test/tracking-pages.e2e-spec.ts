@@ -103,7 +103,7 @@ describe('tracking pages', () => {
     await create(t, { builder: 'x' }).expect(400);
   });
 
-  it('keeps subdomains and domains unique across tenants', async () => {
+  it('keeps subdomains unique across tenants; a domain goes to the page that proves it', async () => {
     const first = await create(t, { domain: 'shop-a.example.com' }).expect(201);
     const other = await createTenant(app);
     const res = await create(other, {
@@ -112,8 +112,10 @@ describe('tracking pages', () => {
     }).expect(422);
     expect(res.body.violations.map((v: any) => v.message)).toEqual([
       'This subdomain is already taken.',
-      'This domain is already taken.',
     ]);
+    // Claims are free; POST /domain/verify enables one (test/security/domain-takeover).
+    const claim = await create(other, { domain: 'SHOP-A.example.com' }).expect(201);
+    expect(claim.body).toMatchObject({ domain: 'shop-a.example.com', domainEnabled: false });
   });
 
   it('answers 404 for another tenant’s page on every route', async () => {

@@ -45,7 +45,17 @@ export function authorizationPage(input: AuthorizationPageInput): string {
 }
 
 export function errorPage(title: string, description: string): string {
+  return messagePage(title, description, 'err');
+}
+
+/** The same look for a page that reports no error (a finished flow). */
+export function noticePage(title: string, description: string): string {
+  return messagePage(title, description, null);
+}
+
+function messagePage(title: string, description: string, className: string | null): string {
+  const attribute = className ? ` class="${className}"` : '';
   return `<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title><style>${STYLE}</style></head>
-<body><main class="narrow"><h1>${escape(title)}</h1><p class="err">${escape(description)}</p></main></body></html>`;
+<body><main class="narrow"><h1>${escape(title)}</h1><p${attribute}>${escape(description)}</p></main></body></html>`;
 }

@@ -9,7 +9,7 @@ import {
   RedirectAnswer,
   typedJson,
 } from '../hydra/actions/action-result';
-import { errorPage } from '../auth/authorization-page';
+import { errorPage, noticePage } from '../auth/authorization-page';
 import { Team } from '../teams/team.entity';
 import { addonsFrom, planFrom, urlFrom } from './billing-input';
 import {
@@ -181,7 +181,7 @@ export class BillingController {
     method: 'POST',
     path: '/billing/storefront/checkout_subscription',
     summary: 'Starts a storefront app charge for a plan.',
-    description: `Answers \`{confirmationUrl}\`, where the merchant approves the charge on the storefront platform; the platform then sends the browser to \`GET /billing/storefront/return\`, which activates the plan and redirects to \`returnUrl\` (required, an absolute http(s) URL). 422 for a team without a storefront installation or billed through the billing provider, 503 without a storefront app, 502 when it is unavailable. ${PLAN} ${ADMINS}`,
+    description: `Answers \`{confirmationUrl}\`, where the merchant approves the charge on the storefront platform; the platform then sends the browser to \`GET /billing/storefront/return\`, which activates the plan and redirects to \`returnUrl\` (required: an absolute URL on this service\u2019s origin, PUBLIC_URL or PUBLIC_TRACKING_BASE_URL, or https on a custom domain the team verified; 422 otherwise). 422 for a team without a storefront installation or billed through the billing provider, 503 without a storefront app, 502 when it is unavailable. ${PLAN} ${ADMINS}`,
     input: StorefrontCheckoutInput,
     output: { json: OBJECT },
     access: 'team:admin',
@@ -209,7 +209,7 @@ export class BillingController {
       .map((o) => `\`${o}\``)
       .join(
         ' | ',
-      )}; a settled checkout answers the same again without a call. An HTML page otherwise: 400 without \`checkout\` or \`charge_id\`, 404 when they do not name one checkout and its charge (nothing changes), 502 when the storefront app cannot confirm the charge (reload to try again), 503 without a storefront app. Never cached.`,
+      )}, once: a settled checkout\u2019s first return spends it, later visits get a page with the outcome (200, no call to the app), and so does a returnUrl no longer allowed (a domain unverified since). An HTML page otherwise: 400 without \`checkout\` or \`charge_id\`, 404 when they do not name one checkout and its charge (nothing changes), 502 when the storefront app cannot confirm the charge (reload to try again), 503 without a storefront app. Never cached.`,
     input: StorefrontReturnInput,
     output: { oneOf: { html: true, redirect: true } },
     // Every answer has its own status: the redirect, or a page saying what went wrong.
@@ -219,6 +219,11 @@ export class BillingController {
         description: 'Back to the client\u2019s returnUrl with `subscription=<outcome>`.',
         content: undefined,
         headers: { Location: { schema: { type: 'string', format: 'uri' } } },
+      },
+      200: {
+        description:
+          'The outcome on a page: the return was used already, or its returnUrl is not allowed.',
+        content: HTML,
       },
       400: { description: 'A link without checkout or charge (an HTML page).', content: HTML },
       404: { description: 'No checkout of this charge (an HTML page).', content: HTML },
@@ -233,7 +238,7 @@ export class BillingController {
     if ('redirect' in answer)
       return new RedirectAnswer({ url: answer.redirect, status: 302, headers: NO_STORE });
     const page: HtmlPage = {
-      html: errorPage(answer.title, answer.message),
+      html: (answer.status < 400 ? noticePage : errorPage)(answer.title, answer.message),
       status: answer.status,
       headers: {
         ...NO_STORE,

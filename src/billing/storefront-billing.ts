@@ -17,7 +17,8 @@ import {
   StorefrontAppUnavailable,
   chargeStateOf,
 } from '../integrations/storefront-app';
-import { link } from '../mail/links';
+import { link, publicBaseUrl } from '../mail/links';
+import { verifiedDomainsOfTeam } from '../tracking-pages/verified-domains';
 import {
   BillingWebhooks,
   WebhookEvent,
@@ -27,6 +28,7 @@ import {
 } from './billing-webhooks';
 import { counterpartCall } from './counterpart-call';
 import { Plan, capacitiesOf, planById, priceOf } from './plan-catalogue';
+import { originsOf, returnUrlAllowed } from './return-url-policy';
 import type { SubscriptionStatus } from './subscription-state';
 import { findByProviderId, findSubscription, saveSubscription } from './subscriptions';
 
@@ -134,6 +136,12 @@ export class StorefrontBilling {
         ViolationCodes.invalid,
       );
     }
+    if (!(await this.mayReturnTo(teamId, returnUrl)))
+      throw ValidationError.of(
+        'returnUrl',
+        `The return URL must be on this service (${new URL(publicBaseUrl(this.config)).origin}) or on a verified custom domain of the team.`,
+        ViolationCodes.invalid,
+      );
     if (!this.storefront.configured)
       throw new ApiError(503, 'No storefront app is configured on this server.');
     const checkoutId = randomUUID();
@@ -191,9 +199,7 @@ export class StorefrontBilling {
       [checkoutId],
     );
     if (!checkout || checkout.external_id !== chargeId || !checkout.installation) return unknown;
-    const back = (status: ChargeStatus | null) => ({
-      redirect: withOutcome(checkout.return_url!, RETURN_OUTCOMES[status ?? 'pending']),
-    });
+    const back = (status: ChargeStatus | null) => this.back(checkout, status);
     if (checkout.completed_at) return back(checkout.status);
     if (!this.storefront.configured)
       return page(503, 'Billing unavailable', 'No storefront app is configured on this server.');
@@ -218,6 +224,36 @@ export class StorefrontBilling {
     if (settled === 'unknown_plan')
       return page(409, 'Plan unavailable', 'The plan of this checkout is no longer offered.');
     return back(settled.status);
+  }
+
+  /**
+   * The browser back to the checkout's returnUrl with the outcome, once: the first return of a
+   * settled checkout spends it (a pending one may come back again). A spent return, or a
+   * returnUrl this service may not send browsers to (stored before the rule, or a domain no
+   * longer verified), answers a page with the outcome instead of a redirect.
+   */
+  private async back(checkout: CheckoutRow, status: ChargeStatus | null): Promise<ReturnAnswer> {
+    const outcome = RETURN_OUTCOMES[status ?? 'pending'];
+    const done = (why: string) =>
+      page(200, 'Subscription checkout', `The subscription is ${outcome}. ${why}`);
+    if (!(await this.mayReturnTo(checkout.team_id, checkout.return_url!)))
+      return done('Go back to the app to continue.');
+    if (status !== null && status !== 'pending') {
+      const spent = await this.dataSource.query(
+        `WITH spent AS (UPDATE billing_checkout SET returned_at = now()
+                         WHERE id = $1 AND returned_at IS NULL RETURNING id)
+         SELECT id FROM spent`,
+        [checkout.id],
+      );
+      if (!spent.length) return done('This link has been used already: go back to the app.');
+    }
+    return { redirect: withOutcome(checkout.return_url!, outcome) };
+  }
+
+  /** The service's own origins, or a custom domain the team verified (no open redirect). */
+  private async mayReturnTo(teamId: string, url: string): Promise<boolean> {
+    const own = originsOf([publicBaseUrl(this.config), this.config.publicTrackingBaseUrl]);
+    return returnUrlAllowed(url, own, await verifiedDomainsOfTeam(this.dataSource, teamId));
   }
 
   /** 403 unless the body is signed with STOREFRONT_APP_WEBHOOK_SECRET. */

@@ -1,36 +1,47 @@
-import { judgeDomain } from './domain-check';
+import { judgeDomain, txtProof } from './domain-check';
 
+const TOKEN = '0f8e3c9a5b7d4e21a6c3b9d8e7f60123';
 const PAGE = '7c9e6679-7425-40de-944b-e07fc1f90ae7';
 
 describe('judgeDomain', () => {
-  it('verifies by a CNAME to the target, whatever its case and trailing dot', () => {
-    expect(
-      judgeDomain(
-        { cname: ['Pages.Example.com.'], txt: [], addresses: ['192.0.2.1'] },
-        PAGE,
-        'pages.example.com',
-      ),
-    ).toEqual({ accessible: true, verified: true, method: 'cname' });
-  });
-
-  it('verifies by the TXT proof, bare or prefixed', () => {
-    for (const txt of [PAGE, `tracking-page=${PAGE.toUpperCase()}`, ` ${PAGE} `]) {
-      expect(judgeDomain({ cname: [], txt: [txt], addresses: [] }, PAGE, undefined)).toEqual({
-        accessible: false,
-        verified: true,
-        method: 'txt',
-      });
+  it('verifies by the TXT proof of the page’s token, whatever its case and spaces', () => {
+    for (const txt of [txtProof(TOKEN), ` ${txtProof(TOKEN).toUpperCase()} `]) {
+      expect(
+        judgeDomain({ cname: [], txt: ['v=spf1 -all', txt], addresses: [] }, TOKEN, undefined),
+      ).toEqual({ accessible: false, cname: false, verified: true, method: 'txt' });
     }
   });
 
-  it('does not verify other targets, other ids, or a CNAME without a configured target', () => {
-    const answers = { cname: ['pages.example.com'], txt: ['tracking-page=other'], addresses: [] };
-    expect(judgeDomain(answers, PAGE, 'elsewhere.example.com').verified).toBe(false);
-    expect(judgeDomain(answers, PAGE, undefined).verified).toBe(false);
-    expect(judgeDomain({ cname: [], txt: [`${PAGE}x`], addresses: [] }, PAGE, undefined)).toEqual({
-      accessible: false,
-      verified: false,
-      method: null,
-    });
+  it('reports a CNAME to the target, whatever its case and trailing dot, but it proves nothing', () => {
+    expect(
+      judgeDomain(
+        { cname: ['Pages.Example.com.'], txt: [], addresses: ['192.0.2.1'] },
+        TOKEN,
+        'pages.example.com',
+      ),
+    ).toEqual({ accessible: true, cname: true, verified: false, method: null });
+    expect(
+      judgeDomain(
+        { cname: ['pages.example.com'], txt: [txtProof(TOKEN)], addresses: ['192.0.2.1'] },
+        TOKEN,
+        'pages.example.com',
+      ),
+    ).toEqual({ accessible: true, cname: true, verified: true, method: 'txt' });
+  });
+
+  it('does not verify by another token, the bare token, a page id or another target', () => {
+    for (const txt of [
+      txtProof('1'.repeat(32)),
+      TOKEN,
+      `${txtProof(TOKEN)}x`,
+      `tracking-page=${PAGE}`,
+      PAGE,
+    ])
+      expect(judgeDomain({ cname: [], txt: [txt], addresses: [] }, TOKEN, undefined).verified).toBe(
+        false,
+      );
+    const answers = { cname: ['pages.example.com'], txt: [], addresses: [] };
+    expect(judgeDomain(answers, TOKEN, 'elsewhere.example.com').cname).toBe(false);
+    expect(judgeDomain(answers, TOKEN, undefined).cname).toBe(false);
   });
 });

@@ -11,30 +11,37 @@ export interface DnsAnswers {
 
 export interface DomainCheck {
   accessible: boolean;
+  /** The domain's CNAME points at the service's target (traffic arrives here). */
+  cname: boolean;
   verified: boolean;
-  method: 'cname' | 'txt' | null;
+  method: 'txt' | null;
+}
+
+/** The TXT value that proves a tracking page's claim: its own random token. */
+export function txtProof(token: string): string {
+  return `tracking-page-verification=${token.toLowerCase()}`;
 }
 
 /**
  * The verdict on DNS answers, pure: accessible when the domain resolves to an address;
- * verified by a CNAME to the service's target, or a TXT record at `_tracking-page.<domain>`
- * holding the page id (bare or as `tracking-page=<id>`).
+ * verified only by the TXT record at `_tracking-page.<domain>` holding the page's token (as
+ * the big hosts do). A CNAME to the service is reported but proves nothing: one left behind
+ * by a former tenant would hand the domain to whoever claims it next. Nor does a page id,
+ * which is no secret.
  */
 export function judgeDomain(
   answers: DnsAnswers,
-  pageId: string,
+  token: string,
   cnameTarget: string | undefined,
 ): DomainCheck {
   const target = cnameTarget ? normalizeName(cnameTarget) : null;
-  const byCname = target !== null && answers.cname.some((c) => normalizeName(c) === target);
-  const id = pageId.toLowerCase();
-  const byTxt = answers.txt.some((t) => {
-    const value = t.trim().toLowerCase();
-    return value === id || value === `tracking-page=${id}`;
-  });
+  const cname = target !== null && answers.cname.some((c) => normalizeName(c) === target);
+  const proof = txtProof(token);
+  const verified = answers.txt.some((t) => t.trim().toLowerCase() === proof);
   return {
     accessible: answers.addresses.length > 0,
-    verified: byCname || byTxt,
-    method: byCname ? 'cname' : byTxt ? 'txt' : null,
+    cname,
+    verified,
+    method: verified ? 'txt' : null,
   };
 }

@@ -6,15 +6,19 @@ import { AppConfig } from '../config/app-config';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { isHostname } from '../tracking-pages/subdomain';
 import { DNS_LOOKUP, DnsLookup, normalizeName } from './dns-lookup';
-import { TXT_PREFIX, judgeDomain } from './domain-check';
+import { TXT_PREFIX, judgeDomain, txtProof } from './domain-check';
 import type { DomainVerifyInput } from './domain-verify.input';
 import { TLS_PROBE, TlsProbe } from './tls-probe';
 
 /**
  * Checks the DNS of the custom domain of one of the caller's tracking pages and records the
- * check; the page's `domainEnabled` follows the verdict (a domain that stops pointing at us is
- * disabled on the next check). Proof: a CNAME to CUSTOM_DOMAIN_CNAME_TARGET, or a TXT record
- * `_tracking-page.<domain>` holding the page id. The answer says what to set up.
+ * check; the page's `domainEnabled` follows the verdict (a domain whose record goes is
+ * disabled on the next check). Proof: a TXT record `_tracking-page.<domain>` holding the
+ * page's own token (`judgeDomain`); the CNAME to CUSTOM_DOMAIN_CNAME_TARGET routes traffic
+ * and is reported, but proves nothing. The answer says what to set up.
+ *
+ * Several pages may claim a domain; one holds it verified. A page proving it takes it from
+ * the page that held it (the DNS owner has moved the record), under a per-domain lock.
  */
 @Injectable()
 export class DomainVerification {
@@ -34,34 +38,42 @@ export class DomainVerification {
         ViolationCodes.invalid,
       );
     // Pages of other tenants answer exactly like a domain no page uses.
-    const [page] = await this.dataSource.query(
-      `SELECT id, workspace_id FROM tracking_page
-        WHERE lower(domain) = $1 AND workspace_id = ANY($2::uuid[])`,
+    const pages: PageClaim[] = await this.dataSource.query(
+      `SELECT id, workspace_id, domain_token FROM tracking_page
+        WHERE lower(domain) = $1 AND workspace_id = ANY($2::uuid[])
+        ORDER BY updated_at DESC, id`,
       [domain, principal.workspaceIds],
     );
-    if (!page)
+    if (!pages.length)
       throw ValidationError.of(
         'domain',
         'None of your tracking pages uses this domain: set it as a tracking page domain first.',
         ViolationCodes.invalid,
       );
-    assertAccess(principal, 'workspace:write', { workspaceId: page.workspace_id });
-
     const [cname, txt, addresses] = await Promise.all([
       this.dns.cname(domain),
       this.dns.txt(`${TXT_PREFIX}${domain}`),
       this.dns.addresses(domain),
     ]);
-    const check = judgeDomain(
-      { cname, txt, addresses },
-      page.id,
-      this.config.customDomainCnameTarget,
-    );
+    const answers = { cname, txt, addresses };
+    const target = this.config.customDomainCnameTarget;
+    // The caller's page whose token the record holds, else the one they touched last.
+    const page =
+      pages.find((p) => judgeDomain(answers, p.domain_token, target).verified) ?? pages[0];
+    assertAccess(principal, 'workspace:write', { workspaceId: page.workspace_id });
+    const check = judgeDomain(answers, page.domain_token, target);
     const ssl =
       check.verified && addresses.length > 0
         ? await this.tls.validCertificate(domain, addresses[0])
         : false;
     const [row] = await this.dataSource.transaction(async (em) => {
+      await em.query(`SELECT pg_advisory_xact_lock(hashtext('custom-domain:' || $1))`, [domain]);
+      if (check.verified)
+        await em.query(
+          `UPDATE tracking_page SET domain_enabled = false, updated_at = now()
+            WHERE lower(domain) = $1 AND id <> $2 AND domain_enabled`,
+          [domain, page.id],
+        );
       await em.query(
         `UPDATE tracking_page SET domain_enabled = $2, updated_at = now()
           WHERE id = $1 AND domain_enabled IS DISTINCT FROM $2`,
@@ -79,7 +91,7 @@ export class DomainVerification {
           ssl,
           check.verified,
           check.method,
-          JSON.stringify({ cname, txt, addresses }),
+          JSON.stringify(answers),
           principal.userId,
         ],
       );
@@ -88,14 +100,21 @@ export class DomainVerification {
       domain,
       trackingPage: `/tracking_pages/${page.id}`,
       accessible: check.accessible,
+      cname: check.cname,
       ssl,
       verified: check.verified,
       method: check.method,
       checkedAt: (row.checked_at as Date).toISOString(),
       expected: {
-        cname: this.config.customDomainCnameTarget ?? null,
-        txt: { name: `${TXT_PREFIX}${domain}`, value: `tracking-page=${page.id}` },
+        cname: target ?? null,
+        txt: { name: `${TXT_PREFIX}${domain}`, value: txtProof(page.domain_token) },
       },
     };
   }
+}
+
+interface PageClaim {
+  id: string;
+  workspace_id: string;
+  domain_token: string;
 }

@@ -53,16 +53,25 @@ export class IntegrationsController {
     path: '/integration/storefront/register',
     summary: 'Signs a merchant up from the storefront app.',
     description:
-      'Public: the merchant who installed the app in a shop (`tokenId`) creates an account, a team, its first workspace with a tracking page at `subdomain`, and the shop is linked to it, in one transaction. Answers `{accessToken, refreshToken, user, team, workspace, workflowId}` (201) so the app continues as the user. The address is verified when it is the shop\u2019s own. 422 for blank, long or malformed values (all listed), an installation the storefront app does not know, a shop already linked, a known address or a taken subdomain; 400 for wrong types; 502/503 when the storefront app is unavailable or not configured.',
+      'Public: the merchant who installed the app in a shop (`tokenId`) creates an account, a team, its first workspace with a tracking page at `subdomain`, and the shop is linked to it, in one transaction. An installation registers once (a replay is a 422 on `tokenId`, even after its workspace is gone). When the address is the shop\u2019s own and new, the account is verified and the answer (201) carries `{accessToken, refreshToken, user, team, workspace, workflowId}` so the app continues as the user. Otherwise the answer (201) is the same whether or not the address has an account: tokens, team and workspace null, and a mail to the address, with a code that finishes the registration (`POST /security/verify-email` signs in) or, for an address that has an account, a notice (nothing is created). 422 for blank, long or malformed values (all listed), an installation the storefront app does not know or already used, a shop already linked, or a taken subdomain; 400 for wrong types; 502/503 when the storefront app is unavailable or not configured. Within a budget per client address and per e-mail address (429 with Retry-After beyond it; a malformed request spends nothing).',
     input: StorefrontRegisterInput,
     output: JSON_OUT,
     status: 201,
     access: 'public',
   })
   async register(input: StorefrontRegisterInput, _principal: unknown, context: ActionContext) {
-    const done = await this.registration.register(
-      this.registration.read(input as Record<string, unknown>),
-    );
+    const read = this.registration.read(input as Record<string, unknown>);
+    const done = await this.registration.register(read, context.ip);
+    if (!done)
+      return typedJson(context, 'StorefrontRegisterResponse', {
+        accessToken: null,
+        refreshToken: null,
+        user: { '@type': 'User', email: read.email, emailVerified: false },
+        team: null,
+        workspace: null,
+        workflowId: null,
+        message: 'Check your inbox: we sent a message to this address to finish the registration.',
+      });
     const principal = (await this.principals.forUser(done.userId))!;
     const embed = async (target: Function, id: string) => {
       const resource = this.registry.get(target);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SecurityModule } from '../security/security.module';
 import { UsersModule } from '../users/users.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { IntegrationWorkspaces } from './integration-workspaces';
@@ -8,7 +9,7 @@ import { StorefrontRegistration } from './storefront-registration';
 
 /** Storefront and marketing provider integrations: sign-up from the app, workspace links. */
 @Module({
-  imports: [WorkspacesModule, UsersModule],
+  imports: [WorkspacesModule, UsersModule, SecurityModule],
   controllers: [IntegrationsController],
   providers: [
     StorefrontRegistration,

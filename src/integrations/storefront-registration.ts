@@ -1,13 +1,19 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { isEmail } from 'class-validator';
+import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { hashPassword } from '../auth/password-hasher';
+import { hashToken } from '../auth/secret-token';
 import { TokenIssuer, TokenResponse } from '../auth/token-issuer';
+import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { typeError } from '../hydra/write/denormalizer';
 import { ResourceWriter } from '../hydra/write/resource-writer';
+import { MailDispatcher } from '../mail/mail-dispatcher';
+import { AccountThrottle } from '../security/account-throttle';
+import { UserTokens } from '../security/user-tokens';
 import { readNewPassword } from '../users/password-policy';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WorkspacesService } from '../workspaces/workspaces.service';
@@ -19,6 +25,7 @@ import {
   StorefrontAppUnavailable,
   StorefrontInstallation,
 } from './storefront-app';
+import { storefrontMails } from './storefront-mails';
 
 export interface RegistrationInput {
   tokenId: string;
@@ -36,6 +43,17 @@ export interface Registration {
   teamId: string;
   workspaceId: string;
   token: TokenResponse;
+}
+
+/** Signed in at once (the shop's own, new address), or null: the answer waits for the mail. */
+export type RegistrationOutcome = Registration | null;
+
+function alreadyUsed(): ValidationError {
+  return ValidationError.of(
+    'tokenId',
+    'This storefront installation has already been used to register: sign in and link the shop from your workspace.',
+    ViolationCodes.invalid,
+  );
 }
 
 /** The reference's team and workspace names: letters, digits, spaces, `-`, `_` and `&`. */
@@ -60,6 +78,10 @@ export class StorefrontRegistration {
     private readonly registry: ResourceRegistry,
     private readonly workspaces: WorkspacesService,
     private readonly issuer: TokenIssuer,
+    private readonly tokens: UserTokens,
+    private readonly throttle: AccountThrottle,
+    private readonly mail: MailDispatcher,
+    private readonly config: AppConfig,
   ) {}
 
   /** Reads and checks the body (400 types, 422 values), before anything is asked of the app. */
@@ -134,10 +156,31 @@ export class StorefrontRegistration {
     return input;
   }
 
-  async register(input: RegistrationInput): Promise<Registration> {
+  /**
+   * Registers `input` for a client at `ip`. Every check (budgets, a spent or unknown
+   * installation, a linked shop, the team, workspace and subdomain rules) comes before the
+   * password is hashed, and the answer is the same whether or not the address has an account.
+   */
+  async register(input: RegistrationInput, ip: string): Promise<RegistrationOutcome> {
+    await this.throttle.spend('storefront-register', ip, input.email);
+    const tokenHash = hashToken(input.tokenId);
+    // Cheap, before the app is asked; the insert in the transaction is what holds.
+    const spent = await this.dataSource.query(
+      `SELECT 1 FROM storefront_installation_use WHERE token_hash = $1`,
+      [tokenHash],
+    );
+    if (spent.length) throw alreadyUsed();
     const installation = await this.installation(input.tokenId);
-    const passwordHash = await hashPassword(input.password);
-    return this.dataSource.transaction(async (em) => {
+    const shopName = installation.shopName ?? installation.shop;
+    // The storefront platform vouches for the shop's own address: only it is signed in at once.
+    const ownAddress = installation.email?.toLowerCase() === input.email.toLowerCase();
+    const outcome = await this.dataSource.transaction(async (em) => {
+      const used = await em.query(
+        `INSERT INTO storefront_installation_use (token_hash) VALUES ($1)
+         ON CONFLICT DO NOTHING RETURNING token_hash`,
+        [tokenHash],
+      );
+      if (!used.length) throw alreadyUsed();
       const linked = await em.query(
         `SELECT 1 FROM integration_link WHERE kind = 'storefront' AND external_id = $1`,
         [input.tokenId],
@@ -148,18 +191,15 @@ export class StorefrontRegistration {
           'This shop is already registered: sign in and manage it from your workspace.',
           ViolationCodes.invalid,
         );
-      const verified = installation.email?.toLowerCase() === input.email.toLowerCase();
-      const [user] = await em.query(
-        `INSERT INTO "user" (email, first_name, last_name, password_hash, email_verified)
-         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (email) DO NOTHING RETURNING id, email::text AS email`,
-        [input.email, input.firstName, input.lastName, passwordHash, verified],
+      const [created] = await em.query(
+        `INSERT INTO "user" (email, first_name, last_name, email_verified)
+         VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id, email::text AS email`,
+        [input.email, input.firstName, input.lastName, ownAddress],
       );
-      if (!user)
-        throw ValidationError.of(
-          'email',
-          'An account with this e-mail address already exists: sign in to link the shop.',
-          ViolationCodes.unique,
-        );
+      // A known address goes through the same checks as a new one (so a taken subdomain is
+      // refused alike) on a stand-in account, undone below: only the installation stays spent.
+      if (!created) await em.query(`SAVEPOINT known_address`);
+      const user: { id: string; email: string } = created ?? (await this.standIn(em, input));
       const principal: Principal = {
         userId: user.id,
         email: user.email,
@@ -179,9 +219,41 @@ export class StorefrontRegistration {
         account: installation.shop,
         details: { shopName: installation.shopName, currency: installation.currency },
       });
+      // Hashed for a known address too: both answers take as long.
+      const passwordHash = await hashPassword(input.password);
+      if (!created) {
+        await em.query(`ROLLBACK TO SAVEPOINT known_address`);
+        return { kind: 'known' } as const;
+      }
+      if (!ownAddress) {
+        // Applied when the code proves the address (as /security/signup does).
+        const code = await this.tokens.issue(em, user.id, 'verify_email', passwordHash);
+        return { kind: 'pending', code } as const;
+      }
+      await em.query(`UPDATE "user" SET password_hash = $2 WHERE id = $1`, [user.id, passwordHash]);
       const token = await this.issuer.issue(user, em);
-      return { userId: user.id, teamId, workspaceId, token };
+      return {
+        kind: 'ready',
+        registration: { userId: user.id, teamId, workspaceId, token },
+      } as const;
     });
+    if (outcome.kind === 'ready') return outcome.registration;
+    this.mail.dispatch(
+      outcome.kind === 'known'
+        ? storefrontMails.alreadyRegistered(this.config, input.email, shopName)
+        : storefrontMails.verification(this.config, input.email, shopName, outcome.code),
+    );
+    return null;
+  }
+
+  /** An account that exists only inside the registration's transaction (never committed). */
+  private async standIn(em: EntityManager, input: RegistrationInput) {
+    const [row] = await em.query(
+      `INSERT INTO "user" (email, first_name, last_name) VALUES ($1, $2, $3)
+       RETURNING id, email::text AS email`,
+      [`stand-in-${randomUUID()}@registration.invalid`, input.firstName, input.lastName],
+    );
+    return row as { id: string; email: string };
   }
 
   /**

@@ -11,7 +11,8 @@ export type AccountAction =
   | 'forgot-password'
   | 'reset-password'
   | 'lookup-team-name'
-  | 'password-login';
+  | 'password-login'
+  | 'storefront-register';
 
 /**
  * Budgets of the account endpoints: each action per client address and, where the request

@@ -10,5 +10,6 @@ import { UserTokens } from './user-tokens';
   imports: [TeamsModule, UsersModule],
   controllers: [SecurityController],
   providers: [AccountService, UserTokens],
+  exports: [UserTokens],
 })
 export class SecurityModule {}

@@ -1,10 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import type { Budget } from '../rate-limit/rate-budget';
+import { RateBudgets } from '../rate-limit/rate-budget';
 import { TrackingPageLinksService } from './tracking-page-links.service';
 
 const SCORES = ['carrierScore', 'productScore', 'packagingScore'] as const;
 export const COMMENT_MAX_LENGTH = 5000;
+
+/**
+ * Statuses whose shipment may be reviewed. Neither spec.md nor the reference OpenAPI names any:
+ * a delivery is what is reviewed (the page shows its form then too).
+ */
+export const REVIEWABLE_STATUSES: ReadonlySet<string> = new Set(['delivered']);
+
+/**
+ * Writes of a link's review: the review and three edits per hour, then 429 for an hour (the
+ * link is public to whoever holds it; one review per shipment, replaced by each edit).
+ */
+export const REVIEW_WRITES: Budget = { name: 'review-write', limit: 4, windowMs: 3600_000 };
 
 /** A review as posted, typed (ReviewInput, or the page's form read by parseReviewForm). */
 export interface ReviewSubmission {
@@ -17,15 +31,16 @@ export interface ReviewSubmission {
 
 /**
  * Reviews left on a public tracking page: scores 1 to 5 (carrier, product, packaging as in
- * the reference service, or one overall `score`), an optional comment. One review per
- * shipment: a second one replaces the first. The shipment's `review` and `reviewTotalScore`
- * follow in the same transaction.
+ * the reference service, or one overall `score`), an optional comment, for a delivered
+ * shipment. One review per shipment: a later one edits it, within REVIEW_WRITES per link.
+ * The shipment's `review` and `reviewTotalScore` follow in the same transaction.
  */
 @Injectable()
 export class ReviewsService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly links: TrackingPageLinksService,
+    private readonly budgets: RateBudgets,
   ) {}
 
   async submit(hash: string, body: ReviewSubmission): Promise<string> {
@@ -68,6 +83,22 @@ export class ReviewsService {
         code: ViolationCodes.tooLong,
       });
     if (violations.length) throw new ValidationError(violations);
+    const [shipment] = await this.dataSource.query(
+      `SELECT tracking_status FROM shipment WHERE id = $1`,
+      [linked.shipmentId],
+    );
+    if (!REVIEWABLE_STATUSES.has(shipment?.tracking_status))
+      throw ValidationError.of(
+        '',
+        'Reviews can be left once the shipment is delivered.',
+        ViolationCodes.invalid,
+      );
+    // Spent by accepted reviews only: a refused one changes nothing.
+    await this.budgets.spend(
+      REVIEW_WRITES,
+      linked.linkId,
+      'This review was changed too often; retry later.',
+    );
     const all = given.length ? given : [scores.score as number];
     const total = Math.round((all.reduce((a, b) => a + b, 0) / all.length) * 100) / 100;
     return this.dataSource.transaction(async (em) => {

@@ -6,6 +6,7 @@ import { Action } from '../hydra/actions/action.decorator';
 import { Answer, PageAnswer, RedirectAnswer, typedJson } from '../hydra/actions/action-result';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { NotFoundError, ValidationError } from '../hydra/errors/api-errors';
+import { RateLimited } from '../rate-limit/rate-budget';
 import { HomeSite } from './page/home-site';
 import { actionPageRequest } from './page/page-context';
 import { parseReviewForm, reviewFormRedirect } from './page/review-form';
@@ -108,7 +109,7 @@ export class TrackingPageReviewsController {
     path: '/public/tracking_page_links/:hash/reviews',
     summary: 'Posts a review of a shipment through its public link.',
     description:
-      'Public: anyone holding the link, while the page takes reviews. A JSON body with an overall `score` or `carrierScore`/`productScore`/`packagingScore` (1 to 5, at least one) and an optional `comment` answers `{id}` (201, Location /reviews/{id}); 422 for no score, one out of range, a too long comment or a page without reviews; 400 for wrong types, 404 for an unknown link. The tracking page\u2019s form (application/x-www-form-urlencoded) is redirected (303) back to the page saying thanks or that the rating was missing, whatever Accept says; an unknown link is the 404 page.',
+      'Public: anyone holding the link, while the page takes reviews, once the shipment is delivered. A JSON body with an overall `score` or `carrierScore`/`productScore`/`packagingScore` (1 to 5, at least one) and an optional `comment` answers `{id}` (201, Location /reviews/{id}); one review per shipment, which a later post edits: a review and three edits per link and hour, then 429 with Retry-After. 422 for no score, one out of range, a too long comment, a shipment not delivered or a page without reviews; 400 for wrong types, 404 for an unknown link. The tracking page\u2019s form (application/x-www-form-urlencoded) is redirected (303) back to the page saying thanks or that the rating was missing or refused, whatever Accept says; an unknown link is the 404 page, a spent budget a 429 page with Retry-After.',
     input: ReviewInput,
     form: { input: ReviewFormInput, formats: 'any' },
     output: { oneOf: { json: REVIEW_ID, html: true, redirect: true } },
@@ -122,6 +123,13 @@ export class TrackingPageReviewsController {
         },
       },
       303: { description: 'The form: back to the page, saying how the review went.' },
+      429: {
+        description:
+          'The link\u2019s review budget is spent (the form gets an HTML page); retry after Retry-After.',
+        headers: {
+          'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+        },
+      },
     },
     access: 'public',
   })
@@ -157,6 +165,10 @@ export class TrackingPageReviewsController {
       // A browser posted this: an unknown link is the 404 page, not a JSON error.
       if (error instanceof NotFoundError)
         return new PageAnswer(this.site.notFoundPage(actionPageRequest(context, input)));
+      if (error instanceof RateLimited)
+        return new PageAnswer(
+          this.site.reviewLimitedPage(actionPageRequest(context, input), error.retryAfterSeconds),
+        );
       if (!(error instanceof ValidationError)) throw error;
       outcome = 'invalid';
     }

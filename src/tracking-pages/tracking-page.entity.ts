@@ -65,10 +65,23 @@ export class TrackingPage {
   @Column('text', { nullable: true })
   domain: string | null;
 
-  /** Set once the custom domain's DNS is verified (POST /domain/verify, not built yet). */
+  /**
+   * Set while the custom domain is verified: the last POST /domain/verify found the page's
+   * TXT token; cleared when `domain` changes (a trigger) or another page proves the domain.
+   */
   @ApiProperty()
   @Column('boolean', { default: false })
   domainEnabled: boolean;
+
+  /** What the domain's TXT record must hold (src/domains); random, never shown otherwise. */
+  @Column({
+    type: 'text',
+    select: false,
+    insert: false,
+    update: false,
+    default: () => "replace(gen_random_uuid()::text, '-', '')",
+  })
+  domainToken?: string;
 
   @ApiProperty({ writable: ['post', 'put'] })
   @MaxLength(255)

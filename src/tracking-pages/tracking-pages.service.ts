@@ -52,7 +52,7 @@ export class TrackingPagesService implements ResourceHooks<TrackingPage> {
 
   private readonly pending = new WeakMap<TrackingPage, Violation[]>();
 
-  /** Rules needing the database: subdomain and domain free across the service. */
+  /** Rules needing the database: the subdomain free across the service; the domain's form. */
   async violations(page: TrackingPage, em: EntityManager, path: string): Promise<Violation[]> {
     const out: Violation[] = [...(this.pending.get(page) ?? [])];
     const at = (p: string) => `${path}${p}`;
@@ -74,26 +74,13 @@ export class TrackingPagesService implements ResourceHooks<TrackingPage> {
         });
       }
     }
-    if (page.domain) {
-      if (!isHostname(page.domain)) {
-        out.push({
-          propertyPath: at('domain'),
-          message: 'This value is not a valid hostname.',
-          code: ViolationCodes.invalid,
-        });
-      } else {
-        const taken = await em.query(
-          `SELECT 1 FROM tracking_page WHERE lower(domain) = $1 AND id IS DISTINCT FROM $2::uuid LIMIT 1`,
-          [page.domain, page.id ?? null],
-        );
-        if (taken.length)
-          out.push({
-            propertyPath: at('domain'),
-            message: 'This domain is already taken.',
-            code: ViolationCodes.unique,
-          });
-      }
-    }
+    // A domain may be claimed by several pages: only the one proving it (src/domains) serves it.
+    if (page.domain && !isHostname(page.domain))
+      out.push({
+        propertyPath: at('domain'),
+        message: 'This value is not a valid hostname.',
+        code: ViolationCodes.invalid,
+      });
     out.push(...builderViolations(page.builder, at('builder')));
     return out;
   }

@@ -44,7 +44,7 @@ export class PublicWidgetsController {
     path: '/public/widgets/:id/lookup',
     summary: 'Looks up shipments through a widget, as a store visitor.',
     description:
-      'Public (no token). A tracking_form widget takes `trackingNumber`; an order_lookup widget `orderNumber` with the order\u2019s `email`. Answers `{widget, shipments}`: the matching shipments of the widget\u2019s workspace, with the fields its options show; every lookup, refused ones included, is written to the widget\u2019s log. Rate-limited per widget and client address (429 with Retry-After). Errors: 404 an unknown or disabled widget; 422 a missing, blank, too long or non-string attribute.',
+      'Public (no token). A tracking_form widget takes `trackingNumber`; an order_lookup widget `orderNumber` with the order\u2019s `email`. Answers `{widget, shipments}`: the matching shipments of the widget\u2019s workspace, with the fields its options show, hidden as the workspace\u2019s default tracking page hides them (its dropshipper settings: carriers, origin country, checkpoint texts); every lookup, refused ones included, is written to the widget\u2019s log. Rate-limited per widget and client address (429 with Retry-After). Errors: 404 an unknown or disabled widget; 422 a missing, blank, too long or non-string attribute.',
     input: WidgetLookupInput,
     output: {
       json: {

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationError } from '../hydra/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
+import { defaultPageHiding } from '../tracking-pages/default-page-hiding';
+import { type PublicCheckpoint, publicTrackingView } from '../tracking-pages/public-tracking-view';
 import type { WidgetOption, WidgetType } from './widget.entity';
 import { LookupQuery, lookupLogInfo, parseLookup, refusedLogInfo } from './widget-lookup';
 
@@ -59,7 +61,7 @@ export class WidgetLookupService {
       throw new ValidationError(parsed.violations);
     }
     const ids = await this.find(widget.workspaceId, parsed.query);
-    const shipments = await this.describe(ids, widget.options);
+    const shipments = await this.describe(widget.workspaceId, ids, widget.options);
     await this.log(widget, lookupLogInfo(parsed.query, shipments.length));
     const { workspaceId: _workspace, ...shown } = widget;
     return { widget: shown, shipments };
@@ -94,18 +96,31 @@ export class WidgetLookupService {
     return rows.map((r) => r.id);
   }
 
-  private async describe(ids: string[], options: WidgetOption[]): Promise<WidgetShipment[]> {
+  /**
+   * The shipments as the widget's options show them, through the same `publicTrackingView` as
+   * the tracking page, with the workspace's default page's dropshipper settings: carriers,
+   * places and texts the page hides are hidden here too.
+   */
+  private async describe(
+    workspaceId: string,
+    ids: string[],
+    options: WidgetOption[],
+  ): Promise<WidgetShipment[]> {
     if (ids.length === 0) return [];
     const rows = await this.dataSource.query(
       `SELECT id, tracking_number, tracking_status, shipped_at, last_status_update,
-              expected_delivery_date, origin_carrier, destination_carrier
+              expected_delivery_date, origin_carrier, destination_carrier, origin_country,
+              origin_country_iso2, destination_country, destination_country_iso2,
+              days_in_transit, created_at
          FROM shipment WHERE id = ANY($1::uuid[]) ORDER BY created_at DESC, id`,
       [ids],
     );
-    const checkpoints = new Map<string, Array<Record<string, unknown>>>();
+    const hiding = await defaultPageHiding(this.dataSource, workspaceId);
+    const checkpoints = new Map<string, PublicCheckpoint[]>();
     if (options.includes('show_checkpoints')) {
       const cps = await this.dataSource.query(
-        `SELECT c.shipment_id, c.checkpoint_date, c.status, c.info, c.location, c.country_iso2
+        `SELECT c.shipment_id, c.checkpoint_date, c.status, c.info, c.location, c.country_iso2,
+                c.carrier
            FROM shipment s
            CROSS JOIN LATERAL (
              SELECT * FROM tracking_checkpoint t WHERE t.shipment_id = s.id
@@ -117,29 +132,57 @@ export class WidgetLookupService {
       for (const c of cps) {
         const list = checkpoints.get(c.shipment_id) ?? [];
         list.push({
-          checkpointDate: iso(c.checkpoint_date),
+          checkpointDate: iso(c.checkpoint_date)!,
           status: c.status,
           info: c.info,
           location: c.location,
           countryIso2: c.country_iso2,
+          carrier: c.carrier,
         });
         checkpoints.set(c.shipment_id, list);
       }
     }
     return rows.map((s: Record<string, any>) => {
+      const view = publicTrackingView(
+        {
+          trackingNumber: s.tracking_number,
+          trackingStatus: s.tracking_status,
+          originCarrier: s.origin_carrier,
+          destinationCarrier: s.destination_carrier,
+          originCountry: s.origin_country,
+          originCountryIso2: s.origin_country_iso2,
+          destinationCountry: s.destination_country,
+          destinationCountryIso2: s.destination_country_iso2,
+          shippedAt: iso(s.shipped_at),
+          expectedDeliveryDate: iso(s.expected_delivery_date),
+          lastStatusUpdate: iso(s.last_status_update),
+          daysInTransit: s.days_in_transit,
+          createdAt: iso(s.created_at)!,
+        },
+        checkpoints.get(s.id) ?? [],
+        hiding,
+      );
+      const shown = view.shipment;
       const out: WidgetShipment = {
-        trackingNumber: s.tracking_number,
-        trackingStatus: s.tracking_status,
-        shippedAt: iso(s.shipped_at),
-        lastStatusUpdate: iso(s.last_status_update),
+        trackingNumber: shown.trackingNumber,
+        trackingStatus: shown.trackingStatus,
+        shippedAt: shown.shippedAt,
+        lastStatusUpdate: shown.lastStatusUpdate,
       };
       if (options.includes('show_carrier')) {
-        out.originCarrier = s.origin_carrier;
-        out.destinationCarrier = s.destination_carrier;
+        out.originCarrier = shown.originCarrier;
+        out.destinationCarrier = shown.destinationCarrier;
       }
       if (options.includes('show_expected_delivery'))
-        out.expectedDeliveryDate = iso(s.expected_delivery_date);
-      if (options.includes('show_checkpoints')) out.checkpoints = checkpoints.get(s.id) ?? [];
+        out.expectedDeliveryDate = shown.expectedDeliveryDate;
+      if (options.includes('show_checkpoints'))
+        out.checkpoints = view.checkpoints.map((c) => ({
+          checkpointDate: c.checkpointDate,
+          status: c.status,
+          info: c.info,
+          location: c.location,
+          countryIso2: c.countryIso2,
+        }));
       return out;
     });
   }

@@ -105,6 +105,23 @@ export class HomeSite {
 
   /** The page for unknown links and homes, in the visitor's language, unbranded. */
   notFoundPage(request: PageRequest): HtmlPage {
+    const m = MESSAGES[pageContextFrom(request, null).lang];
+    return this.messagePage(request, 404, m.linkNotFoundTitle, m.linkNotFound);
+  }
+
+  /** A review refused for its link's budget: 429 with Retry-After, in the visitor's language. */
+  reviewLimitedPage(request: PageRequest, retryAfterSeconds: number): HtmlPage {
+    const m = MESSAGES[pageContextFrom(request, null).lang];
+    const page = this.messagePage(request, 429, m.reviewLimitedTitle, m.reviewLimited);
+    return { ...page, headers: { ...page.headers, 'Retry-After': String(retryAfterSeconds) } };
+  }
+
+  private messagePage(
+    request: PageRequest,
+    status: number,
+    heading: string,
+    message: string,
+  ): HtmlPage {
     const ctx = pageContextFrom(request, null);
     const m = MESSAGES[ctx.lang];
     const brand = brandOf({
@@ -114,16 +131,16 @@ export class HomeSite {
       ownOrigins: [],
       defaultTitle: m.defaultTitle,
     });
-    return this.renderer.page(404, 'not-found', {
+    return this.renderer.page(status, 'not-found', {
       lang: ctx.lang,
       timeZone: ctx.timeZone,
       tzFixed: ctx.tzFixed,
-      pageTitle: m.linkNotFoundTitle,
+      pageTitle: heading,
       brand,
       m,
       languages: languageLinks(ctx.lang, (lang) => `?lang=${lang}`),
-      heading: m.linkNotFoundTitle,
-      message: m.linkNotFound,
+      heading,
+      message,
     });
   }
 }

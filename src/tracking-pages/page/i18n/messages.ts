@@ -66,6 +66,8 @@ export interface Messages {
   reviewThanks: string;
   reviewYourScore: string;
   reviewInvalid: string;
+  reviewLimitedTitle: string;
+  reviewLimited: string;
   homeIntro: string;
   searchByTracking: string;
   searchByOrder: string;
@@ -120,6 +122,8 @@ const en: Messages = {
   reviewThanks: 'Thank you for your review!',
   reviewYourScore: 'Your rating: {score} of 5.',
   reviewInvalid: 'Please choose a rating from 1 to 5 stars.',
+  reviewLimitedTitle: 'Review not saved',
+  reviewLimited: 'You have changed this review too often. Please try again later.',
   homeIntro:
     'Enter your tracking number, or your order number with the e-mail address or phone number of the order.',
   searchByTracking: 'Track by tracking number',
@@ -209,6 +213,8 @@ const de: Messages = {
   reviewThanks: 'Vielen Dank für Ihre Bewertung!',
   reviewYourScore: 'Ihre Bewertung: {score} von 5.',
   reviewInvalid: 'Bitte wählen Sie eine Bewertung von 1 bis 5 Sternen.',
+  reviewLimitedTitle: 'Bewertung nicht gespeichert',
+  reviewLimited: 'Sie haben diese Bewertung zu oft geändert. Bitte versuchen Sie es später erneut.',
   homeIntro:
     'Geben Sie Ihre Sendungsnummer ein, oder Ihre Bestellnummer mit der E-Mail-Adresse oder Telefonnummer der Bestellung.',
   searchByTracking: 'Mit Sendungsnummer suchen',
@@ -304,6 +310,8 @@ const fr: Messages = {
   reviewThanks: 'Merci pour votre avis !',
   reviewYourScore: 'Votre note : {score} sur 5.',
   reviewInvalid: 'Veuillez choisir une note de 1 à 5 étoiles.',
+  reviewLimitedTitle: 'Avis non enregistré',
+  reviewLimited: 'Vous avez modifié cet avis trop souvent. Veuillez réessayer plus tard.',
   homeIntro:
     'Saisissez votre numéro de suivi, ou votre numéro de commande avec l’adresse e-mail ou le téléphone de la commande.',
   searchByTracking: 'Suivre par numéro de suivi',
@@ -405,6 +413,8 @@ const es: Messages = {
   reviewThanks: '¡Gracias por tu valoración!',
   reviewYourScore: 'Tu valoración: {score} de 5.',
   reviewInvalid: 'Elige una valoración de 1 a 5 estrellas.',
+  reviewLimitedTitle: 'Valoración no guardada',
+  reviewLimited: 'Has cambiado esta valoración demasiadas veces. Inténtalo de nuevo más tarde.',
   homeIntro:
     'Introduce tu número de seguimiento, o tu número de pedido con el e-mail o el teléfono del pedido.',
   searchByTracking: 'Buscar por número de seguimiento',
@@ -500,6 +510,8 @@ const it: Messages = {
   reviewThanks: 'Grazie per la tua recensione!',
   reviewYourScore: 'Il tuo voto: {score} su 5.',
   reviewInvalid: 'Scegli un voto da 1 a 5 stelle.',
+  reviewLimitedTitle: 'Recensione non salvata',
+  reviewLimited: 'Hai modificato questa recensione troppe volte. Riprova più tardi.',
   homeIntro:
     'Inserisci il numero di tracking, oppure il numero d’ordine con l’e-mail o il telefono dell’ordine.',
   searchByTracking: 'Cerca per numero di tracking',
@@ -594,6 +606,8 @@ const pt: Messages = {
   reviewThanks: 'Obrigado pela sua avaliação!',
   reviewYourScore: 'A sua avaliação: {score} de 5.',
   reviewInvalid: 'Escolha uma avaliação de 1 a 5 estrelas.',
+  reviewLimitedTitle: 'Avaliação não guardada',
+  reviewLimited: 'Alterou esta avaliação demasiadas vezes. Tente novamente mais tarde.',
   homeIntro:
     'Introduza o código de rastreio, ou o número da encomenda com o e-mail ou o telefone da encomenda.',
   searchByTracking: 'Pesquisar por código de rastreio',
@@ -688,6 +702,8 @@ const ru: Messages = {
   reviewThanks: 'Спасибо за отзыв!',
   reviewYourScore: 'Ваша оценка: {score} из 5.',
   reviewInvalid: 'Выберите оценку от 1 до 5 звёзд.',
+  reviewLimitedTitle: 'Отзыв не сохранён',
+  reviewLimited: 'Вы слишком часто меняли этот отзыв. Попробуйте позже.',
   homeIntro:
     'Введите трек-номер или номер заказа вместе с e-mail или телефоном, указанными в заказе.',
   searchByTracking: 'Поиск по трек-номеру',
