@@ -17,7 +17,9 @@ export type StorePlatformType = (typeof STORE_PLATFORM_TYPES)[number];
 /** How to reach a Shopify shop (Admin GraphQL API). */
 export interface ShopifyConnection {
   readonly platform: 'shopify';
-  /** `https://{shop}.myshopify.com` (shopifyBaseUrl() builds it from the shop domain). */
+  /** `{shop}.myshopify.com`: webhooks name it (X-Shopify-Shop-Domain). */
+  readonly shopDomain: string;
+  /** Where the shop is called: `https://{shopDomain}` (storeBaseUrl() builds it). */
   readonly baseUrl: string;
   /** A stored Admin API access token, or a client id and secret exchanged for one (renewed). */
   readonly auth:

@@ -16,6 +16,8 @@ export interface FakeResponse {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Drop the connection instead of answering (a server that dies mid-request). */
+  destroy?: boolean;
 }
 
 export type FakeHandler = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
@@ -92,6 +94,10 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
       );
     });
     const write = (out: FakeResponse): void => {
+      if (out.destroy) {
+        res.socket?.destroy();
+        return;
+      }
       const text =
         out.body === undefined
           ? ''

@@ -35,7 +35,10 @@ export interface StoreHttpDeps {
   readonly allowedHosts: readonly string[];
   /** Per request (OUTBOUND_HTTP_TIMEOUT_MS). */
   readonly timeoutMs: number;
-  /** Longest a session waits for a store's rate limit in all before giving up; default 2 min. */
+  /**
+   * Longest wait a store's rate limit may ask for (429, rate headers, Shopify's bucket); a
+   * store asking for more fails the call as rate_limited (the run resumes later). Default 2 min.
+   */
   readonly maxWaitMs?: number;
   readonly clock?: StoreClock;
   /** DNS for the outbound check (tests); default the system resolver. */
@@ -51,6 +54,8 @@ const TRANSIENT_RETRIES = 2;
 const TRANSIENT_BACKOFF_MS = 500;
 /** A 429 without a usable Retry-After (or rate headers) is retried after this long. */
 export const DEFAULT_RETRY_AFTER_MS = 5_000;
+/** 429s in a row for one request before it fails as rate_limited. */
+const MAX_CONSECUTIVE_429 = 10;
 
 export interface StoreRequest {
   readonly method: 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -113,8 +118,8 @@ export interface StoreHttpStats {
  * host must be a public address reached over https, unless it is in STORE_SYNC_ALLOWED_HOSTS
  * (tests, sandboxes: then private addresses and plain http too); each host is checked once and
  * its connections pinned and kept alive. Answers are classified once for every platform:
- * 401/403 reject the credentials; 429 waits as the store says (the RateGate) up to the
- * session's patience, then fails as rate_limited; 5xx and network failures are retried twice
+ * 401/403 reject the credentials; 429 waits as the store says (the RateGate), unless the
+ * store asks for longer than `maxWaitMs` or keeps refusing, then fails as rate_limited; 5xx and network failures are retried twice
  * for idempotent requests, then fail as unavailable; other statuses fail as request_failed,
  * unless the caller accepts them. Messages never carry the store's answer body.
  */
@@ -140,10 +145,10 @@ export class StoreHttp {
     return this.deps.tokens;
   }
 
-  /** Waits `ms` on behalf of a rate limit, within the session's patience. */
+  /** Waits `ms` on behalf of a rate limit, unless that is longer than the session waits. */
   async wait(ms: number): Promise<void> {
     if (ms <= 0) return;
-    if (this.stats.waitedMs + ms > this.maxWaitMs) throw new StoreRateLimited(this.platform, ms);
+    if (ms > this.maxWaitMs) throw new StoreRateLimited(this.platform, ms);
     this.stats.waitedMs += ms;
     await this.clock.sleep(ms);
   }
@@ -151,6 +156,7 @@ export class StoreHttp {
   async request(req: StoreRequest): Promise<StoreResponse> {
     this.checkScheme(req.url);
     let transientLeft = req.idempotent ? TRANSIENT_RETRIES : 0;
+    let limited = 0;
     for (let attempt = 0; ; attempt++) {
       await this.wait(this.gate.delayBeforeSend(this.clock.now()));
       let raw: OutboundResponse;
@@ -188,7 +194,9 @@ export class StoreHttp {
       if (req.acceptStatuses?.includes(status)) return response;
       if (status >= 200 && status < 300) return response;
       if (status === 429) {
-        await this.wait(this.gate.delayAfter429(response, now));
+        const delay = this.gate.delayAfter429(response, now);
+        if (++limited > MAX_CONSECUTIVE_429) throw new StoreRateLimited(this.platform, delay);
+        await this.wait(delay);
         continue;
       }
       if (status === 401 || status === 403)
