@@ -18,6 +18,7 @@ import type {
 } from '../store-platform';
 import { urlUnder } from '../store-base-url';
 import { StoreHttp, type StoreHttpDeps, type StoreResponse } from '../transport/store-http';
+import { mapLimited } from '../transport/map-limited';
 import { WOOCOMMERCE_ORDER_TOPICS } from './woocommerce-webhooks';
 import { woocommerceStoreOrder, type WooTrackingItem } from './woocommerce-order';
 
@@ -221,22 +222,4 @@ function isObject(value: unknown): value is Json {
 /** `2024-05-01T10:00:00`: WooCommerce's date parameters, read as GMT with dates_are_gmt. */
 function wcTime(date: Date): string {
   return date.toISOString().slice(0, 19);
-}
-
-/** `fn` over `items`, at most `limit` at once, results in order. */
-async function mapLimited<T, R>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-): Promise<R[]> {
-  const results = new Array<R>(items.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
 }
