@@ -106,7 +106,11 @@ export interface BigCommerceFake {
   changeOrder(id: number, change: (order: BigCommerceFakeOrder) => void): BigCommerceFakeOrder;
   setTrackingNumber(orderId: number, shipmentIndex: number, number: string): void;
   addOrder(seed: SeedOrder): BigCommerceFakeOrder;
-  down(mode: 'http503' | 'reset' | false): void;
+  /**
+   * Every later request answers 503 (`http503`), has its connection dropped (`reset`) or
+   * finds nobody listening (`refused`); false: back to normal.
+   */
+  down(mode: 'http503' | 'reset' | 'refused' | false): Promise<void>;
   /** A thin delivery as BigCommerce sends it to this hook (its custom headers included). */
   delivery(
     hookId: number,
@@ -115,6 +119,8 @@ export interface BigCommerceFake {
   ): { headers: Record<string, string>; body: string };
   /** Posts a delivery to the hook's destination; answers the receiver's status. */
   deliver(hookId: number, data: Record<string, unknown>): Promise<number>;
+  /** Delivers to every active hook of a scope (`store/order/updated`); their statuses. */
+  notifyHooks(scope: string, data: Record<string, unknown>): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -414,6 +420,19 @@ export async function startBigCommerceFake(
     updated_at: 1561482670,
   });
 
+  const post = async (hookId: number, data: Record<string, unknown>): Promise<number> => {
+    const hook = hooks.find((h) => h.id === hookId);
+    if (!hook) throw new Error(`no hook ${hookId}`);
+    const d = delivery(hookId, data);
+    const response = await fetch(hook.destination, {
+      method: 'POST',
+      headers: d.headers,
+      body: d.body,
+    });
+    await response.text();
+    return response.status;
+  };
+
   const delivery: BigCommerceFake['delivery'] = (hookId, data, opts = {}) => {
     const hook = hooks.find((h) => h.id === hookId);
     if (!hook) throw new Error(`no hook ${hookId}`);
@@ -460,20 +479,21 @@ export async function startBigCommerceFake(
       touch(order);
     },
     addOrder,
-    down: (mode) => {
+    down: async (mode) => {
+      if (mode === 'refused') {
+        if (server.listening) await server.stopListening();
+        return;
+      }
+      if (!server.listening) await server.listenAgain();
       downMode = mode;
     },
     delivery,
-    deliver: async (hookId, data) => {
-      const hook = hooks.find((h) => h.id === hookId)!;
-      const d = delivery(hookId, data);
-      const response = await fetch(hook.destination, {
-        method: 'POST',
-        headers: d.headers,
-        body: d.body,
-      });
-      await response.text();
-      return response.status;
+    deliver: (hookId, data) => post(hookId, data),
+    notifyHooks: async (scope, data) => {
+      const statuses: number[] = [];
+      for (const hook of hooks.filter((h) => h.scope === scope && h.is_active))
+        statuses.push(await post(hook.id, data));
+      return statuses;
     },
     close: () => server.close(),
   };

@@ -42,6 +42,10 @@ export interface FakeProviderServer {
   failNextOn(method: string, prefix: string, ...answers: FakeResponse[]): void;
   /** Requests whose method and path match. */
   calls(method: string, path: string): FakeRequest[];
+  /** Stops listening (connections are refused) until `listenAgain()`, on the same port. */
+  stopListening(): Promise<void>;
+  readonly listening: boolean;
+  listenAgain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -126,9 +130,19 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
       ),
     calls: (method, path) =>
       requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
+    get listening() {
+      return server.listening;
+    },
+    stopListening: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    listenAgain: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        if (!server.listening) return resolve();
         server.close(() => resolve());
       }),
   };

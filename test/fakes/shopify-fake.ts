@@ -194,8 +194,11 @@ export interface ShopifyFake {
   bucketAvailable(): number;
   /** Empties the bucket (the next query is throttled until it refills). */
   drainBucket(): void;
-  /** Every later request answers 503 (`http503`) or drops the connection (`reset`); false: back. */
-  down(mode: 'http503' | 'reset' | false): void;
+  /**
+   * Every later request answers 503 (`http503`), has its connection dropped (`reset`) or
+   * finds nobody listening (`refused`); false: back to normal.
+   */
+  down(mode: 'http503' | 'reset' | 'refused' | false): Promise<void>;
   /** The next request answers 429 with Retry-After. */
   rateLimitNext(retryAfterSeconds?: number): void;
   /** Issued tokens and the static token stop working (401). */
@@ -206,6 +209,11 @@ export interface ShopifyFake {
     orderId: number,
     options?: { secret?: string; webhookId?: string },
   ): { headers: Record<string, string>; body: string };
+  /**
+   * Delivers a topic (`orders/updated`) about an order to every subscription of it, as Shopify
+   * does after a change; answers the receivers' statuses.
+   */
+  notifySubscribers(topic: string, orderId: number): Promise<number[]>;
   /** Sends `signedWebhook` to a URL; answers the receiver's status. */
   deliverWebhook(
     url: string,
@@ -814,7 +822,12 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
       refill();
       bucket.available = 0;
     },
-    down: (mode) => {
+    down: async (mode) => {
+      if (mode === 'refused') {
+        if (server.listening) await server.stopListening();
+        return;
+      }
+      if (!server.listening) await server.listenAgain();
       downMode = mode;
     },
     rateLimitNext: (retryAfterSeconds = 1) =>
@@ -831,17 +844,29 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
       accessToken = `revoked_${randomBytes(8).toString('hex')}`;
     },
     signedWebhook,
-    deliverWebhook: async (url, webhook) => {
-      const response = await fetch(url, {
-        method: 'POST',
-        headers: webhook.headers,
-        body: webhook.body,
-      });
-      await response.text();
-      return response.status;
+    deliverWebhook: (url, webhook) => post(url, webhook),
+    notifySubscribers: async (topic, orderId) => {
+      const name = topic.toUpperCase().replace('/', '_');
+      const statuses: number[] = [];
+      for (const subscription of subscriptions.filter((x) => x.topic === name))
+        statuses.push(await post(subscription.uri, signedWebhook(topic, orderId)));
+      return statuses;
     },
     close: () => server.close(),
   };
+}
+
+async function post(
+  url: string,
+  webhook: { headers: Record<string, string>; body: string },
+): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: webhook.headers,
+    body: webhook.body,
+  });
+  await response.text();
+  return response.status;
 }
 
 class GraphqlError extends Error {

@@ -105,7 +105,11 @@ export interface WooCommerceFake {
   /** The merchant replaces a tracking item's number (the extension makes a new item). */
   setTrackingNumber(orderId: number, index: number, number: string): void;
   addOrder(seed: SeedOrder): WooFakeOrder;
-  down(mode: 'http503' | 'reset' | false): void;
+  /**
+   * Every later request answers 503 (`http503`), has its connection dropped (`reset`) or
+   * finds nobody listening (`refused`); false: back to normal.
+   */
+  down(mode: 'http503' | 'reset' | 'refused' | false): Promise<void>;
   rateLimitNext(retryAfterSeconds?: number): void;
   /** A signed delivery of an order, as WooCommerce builds it for this webhook. */
   signedDelivery(
@@ -115,6 +119,8 @@ export interface WooCommerceFake {
   ): { headers: Record<string, string>; body: string };
   /** Posts a signed delivery to the webhook's URL; answers the receiver's status. */
   deliver(webhookId: number, orderId: number): Promise<number>;
+  /** Delivers an order to every active webhook of a topic (`order.updated`); their statuses. */
+  notifyWebhooks(topic: string, orderId: number): Promise<number[]>;
   close(): Promise<void>;
 }
 
@@ -457,7 +463,12 @@ export async function startWooCommerceFake(options: WooFakeOptions = {}): Promis
       touch(order);
     },
     addOrder,
-    down: (mode) => {
+    down: async (mode) => {
+      if (mode === 'refused') {
+        if (server.listening) await server.stopListening();
+        return;
+      }
+      if (!server.listening) await server.listenAgain();
       downMode = mode;
     },
     rateLimitNext: (retryAfterSeconds = 1) =>
@@ -477,6 +488,20 @@ export async function startWooCommerceFake(options: WooFakeOptions = {}): Promis
       });
       await response.text();
       return response.status;
+    },
+    notifyWebhooks: async (topic, orderId) => {
+      const statuses: number[] = [];
+      for (const webhook of webhooks.filter((w) => w.topic === topic && w.status === 'active')) {
+        const delivery = signedDelivery(webhook.id, orderId);
+        const response = await fetch(webhook.delivery_url, {
+          method: 'POST',
+          headers: delivery.headers,
+          body: delivery.body,
+        });
+        await response.text();
+        statuses.push(response.status);
+      }
+      return statuses;
     },
     close: () => server.close(),
   };

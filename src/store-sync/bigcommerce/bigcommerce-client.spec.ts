@@ -4,6 +4,7 @@ import {
   type BigCommerceFakeOptions,
 } from '../../../test/fakes/bigcommerce-fake';
 import { virtualClock, type VirtualClock } from '../../../test/fakes/virtual-clock';
+import { startReceiver } from '../../../test/fakes/webhook-receiver';
 import { StoreCredentialsRejected, StoreUnavailable } from '../store-errors';
 import type { BigCommerceConnection, StoreOrder, StoreWebhookDelivery } from '../store-platform';
 import type { StoreHttpDeps } from '../transport/store-http';
@@ -126,6 +127,13 @@ describe('BigCommerce client against the BigCommerce fake', () => {
     expect(clock.slept).toContain(4321);
   });
 
+  it('honours a 429 that only says Retry-After', async () => {
+    await start({ orders: { count: 1 }, rateLimit: null });
+    fake.server.failNext({ status: 429, headers: { 'Retry-After': '3' }, body: [] });
+    expect(await connect().readOrder(String(fake.orders[0].id))).not.toBeNull();
+    expect(clock.slept).toContain(3000);
+  });
+
   it('reports a wrong token as rejected credentials', async () => {
     await start({ orders: { count: 1 } });
     const error = await connect(connection({ accessToken: 'wrong' }))
@@ -239,6 +247,35 @@ describe('BigCommerce webhook deliveries', () => {
         topic: 'store/shipment/created',
       }),
     );
+  });
+
+  it('delivers to every active hook of a scope, with our header', async () => {
+    const receiver = await startReceiver('/public/store_webhooks/bigcommerce/wf-2');
+    const client = bigcommercePlatform.connect(connection(), {
+      allowedHosts: ['127.0.0.1'],
+      timeoutMs: 5000,
+    });
+    try {
+      // The hooks of beforeAll point at a host that does not exist: off for this one.
+      for (const hook of fake.hooks) hook.is_active = false;
+      await client.subscribeWebhooks(receiver.url);
+      const orderId = fake.orders[0].id;
+      expect(await fake.notifyHooks('store/order/updated', { type: 'order', id: orderId })).toEqual(
+        [200],
+      );
+      expect(
+        receiver.received.map((d) => bigcommercePlatform.verifyWebhook(connection(), d)),
+      ).toEqual([
+        expect.objectContaining({
+          kind: 'order',
+          orderId: String(orderId),
+          topic: 'store/order/updated',
+        }),
+      ]);
+    } finally {
+      client.close();
+      await receiver.close();
+    }
   });
 
   it('rejects a delivery without our header or with another secret', () => {

@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import {
   SHOPIFY_STANDARD_BUCKET,
   startShopifyFake,
@@ -6,6 +5,7 @@ import {
   type ShopifyFakeOptions,
 } from '../../../test/fakes/shopify-fake';
 import { virtualClock, type VirtualClock } from '../../../test/fakes/virtual-clock';
+import { startReceiver } from '../../../test/fakes/webhook-receiver';
 import {
   StoreAddressRefused,
   StoreCredentialsRejected,
@@ -225,25 +225,27 @@ describe('Shopify client against the Shopify fake', () => {
   it('reports a store that is down as unavailable, with a short reason', async () => {
     await start({ orders: { count: 1 } });
     const client = connect();
-    fake.down('http503');
+    await fake.down('http503');
     const error = await client.readOrder('1').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailable);
     expect((error as Error).message).toBe('Shopify store unavailable: HTTP 503');
     // Reads are tried three times in all.
     expect(fake.server.requests).toHaveLength(3);
-    fake.down('reset');
+    await fake.down('reset');
     await expect(client.readOrder('1')).rejects.toThrow(
       'Shopify store unavailable: it could not be reached',
     );
   });
 
-  it('reports a refused connection as unavailable', async () => {
-    await start();
-    const port = await freePort();
-    const client = connect(connection({ baseUrl: `http://127.0.0.1:${port}` }));
-    await expect(client.readOrder('1')).rejects.toThrow(
+  it('reports a refused connection as unavailable, and works again once the shop is back', async () => {
+    await start({ orders: { count: 1 } });
+    const client = connect();
+    await fake.down('refused');
+    await expect(client.readOrder(String(fake.orders[0].id))).rejects.toThrow(
       'Shopify store unavailable: it could not be reached',
     );
+    await fake.down(false);
+    expect(await client.readOrder(String(fake.orders[0].id))).not.toBeNull();
   });
 
   it('refuses loopback and plain http unless the operator allow-listed the host', async () => {
@@ -425,6 +427,28 @@ describe('Shopify webhook deliveries', () => {
     ).toBe('rejected');
   });
 
+  it('delivers a change to every subscription of its topic, and it checks out', async () => {
+    const receiver = await startReceiver('/public/store_webhooks/shopify/wf-1');
+    const client = shopifyPlatform.connect(connection(), {
+      allowedHosts: ['127.0.0.1'],
+      timeoutMs: 5000,
+    });
+    try {
+      await client.subscribeWebhooks(receiver.url);
+      expect(await fake.notifySubscribers('fulfillments/update', fake.orders[0].id)).toEqual([200]);
+      expect(receiver.received.map((d) => shopifyPlatform.verifyWebhook(connection(), d))).toEqual([
+        expect.objectContaining({
+          kind: 'order',
+          orderId: String(fake.orders[0].id),
+          topic: 'fulfillments/update',
+        }),
+      ]);
+    } finally {
+      client.close();
+      await receiver.close();
+    }
+  });
+
   it('recognises the privacy topics and ignores others', () => {
     const orderId = fake.orders[0].id;
     expect(
@@ -445,13 +469,3 @@ describe('Shopify webhook deliveries', () => {
     ).toBe('ignored');
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}

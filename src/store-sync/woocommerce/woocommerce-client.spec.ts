@@ -1,6 +1,5 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { virtualClock, type VirtualClock } from '../../../test/fakes/virtual-clock';
+import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver';
 import {
   startWooCommerceFake,
   type WooCommerceFake,
@@ -182,7 +181,7 @@ describe('WooCommerce client against the WooCommerce fake', () => {
   it('reports a store that is down as unavailable without its page', async () => {
     await start({ orders: { count: 1 } });
     const client = connect();
-    fake.down('http503');
+    await fake.down('http503');
     const error = await client.readOrder('701').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(StoreUnavailable);
     expect((error as Error).message).toBe('WooCommerce store unavailable: HTTP 503');
@@ -303,6 +302,15 @@ describe('WooCommerce webhook deliveries', () => {
     expect(again).toEqual(verdict);
   });
 
+  it('delivers a change to every webhook of its topic', async () => {
+    const before = receiver.received.length;
+    expect(await fake.notifyWebhooks('order.updated', fake.orders[0].id)).toEqual([200]);
+    const delivered = receiver.received.slice(before);
+    expect(delivered.map((d) => woocommercePlatform.verifyWebhook(connection(), d).kind)).toEqual([
+      'order',
+    ]);
+  });
+
   it('rejects a wrong signature or a changed body', () => {
     const order = fake.orders[0];
     const webhook = fake.webhooks[0];
@@ -322,38 +330,3 @@ describe('WooCommerce webhook deliveries', () => {
     ).toBe('rejected');
   });
 });
-
-interface Receiver {
-  url: string;
-  received: StoreWebhookDelivery[];
-  close(): Promise<void>;
-}
-
-/** Our receiver's stand-in: records each POST and answers 200. */
-async function startReceiver(): Promise<Receiver> {
-  const received: StoreWebhookDelivery[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      received.push({
-        headers: Object.fromEntries(
-          Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : v]),
-        ),
-        rawBody: Buffer.concat(chunks),
-      });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/public/store_webhooks/woocommerce/wf-1`,
-    received,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
