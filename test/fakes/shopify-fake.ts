@@ -161,6 +161,8 @@ export interface ShopifyFakeOptions {
   shopDomain?: string;
   /** Epoch ms; the bucket and `updatedAt` of changes follow it. Default Date.now. */
   now?: () => number;
+  /** Requested cost above which a query is refused; default Shopify's 1 000. */
+  singleQueryLimit?: number;
 }
 
 export interface ShopifyFake {
@@ -230,6 +232,7 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
   const clientId = options.clientId ?? randomBytes(16).toString('hex');
   const clientSecret = options.clientSecret ?? `shpss_${randomBytes(16).toString('hex')}`;
   const tokenLifetime = options.tokenLifetimeSeconds ?? 86_399;
+  const singleQueryLimit = options.singleQueryLimit ?? SHOPIFY_SINGLE_QUERY_LIMIT;
   const issued = new Map<string, number>();
   const bucketConfig = options.bucket === undefined ? SHOPIFY_STANDARD_BUCKET : options.bucket;
   const bucket = { available: bucketConfig?.maximumAvailable ?? 0, at: now() };
@@ -652,16 +655,16 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
     const requested = requestedCost(document, variables);
     const root = document.selections.map((f) => f.name).join(',');
     const available = refill();
-    if (requested > SHOPIFY_SINGLE_QUERY_LIMIT) {
+    if (requested > singleQueryLimit) {
       costs.push({ root, requested, actual: null, throttled: false });
       return gqlErrors(
         [
           {
-            message: `Query cost is ${requested}, which exceeds the single query max cost limit (${SHOPIFY_SINGLE_QUERY_LIMIT}).`,
+            message: `Query cost is ${requested}, which exceeds the single query max cost limit (${singleQueryLimit}).`,
             extensions: {
               code: 'MAX_COST_EXCEEDED',
               cost: requested,
-              maxCost: SHOPIFY_SINGLE_QUERY_LIMIT,
+              maxCost: singleQueryLimit,
             },
           },
         ],

@@ -124,6 +124,14 @@ describe('Shopify client against the Shopify fake', () => {
     expect(fake.costs.some((c) => c.throttled)).toBe(false);
   });
 
+  it('asks for fewer orders when a page costs more than one query may', async () => {
+    await start({ orders: { count: 30, seed: 3 }, bucket: null, singleQueryLimit: 500 });
+    const { orders } = await readAll(connect(), START);
+    expect(orders).toHaveLength(30);
+    expect(fake.costs[0]).toEqual(expect.objectContaining({ root: 'orders', actual: null }));
+    expect(fake.costs.slice(1).every((c) => c.requested <= 500 && c.actual !== null)).toBe(true);
+  });
+
   it('waits for the Standard bucket instead of being throttled, at its restore rate', async () => {
     await start({ orders: { count: 300, seed: 5 }, bucket: SHOPIFY_STANDARD_BUCKET });
     const client = connect();

@@ -20,6 +20,7 @@ import { StoreTokenCache } from '../transport/store-token-cache';
 import {
   SHOPIFY_API_VERSION,
   SHOPIFY_CLIENT_CREDENTIALS_TOKEN_SECONDS,
+  SHOPIFY_SINGLE_QUERY_LIMIT,
   SHOPIFY_ERROR_CODES,
   SHOPIFY_ORDER_TOPICS,
   SHOPIFY_TOKEN_RENEW_BEFORE_MS,
@@ -42,7 +43,11 @@ import {
 
 /** A query whose requested cost is above the single-query limit (the page was too large). */
 class QueryTooCostly extends Error {
-  constructor(readonly requested: number) {
+  constructor(
+    readonly requested: number,
+    /** The limit the answer named, when it did. */
+    readonly maxCost: number | null,
+  ) {
     super(`query cost ${requested} above the single-query limit`);
   }
 }
@@ -71,6 +76,7 @@ export class ShopifyClient implements StoreClient {
   /** Requested cost of each operation last time, to wait for the bucket before sending it. */
   private readonly lastCost = new Map<string, number>();
   private lastPage: { first: number; requested: number } | null = null;
+  private singleQueryLimit = SHOPIFY_SINGLE_QUERY_LIMIT;
 
   constructor(
     private readonly connection: ShopifyConnection,
@@ -84,7 +90,7 @@ export class ShopifyClient implements StoreClient {
     const after = typeof query.page?.after === 'string' ? query.page.after : null;
     const search = `updated_at:>='${query.since.toISOString().replace(/\.\d{3}Z$/, 'Z')}'`;
     for (let attempt = 0; ; attempt++) {
-      const first = orderPageSize(this.lastPage, this.bucket.known);
+      const first = orderPageSize(this.lastPage, this.bucket.known, this.singleQueryLimit);
       const estimate = this.lastPage
         ? (this.lastPage.requested / this.lastPage.first) * first
         : undefined;
@@ -94,13 +100,17 @@ export class ShopifyClient implements StoreClient {
           'StoreSyncOrders',
           ORDERS_PAGE,
           { first, after, query: search },
-          { estimate },
+          { estimate, adaptable: true },
         );
       } catch (error) {
         // The page cost more than one query may: learn the cost and ask for fewer orders.
-        if (error instanceof QueryTooCostly && attempt < 3 && first > 1) {
-          this.lastPage = { first, requested: error.requested };
-          continue;
+        if (error instanceof QueryTooCostly) {
+          if (error.maxCost !== null) this.singleQueryLimit = error.maxCost;
+          if (attempt < 3 && first > 1) {
+            this.lastPage = { first, requested: error.requested };
+            continue;
+          }
+          throw new StoreRequestFailed('shopify', 'a page of one order costs more than allowed');
         }
         throw error;
       }
@@ -279,7 +289,7 @@ export class ShopifyClient implements StoreClient {
     operation: string,
     document: string,
     variables: Record<string, unknown>,
-    options: { mutation?: boolean; estimate?: number } = {},
+    options: { mutation?: boolean; estimate?: number; adaptable?: boolean } = {},
   ): Promise<ShopifyNode> {
     let renewedToken = false;
     for (let throttled = 0; ;) {
@@ -325,8 +335,15 @@ export class ShopifyClient implements StoreClient {
         await this.http.wait(Math.max(delay, 50));
         continue;
       }
-      if (codes.includes(SHOPIFY_ERROR_CODES.maxCostExceeded))
-        throw new QueryTooCostly(cost?.requested ?? Number.POSITIVE_INFINITY);
+      if (codes.includes(SHOPIFY_ERROR_CODES.maxCostExceeded)) {
+        // Orders pages shrink and ask again; our other queries are sized to fit.
+        if (options.adaptable)
+          throw new QueryTooCostly(
+            cost?.requested ?? Number.POSITIVE_INFINITY,
+            maxCostOf(answer.errors),
+          );
+        throw new StoreRequestFailed('shopify', `the ${operation} query costs more than allowed`);
+      }
       if (codes.includes(SHOPIFY_ERROR_CODES.accessDenied))
         throw new StoreCredentialsRejected('shopify', 403);
       const data = object(answer.data);
@@ -382,6 +399,16 @@ export class ShopifyClient implements StoreClient {
   private adminUrl(): string | null {
     return this.connection.baseUrl.startsWith('https://') ? this.connection.baseUrl : null;
   }
+}
+
+/** `extensions.maxCost` of a MAX_COST_EXCEEDED error, when given. */
+function maxCostOf(errors: unknown): number | null {
+  if (!Array.isArray(errors)) return null;
+  for (const error of errors) {
+    const maxCost = object(object(error)?.extensions)?.maxCost;
+    if (typeof maxCost === 'number' && maxCost > 0) return maxCost;
+  }
+  return null;
 }
 
 function errorCodes(errors: unknown): string[] {

@@ -89,6 +89,10 @@ describe('orderPageSize', () => {
     ).toBe(2);
   });
 
+  it('keeps within a single-query limit the shop named', () => {
+    expect(orderPageSize({ first: 10, requested: 940 }, standard, 500)).toBe(5);
+  });
+
   it('takes at least one order and at most 250', () => {
     expect(orderPageSize({ first: 1, requested: 5000 }, standard)).toBe(1);
     expect(orderPageSize({ first: 250, requested: 250 }, null)).toBe(250);

@@ -84,16 +84,18 @@ export const MAX_PAGE_REFILL_SECONDS = 10;
  * fit in the most a query may cost, which is the single-query limit, the bucket's size and
  * what the bucket restores in MAX_PAGE_REFILL_SECONDS, whichever is least. The bucket then
  * always holds a whole page after its refill, so throughput is the restore rate (the bucket's
- * own minimum) and never a THROTTLED round trip. The cost per order is taken as
+ * own minimum) and never a THROTTLED round trip. The single-query limit is Shopify's
+ * documented 1 000 unless a MAX_COST_EXCEEDED answer named another. The cost per order is taken as
  * `requested / first`, which counts the connection's own cost in and so errs on the safe side.
  */
 export function orderPageSize(
   last: { readonly first: number; readonly requested: number } | null,
   throttle: ThrottleStatus | null,
+  singleQueryLimit: number = SHOPIFY_SINGLE_QUERY_LIMIT,
 ): number {
   if (!last || last.first <= 0 || last.requested <= 0) return INITIAL_ORDER_PAGE;
   const budget = Math.min(
-    SHOPIFY_SINGLE_QUERY_LIMIT,
+    singleQueryLimit,
     throttle?.maximumAvailable ?? SHOPIFY_SINGLE_QUERY_LIMIT,
     throttle ? throttle.restoreRate * MAX_PAGE_REFILL_SECONDS : SHOPIFY_SINGLE_QUERY_LIMIT,
   );
