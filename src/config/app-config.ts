@@ -135,6 +135,11 @@ export class AppConfig {
   readonly themeFetchAllowedHosts: string[];
   /** Hosts the tracking page image proxy may fetch despite private addresses (lower case). */
   readonly imageProxyAllowedHosts: string[];
+  /**
+   * Store hosts store sync may reach despite private addresses, over plain http (lower case):
+   * tests and sandboxes only.
+   */
+  readonly storeSyncAllowedHosts: string[];
   readonly enableTestFixtures: boolean;
   /** Crash tests only: pause points where background work stops (src/common/pause-point.ts). */
   readonly testPauseAt: string[] | undefined;

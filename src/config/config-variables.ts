@@ -613,6 +613,13 @@ export const CONFIG_VARIABLES = {
       'comma-separated hosts the tracking page image proxy (/public/images/*) may fetch although they are private or loopback',
     parse: commaList(/^[a-z0-9.:_-]+$/i, 'host names or IP addresses'),
   },
+  storeSyncAllowedHosts: {
+    name: 'STORE_SYNC_ALLOWED_HOSTS',
+    default: '',
+    description:
+      'comma-separated hosts store sync (Shopify, WooCommerce, BigCommerce) may reach although they are private or loopback; only these may be reached over plain http (tests, sandboxes)',
+    parse: hostList,
+  },
   testPauseAt: {
     name: 'TEST_PAUSE_AT',
     default: undefined,

@@ -16,6 +16,8 @@ export interface FakeResponse {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Drop the connection instead of answering (a server that dies mid-request). */
+  destroy?: boolean;
 }
 
 export type FakeHandler = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
@@ -40,6 +42,10 @@ export interface FakeProviderServer {
   failNextOn(method: string, prefix: string, ...answers: FakeResponse[]): void;
   /** Requests whose method and path match. */
   calls(method: string, path: string): FakeRequest[];
+  /** Stops listening (connections are refused) until `listenAgain()`, on the same port. */
+  stopListening(): Promise<void>;
+  readonly listening: boolean;
+  listenAgain(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -92,6 +98,10 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
       );
     });
     const write = (out: FakeResponse): void => {
+      if (out.destroy) {
+        res.socket?.destroy();
+        return;
+      }
       const text =
         out.body === undefined
           ? ''
@@ -120,9 +130,19 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
       ),
     calls: (method, path) =>
       requests.filter((r) => r.method === method.toUpperCase() && r.path === path),
+    get listening() {
+      return server.listening;
+    },
+    stopListening: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+    listenAgain: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
+        if (!server.listening) return resolve();
         server.close(() => resolve());
       }),
   };
