@@ -322,10 +322,24 @@ describe('prediction aggregates', () => {
     addToStats(before, stored.contribution, -1);
     expect(entriesOf(await store.teamTotals(teamId))).toEqual(entriesOf(before));
     expect(await store.contributionsOf(db, [delivered.id])).toEqual(new Map());
+
+    // A whole workspace: its shipments cascade, their contributions leave both aggregates.
+    const [, second] = workspaces;
+    const theirs = [...(await store.contributionsOfTeam(db, teamId)).values()].filter(
+      (c) => c.workspaceId === second,
+    );
+    expect(theirs.length).toBeGreaterThan(0);
+    const team = await store.teamTotals(teamId);
+    for (const c of theirs) addToStats(team, c.contribution, -1);
+    await db.query('DELETE FROM workspace WHERE id = $1', [second]);
+    expect(entriesOf(await store.teamTotals(teamId))).toEqual(entriesOf(team));
+    expect(await performance.totals(second)).toEqual(new Map());
   });
 
   it('apply nothing for an unchanged contribution', async () => {
-    const s = history.find((x) => x.outcome === 'in_flight')!;
+    const s = history.find(
+      (x) => x.outcome === 'in_flight' && workspaceOf.get(x.id) === workspaces[0],
+    )!;
     const stored = (await store.contributionsOf(db, [s.id])).get(s.id)!;
     const [{ n: rows }] = await db.query(`SELECT count(*)::int AS n FROM carrier_performance_stat`);
     expect(await store.apply(db, [stored])).toBe(0);
