@@ -29,10 +29,15 @@ export const ARCHITECTURE: OwnershipConfig = {
     fixture_load: 'fixtures',
     domain_verification: 'domains',
     maintained_count: 'hydra',
+    prediction_contribution: 'predictions',
+    delivery_stat: 'predictions',
+    carrier_performance_stat: 'predictions',
   },
   exceptions: {
     // Bulk loads write every seeded table in set-based statements, as migrations do.
     'src/seed/bulk-seeder.ts': 'bulk seeder',
     'src/seed/deferred-indexes.ts': 'bulk seeder: index rebuild of the seeded tables',
+    // Issue 26, phase 1 only: phase 2 moves this read behind ShipmentStore and the tracking stores.
+    'src/predictions/shipment-facts-source.ts': 'predictions recomputation source (phase 1)',
   },
 };
