@@ -80,6 +80,11 @@ export class AppConfig {
   readonly trackingProvider: string | undefined;
   /** Parameters and secrets of that provider, named as its credentials type names them. */
   readonly trackingProviderCredentials: Record<string, string | number | boolean> | undefined;
+  /**
+   * Hosts (names or addresses, lower case) a team's tracking credentials may reach although
+   * private; the provider's own server needs none, TRACKING_PROVIDER is not checked.
+   */
+  readonly trackingProviderAllowedHosts: string[];
   readonly trackingRefreshLeaseSeconds: number;
   /** This node processes background jobs (pg-boss workers). */
   readonly jobWorkersEnabled: boolean;

@@ -379,6 +379,13 @@ export const CONFIG_VARIABLES = {
       'JSON object of the instance provider\'s parameters and secrets, as its credentials type names them (e.g. {"apiKey":"..."})',
     parse: jsonStringObject,
   },
+  trackingProviderAllowedHosts: {
+    name: 'TRACKING_PROVIDER_ALLOWED_HOSTS',
+    default: '',
+    description:
+      "comma-separated hosts a team's tracking credentials (`baseUrl`) may reach although they are private or loopback (a provider's production server needs no entry; TRACKING_PROVIDER is not checked)",
+    parse: hostList,
+  },
   jobWorkersEnabled: {
     name: 'JOB_WORKERS_ENABLED',
     default: 'true',

@@ -1,9 +1,12 @@
 import { isEmail } from 'class-validator';
 import { findCarrier } from '../tracking/carriers/carrier-catalogue';
+import { providerBaseUrlProblem } from '../tracking/providers/remote/provider-url';
 
 export type ParameterKind =
   | 'string'
   | 'url'
+  /** An http(s) URL paths are appended to: no query, fragment or user info (provider-url.ts). */
+  | 'baseUrl'
   | 'host'
   | 'integer'
   | 'boolean'
@@ -38,7 +41,7 @@ export interface CredentialTypeSpec {
  * provider's documented limit).
  */
 const TRACKING_ROUTING_PARAMETERS = {
-  baseUrl: 'url',
+  baseUrl: 'baseUrl',
   isDefault: 'boolean',
   carriers: 'carrierCodes',
   requestsPerSecond: 'integer',
@@ -210,6 +213,8 @@ export function parameterProblem(kind: ParameterKind, value: unknown): string | 
   switch (kind) {
     case 'url':
       return isHttpUrl(value) ? null : 'This value is not a valid URL.';
+    case 'baseUrl':
+      return providerBaseUrlProblem(value);
     case 'host':
       return /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(
         value,

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { assertAccountManager, type Principal } from '../access/principal';
+import { literalRefusal } from '../common/outbound/outbound-target';
+import { AppConfig } from '../config/app-config';
 import type { SqlRunner } from '../events/sql-runner';
 import {
   ForbiddenError,
@@ -57,6 +59,7 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     private readonly registry: ResourceRegistry,
     private readonly writer: ResourceWriter,
     private readonly jobs: JobQueue,
+    private readonly config: AppConfig,
   ) {}
 
   async prepare(credentials: Credentials, ctx: WriteContext): Promise<void> {
@@ -92,7 +95,9 @@ export class CredentialsService implements ResourceHooks<Credentials> {
             violations.push(unexpected(`parameters.${key}`));
             continue;
           }
-          const problem = parameterProblem(kind as never, value);
+          const problem =
+            parameterProblem(kind as never, value) ??
+            (kind === 'baseUrl' ? this.baseUrlRefusal(value as string | null) : null);
           if (problem) violations.push(invalid(`parameters.${key}`, problem));
           else if (value !== null && value !== '')
             out[key] = typeof value === 'string' ? value.trim() : value;
@@ -143,6 +148,19 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     credentials.secrets = Object.fromEntries(
       Object.entries(current).map(([key, value]) => [key, maskSecret(value)]),
     );
+  }
+
+  /**
+   * A provider `baseUrl` naming a private address or a local name is refused when written
+   * (unless in TRACKING_PROVIDER_ALLOWED_HOSTS); names are checked again, resolved, at every
+   * call (FetchProviderHttp), where DNS may say otherwise.
+   */
+  private baseUrlRefusal(value: string | null): string | null {
+    if (value === null || value === '') return null;
+    const refused = literalRefusal(new URL(value).hostname, {
+      allowedHosts: this.config.trackingProviderAllowedHosts,
+    });
+    return refused ? 'This URL points to a private, loopback or link-local address.' : null;
   }
 
   validate(credentials: Credentials): Violation[] {
