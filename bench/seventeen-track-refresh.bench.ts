@@ -239,6 +239,7 @@ async function main(): Promise<void> {
             credentials.id,
             { sign: seventeenTrackSign(raw, fake.apiKey) },
             Buffer.from(raw),
+            '127.0.0.1',
           );
           pushApplied += receipt.applied;
         }

@@ -52,6 +52,13 @@ export class AppConfig {
   readonly accountRateLimitPerAddress: number;
   readonly accountRateLimitPerAccount: number;
   readonly accountRateWindowSeconds: number;
+  /**
+   * Push receivers (`/public/tracking_webhooks/*`): failed signature checks per window, per
+   * credentials record and per client address.
+   */
+  readonly pushFailureLimitPerCredentials: number;
+  readonly pushFailureLimitPerAddress: number;
+  readonly pushFailureWindowSeconds: number;
   /** Where rate-limit counters live: PostgreSQL (shared by every node) or this process. */
   readonly rateLimitStore: RateLimitStore;
   /**

@@ -276,6 +276,26 @@ export const CONFIG_VARIABLES = {
     description: 'length of the account rate-limit window',
     parse: integer(1, 86400),
   },
+  pushFailureLimitPerCredentials: {
+    name: 'PUSH_FAILURE_LIMIT_PER_CREDENTIALS',
+    default: '20',
+    description:
+      'failed signature checks allowed per tracking credentials record per window at the push receivers (/public/tracking_webhooks/*, their token URL); beyond, every push for them is 429 until the window ends',
+    parse: integer(1, 1000000),
+  },
+  pushFailureLimitPerAddress: {
+    name: 'PUSH_FAILURE_LIMIT_PER_ADDRESS',
+    default: '200',
+    description:
+      "the same, per client IP address (providers push from shared addresses: keep it well above one team's failures)",
+    parse: integer(1, 1000000),
+  },
+  pushFailureWindowSeconds: {
+    name: 'PUSH_FAILURE_WINDOW_SECONDS',
+    default: '900',
+    description: "length of the push receivers' failure window",
+    parse: integer(1, 86400),
+  },
   rateLimitStore: {
     name: 'RATE_LIMIT_STORE',
     default: 'postgres',

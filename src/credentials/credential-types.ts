@@ -26,6 +26,12 @@ export interface CredentialTypeSpec {
   /** Shortest accepted secret (signing keys must resist guessing). */
   minSecretLength?: number;
   /**
+   * Secrets the user makes up and shares with a provider, which then proves itself with them
+   * on our public push URLs (`webhookSecret`): at least 16 random-looking characters
+   * (secret-strength.ts), since anyone may try them there.
+   */
+  chosenSecrets?: string[];
+  /**
    * The parameters that say where the credentials connect (server, store, endpoint). A PUT
    * that changes one of them drops the stored secrets unless it gives new ones, so nobody can
    * point a team's login or signing key at another server and have it sent there.
@@ -58,6 +64,7 @@ function trackingProvider(
     tags: ['tracking'],
     parameters: { ...TRACKING_ROUTING_PARAMETERS, ...parameters },
     secrets,
+    chosenSecrets: secrets.filter((name) => name === 'webhookSecret'),
     // Pointing the keys at another server (a changed baseUrl) drops them.
     destination: ['baseUrl'],
   };

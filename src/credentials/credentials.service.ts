@@ -16,6 +16,7 @@ import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks'
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { credentialType, destinationChanged, parameterProblem } from './credential-types';
 import { CredentialsCipher } from './credentials-cipher';
+import { chosenSecretProblem } from './secret-strength';
 import { Credentials } from './credentials.entity';
 import { JobQueue } from '../jobs/job-queue';
 import {
@@ -131,6 +132,8 @@ export class CredentialsService implements ResourceHooks<Credentials> {
                 `This value is too short. It should have ${spec.minSecretLength} characters or more.`,
               ),
             );
+          } else if (spec.chosenSecrets?.includes(key) && chosenSecretProblem(value)) {
+            violations.push(invalid(`secrets.${key}`, chosenSecretProblem(value)!));
           } else if (value.length > MAX_SECRET_LENGTH) {
             violations.push(
               invalid(
