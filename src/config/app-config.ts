@@ -147,6 +147,10 @@ export class AppConfig {
   readonly themeFetchAllowedHosts: string[];
   /** Hosts the tracking page image proxy may fetch despite private addresses (lower case). */
   readonly imageProxyAllowedHosts: string[];
+  /** Image proxy fetches at once on this node: in all, per workspace; wait for one (ms). */
+  readonly imageProxyMaxFetches: number;
+  readonly imageProxyMaxFetchesPerWorkspace: number;
+  readonly imageProxyQueueWaitMs: number;
   readonly enableTestFixtures: boolean;
   /** Crash tests only: pause points where background work stops (src/common/pause-point.ts). */
   readonly testPauseAt: string[] | undefined;

@@ -640,6 +640,26 @@ export const CONFIG_VARIABLES = {
       'comma-separated hosts the tracking page image proxy (/public/images/*) may fetch although they are private or loopback',
     parse: commaList(/^[a-z0-9.:_-]+$/i, 'host names or IP addresses'),
   },
+  imageProxyMaxFetches: {
+    name: 'IMAGE_PROXY_MAX_FETCHES',
+    default: '16',
+    description:
+      'remote images the tracking page image proxy fetches at once on this node, in all (each streamed, at most 1 MB of it held for the cache)',
+    parse: integer(1, 10000),
+  },
+  imageProxyMaxFetchesPerWorkspace: {
+    name: 'IMAGE_PROXY_MAX_FETCHES_PER_WORKSPACE',
+    default: '4',
+    description: 'the same, for the pages of one workspace',
+    parse: integer(1, 10000),
+  },
+  imageProxyQueueWaitMs: {
+    name: 'IMAGE_PROXY_QUEUE_WAIT_MS',
+    default: '5000',
+    description:
+      'how long an image request waits for a free fetch before it is answered 503 with Retry-After',
+    parse: integer(0, 120000),
+  },
   testPauseAt: {
     name: 'TEST_PAUSE_AT',
     default: undefined,
