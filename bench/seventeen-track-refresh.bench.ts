@@ -106,6 +106,8 @@ async function main(): Promise<void> {
     NODE_ENV: 'production',
     LOG_LEVEL: 'warn',
     MIGRATE_ON_START: 'false',
+    // The fake listens on loopback, which team credentials reach only when allowed.
+    TRACKING_PROVIDER_ALLOWED_HOSTS: '127.0.0.1',
     JOB_WORKERS_ENABLED: 'false',
     TRACKING_REFRESH_ENABLED: 'false',
     DATABASE_POOL_SIZE: String(Math.max(10, LOOPS * 2 + 2)),
@@ -237,6 +239,7 @@ async function main(): Promise<void> {
             credentials.id,
             { sign: seventeenTrackSign(raw, fake.apiKey) },
             Buffer.from(raw),
+            '127.0.0.1',
           );
           pushApplied += receipt.applied;
         }

@@ -1062,7 +1062,10 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
       fieldCode: created.get(byPath('/fields'))!,
       mediaFile: { dir, name },
       image: {
-        signature: app.get(RemoteImages).pathFor(`${themeUrl}walk.png`)!.split(/[/?]/)[3],
+        signature: app
+          .get(RemoteImages)
+          .pathFor(a.workspaceId, `${themeUrl}walk.png`)!
+          .split(/[/?]/)[3],
         url: `${themeUrl}walk.png`,
       },
       storefrontCheckout: {

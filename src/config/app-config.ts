@@ -52,6 +52,13 @@ export class AppConfig {
   readonly accountRateLimitPerAddress: number;
   readonly accountRateLimitPerAccount: number;
   readonly accountRateWindowSeconds: number;
+  /**
+   * Push receivers (`/public/tracking_webhooks/*`): failed signature checks per window, per
+   * credentials record and per client address.
+   */
+  readonly pushFailureLimitPerCredentials: number;
+  readonly pushFailureLimitPerAddress: number;
+  readonly pushFailureWindowSeconds: number;
   /** Where rate-limit counters live: PostgreSQL (shared by every node) or this process. */
   readonly rateLimitStore: RateLimitStore;
   /**
@@ -80,6 +87,11 @@ export class AppConfig {
   readonly trackingProvider: string | undefined;
   /** Parameters and secrets of that provider, named as its credentials type names them. */
   readonly trackingProviderCredentials: Record<string, string | number | boolean> | undefined;
+  /**
+   * Hosts (names or addresses, lower case) a team's tracking credentials may reach although
+   * private; the provider's own server needs none, TRACKING_PROVIDER is not checked.
+   */
+  readonly trackingProviderAllowedHosts: string[];
   readonly trackingRefreshLeaseSeconds: number;
   /** This node processes background jobs (pg-boss workers). */
   readonly jobWorkersEnabled: boolean;
@@ -140,6 +152,10 @@ export class AppConfig {
    * tests and sandboxes only.
    */
   readonly storeSyncAllowedHosts: string[];
+  /** Image proxy fetches at once on this node: in all, per workspace; wait for one (ms). */
+  readonly imageProxyMaxFetches: number;
+  readonly imageProxyMaxFetchesPerWorkspace: number;
+  readonly imageProxyQueueWaitMs: number;
   readonly enableTestFixtures: boolean;
   /** Crash tests only: pause points where background work stops (src/common/pause-point.ts). */
   readonly testPauseAt: string[] | undefined;

@@ -276,6 +276,26 @@ export const CONFIG_VARIABLES = {
     description: 'length of the account rate-limit window',
     parse: integer(1, 86400),
   },
+  pushFailureLimitPerCredentials: {
+    name: 'PUSH_FAILURE_LIMIT_PER_CREDENTIALS',
+    default: '20',
+    description:
+      'failed signature checks allowed per tracking credentials record per window at the push receivers (/public/tracking_webhooks/*, their token URL); beyond, every push for them is 429 until the window ends',
+    parse: integer(1, 1000000),
+  },
+  pushFailureLimitPerAddress: {
+    name: 'PUSH_FAILURE_LIMIT_PER_ADDRESS',
+    default: '200',
+    description:
+      "the same, per client IP address (providers push from shared addresses: keep it well above one team's failures)",
+    parse: integer(1, 1000000),
+  },
+  pushFailureWindowSeconds: {
+    name: 'PUSH_FAILURE_WINDOW_SECONDS',
+    default: '900',
+    description: "length of the push receivers' failure window",
+    parse: integer(1, 86400),
+  },
   rateLimitStore: {
     name: 'RATE_LIMIT_STORE',
     default: 'postgres',
@@ -378,6 +398,13 @@ export const CONFIG_VARIABLES = {
     description:
       'JSON object of the instance provider\'s parameters and secrets, as its credentials type names them (e.g. {"apiKey":"..."})',
     parse: jsonStringObject,
+  },
+  trackingProviderAllowedHosts: {
+    name: 'TRACKING_PROVIDER_ALLOWED_HOSTS',
+    default: '',
+    description:
+      "comma-separated hosts a team's tracking credentials (`baseUrl`) may reach although they are private or loopback (a provider's production server needs no entry; TRACKING_PROVIDER is not checked)",
+    parse: hostList,
   },
   jobWorkersEnabled: {
     name: 'JOB_WORKERS_ENABLED',
@@ -619,6 +646,26 @@ export const CONFIG_VARIABLES = {
     description:
       'comma-separated hosts store sync (Shopify, WooCommerce, BigCommerce) may reach although they are private or loopback; only these may be reached over plain http (tests, sandboxes)',
     parse: hostList,
+  },
+  imageProxyMaxFetches: {
+    name: 'IMAGE_PROXY_MAX_FETCHES',
+    default: '16',
+    description:
+      'remote images the tracking page image proxy fetches at once on this node, in all (each streamed, at most 1 MB of it held for the cache)',
+    parse: integer(1, 10000),
+  },
+  imageProxyMaxFetchesPerWorkspace: {
+    name: 'IMAGE_PROXY_MAX_FETCHES_PER_WORKSPACE',
+    default: '4',
+    description: 'the same, for the pages of one workspace',
+    parse: integer(1, 10000),
+  },
+  imageProxyQueueWaitMs: {
+    name: 'IMAGE_PROXY_QUEUE_WAIT_MS',
+    default: '5000',
+    description:
+      'how long an image request waits for a free fetch before it is answered 503 with Retry-After',
+    parse: integer(0, 120000),
   },
   testPauseAt: {
     name: 'TEST_PAUSE_AT',

@@ -1,9 +1,12 @@
 import { isEmail } from 'class-validator';
 import { findCarrier } from '../tracking/carriers/carrier-catalogue';
+import { providerBaseUrlProblem } from '../tracking/providers/remote/provider-url';
 
 export type ParameterKind =
   | 'string'
   | 'url'
+  /** An http(s) URL paths are appended to: no query, fragment or user info (provider-url.ts). */
+  | 'baseUrl'
   | 'host'
   | 'integer'
   | 'boolean'
@@ -23,6 +26,12 @@ export interface CredentialTypeSpec {
   /** Shortest accepted secret (signing keys must resist guessing). */
   minSecretLength?: number;
   /**
+   * Secrets the user makes up and shares with a provider, which then proves itself with them
+   * on our public push URLs (`webhookSecret`): at least 16 random-looking characters
+   * (secret-strength.ts), since anyone may try them there.
+   */
+  chosenSecrets?: string[];
+  /**
    * The parameters that say where the credentials connect (server, store, endpoint). A PUT
    * that changes one of them drops the stored secrets unless it gives new ones, so nobody can
    * point a team's login or signing key at another server and have it sent there.
@@ -38,7 +47,7 @@ export interface CredentialTypeSpec {
  * provider's documented limit).
  */
 const TRACKING_ROUTING_PARAMETERS = {
-  baseUrl: 'url',
+  baseUrl: 'baseUrl',
   isDefault: 'boolean',
   carriers: 'carrierCodes',
   requestsPerSecond: 'integer',
@@ -55,6 +64,7 @@ function trackingProvider(
     tags: ['tracking'],
     parameters: { ...TRACKING_ROUTING_PARAMETERS, ...parameters },
     secrets,
+    chosenSecrets: secrets.filter((name) => name === 'webhookSecret'),
     // Pointing the keys at another server (a changed baseUrl) drops them.
     destination: ['baseUrl'],
   };
@@ -210,6 +220,8 @@ export function parameterProblem(kind: ParameterKind, value: unknown): string | 
   switch (kind) {
     case 'url':
       return isHttpUrl(value) ? null : 'This value is not a valid URL.';
+    case 'baseUrl':
+      return providerBaseUrlProblem(value);
     case 'host':
       return /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(
         value,

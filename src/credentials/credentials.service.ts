@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
+import { literalRefusal } from '../common/outbound/outbound-target';
+import { AppConfig } from '../config/app-config';
 import {
   ForbiddenError,
   ValidationError,
@@ -13,6 +15,7 @@ import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks'
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { credentialType, destinationChanged, parameterProblem } from './credential-types';
 import { CredentialsCipher } from './credentials-cipher';
+import { chosenSecretProblem } from './secret-strength';
 import { Credentials } from './credentials.entity';
 import { JobQueue } from '../jobs/job-queue';
 import {
@@ -57,6 +60,7 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     private readonly registry: ResourceRegistry,
     private readonly writer: ResourceWriter,
     private readonly jobs: JobQueue,
+    private readonly config: AppConfig,
   ) {}
 
   async prepare(credentials: Credentials, ctx: WriteContext): Promise<void> {
@@ -92,7 +96,9 @@ export class CredentialsService implements ResourceHooks<Credentials> {
             violations.push(unexpected(`parameters.${key}`));
             continue;
           }
-          const problem = parameterProblem(kind as never, value);
+          const problem =
+            parameterProblem(kind as never, value) ??
+            (kind === 'baseUrl' ? this.baseUrlRefusal(value as string | null) : null);
           if (problem) violations.push(invalid(`parameters.${key}`, problem));
           else if (value !== null && value !== '')
             out[key] = typeof value === 'string' ? value.trim() : value;
@@ -126,6 +132,8 @@ export class CredentialsService implements ResourceHooks<Credentials> {
                 `This value is too short. It should have ${spec.minSecretLength} characters or more.`,
               ),
             );
+          } else if (spec.chosenSecrets?.includes(key) && chosenSecretProblem(value)) {
+            violations.push(invalid(`secrets.${key}`, chosenSecretProblem(value)!));
           } else if (value.length > MAX_SECRET_LENGTH) {
             violations.push(
               invalid(
@@ -143,6 +151,19 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     credentials.secrets = Object.fromEntries(
       Object.entries(current).map(([key, value]) => [key, maskSecret(value)]),
     );
+  }
+
+  /**
+   * A provider `baseUrl` naming a private address or a local name is refused when written
+   * (unless in TRACKING_PROVIDER_ALLOWED_HOSTS); names are checked again, resolved, at every
+   * call (FetchProviderHttp), where DNS may say otherwise.
+   */
+  private baseUrlRefusal(value: string | null): string | null {
+    if (value === null || value === '') return null;
+    const refused = literalRefusal(new URL(value).hostname, {
+      allowedHosts: this.config.trackingProviderAllowedHosts,
+    });
+    return refused ? 'This URL points to a private, loopback or link-local address.' : null;
   }
 
   validate(credentials: Credentials): Violation[] {

@@ -114,7 +114,7 @@ export class NotificationMailer implements OnApplicationShutdown {
         if (error instanceof PermanentDeliveryError) throw error;
         const reason = error instanceof Error ? error.message : String(error);
         throw error instanceof SmtpRefusedError
-          ? new PermanentDeliveryError(`the SMTP server of ${iri} is refused: ${reason}`)
+          ? new PermanentDeliveryError(`the SMTP server of ${iri}: ${reason}`)
           : new Error(`the SMTP credentials ${iri} cannot be used: ${reason}`);
       });
       const server = smtpServerLabel(transport.settings);

@@ -122,13 +122,11 @@ describe('SMTP credentials to transport', () => {
 
     it('refuses private, loopback and link-local targets unless allowed', async () => {
       await expect(smtpAddress('127.0.0.1', [])).rejects.toThrow(
-        new SmtpRefusedError('127.0.0.1 is a private, loopback or link-local address'),
+        new SmtpRefusedError('refused: not a public address'),
       );
       await expect(
         smtpAddress('mail.internal', [], lookup(['8.8.8.8', '10.0.0.5'])),
-      ).rejects.toThrow(
-        'mail.internal resolves to 10.0.0.5, a private, loopback or link-local address',
-      );
+      ).rejects.toThrow(new SmtpRefusedError('refused: not a public address'));
       await expect(smtpAddress('169.254.169.254', [])).rejects.toThrow(SmtpRefusedError);
       await expect(smtpAddress('127.0.0.1', ['127.0.0.1'])).resolves.toBe('127.0.0.1');
       await expect(

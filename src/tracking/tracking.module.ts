@@ -21,6 +21,7 @@ import { TrackingStatusesModule } from './status-catalogue/tracking-statuses.mod
 import { TrackingOnWrite } from './tracking-on-write';
 import { TrackingService } from './tracking-service/tracking.service';
 import { TrackingWebhooks } from './webhooks/tracking-webhooks';
+import { PushThrottle } from './webhooks/push-throttle';
 import { TrackingWebhooksController } from './webhooks/tracking-webhooks.controller';
 
 /** GET /tracking_checkpoints, /shipments/{id}/checkpoints and the nested forms. */
@@ -56,6 +57,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     ProviderCredentialsStore,
     RemoteTracking,
     TrackingWebhooks,
+    PushThrottle,
     TrackingService,
     TrackingOnWrite,
     TrackingRefresher,

@@ -63,7 +63,7 @@ describe('security: outbound policy and smaller holes', () => {
         allowedHosts: [],
         lookup: async () => [{ address, family: address.includes(':') ? 6 : 4 }],
       }),
-    ).rejects.toThrow(/private/);
+    ).rejects.toThrow(/refused: not a public address/);
   });
 
   describe('the custom-domain TLS probe', () => {

@@ -91,7 +91,7 @@ describeTrackingProvider<FedexFake>(
     },
     rejected: {
       secrets: { clientSecret: 'revoked-secret-0000' },
-      reason: /NOT\.AUTHORIZED\.ERROR/,
+      reason: /^fedex rejected the credentials \(HTTP 401\)$/,
     },
   },
   (ctx) => {

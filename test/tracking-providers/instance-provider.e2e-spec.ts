@@ -5,6 +5,7 @@ import { startSeventeenTrackFake, type SeventeenTrackFake } from '../fakes/seven
 import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import { api } from '../support/http';
 import {
+  allowLoopbackProviders,
   createProviderCredentials,
   getShipment,
   s10Number,
@@ -31,6 +32,8 @@ describe('instance-wide tracking provider', () => {
     ],
   };
 
+  // For the team's own credentials (TRACKING_PROVIDER's URL is the operator's: unchecked).
+  allowLoopbackProviders();
   beforeAll(async () => {
     instanceFake = await startSeventeenTrackFake('instance-key-0123456789');
     teamFake = await startSeventeenTrackFake('team-key-0123456789');

@@ -8,6 +8,7 @@ import type { FakeProviderServer } from '../fakes/fake-provider-server';
 import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import { api } from '../support/http';
 import {
+  allowLoopbackProviders,
   createProviderCredentials,
   getCheckpoints,
   getShipment,
@@ -240,6 +241,7 @@ function makeContext<F extends ProviderFake>(
     },
   } as ProviderTestContext<F>;
 
+  allowLoopbackProviders();
   beforeAll(async () => {
     // Webhook receivers are reached over HTTP, like the provider reaches them.
     ctx.app = await createTestApp({ listen: desc.webhook !== undefined });

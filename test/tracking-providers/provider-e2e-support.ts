@@ -18,6 +18,23 @@ import type { Tenant } from '../factories/tenant.factory';
  * what a shipment and its checkpoints look like after a refresh or a push).
  */
 
+/**
+ * The fakes listen on loopback, which a team's tracking credentials may not reach unless
+ * TRACKING_PROVIDER_ALLOWED_HOSTS lists it (as an operator would list a local relay): set for
+ * the spec's app (call it before the beforeAll that creates the app), restored after.
+ */
+export function allowLoopbackProviders(): void {
+  let saved: string | undefined;
+  beforeAll(() => {
+    saved = process.env.TRACKING_PROVIDER_ALLOWED_HOSTS;
+    process.env.TRACKING_PROVIDER_ALLOWED_HOSTS = '127.0.0.1';
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.TRACKING_PROVIDER_ALLOWED_HOSTS;
+    else process.env.TRACKING_PROVIDER_ALLOWED_HOSTS = saved;
+  });
+}
+
 /** POST /credentials of a tracking provider type for the tenant's team; returns its id. */
 export async function createProviderCredentials(
   app: INestApplication,

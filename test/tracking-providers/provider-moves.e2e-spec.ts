@@ -10,6 +10,7 @@ import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import { api } from '../support/http';
 import { NOW, postDelivery } from './provider-e2e-harness';
 import {
+  allowLoopbackProviders,
   CHINA_POST,
   createProviderCredentials,
   getShipment,
@@ -34,6 +35,7 @@ describe('a shipment moving to other tracking credentials', () => {
   let tenant: Tenant;
   let ship24Id: string;
 
+  allowLoopbackProviders();
   beforeAll(async () => {
     app = await createTestApp({ listen: true });
     db = app.get(DataSource);

@@ -15,6 +15,7 @@ import { closeTestApp, createTestApp } from '../support/app';
 import { api } from '../support/http';
 import { NOW, queuedStops } from './provider-e2e-harness';
 import {
+  allowLoopbackProviders,
   CHINA_POST,
   createProviderCredentials,
   insertShipments,
@@ -56,6 +57,7 @@ describe('stopping numbers whose shipments or credentials go', () => {
   let tenant: Tenant;
   let credentialsId: string;
 
+  allowLoopbackProviders();
   beforeAll(async () => {
     app = await createTestApp({ listen: true });
     db = app.get(DataSource);

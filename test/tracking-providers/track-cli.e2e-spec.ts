@@ -105,6 +105,8 @@ describe('track command', () => {
     ]);
     expect(code).toBe(1);
     expect(output).toMatch(/credentials rejected: 17track rejected the credentials \(HTTP 401\)/);
+    // The operator sees what the server said (tenants never do).
+    expect(output).toMatch(/provider said: .*Invalid access key/);
   });
 
   it.each([

@@ -394,8 +394,9 @@ describeTrackingProvider<UpsFake>(
       });
     });
 
-    it('limits guesses at the token URL like the OAuth token routes (per client id)', async () => {
-      // A client id of its own: the budget of the credentials the other tests use is untouched.
+    it('limits guesses at the token URL (push failures per credentials, token routes per client id)', async () => {
+      // A client id of its own: the token budget of the client the other tests use is untouched
+      // (and every test has credentials of its own).
       const probe = `probe-${Date.now()}`;
       const guess = (secret: string) =>
         fetch(`${ctx.webhookUrl()}/token`, {
@@ -406,8 +407,13 @@ describeTrackingProvider<UpsFake>(
           },
           body: 'grant_type=client_credentials',
         });
-      const perClient = ctx.app.get(AppConfig).tokenRateLimitPerClient;
-      for (let i = 0; i < perClient; i++) expect((await guess(`guess-${i}`)).status).toBe(401);
+      // Wrong client secrets spend the credentials' push failure budget (the smaller one).
+      const config = ctx.app.get(AppConfig);
+      const allowed = Math.min(
+        config.tokenRateLimitPerClient,
+        config.pushFailureLimitPerCredentials,
+      );
+      for (let i = 0; i < allowed; i++) expect((await guess(`guess-${i}`)).status).toBe(401);
       const limited = await guess('one more');
       expect(limited.status).toBe(429);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);

@@ -89,5 +89,8 @@ describeTrackingProvider<UspsFake>({
   },
   // Its outage here is the throttle: a 429 whose Retry-After is the retry.
   outage: { fail: (fake) => fake.rateLimitNext(45), status: 429, retryAfterMs: 45_000 },
-  rejected: { secrets: { clientSecret: 'revoked-secret-0000' }, reason: /invalid_client/ },
+  rejected: {
+    secrets: { clientSecret: 'revoked-secret-0000' },
+    reason: /^usps rejected the credentials \(HTTP 401\)$/,
+  },
 });

@@ -30,7 +30,9 @@ const TIMEOUT_MS = 30_000;
  * prints the answer mapped to our statuses. Provider and settings: `--provider` or
  * TRACKING_PROVIDER; settings from TRACKING_PROVIDER_CREDENTIALS (when it is that provider)
  * overridden by `--set` (e.g. `--set apiKey=... --set baseUrl=http://127.0.0.1:8080`). Needs
- * no database. Exit code 0 with an answer, 1 when the provider failed.
+ * no database. Exit code 0 with an answer, 1 when the provider failed (with what the server
+ * said, which tenants never see). The operator's own command: its URL is not checked against
+ * the outbound policy, like TRACKING_PROVIDER's.
  */
 export const trackCommand: CliCommand = {
   name: 'track',
@@ -98,6 +100,9 @@ export const trackCommand: CliCommand = {
             ? `${error.kind} error`
             : 'error';
       context.print(`${kind}: ${error instanceof Error ? error.message : String(error)}`);
+      // The operator may read what the server said (tenants never do: see TrackingProviderError).
+      const detail = (error as { detail?: unknown }).detail;
+      if (typeof detail === 'string' && detail !== '') context.print(`provider said: ${detail}`);
       return 1;
     } finally {
       storage.onApplicationShutdown();

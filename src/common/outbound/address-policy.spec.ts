@@ -30,6 +30,13 @@ describe('isPrivateAddress', () => {
     '198.51.100.7',
     '192.88.99.1',
     '[::1]',
+    // IPv4-compatible IPv6 (::/96): the IPv4 address in IPv6 clothes.
+    '::127.0.0.1',
+    '::a00:1',
+    '::7f00:1',
+    '::169.254.169.254',
+    '::8.8.8.8',
+    '0:0:0:0:0:0:c0a8:101',
     'not-an-ip',
   ])('blocks %s', (address) => {
     expect(isPrivateAddress(address)).toBe(true);
@@ -44,6 +51,7 @@ describe('isPrivateAddress', () => {
     '11.0.0.1',
     '2606:4700:4700::1111',
     '::ffff:8.8.8.8',
+    '::1:0:0:1',
   ])('allows %s', (address) => {
     expect(isPrivateAddress(address)).toBe(false);
   });

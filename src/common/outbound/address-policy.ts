@@ -5,7 +5,8 @@ import { BlockList, isIP } from 'node:net';
  * credentials, custom-domain probes) may reach (SSRF): unspecified, loopback, private, carrier-grade
  * NAT, link-local (cloud metadata at 169.254.169.254), benchmarking, documentation, multicast and
  * reserved ranges, IPv6 unique-local and link-local, and the IPv6 forms that embed IPv4 (mapped
- * ones are judged by the IPv4 address they carry).
+ * ones are judged by the IPv4 address they carry; the deprecated IPv4-compatible `::/96`, which
+ * some stacks still route to the IPv4 address, is refused whole, `::` and `::1` included).
  */
 const BLOCKED = new BlockList();
 for (const [network, prefix] of [
@@ -28,8 +29,7 @@ for (const [network, prefix] of [
   BLOCKED.addSubnet(network, prefix, 'ipv4');
 }
 for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96],
   ['64:ff9b::', 96],
   ['64:ff9b:1::', 48],
   ['100::', 64],

@@ -38,6 +38,20 @@ export interface OutboundGetOptions {
   timeoutMs: number;
 }
 
+/** outboundOpen's options: outboundGet's, the deadline being the caller's `signal`. */
+export interface OutboundOpenOptions extends Omit<OutboundGetOptions, 'timeoutMs'> {
+  /** Aborts the exchange (connection and body) when the caller's deadline passes. */
+  signal: AbortSignal;
+}
+
+/** A 2xx answer whose body is still to be read (and destroyed when not wanted). */
+export interface OutboundStream {
+  /** Where the body comes from, after redirects. */
+  url: URL;
+  headers: IncomingMessage['headers'];
+  body: IncomingMessage;
+}
+
 export interface OutboundAnswer {
   /** Where the body came from, after redirects. */
   url: URL;
@@ -59,11 +73,34 @@ export async function outboundGet(
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   try {
+    const opened = await outboundOpen(url, { ...options, signal: abort.signal });
+    const body = await readBody(opened.body, options.maxBytes, abort.signal).catch(
+      (error: unknown) => {
+        throw outboundFailure(error, abort.signal);
+      },
+    );
+    return { url: opened.url, headers: opened.headers, body };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * outboundGet up to the answer's headers, for callers that stream the body themselves (the
+ * image proxy): the same policy, redirects and failures; a body announced beyond `maxBytes` is
+ * refused here, one that grows beyond is the caller's to stop. The caller owns the deadline
+ * (`signal`) and destroys `body` when done.
+ */
+export async function outboundOpen(
+  url: string,
+  options: OutboundOpenOptions,
+): Promise<OutboundStream> {
+  try {
     let current = new URL(url);
     for (let hop = 0; hop <= options.maxRedirects; hop++) {
       if (current.protocol !== 'http:' && current.protocol !== 'https:')
         throw new OutboundGetError('not_http', 'only http and https addresses can be fetched');
-      const response = await get(current, options, abort.signal);
+      const response = await get(current, options, options.signal);
       const status = response.statusCode ?? 0;
       if (status >= 300 && status < 400 && response.headers.location) {
         response.resume();
@@ -74,23 +111,30 @@ export async function outboundGet(
         response.resume();
         throw new OutboundGetError('status', `the server answered HTTP ${status}`, status);
       }
-      const body = await readBody(response, options.maxBytes, abort.signal);
-      return { url: current, headers: response.headers, body };
+      const declared = Number(response.headers['content-length']);
+      if (Number.isFinite(declared) && declared > options.maxBytes) {
+        response.destroy();
+        throw new OutboundGetError('too_large', `larger than ${options.maxBytes} bytes`);
+      }
+      return { url: current, headers: response.headers, body: response };
     }
     throw new OutboundGetError('redirects', 'too many redirects');
   } catch (error) {
-    if (error instanceof OutboundGetError) throw error;
-    if (abort.signal.aborted) throw new OutboundGetError('timeout', 'no answer in time');
-    const code = (error as { code?: string }).code ?? (error as Error).message;
-    throw new OutboundGetError('network', `the server could not be reached (${code})`);
-  } finally {
-    clearTimeout(timer);
+    throw outboundFailure(error, options.signal);
   }
+}
+
+/** Any failure of an exchange as an OutboundGetError. */
+function outboundFailure(error: unknown, signal: AbortSignal): OutboundGetError {
+  if (error instanceof OutboundGetError) return error;
+  if (signal.aborted) return new OutboundGetError('timeout', 'no answer in time');
+  const code = (error as { code?: string }).code ?? (error as Error).message;
+  return new OutboundGetError('network', `the server could not be reached (${code})`);
 }
 
 async function get(
   url: URL,
-  options: OutboundGetOptions,
+  options: Pick<OutboundGetOptions, 'policy' | 'headers'>,
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
   let target;

@@ -30,6 +30,23 @@ describe('resolveOutboundTarget', () => {
     ).rejects.toBeInstanceOf(OutboundRefusedError);
   });
 
+  it('says only "refused: not a public address", never the address a name resolves to', async () => {
+    const refusal = await resolveOutboundTarget('db.internal.example', {
+      allowedHosts: [],
+      lookup: lookupOf('10.0.0.5'),
+    }).then(
+      () => null,
+      (e: unknown) => e as OutboundRefusedError,
+    );
+    expect(refusal).toBeInstanceOf(OutboundRefusedError);
+    expect(refusal?.message).toBe('refused: not a public address');
+    // Kept for the operator's logs only.
+    expect(refusal?.address).toBe('10.0.0.5');
+    expect(literalRefusal('::a00:1', { allowedHosts: [] })?.message).toBe(
+      'refused: not a public address',
+    );
+  });
+
   it('allows listed hosts and addresses', async () => {
     const policy = { allowedHosts: ['127.0.0.1'], lookup: lookupOf('127.0.0.1') };
     await expect(resolveOutboundTarget('local.test', policy)).resolves.toMatchObject({

@@ -12,7 +12,14 @@ export type HostLookup = (host: string) => Promise<ResolvedAddress[]>;
 /** Every address a host name resolves to (the system resolver, as connections use). */
 export const systemLookup: HostLookup = (host) => lookup(host, { all: true, verbatim: true });
 
-/** The host (or one of its addresses) is private, loopback or link-local: not to be reached. */
+/** What a refusal says wherever a tenant may read it (never which address a name has). */
+export const OUTBOUND_REFUSED_MESSAGE = 'refused: not a public address';
+
+/**
+ * The host (or one of its addresses) is private, loopback or link-local: not to be reached.
+ * Its message is OUTBOUND_REFUSED_MESSAGE only: the address an internal name resolves to is
+ * the deployment's business, not the tenant's (`address` keeps it for the operator's logs).
+ */
 export class OutboundRefusedError extends Error {
   override readonly name = 'OutboundRefusedError';
   constructor(
@@ -20,11 +27,7 @@ export class OutboundRefusedError extends Error {
     /** The private address the host is or resolves to. */
     readonly address: string,
   ) {
-    super(
-      address === host
-        ? `${host} is a private, loopback or link-local address`
-        : `${host} resolves to ${address}, a private, loopback or link-local address`,
-    );
+    super(OUTBOUND_REFUSED_MESSAGE);
   }
 }
 

@@ -246,7 +246,14 @@ async function sendFile(res: Response, file: SentFile, status: number): Promise<
   const length = Buffer.isBuffer(file.body) ? file.body.length : file.length;
   if (length !== undefined) res.setHeader('Content-Length', String(length));
   if (Buffer.isBuffer(file.body)) res.end(file.body);
-  else await pipeline(file.body, res);
+  else {
+    await pipeline(file.body, res).catch((error: unknown) => {
+      // The client went away mid-download: nothing left to answer, nothing to report.
+      if ((error as { code?: unknown }).code === 'ERR_STREAM_PREMATURE_CLOSE' && res.destroyed)
+        return;
+      throw error;
+    });
+  }
 }
 
 function sendRedirect(res: Response, redirect: Redirect): void {

@@ -49,7 +49,7 @@ export class ShipmentPageService {
       pageTitle: row?.title ?? null,
       workspace: await q.workspace(this.dataSource, row.workspace_id),
       ownOrigins: this.ownOrigins(ctx),
-      remoteImage: (url) => this.remoteImages.pathFor(url),
+      remoteImage: (url) => this.remoteImages.pathFor(row.workspace_id, url),
       defaultTitle: MESSAGES[ctx.lang].defaultTitle,
     });
   }
@@ -102,7 +102,7 @@ export class ShipmentPageService {
         pageTitle: linked.page.title,
         workspace,
         ownOrigins,
-        remoteImage: (url) => this.remoteImages.pathFor(url),
+        remoteImage: (url) => this.remoteImages.pathFor(linked.workspaceId, url),
         defaultTitle: MESSAGES[ctx.lang].defaultTitle,
       }),
       hash,
@@ -112,7 +112,8 @@ export class ShipmentPageService {
       extras,
       carriers,
       items,
-      itemImage: (url) => pageImage(url, ownOrigins, (u) => this.remoteImages.pathFor(u)),
+      itemImage: (url) =>
+        pageImage(url, ownOrigins, (u) => this.remoteImages.pathFor(linked.workspaceId, u)),
       siblings: siblings.map((p) => ({ ...p, hash: hashes.get(p.shipmentId)! })),
       reviewsEnabled: linked.reviewsEnabled,
       reviewOutcome,

@@ -21,7 +21,7 @@ import {
   type RemoteShipment,
 } from '../providers/remote/remote-tracking';
 import { isFinal } from '../statuses';
-import { chunk, mapWithConcurrency, withTimeout } from './concurrency';
+import { chunk, mapWithConcurrency, TimeoutError, withTimeout } from './concurrency';
 import type { NewShipment, NewShipmentTracking } from '../../shipments/shipments.service';
 import { firstTrackingState, untrackedRow } from './tracking-state';
 import {
@@ -481,7 +481,7 @@ export class TrackingService {
     this.logger.warn(`tracking ${row.tracking_number} failed: ${describe(error)}`);
     return {
       shipmentId: row.id,
-      error: describe(error),
+      error: tenantReason(error),
       transient,
       retryAt: new Date(now.getTime() + backoff),
     };
@@ -514,6 +514,24 @@ export class TrackingService {
   }
 }
 
+/** The operator's log line of a failure: its message and what the provider's server said. */
 function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  const message = error instanceof Error ? error.message : String(error);
+  const detail = (error as { detail?: unknown } | null)?.detail;
+  return typeof detail === 'string' && detail !== ''
+    ? `${message} (provider said: ${detail})`
+    : message;
+}
+
+/**
+ * What the tenant reads in `trackingError`: provider failures and timeouts, worded by us (never
+ * a server's answer, see TrackingProviderError); anything else (a bug, a library error that may
+ * quote what it read) only as a fixed phrase, its text going to the operator's log.
+ */
+function tenantReason(error: unknown): string {
+  return error instanceof TrackingProviderError ||
+    error instanceof ProviderCredentialsRejected ||
+    error instanceof TimeoutError
+    ? error.message
+    : 'tracking failed (unexpected error)';
 }

@@ -58,5 +58,8 @@ export const PUSH_TOKEN_RESPONSES: Record<number, ResponseDoc> = {
     content: errorContent(['invalid_client']),
     headers: { 'WWW-Authenticate': { schema: { type: 'string' } } },
   },
-  429: { description: 'Too many token requests from this address or for this client.' },
+  429: {
+    description:
+      'Too many token requests from this address or for this client, or too many wrong client secrets.',
+  },
 };

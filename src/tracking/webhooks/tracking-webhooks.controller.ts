@@ -28,7 +28,7 @@ export class TrackingWebhooksController {
     path: '/public/tracking_webhooks/:provider/:credentialsId',
     summary: 'Receives a tracking provider\u2019s push of shipment updates.',
     description:
-      'Public: no token; the provider\u2019s signature (or shared secret) over the exact body bytes authenticates the push, for the provider credentials `credentialsId` (`instance` for the server\u2019s own TRACKING_PROVIDER). Applies the tracking events to the shipments whose numbers match. Answers plain JSON `{received, applied, unknown}` whatever the Accept header: 200 when shipments were updated, 202 when none matched (unknown numbers, or an event without tracking). Errors: 415 a body that is not JSON, 400 JSON that is not an object, 404 an unknown provider or credentials, 401 a missing or wrong signature.',
+      'Public: no token; the provider\u2019s signature (or shared secret) over the exact body bytes authenticates the push, for the provider credentials `credentialsId` (`instance` for the server\u2019s own TRACKING_PROVIDER). Applies the tracking events to the shipments whose numbers match. Answers plain JSON `{received, applied, unknown}` whatever the Accept header: 200 when shipments were updated, 202 when none matched (unknown numbers, or an event without tracking). Errors: 415 a body that is not JSON, 400 JSON that is not an object, 404 an unknown provider or credentials, 401 a missing or wrong signature, 429 (with Retry-After) once wrong signatures spent the budget of these credentials or of the client address (PUSH_FAILURE_LIMIT_PER_CREDENTIALS / _PER_ADDRESS per PUSH_FAILURE_WINDOW_SECONDS): then every push for them waits, valid ones too.',
     output: {
       json: {
         type: 'object',
@@ -40,6 +40,16 @@ export class TrackingWebhooksController {
       },
     },
     formats: 'any',
+    responses: {
+      401: { description: 'A missing or wrong signature (spends the failure budgets).' },
+      429: {
+        description:
+          'Too many failed signature checks for these credentials or from this address; retry after Retry-After.',
+        headers: {
+          'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
+        },
+      },
+    },
     access: 'public',
   })
   async receive(
@@ -59,6 +69,7 @@ export class TrackingWebhooksController {
       context.params.credentialsId,
       requestHeaders(context),
       context.rawBody ?? Buffer.alloc(0),
+      context.ip,
     );
     return new Answer(receipt, receipt.applied > 0 ? 200 : 202);
   }
@@ -68,7 +79,7 @@ export class TrackingWebhooksController {
     path: '/public/tracking_webhooks/:provider/:credentialsId/token',
     summary: 'Issues the OAuth token a tracking provider authenticates its pushes with.',
     description:
-      'Public, for providers that get an OAuth token from the subscriber before pushing (UPS Track Alert v2: configure this URL as the webhook\u2019s token URL in the UPS portal). OAuth 2 client credentials (RFC 6749 4.4): the client is the credentials record (`credentialsId`, `instance` for TRACKING_PROVIDER) authenticated by HTTP Basic (or `client_id` / `client_secret` fields; a `client_id` field beside Basic must name the same client) with its `webhookSecret`; answers `{access_token, token_type: "Bearer", expires_in}` (3600 s), never cached. Errors as RFC 6749 bodies: 401 `invalid_client` (wrong id or secret, or no webhookSecret set), 400 `unsupported_grant_type` or `invalid_request` (malformed Basic credentials, or a `client_id` field naming another client); 404 an unknown provider or credentials, or a provider that gets no tokens here; 429 beyond the budget of the token routes (per client address and per client: the HTTP Basic client when Basic is used, as `/oauth/v2/token`).',
+      'Public, for providers that get an OAuth token from the subscriber before pushing (UPS Track Alert v2: configure this URL as the webhook\u2019s token URL in the UPS portal). OAuth 2 client credentials (RFC 6749 4.4): the client is the credentials record (`credentialsId`, `instance` for TRACKING_PROVIDER) authenticated by HTTP Basic (or `client_id` / `client_secret` fields; a `client_id` field beside Basic must name the same client) with its `webhookSecret`; answers `{access_token, token_type: "Bearer", expires_in}` (3600 s), never cached. Errors as RFC 6749 bodies: 401 `invalid_client` (wrong id or secret, or no webhookSecret set), 400 `unsupported_grant_type` or `invalid_request` (malformed Basic credentials, or a `client_id` field naming another client); 404 an unknown provider or credentials, or a provider that gets no tokens here; 429 beyond the budget of the token routes (per client address and per client: the HTTP Basic client when Basic is used, as `/oauth/v2/token`), or once wrong client secrets spent the push failure budgets (as wrong push signatures).',
     input: PushTokenInput,
     form: true,
     output: { json: PUSH_TOKEN_RESPONSE },
@@ -89,6 +100,7 @@ export class TrackingWebhooksController {
       context.params.credentialsId,
       context.header('authorization'),
       input as Record<string, unknown>,
+      context.ip,
     );
     const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
     if (receipt.status === 401) headers['WWW-Authenticate'] = 'Basic realm="tracking webhooks"';

@@ -7,6 +7,7 @@ import { adapterFor } from '../providers/remote/adapters';
 import { ProviderCredentialsStore } from '../providers/remote/provider-credentials-store';
 import { remoteTrackingState } from '../providers/remote/remote-tracking-state';
 import { TrackingService, type PushedResult } from '../tracking-service/tracking.service';
+import { PushThrottle } from './push-throttle';
 
 /** What the receiver answers: 200 when something was applied, else 202. */
 export interface PushReceipt {
@@ -39,19 +40,22 @@ export class TrackingWebhooks {
     private readonly credentials: ProviderCredentialsStore,
     private readonly tracking: TrackingService,
     private readonly clock: Clock,
+    private readonly throttle: PushThrottle,
   ) {}
 
   /**
    * The token URL of providers that get an OAuth token from us before pushing (client
    * credentials, RFC 6749 4.4; adapter.issuePushToken): client authentication by HTTP Basic,
    * else the `client_id` / `client_secret` fields; a `client_id` field beside Basic must name
-   * the same client (400 invalid_request otherwise).
+   * the same client (400 invalid_request otherwise). A wrong client spends the push failure
+   * budgets (PushThrottle), like a wrong push signature.
    */
   async issueToken(
     provider: string,
     credentialsKey: string,
     authorization: string | undefined,
     fields: Readonly<Record<string, unknown>>,
+    clientAddress: string,
   ): Promise<PushTokenReceipt> {
     const adapter = adapterFor(provider);
     if (!adapter?.issuePushToken) {
@@ -61,6 +65,8 @@ export class TrackingWebhooks {
     if (!route || route.credentials.type !== adapter.type) {
       throw new NotFoundError(`No ${provider} credentials "${credentialsKey}".`);
     }
+    const key = route.credentials.id;
+    await this.throttle.assertOpen(key, clientAddress);
     const field = (name: string) => (typeof fields[name] === 'string' ? fields[name] : null);
     // One client per request, the one the rate limit counted (RFC 6749 2.3).
     const { basic, invalid } = tokenClient(authorization, fields);
@@ -78,6 +84,7 @@ export class TrackingWebhooks {
       answer = ask(basic.decoded);
     }
     if ('error' in answer) {
+      if (answer.error === 'invalid_client') await this.throttle.spendFailure(key, clientAddress);
       return { status: answer.error === 'invalid_client' ? 401 : 400, body: answer };
     }
     return {
@@ -90,11 +97,16 @@ export class TrackingWebhooks {
     };
   }
 
+  /**
+   * A push: a wrong or missing signature is 401 and spends the failure budgets (PushThrottle);
+   * while one is spent, every push for these credentials (or from this address) is 429.
+   */
   async receive(
     provider: string,
     credentialsKey: string,
     headers: Readonly<Record<string, string | undefined>>,
     rawBody: Buffer,
+    clientAddress: string,
   ): Promise<PushReceipt> {
     const adapter = adapterFor(provider);
     if (!adapter?.verifyPush || !adapter.parsePush) {
@@ -104,9 +116,11 @@ export class TrackingWebhooks {
     if (!route || route.credentials.type !== adapter.type) {
       throw new NotFoundError(`No ${provider} credentials "${credentialsKey}".`);
     }
+    await this.throttle.assertOpen(route.credentials.id, clientAddress);
     if (
       !adapter.verifyPush(route.credentials, { headers, rawBody, receivedAt: this.clock.now() })
     ) {
+      await this.throttle.spendFailure(route.credentials.id, clientAddress);
       throw new ApiError(401, `The ${provider} signature of this push is missing or wrong.`);
     }
     let body: unknown;

@@ -74,7 +74,9 @@ describe('aftershipAdapter against the AfterShip fake', () => {
       const error = result.get('BAD NUMBER!');
       expect(error).toBeInstanceOf(TrackingProviderError);
       expect(error?.kind).toBe('permanent');
-      expect(error?.message).toContain('4017');
+      // Our words in the message; the server's only in the operator's detail.
+      expect(error?.message).not.toContain('4017');
+      expect(error?.detail).toContain('4017');
       expect(result.get('9400111899562537624326')).toBeNull();
     });
   });

@@ -15,7 +15,8 @@ import {
   type ProviderTrackRequest,
   type StopOutcomes,
 } from '../remote/provider-adapter';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { providerUrl } from '../remote/provider-url';
+import { TrackingProviderError, providerDetail } from '../tracking-provider-error';
 import { afterShipSlugForCarrier, carrierFromAfterShipSlug } from './aftership-carriers';
 import { mapAfterShipTracking, record, text } from './aftership-tracking';
 import { parseAfterShipPush, verifyAfterShipPush } from './aftership-webhook';
@@ -111,18 +112,19 @@ async function create(
     meta = await post(ctx, request.trackingNumber, null);
   }
   if (meta === null || meta.code === TRACKING_ALREADY_EXISTS) return null;
+  // Our words and the status; AfterShip's own (code, message) for the operator only.
   return TrackingProviderError.permanent(
-    `AfterShip refused ${request.trackingNumber}: ${meta.message ?? 'error'} (${meta.code ?? '?'})`,
-    { provider: 'aftership' },
+    `AfterShip refused ${request.trackingNumber} (HTTP ${meta.status})`,
+    { provider: 'aftership', detail: providerDetail(meta.code, meta.message) },
   );
 }
 
-/** null when created; the error `meta` of a refusal otherwise. */
+/** null when created; the status and error `meta` of a refusal otherwise. */
 async function post(
   ctx: ProviderCallContext,
   trackingNumber: string,
   slug: string | null,
-): Promise<{ code: number | null; message: string | null } | null> {
+): Promise<{ status: number; code: number | null; message: string | null } | null> {
   const response = await send(ctx, {
     method: 'POST',
     url: url(ctx, '/trackings'),
@@ -136,6 +138,7 @@ async function post(
   if (response.status < 300) return null;
   const meta = record(record(response.body)?.meta);
   return {
+    status: response.status,
     code: typeof meta?.code === 'number' ? meta.code : null,
     message: text(meta?.message),
   };
@@ -235,7 +238,7 @@ async function send(
 }
 
 function url(ctx: ProviderCallContext, path: string): string {
-  return `${ctx.credentials.baseUrl.replace(/\/+$/, '')}/tracking/${AFTERSHIP_API_VERSION}${path}`;
+  return providerUrl(ctx, `/tracking/${AFTERSHIP_API_VERSION}${path}`);
 }
 
 function headers(ctx: ProviderCallContext): Record<string, string> {

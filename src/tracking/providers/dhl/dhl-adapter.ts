@@ -4,6 +4,7 @@ import type {
   ProviderOutcome,
   ProviderTrackRequest,
 } from '../remote/provider-adapter';
+import { providerUrl } from '../remote/provider-url';
 import { trackOneByOne } from '../remote/track-one-by-one';
 import { mapDhlShipment, pickDhlShipment } from './dhl-mapping';
 import { DHL_CARRIERS } from './dhl-services';
@@ -18,7 +19,7 @@ async function trackOne(
   const { apiKey } = dhlSettings(ctx.credentials);
   const res = await ctx.http.request({
     method: 'GET',
-    url: `${ctx.credentials.baseUrl.replace(/\/+$/, '')}${DHL_TRACK_PATH}`,
+    url: providerUrl(ctx, DHL_TRACK_PATH),
     query: { trackingNumber: req.trackingNumber, language: 'en' },
     headers: { 'DHL-API-Key': apiKey },
     // 404 "No shipment with given tracking number found": nothing known (yet; new shipments

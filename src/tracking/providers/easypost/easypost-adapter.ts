@@ -11,7 +11,8 @@ import {
   type ProviderCallContext,
   type ProviderTrackRequest,
 } from '../remote/provider-adapter';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { providerUrl } from '../remote/provider-url';
+import { TrackingProviderError, providerDetail } from '../tracking-provider-error';
 import { carrierFromEasyPost, easyPostCarrierFor } from './easypost-carriers';
 import { mapEasyPostTracker, record, text } from './easypost-tracker';
 import { parseEasyPostPush, verifyEasyPostPush } from './easypost-webhook';
@@ -66,17 +67,19 @@ async function create(
   // A carrier EasyPost does not take for this code: let it detect the carrier instead.
   if (refusal !== null && carrier !== null) refusal = await post(ctx, request.trackingNumber, null);
   if (refusal === null) return null;
-  return TrackingProviderError.permanent(`easypost refused ${request.trackingNumber}: ${refusal}`, {
-    provider: 'easypost',
-  });
+  // Our words and the status; EasyPost's own (code, message) for the operator only.
+  return TrackingProviderError.permanent(
+    `easypost refused ${request.trackingNumber} (HTTP ${refusal.status})`,
+    { provider: 'easypost', detail: refusal.detail },
+  );
 }
 
-/** null when the tracker exists now; EasyPost's reason (422) otherwise. */
+/** null when the tracker exists now; the refusal (400, 422) otherwise. */
 async function post(
   ctx: ProviderCallContext,
   trackingCode: string,
   carrier: string | null,
-): Promise<string | null> {
+): Promise<{ status: number; detail: string | null } | null> {
   const response = await ctx.http.request({
     method: 'POST',
     url: url(ctx, '/trackers'),
@@ -91,7 +94,7 @@ async function post(
   });
   if (response.status < 300) return null;
   const error = record(record(response.body)?.error);
-  return [text(error?.code), text(error?.message)].filter(Boolean).join(' ') || 'no reason given';
+  return { status: response.status, detail: providerDetail(error?.code, error?.message) };
 }
 
 /** Every tracker of these numbers, by normalised number (newest first within a page). */
@@ -144,9 +147,7 @@ function pick(
   return pickListedTracking(found, request, (t) => carrierFromEasyPost(t.carrier) === wanted);
 }
 
-function url(ctx: ProviderCallContext, path: string): string {
-  return `${ctx.credentials.baseUrl.replace(/\/+$/, '')}${path}`;
-}
+const url = providerUrl;
 
 function headers(ctx: ProviderCallContext): Record<string, string> {
   const apiKey = ctx.credentials.secrets.apiKey;

@@ -170,7 +170,9 @@ describe('FedEx adapter against the FedEx fake', () => {
       })
       .catch((e: unknown) => e);
     expect((error as TrackingProviderError).kind).toBe('permanent');
-    expect((error as Error).message).toContain('LIMITEXCEEDED');
+    // Our words in the message; the server's only in the operator's detail.
+    expect((error as Error).message).not.toContain('LIMITEXCEEDED');
+    expect((error as TrackingProviderError).detail).toContain('LIMITEXCEEDED');
   });
 
   it('renews an expired token once and repeats the call', async () => {
@@ -188,7 +190,9 @@ describe('FedEx adapter against the FedEx fake', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ProviderCredentialsRejected);
-    expect((error as Error).message).toContain('NOT.AUTHORIZED.ERROR');
+    // Our words in the message; the server's only in the operator's detail.
+    expect((error as Error).message).not.toContain('NOT.AUTHORIZED.ERROR');
+    expect((error as ProviderCredentialsRejected).detail).toContain('NOT.AUTHORIZED.ERROR');
     expect(fake.trackBatches()).toHaveLength(0);
   });
 

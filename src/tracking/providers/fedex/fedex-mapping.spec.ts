@@ -127,7 +127,11 @@ describe('FedEx Track answer mapping', () => {
     });
     expect(invalid).toBeInstanceOf(TrackingProviderError);
     expect((invalid as TrackingProviderError).kind).toBe('permanent');
-    expect((invalid as TrackingProviderError).message).toContain('TRACKING.TRACKINGNUMBER.INVALID');
+    // Our words in the message; the server's only in the operator's detail.
+    expect((invalid as TrackingProviderError).message).not.toContain(
+      'TRACKING.TRACKINGNUMBER.INVALID',
+    );
+    expect((invalid as TrackingProviderError).detail).toContain('TRACKING.TRACKINGNUMBER.INVALID');
   });
 
   it('indexes results by number, preferring a result without error for a reused number', () => {

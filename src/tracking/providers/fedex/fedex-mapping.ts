@@ -1,6 +1,6 @@
 import type { RemoteCheckpoint } from '../remote/provider-adapter';
 import type { TrackingResult } from '../tracking-provider';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { TrackingProviderError, providerDetail } from '../tracking-provider-error';
 import { fedexInstant } from './fedex-dates';
 import { FEDEX_HANDOVER_CODES, fedexStatus } from './fedex-statuses';
 
@@ -108,10 +108,11 @@ export function isFedexNotFound(code: string | undefined): boolean {
 export function mapFedexResult(result: FedexTrackResult): TrackingResult | TrackingProviderError {
   if (result.error?.code) {
     if (isFedexNotFound(result.error.code)) return { checkpoints: [], facts: {} };
-    return TrackingProviderError.permanent(
-      `FedEx: ${result.error.code}${result.error.message ? ` (${result.error.message})` : ''}`,
-      { provider: 'fedex' },
-    );
+    // Our words; FedEx's own (code, message) for the operator only.
+    return TrackingProviderError.permanent('FedEx could not track the number', {
+      provider: 'fedex',
+      detail: providerDetail(result.error.code, result.error.message),
+    });
   }
   const events = result.scanEvents ?? [];
   const seen = new Map<string, RemoteCheckpoint>();

@@ -1,4 +1,7 @@
 import { ThrottlerStorageService } from '@nestjs/throttler';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gzipSync } from 'node:zlib';
 import {
   startFakeProviderServer,
   type FakeProviderServer,
@@ -79,7 +82,9 @@ describe('FetchProviderHttp', () => {
       const error = await failure(http.request({ method: 'GET', url: `${server.baseUrl}/x` }));
       expect(error).toBeInstanceOf(ProviderCredentialsRejected);
       expect((error as ProviderCredentialsRejected).status).toBe(status);
-      expect((error as Error).message).toContain('bad key');
+      // Our words in the message; the server's only in the operator's detail.
+      expect((error as Error).message).not.toContain('bad key');
+      expect((error as ProviderCredentialsRejected).detail).toContain('bad key');
     }
   });
 
@@ -125,5 +130,86 @@ describe('FetchProviderHttp', () => {
     )) as TrackingProviderError;
     expect(error.transient).toBe(true);
     expect(error.message).toMatch(/unreachable/);
+  });
+
+  describe('where a team\u2019s credentials may connect', () => {
+    const checked = (allowedHosts: string[], trustedOrigins: string[] = []) =>
+      new FetchProviderHttp({
+        provider: 'ups',
+        budgetKey: 'c1',
+        requestsPerSecond: 100,
+        timeoutMs: 2000,
+        limiter: new ProviderRateLimiter(storage),
+        outbound: {
+          trustedOrigins,
+          policy: { allowedHosts, lookup: async () => [{ address: '127.0.0.1', family: 4 }] },
+        },
+      });
+    beforeEach(() => server.on('GET', '/ok', () => ({ status: 200, body: { ok: true } })));
+
+    it('refuses a private address unless allowed, without connecting, in its own words', async () => {
+      const before = server.requests.length;
+      const error = (await failure(
+        checked([]).request({ method: 'GET', url: `${server.baseUrl}/ok` }),
+      )) as TrackingProviderError;
+      expect(error).toBeInstanceOf(TrackingProviderError);
+      expect([error.kind, error.message]).toEqual([
+        'permanent',
+        'ups: refused: not a public address',
+      ]);
+      // The name or address refused is for the operator only.
+      expect(error.detail).toContain('127.0.0.1');
+      const named = (await failure(
+        checked([]).request({ method: 'GET', url: `http://internal.example:1/ok` }),
+      )) as TrackingProviderError;
+      expect(named.message).toBe('ups: refused: not a public address');
+      expect(server.requests.length).toBe(before);
+    });
+
+    it('reaches allowed hosts and the provider\u2019s own origin', async () => {
+      const allowed = await checked(['127.0.0.1']).request({
+        method: 'GET',
+        url: `${server.baseUrl}/ok`,
+      });
+      expect(allowed.body).toEqual({ ok: true });
+      const trusted = await checked([], [server.baseUrl]).request({
+        method: 'GET',
+        url: `${server.baseUrl}/ok`,
+      });
+      expect(trusted.body).toEqual({ ok: true });
+    });
+
+    it('connects to the address it checked, whatever DNS says later (pinned)', async () => {
+      // provider.test has no DNS entry: only the policy's answer can take the request there.
+      const port = new URL(server.baseUrl).port;
+      const pinned = await checked(['127.0.0.1']).request({
+        method: 'GET',
+        url: `http://provider.test:${port}/ok`,
+      });
+      expect(pinned.body).toEqual({ ok: true });
+    });
+  });
+
+  it('decodes gzip answers and never follows a redirect', async () => {
+    const other = createServer((req, res) => {
+      if (req.url === '/moved') {
+        res.writeHead(302, { Location: '/zipped' }).end();
+        return;
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      res.end(gzipSync(JSON.stringify({ zipped: req.headers['accept-encoding'] })));
+    });
+    await new Promise<void>((resolve) => other.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(other.address() as AddressInfo).port}`;
+    try {
+      const answer = await http.request({ method: 'GET', url: `${base}/zipped` });
+      expect(answer.body).toEqual({ zipped: 'gzip, deflate, br' });
+      const moved = (await failure(
+        http.request({ method: 'GET', url: `${base}/moved` }),
+      )) as TrackingProviderError;
+      expect([moved.kind, moved.message]).toEqual(['permanent', 'ups answered HTTP 302']);
+    } finally {
+      await new Promise((resolve) => other.close(resolve));
+    }
   });
 });

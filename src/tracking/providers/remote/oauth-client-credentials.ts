@@ -5,6 +5,9 @@ import type {
   ProviderType,
 } from './provider-adapter';
 import { TrackingProviderError } from '../tracking-provider-error';
+import { providerUrl } from './provider-url';
+
+export { providerUrl };
 
 /** What differs between carriers using the OAuth 2.0 client-credentials grant. */
 export interface OAuthClientCredentials {
@@ -14,11 +17,6 @@ export interface OAuthClientCredentials {
   readonly tokenPath: string;
   /** Headers and body (form or JSON) of the token request, from the credentials. */
   tokenRequest(ctx: ProviderCallContext): Pick<ProviderHttpRequest, 'headers' | 'form' | 'json'>;
-}
-
-/** `path` joined to the credentials' base URL (trailing slashes dropped). */
-export function providerUrl(ctx: ProviderCallContext, path: string): string {
-  return `${ctx.credentials.baseUrl.replace(/\/+$/, '')}${path}`;
 }
 
 /** Asks the token endpoint for a new access token. */

@@ -206,13 +206,18 @@ export interface ProviderAdapter {
   parsePush?(body: unknown): PushedUpdate[];
 }
 
-/** The provider refused the credentials (401/403): they are marked invalid, not retried. */
+/**
+ * The provider refused the credentials (401/403): they are marked invalid, not retried. The
+ * message becomes the credentials' `rejectionReason` and the team's notification: our own
+ * words only (see TrackingProviderError); what the server said is the operator's `detail`.
+ */
 export class ProviderCredentialsRejected extends Error {
   override readonly name = 'ProviderCredentialsRejected';
   constructor(
     readonly provider: ProviderType,
     readonly status: number,
     message = `${provider} rejected the credentials (HTTP ${status})`,
+    readonly detail: string | null = null,
   ) {
     super(message);
   }

@@ -1,11 +1,12 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
+import { AppConfig } from '../../../config/app-config';
 import { RATE_LIMIT_STORAGE } from '../../../rate-limit/rate-limit.module';
 import { chunk } from '../../tracking-service/concurrency';
 import type { TrackingResult } from '../tracking-provider';
 import { TrackingProviderError } from '../tracking-provider-error';
-import { FetchProviderHttp } from './fetch-provider-http';
+import { FetchProviderHttp, type ProviderOutbound } from './fetch-provider-http';
 import {
   ProviderCredentialsRejected,
   ProviderNumberNotRegistered,
@@ -14,7 +15,7 @@ import {
 } from './provider-adapter';
 import { ProviderCredentialsStore, type TrackingCredentials } from './provider-credentials-store';
 import { ProviderRateLimiter } from './provider-rate-limiter';
-import { mayRouteRemotely, routeShipment } from './provider-routing';
+import { INSTANCE_CREDENTIALS_KEY, mayRouteRemotely, routeShipment } from './provider-routing';
 import { MemoryProviderTokenCache } from './provider-token-cache';
 import { pushSubscriptionDue } from './push-subscription-rules';
 import { nextStopAttempt, STOP_LEASE_MS } from './remote-stop-rules';
@@ -97,6 +98,7 @@ export class RemoteTracking {
     private readonly dataSource: DataSource,
     readonly credentials: ProviderCredentialsStore,
     @Inject(RATE_LIMIT_STORAGE) storage: ThrottlerStorage,
+    private readonly config: AppConfig,
   ) {
     this.limiter = new ProviderRateLimiter(storage);
   }
@@ -576,9 +578,24 @@ export class RemoteTracking {
         requestsPerSecond,
         timeoutMs: options.timeoutMs,
         limiter: this.limiter,
+        outbound: this.outbound(route),
       }),
       tokens: this.tokens,
       now: options.now,
+    };
+  }
+
+  /**
+   * A team chose its credentials' `baseUrl`: any server but the provider's own is reached
+   * through the outbound policy (public addresses only unless in
+   * TRACKING_PROVIDER_ALLOWED_HOSTS), so the refresh cannot be pointed into the deployment's
+   * network. The operator's TRACKING_PROVIDER goes where it is told.
+   */
+  private outbound(route: TrackingCredentials): ProviderOutbound | undefined {
+    if (route.credentials.id === INSTANCE_CREDENTIALS_KEY) return undefined;
+    return {
+      trustedOrigins: [new URL(route.adapter.defaultBaseUrl).origin],
+      policy: { allowedHosts: this.config.trackingProviderAllowedHosts },
     };
   }
 }

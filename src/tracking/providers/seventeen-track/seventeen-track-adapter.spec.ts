@@ -1,5 +1,6 @@
 import { fakeProviderContext } from '../../../../test/fakes/provider-call-context';
 import { startSeventeenTrackFake } from '../../../../test/fakes/seventeen-track-fake';
+import { ProviderCredentialsRejected } from '../remote/provider-adapter';
 import { seventeenTrackAdapter, seventeenTrackSignature } from './seventeen-track-adapter';
 import { carrierOfSeventeenTrackKey, seventeenTrackKeyOf } from './seventeen-track-carriers';
 import { mapTrackInfo, type SeventeenTrackInfo } from './seventeen-track-track-info';
@@ -195,6 +196,46 @@ describe('17TRACK stop against the fake', () => {
       expect(fake.registered.get('RR123456785CN')?.stopped).toBe(true);
       expect(result.get('LX000000000CN')).toMatchObject({ kind: 'permanent' });
       expect(result.get('LX000000000CN')?.message).toContain('-18019902');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('words refusals itself: 17TRACK\u2019s own message is only the operator\u2019s detail', async () => {
+    const fake = await startSeventeenTrackFake();
+    try {
+      const ctx = fakeProviderContext({
+        ...credentials,
+        baseUrl: fake.apiUrl,
+        secrets: { apiKey: fake.apiKey },
+      });
+      const number = 'RR123456785CN';
+      fake.server.failNext({
+        status: 200,
+        body: {
+          code: 0,
+          data: {
+            accepted: [],
+            rejected: [{ number, error: { code: -18019999, message: 'words of the server' } }],
+          },
+        },
+      });
+      const refused = (
+        await seventeenTrackAdapter.register!(ctx, [{ trackingNumber: number, carrierCode: null }])
+      ).get(number);
+      expect(refused?.message).toBe(`17track refused to register ${number}: error`);
+      expect(refused?.detail).toBe('-18019999 words of the server');
+      fake.server.failNext({
+        status: 200,
+        body: { code: -18010002, data: { errors: [{ code: -18010002, message: 'words' }] } },
+      });
+      const rejected = await seventeenTrackAdapter
+        .track(ctx, [{ trackingNumber: number, carrierCode: null }])
+        .catch((e: unknown) => e as ProviderCredentialsRejected);
+      expect(rejected).toBeInstanceOf(ProviderCredentialsRejected);
+      expect((rejected as ProviderCredentialsRejected).message).toBe(
+        '17track /gettrackinfo failed: invalid key (-18010002)',
+      );
     } finally {
       await fake.close();
     }

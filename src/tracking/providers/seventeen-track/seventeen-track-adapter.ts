@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { TrackingProviderError, providerDetail } from '../tracking-provider-error';
 import {
   ProviderCredentialsRejected,
   ProviderNumberNotRegistered,
@@ -12,6 +12,7 @@ import {
   type PushedUpdate,
   type StopOutcomes,
 } from '../remote/provider-adapter';
+import { providerUrl } from '../remote/provider-url';
 import { carrierOfSeventeenTrackKey, seventeenTrackKeyOf } from './seventeen-track-carriers';
 import { mapTrackInfo, type SeventeenTrackInfo } from './seventeen-track-track-info';
 
@@ -29,6 +30,18 @@ export const SeventeenTrackErrors = {
   notRegistered: -18019902,
   carrierNotDetected: -18019903,
 } as const;
+/** Our words for the codes we know: messages never carry the answer's own text. */
+const ERROR_WORDS: Readonly<Record<number, string>> = {
+  [SeventeenTrackErrors.ipNotWhitelisted]: 'IP address not allowed for the key',
+  [SeventeenTrackErrors.invalidKey]: 'invalid key',
+  [SeventeenTrackErrors.internal]: 'internal error',
+  [SeventeenTrackErrors.accountDisabled]: 'account disabled',
+  [SeventeenTrackErrors.unauthorized]: 'unauthorized',
+  [SeventeenTrackErrors.tooManyNumbers]: 'too many numbers',
+  [SeventeenTrackErrors.alreadyRegistered]: 'already registered',
+  [SeventeenTrackErrors.notRegistered]: 'not registered',
+  [SeventeenTrackErrors.carrierNotDetected]: 'carrier not detected',
+};
 const CREDENTIAL_ERRORS: ReadonlySet<number> = new Set([
   SeventeenTrackErrors.ipNotWhitelisted,
   SeventeenTrackErrors.invalidKey,
@@ -81,8 +94,8 @@ export const seventeenTrackAdapter: ProviderAdapter = {
         code === SeventeenTrackErrors.alreadyRegistered
           ? null
           : TrackingProviderError.permanent(
-              `17track refused to register ${item.number}: ${describeError(item.error)}`,
-              { provider: '17track' },
+              `17track refused to register ${item.number}: ${reasonOf(item.error)}`,
+              { provider: '17track', detail: detailOf(item.error) },
             ),
       );
     }
@@ -111,8 +124,8 @@ export const seventeenTrackAdapter: ProviderAdapter = {
         item.error?.code === SeventeenTrackErrors.notRegistered
           ? new ProviderNumberNotRegistered('17track', item.number)
           : TrackingProviderError.permanent(
-              `17track could not track ${item.number}: ${describeError(item.error)}`,
-              { provider: '17track' },
+              `17track could not track ${item.number}: ${reasonOf(item.error)}`,
+              { provider: '17track', detail: detailOf(item.error) },
             ),
       );
     }
@@ -129,8 +142,8 @@ export const seventeenTrackAdapter: ProviderAdapter = {
       out.set(
         item.number,
         TrackingProviderError.permanent(
-          `17track could not stop ${item.number}: ${describeError(item.error)}`,
-          { provider: '17track' },
+          `17track could not stop ${item.number}: ${reasonOf(item.error)}`,
+          { provider: '17track', detail: detailOf(item.error) },
         ),
       );
     }
@@ -182,7 +195,7 @@ async function call(
   }
   const response = await ctx.http.request({
     method: 'POST',
-    url: `${ctx.credentials.baseUrl}${path}`,
+    url: providerUrl(ctx, path),
     headers: { '17token': apiKey },
     json: requests.map((r) => {
       const carrier = seventeenTrackKeyOf(r.carrierCode);
@@ -202,17 +215,28 @@ async function call(
   }
   if (code !== 0) {
     // UNCONFIRMED: shape of a whole-request error (code + data.errors[0].message assumed).
-    const message = `17track ${path} failed: ${describeError(envelope.data?.errors?.[0] ?? { code, message: envelope.message })}`;
-    if (CREDENTIAL_ERRORS.has(code)) throw new ProviderCredentialsRejected('17track', 401, message);
+    const error = envelope.data?.errors?.[0] ?? { code, message: envelope.message };
+    const message = `17track ${path} failed: ${reasonOf({ code })}`;
+    const detail = detailOf(error);
+    if (CREDENTIAL_ERRORS.has(code))
+      throw new ProviderCredentialsRejected('17track', 401, message, detail);
     if (code === SeventeenTrackErrors.internal) {
-      throw TrackingProviderError.transient(message, { provider: '17track' });
+      throw TrackingProviderError.transient(message, { provider: '17track', detail });
     }
-    throw TrackingProviderError.permanent(message, { provider: '17track' });
+    throw TrackingProviderError.permanent(message, { provider: '17track', detail });
   }
   return envelope;
 }
 
-function describeError(error: { code?: number; message?: string } | undefined): string {
-  if (!error) return 'no reason given';
-  return [error.code, error.message].filter((x) => x !== undefined && x !== '').join(' ');
+/** A known error code in our words (with the code), else a fixed word. */
+function reasonOf(error: { code?: unknown } | undefined): string {
+  const code = error?.code;
+  if (typeof code === 'number' && Object.prototype.hasOwnProperty.call(ERROR_WORDS, code))
+    return `${ERROR_WORDS[code]} (${code})`;
+  return 'error';
+}
+
+/** What 17TRACK said, for the operator only. */
+function detailOf(error: { code?: unknown; message?: unknown } | undefined): string | null {
+  return providerDetail(error?.code, error?.message);
 }

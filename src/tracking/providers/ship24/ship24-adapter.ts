@@ -6,7 +6,8 @@ import {
   type ProviderOutcome,
   type ProviderTrackRequest,
 } from '../remote/provider-adapter';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { providerUrl } from '../remote/provider-url';
+import { TrackingProviderError, providerDetail } from '../tracking-provider-error';
 import { eachUntilTransient } from '../remote/track-one-by-one';
 import { carrierFromShip24Courier, firstCourierCode } from './ship24-carriers';
 import { mapShip24Tracking, record, ship24TrackingNumber, text } from './ship24-tracking';
@@ -48,8 +49,9 @@ export const ship24Adapter: ProviderAdapter = {
     const body = record(response.body);
     const items = Array.isArray(body?.data) ? body.data : null;
     if (items === null) {
-      throw TrackingProviderError.permanent(`ship24 refused the bulk: ${describeErrors(body)}`, {
+      throw TrackingProviderError.permanent(`ship24 refused the bulk (HTTP ${response.status})`, {
         provider: 'ship24',
+        detail: describeErrors(body),
       });
     }
     for (const raw of items) {
@@ -60,8 +62,9 @@ export const ship24Adapter: ProviderAdapter = {
         number,
         item.itemStatus === 'created' || item.itemStatus === 'existing'
           ? null
-          : TrackingProviderError.permanent(`ship24 refused ${number}: ${describeErrors(item)}`, {
+          : TrackingProviderError.permanent(`ship24 refused ${number}`, {
               provider: 'ship24',
+              detail: describeErrors(item),
             }),
       );
     }
@@ -164,17 +167,13 @@ async function unsubscribe(
   return null;
 }
 
-function describeErrors(body: Record<string, unknown> | null): string {
+/** Ship24's own words of a refusal, for the operator only (never in a message). */
+function describeErrors(body: Record<string, unknown> | null): string | null {
   const errors = Array.isArray(body?.errors) ? body.errors.map(record) : [];
-  const words = errors
-    .map((e) => [text(e?.code), text(e?.message)].filter(Boolean).join(' '))
-    .filter(Boolean);
-  return words.length > 0 ? words.join('; ') : 'no reason given';
+  return providerDetail(...errors.flatMap((e) => [text(e?.code), text(e?.message)]));
 }
 
-function url(ctx: ProviderCallContext, path: string): string {
-  return `${ctx.credentials.baseUrl.replace(/\/+$/, '')}${path}`;
-}
+const url = providerUrl;
 
 function headers(ctx: ProviderCallContext): Record<string, string> {
   const apiKey = ctx.credentials.secrets.apiKey;

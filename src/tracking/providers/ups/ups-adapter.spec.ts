@@ -171,7 +171,9 @@ describe('UPS adapter against the UPS fake', () => {
     const error: unknown = await track(ctx, NUMBER).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderCredentialsRejected);
     expect((error as ProviderCredentialsRejected).status).toBe(401);
-    expect((error as Error).message).toContain('ClientId is Invalid');
+    // Our words in the message; the server's only in the operator's detail.
+    expect((error as Error).message).not.toContain('ClientId is Invalid');
+    expect((error as ProviderCredentialsRejected).detail).toContain('ClientId is Invalid');
     expect(fake.trackCalls()).toHaveLength(0);
   });
 
@@ -225,7 +227,9 @@ describe('UPS adapter against the UPS fake', () => {
     const error = answers.get('BADNUMBER1') as TrackingProviderError;
     expect(error).toBeInstanceOf(TrackingProviderError);
     expect(error.kind).toBe('permanent');
-    expect(error.message).toContain('TV1002');
+    // Our words in the message; the server's only in the operator's detail.
+    expect(error?.message).not.toContain('TV1002');
+    expect(error?.detail).toContain('TV1002');
   });
 
   describe('Track Alert v2 subscription', () => {
@@ -273,7 +277,9 @@ describe('UPS adapter against the UPS fake', () => {
       expect(mixed.get(OTHER)).toMatchObject({ kind: 'permanent' });
       const refused = await upsTrackAlert.subscribe(context(), [request('1Z1234567$8')]);
       expect(refused.get('1Z1234567$8')).toMatchObject({ kind: 'permanent' });
-      expect(refused.get('1Z1234567$8')?.message).toContain('VSS210');
+      // Our words in the message; the server's only in the operator's detail.
+      expect(refused.get('1Z1234567$8')?.message).not.toContain('VSS210');
+      expect(refused.get('1Z1234567$8')?.detail).toContain('VSS210');
     });
 
     it('throws a 429 with its Retry-After, and refused credentials', async () => {

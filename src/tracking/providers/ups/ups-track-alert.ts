@@ -3,7 +3,7 @@ import type {
   ProviderTrackRequest,
   PushSubscription,
 } from '../remote/provider-adapter';
-import { TrackingProviderError } from '../tracking-provider-error';
+import { TrackingProviderError, providerDetail } from '../tracking-provider-error';
 import { upsAuthorized, upsUrl } from './ups-auth';
 import { UPS_LOCALE, UPS_TRANSACTION_SRC, upsTransId, upsWebhookSecret } from './ups-settings';
 
@@ -22,14 +22,15 @@ export const UPS_TRACK_ALERT_NUMBER = /^1Z[0-9A-Z]{16}$/;
 
 const normalized = (number: string) => number.trim().toUpperCase();
 
-function describeErrors(body: unknown): string {
+/** UPS's own words of a refusal, for the operator only (never in a message). */
+function describeErrors(body: unknown): string | null {
   const errors = (body as { response?: { errors?: unknown } } | null)?.response?.errors;
-  const words = (Array.isArray(errors) ? errors : [])
-    .map((e: { code?: unknown; message?: unknown }) =>
-      [e?.code, e?.message].filter((w) => typeof w === 'string' && w !== '').join(' '),
-    )
-    .filter(Boolean);
-  return words.length > 0 ? words.join('; ') : 'no reason given';
+  return providerDetail(
+    ...(Array.isArray(errors) ? errors : []).flatMap((e: { code?: unknown; message?: unknown }) => [
+      typeof e?.code === 'string' ? e.code : null,
+      typeof e?.message === 'string' ? e.message : null,
+    ]),
+  );
 }
 
 /**
@@ -71,10 +72,13 @@ export const upsTrackAlert: PushSubscription = {
       // The whole subscription request rejected (VSS codes), invalid numbers listed or not.
       acceptStatuses: [400],
     }));
-    const refused = (reason: string) =>
-      TrackingProviderError.permanent(`UPS Track Alert refused ${reason}`, { provider: 'ups' });
+    const refused = (what: string, detail: string | null = null) =>
+      TrackingProviderError.permanent(`UPS Track Alert refused ${what}`, {
+        provider: 'ups',
+        detail,
+      });
     if (res.status === 400) {
-      const error = refused(`the subscription: ${describeErrors(res.body)}`);
+      const error = refused('the subscription (HTTP 400)', describeErrors(res.body));
       for (const r of requests) out.set(r.trackingNumber, error);
       return out;
     }

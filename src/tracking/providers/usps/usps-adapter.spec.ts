@@ -146,7 +146,9 @@ describe('USPS adapter against the USPS fake', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ProviderCredentialsRejected);
-    expect((error as Error).message).toContain('invalid_client');
+    // Our words in the message; the server's only in the operator's detail.
+    expect((error as Error).message).not.toContain('invalid_client');
+    expect((error as ProviderCredentialsRejected).detail).toContain('invalid_client');
     expect(fake.trackCalls()).toHaveLength(0);
   });
 
