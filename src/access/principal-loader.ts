@@ -18,8 +18,11 @@ export function hashToken(token: string): string {
 export class PrincipalLoader {
   constructor(@Inject(PRINCIPAL_SOURCE) private readonly source: PrincipalSource) {}
 
-  /** One round trip: the token (by SHA-256, live) and the user's memberships. */
-  fromToken(token: string, now = new Date()): Promise<Principal | null> {
+  /**
+   * One round trip: the token (by SHA-256, live at `now`, by default the source's clock: tests
+   * move it) and the user's memberships.
+   */
+  fromToken(token: string, now?: Date): Promise<Principal | null> {
     return this.source.byTokenHash(hashToken(token), now);
   }
 

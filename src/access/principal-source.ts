@@ -7,10 +7,11 @@ import type { Principal } from './principal';
  */
 export interface PrincipalSource {
   /**
-   * The principal of a live access token (not revoked, expiring after `now`) found by the
-   * token's SHA-256, with every membership; null when there is none.
+   * The principal of a live access token (not revoked, expiring after `now`, by default the
+   * time of the clock every expiry decision uses) found by the token's SHA-256, with every
+   * membership; null when there is none.
    */
-  byTokenHash(tokenHash: string, now: Date): Promise<Principal | null>;
+  byTokenHash(tokenHash: string, now?: Date): Promise<Principal | null>;
   /** The principal of a user without a token (work done for them), or null. */
   byUser(userId: string): Promise<Principal | null>;
 }

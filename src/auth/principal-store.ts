@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import type { PrincipalSource } from '../access/principal-source';
 import { preparedQuery } from '../database/query';
+import { Clock } from './clock';
 import { teamIdsOfMemberSql, ADMIN_ROLES } from '../teams/team-member-store';
 import { joinUserSql, userEmailSql } from '../users/user-store';
 import {
@@ -66,13 +67,16 @@ function toPrincipal(r: PrincipalRow): Principal {
  */
 @Injectable()
 export class PrincipalStore implements PrincipalSource {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
 
   private get pool(): Pool {
     return (this.dataSource.driver as unknown as { master: Pool }).master;
   }
 
-  async byTokenHash(tokenHash: string, now: Date): Promise<Principal | null> {
+  async byTokenHash(tokenHash: string, now = this.clock.now()): Promise<Principal | null> {
     const { rows } = await preparedQuery(this.pool, BY_TOKEN, [tokenHash, now]);
     return rows.length ? toPrincipal(rows[0] as PrincipalRow) : null;
   }
