@@ -11,9 +11,10 @@ export interface MemberRow {
   role: TeamRole;
 }
 
-/** Workspace access given with an invitation, applied when it is accepted. */
-export interface InvitedPermission {
+/** Workspace access of a team member, or given with an invitation and applied on acceptance. */
+export interface WorkspacePermission {
   workspaceId: string;
+  /** An access level, or null to revoke. */
   accessLevel: string | null;
 }
 
@@ -22,7 +23,7 @@ export interface PendingInvitation {
   id: string;
   team_id: string;
   role: TeamRole;
-  invited_permissions: InvitedPermission[] | null;
+  invited_permissions: WorkspacePermission[] | null;
 }
 
 export interface NewInvitation {
@@ -31,7 +32,7 @@ export interface NewInvitation {
   role: TeamRole;
   codeHash: string;
   invitedAt: Date;
-  permissions: InvitedPermission[];
+  permissions: WorkspacePermission[];
 }
 
 /** A team as the teams a user administers list it. */
@@ -211,7 +212,7 @@ export class TeamMemberStore {
     db: SqlRunner,
     teamId: string,
     email: string,
-  ): Promise<{ id: string; invited_permissions: InvitedPermission[] } | undefined> {
+  ): Promise<{ id: string; invited_permissions: WorkspacePermission[] } | undefined> {
     return queryOne(
       db,
       `SELECT id, invited_permissions FROM team_member
@@ -233,7 +234,7 @@ export class TeamMemberStore {
   async setInvitedPermissions(
     db: SqlRunner,
     id: string,
-    permissions: InvitedPermission[],
+    permissions: WorkspacePermission[],
   ): Promise<void> {
     await execute(db, `UPDATE team_member SET invited_permissions = $2::jsonb WHERE id = $1`, [
       id,
