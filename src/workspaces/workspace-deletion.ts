@@ -10,6 +10,12 @@ const INTERVAL_NAME = 'workspace-deletion';
 /** One tick works at most this long, so a node never hogs a connection. */
 const TICK_BUDGET_MS = 5000;
 
+/** A table whose rows go with a workspace, by its column naming the workspace. */
+interface OwnedTable {
+  table: string;
+  column: string;
+}
+
 /**
  * Deletes workspaces. Small ones go at once, in the request's transaction, through the FK
  * cascades. Large ones (more than WORKSPACE_SYNC_DELETE_LIMIT shipments + orders) are only
@@ -124,9 +130,4 @@ export function deletionOrder(rows: readonly WorkspaceTable[]): OwnedTable[] {
     order.push({ table: next.table.replace(/^"|"$/g, ''), column: next.column });
   }
   return order;
-}
-
-interface OwnedTable {
-  table: string;
-  column: string;
 }
