@@ -8,6 +8,8 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { PrincipalLoader } from '../../src/access/principal-loader';
+import { Clock } from '../../src/auth/clock';
+import { PrincipalStore } from '../../src/auth/principal-store';
 import { preparedQuery } from '../../src/database/query';
 
 interface Plan {
@@ -25,7 +27,9 @@ const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
 });
-const principals = new PrincipalLoader({ driver: { master: pool } } as never);
+const principals = new PrincipalLoader(
+  new PrincipalStore({ driver: { master: pool } } as never, new Clock()),
+);
 
 const server = http.createServer(async (req, res) => {
   try {

@@ -12,6 +12,8 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { PrincipalLoader } from '../../src/access/principal-loader';
+import { Clock } from '../../src/auth/clock';
+import { PrincipalStore } from '../../src/auth/principal-store';
 import { preparedQuery } from '../../src/database/query';
 
 const item = JSON.parse(readFileSync(process.env.ITEM_PLAN_FILE!, 'utf8')) as {
@@ -23,7 +25,9 @@ const pool = new Pool({
   connectionString: process.env.DATABASE_URL,
   max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
 });
-const principals = new PrincipalLoader({ driver: { master: pool } } as never);
+const principals = new PrincipalLoader(
+  new PrincipalStore({ driver: { master: pool } } as never, new Clock()),
+);
 
 // Every column the API's create fills for a sandbox number (tracking fields, facts, schedule).
 const INSERT_SHIPMENT = `INSERT INTO shipment (workspace_id, tracking_number, email, origin_carrier, tracking_status,

@@ -1,9 +1,8 @@
-import { Injectable, Optional } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import type { StrategyCreatedStatic } from 'passport';
 import { Strategy } from 'passport-http-bearer';
-import { Clock } from '../auth/clock';
 import { bearerToken } from './bearer-token';
 import type { Principal } from './principal';
 import { PrincipalLoader } from './principal-loader';
@@ -18,16 +17,13 @@ const CHALLENGE = 'Bearer realm="api", error="invalid_token"';
 
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
-  constructor(
-    private readonly principals: PrincipalLoader,
-    // Expiry is decided by the injectable clock (src/auth/clock.ts), so tests can move time.
-    @Optional() private readonly clock?: Clock,
-  ) {
+  // Expiry is decided by the principal source's clock (the auth module's), so tests can move it.
+  constructor(private readonly principals: PrincipalLoader) {
     super({ realm: 'api' });
   }
 
   async validate(token: string): Promise<Principal | false> {
-    return (await this.principals.fromToken(token, this.clock?.now() ?? new Date())) ?? false;
+    return (await this.principals.fromToken(token)) ?? false;
   }
 
   override authenticate(req: Request): void {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isStorableText } from '../hydra/filters/filter';
+import { OauthClientStore } from '../oauth-clients/oauth-client-store';
 
 /** Parameters of the authorization request carried through the login form. */
 export const AUTHORIZE_PARAMS = [
@@ -38,16 +39,16 @@ export function authorizationParams(source: object): Record<string, string> {
  */
 @Injectable()
 export class AuthorizationRequests {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly clients: OauthClientStore,
+  ) {}
 
   async check(params: Record<string, string>): Promise<CheckedRequest> {
     if (!params.client_id) return { error: 'Missing parameter: client_id.' };
     // No stored public id holds a NUL (and PostgreSQL refuses to compare one).
     if (!isStorableText(params.client_id)) return { error: 'Unknown client.' };
-    const [row] = await this.dataSource.query(
-      `SELECT name, redirect_uris FROM oauth_client WHERE public_id = $1`,
-      [params.client_id],
-    );
+    const row = await this.clients.byPublicId(this.dataSource, params.client_id);
     if (!row) return { error: 'Unknown client.' };
     const client: ClientView = { name: row.name, redirectUris: row.redirect_uris };
     if (params.redirect_uri) {

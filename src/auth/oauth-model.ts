@@ -13,7 +13,11 @@ import type {
 } from '@node-oauth/oauth2-server';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
+import { OauthClientStore } from '../oauth-clients/oauth-client-store';
+import { UserStore } from '../users/user-store';
+import { AccessTokenStore } from './access-token-store';
 import { Clock } from './clock';
+import { OAuthGrantStore } from './oauth-grant-store';
 import { hashToken } from './secret-token';
 
 /** The only scope there is: the token acts as its user. */
@@ -46,13 +50,14 @@ export class OAuthModel
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly clients: OauthClientStore,
+    private readonly users: UserStore,
+    private readonly accessTokens: AccessTokenStore,
+    private readonly grants: OAuthGrantStore,
   ) {}
 
   async getClient(clientId: string, clientSecret: string | null): Promise<OAuthClient | Falsey> {
-    const [row] = await this.dataSource.query(
-      `SELECT id, user_id, redirect_uris, grants, secret_hash FROM oauth_client WHERE public_id = $1`,
-      [clientId],
-    );
+    const row = await this.clients.byPublicId(this.dataSource, clientId);
     if (!row) return null;
     // No secret: the authorization page, or a PKCE exchange (the library allows no other case).
     if (clientSecret != null && !sameHash(hashToken(clientSecret), row.secret_hash)) return null;
@@ -64,11 +69,8 @@ export class OAuthModel
    * unverified account may belong to someone else's address (a storefront registration).
    */
   async getUserFromClient(client: Client): Promise<OAuthUser | Falsey> {
-    const [row] = await this.dataSource.query(
-      `SELECT id, email::text AS email FROM "user" WHERE id = $1 AND email_verified`,
-      [(client as OAuthClient).userId],
-    );
-    return row ? { id: row.id, email: row.email } : null;
+    const user = await this.users.verifiedIdentity(this.dataSource, (client as OAuthClient).userId);
+    return user ? { id: user.id, email: user.email } : null;
   }
 
   async validateScope(_user: User, _client: Client, scope?: string[]): Promise<string[] | Falsey> {
@@ -87,28 +89,28 @@ export class OAuthModel
     await this.dataSource.transaction(async (em) => {
       if (familyId && owner.familyId) {
         // Shares the lock revokeFamily() takes: a family revoked meanwhile gets nothing.
-        const [code] = await em.query(
-          `SELECT revoked_at FROM oauth_authorization_code WHERE family_id = $1 FOR SHARE`,
-          [familyId],
-        );
-        if (code?.revoked_at) throw new InvalidGrantError('Invalid grant: the grant was revoked');
+        if (await this.grants.familyRevokedAt(em, familyId))
+          throw new InvalidGrantError('Invalid grant: the grant was revoked');
       }
-      await em.query(
-        `INSERT INTO access_token (token_hash, user_id, client_id, scope, expires_at, family_id)
-         VALUES ($1, $2, $3, $4, $5, $6)`,
-        [hashToken(token.accessToken), owner.id, client.id, scope, accessExpiresAt, familyId],
-      );
-      if (token.refreshToken) {
-        await em.query(
-          `INSERT INTO oauth_refresh_token (token_hash, family_id, client_id, user_id, scope, expires_at)
-           VALUES ($1, $2, $3, $4, $5, $6)`,
-          [hashToken(token.refreshToken), familyId, client.id, owner.id, scope, refreshExpiresAt],
-        );
+      await this.accessTokens.insert(em, {
+        tokenHash: hashToken(token.accessToken),
+        userId: owner.id,
+        clientId: client.id,
+        scope,
+        expiresAt: accessExpiresAt,
+        familyId,
+      });
+      if (token.refreshToken && familyId) {
+        await this.grants.insertRefreshToken(em, {
+          tokenHash: hashToken(token.refreshToken),
+          familyId,
+          clientId: client.id,
+          userId: owner.id,
+          scope,
+          expiresAt: refreshExpiresAt!,
+        });
       }
-      await em.query(`UPDATE "user" SET last_logged_in_at = $2 WHERE id = $1`, [
-        owner.id,
-        this.clock.now(),
-      ]);
+      await this.users.recordLogin(em, owner.id, this.clock.now());
     });
     return {
       ...token,
@@ -121,17 +123,14 @@ export class OAuthModel
 
   /** Used by the library's authenticate(); the API's own guard reads tokens the same way. */
   async getAccessToken(accessToken: string): Promise<Token | Falsey> {
-    const [row] = await this.dataSource.query(
-      `SELECT t.*, u.email::text AS email FROM access_token t JOIN "user" u ON u.id = t.user_id
-        WHERE t.token_hash = $1 AND t.revoked_at IS NULL`,
-      [hashToken(accessToken)],
-    );
+    const row = await this.accessTokens.live(this.dataSource, hashToken(accessToken));
     if (!row) return null;
     return {
       accessToken,
       accessTokenExpiresAt: this.toLibraryTime(row.expires_at),
       scope: scopeArray(row.scope),
-      client: { id: row.client_id, grants: [] },
+      // A first-party session's token has no client.
+      client: { id: row.client_id, grants: [] } as Client,
       user: { id: row.user_id, email: row.email },
     };
   }
@@ -150,30 +149,21 @@ export class OAuthModel
     user: User,
   ): Promise<AuthorizationCode | Falsey> {
     const expiresAt = this.clock.in(AUTHORIZATION_CODE_LIFETIME);
-    await this.dataSource.query(
-      `INSERT INTO oauth_authorization_code
-         (code_hash, client_id, user_id, redirect_uri, scope, code_challenge, code_challenge_method, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        hashToken(code.authorizationCode),
-        client.id,
-        user.id,
-        code.redirectUri,
-        scopeString(code.scope),
-        code.codeChallenge ?? null,
-        code.codeChallenge ? (code.codeChallengeMethod ?? 'S256') : null,
-        expiresAt,
-      ],
-    );
+    await this.grants.insertCode(this.dataSource, {
+      codeHash: hashToken(code.authorizationCode),
+      clientId: client.id,
+      userId: (user as OAuthUser).id,
+      redirectUri: code.redirectUri ?? null,
+      scope: scopeString(code.scope),
+      codeChallenge: code.codeChallenge ?? null,
+      codeChallengeMethod: code.codeChallenge ? (code.codeChallengeMethod ?? 'S256') : null,
+      expiresAt,
+    });
     return { ...code, expiresAt, client, user };
   }
 
   async getAuthorizationCode(authorizationCode: string): Promise<AuthorizationCode | Falsey> {
-    const [row] = await this.dataSource.query(
-      `SELECT c.*, u.email::text AS email FROM oauth_authorization_code c JOIN "user" u ON u.id = c.user_id
-        WHERE c.code_hash = $1`,
-      [hashToken(authorizationCode)],
-    );
+    const row = await this.grants.code(this.dataSource, hashToken(authorizationCode));
     if (!row) return null;
     if (row.used_at) {
       // A code used twice was leaked: what it issued is revoked (RFC 6749 4.1.2).
@@ -184,7 +174,8 @@ export class OAuthModel
     return {
       authorizationCode,
       expiresAt: this.toLibraryTime(row.expires_at),
-      redirectUri: row.redirect_uri ?? undefined,
+      // Absent when the request named none (the client's only registered URI was used).
+      redirectUri: (row.redirect_uri ?? undefined) as string,
       scope: scopeArray(row.scope),
       codeChallenge: row.code_challenge ?? undefined,
       codeChallengeMethod: row.code_challenge_method ?? undefined,
@@ -194,23 +185,15 @@ export class OAuthModel
   }
 
   async revokeAuthorizationCode(code: AuthorizationCode): Promise<boolean> {
-    const rows = await this.dataSource.query(
-      `UPDATE oauth_authorization_code SET used_at = $2
-        WHERE code_hash = $1 AND used_at IS NULL AND revoked_at IS NULL RETURNING id`,
-      [hashToken(code.authorizationCode), this.clock.now()],
-    );
-    if (rowCount(rows) > 0) return true;
+    const hash = hashToken(code.authorizationCode);
+    if (await this.grants.spendCode(this.dataSource, hash, this.clock.now())) return true;
     const familyId = (code.user as OAuthUser).familyId;
     if (familyId) await this.revokeFamily(familyId);
     return false;
   }
 
   async getRefreshToken(refreshToken: string): Promise<RefreshToken | Falsey> {
-    const [row] = await this.dataSource.query(
-      `SELECT r.*, u.email::text AS email FROM oauth_refresh_token r JOIN "user" u ON u.id = r.user_id
-        WHERE r.token_hash = $1`,
-      [hashToken(refreshToken)],
-    );
+    const row = await this.grants.refreshToken(this.dataSource, hashToken(refreshToken));
     if (!row) return null;
     if (row.revoked_at) return null;
     if (row.used_at) {
@@ -230,12 +213,8 @@ export class OAuthModel
   /** Rotation: the presented refresh token is spent; a concurrent second use loses. */
   async revokeToken(token: RefreshToken | Token): Promise<boolean> {
     if (!token.refreshToken) return false;
-    const rows = await this.dataSource.query(
-      `UPDATE oauth_refresh_token SET used_at = $2
-        WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL RETURNING id`,
-      [hashToken(token.refreshToken), this.clock.now()],
-    );
-    if (rowCount(rows) > 0) return true;
+    const hash = hashToken(token.refreshToken);
+    if (await this.grants.spendRefreshToken(this.dataSource, hash, this.clock.now())) return true;
     const familyId = (token.user as OAuthUser).familyId;
     if (familyId) await this.revokeFamily(familyId);
     return false;
@@ -245,27 +224,9 @@ export class OAuthModel
   async revokeFamily(familyId: string, em: EntityManager = this.dataSource.manager): Promise<void> {
     const now = this.clock.now();
     await em.transaction(async (tx) => {
-      await tx.query(
-        `UPDATE oauth_authorization_code SET revoked_at = COALESCE(revoked_at, $2) WHERE family_id = $1`,
-        [familyId, now],
-      );
-      await tx.query(
-        `UPDATE oauth_refresh_token SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL`,
-        [familyId, now],
-      );
-      await tx.query(
-        `UPDATE access_token SET revoked_at = $2 WHERE family_id = $1 AND revoked_at IS NULL`,
-        [familyId, now],
-      );
+      await this.grants.revokeFamily(tx, familyId, now);
+      await this.accessTokens.revokeFamily(tx, familyId, now);
     });
-  }
-
-  private async user(id: string): Promise<OAuthUser | null> {
-    const [row] = await this.dataSource.query(
-      `SELECT id, email::text AS email FROM "user" WHERE id = $1`,
-      [id],
-    );
-    return row ? { id: row.id, email: row.email } : null;
   }
 
   /** A date the library computed from the real time, moved onto our clock. */
@@ -292,12 +253,4 @@ function scopeString(scope: string[] | string | undefined): string | null {
 
 function scopeArray(scope: string | null): string[] | undefined {
   return scope ? scope.split(' ') : undefined;
-}
-
-/** TypeORM's query() answers an UPDATE ... RETURNING as [rows, count] on PostgreSQL. */
-function rowCount(result: unknown): number {
-  if (Array.isArray(result) && result.length === 2 && typeof result[1] === 'number') {
-    return result[1];
-  }
-  return Array.isArray(result) ? result.length : 0;
 }

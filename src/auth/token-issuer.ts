@@ -1,6 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { SqlRunner } from '../database/query';
+import { UserStore } from '../users/user-store';
+import { AccessTokenStore } from './access-token-store';
 import { Clock } from './clock';
+import { OAuthGrantStore } from './oauth-grant-store';
 import { USER_SCOPE } from './oauth-model';
 import { hashToken, randomSecret } from './secret-token';
 
@@ -27,21 +31,25 @@ export class TokenIssuer {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly accessTokens: AccessTokenStore,
+    private readonly grants: OAuthGrantStore,
+    private readonly users: UserStore,
   ) {}
 
   async issue(
     user: { id: string; email: string },
-    em: EntityManager = this.dataSource.manager,
+    db: SqlRunner = this.dataSource,
   ): Promise<TokenResponse> {
     const token = randomSecret();
-    await em.query(
-      `INSERT INTO access_token (token_hash, user_id, scope, expires_at) VALUES ($1, $2, $3, $4)`,
-      [hashToken(token), user.id, USER_SCOPE, this.clock.in(ACCESS_TOKEN_LIFETIME)],
-    );
-    await em.query(`UPDATE "user" SET last_logged_in_at = $2 WHERE id = $1`, [
-      user.id,
-      this.clock.now(),
-    ]);
+    await this.accessTokens.insert(db, {
+      tokenHash: hashToken(token),
+      userId: user.id,
+      clientId: null,
+      scope: USER_SCOPE,
+      expiresAt: this.clock.in(ACCESS_TOKEN_LIFETIME),
+      familyId: null,
+    });
+    await this.users.recordLogin(db, user.id, this.clock.now());
     return {
       access_token: token,
       expires_in: ACCESS_TOKEN_LIFETIME,
@@ -61,23 +69,11 @@ export class TokenIssuer {
    */
   async revokeAllFor(
     userId: string,
-    em: EntityManager = this.dataSource.manager,
+    db: SqlRunner = this.dataSource,
     keepTokenId: string | null = null,
   ): Promise<void> {
     const now = this.clock.now();
-    await em.query(
-      `UPDATE access_token SET revoked_at = $2
-        WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2
-          AND id IS DISTINCT FROM $3::uuid`,
-      [userId, now, keepTokenId],
-    );
-    await em.query(
-      `UPDATE oauth_refresh_token SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
-      [userId, now],
-    );
-    await em.query(
-      `UPDATE oauth_authorization_code SET revoked_at = $2 WHERE user_id = $1 AND revoked_at IS NULL`,
-      [userId, now],
-    );
+    await this.accessTokens.revokeAllOf(db, userId, now, keepTokenId);
+    await this.grants.revokeAllOf(db, userId, now);
   }
 }

@@ -3,13 +3,14 @@ import { ResourceController } from '../hydra/controller/resource-controller';
 import { CredentialsCipher } from './credentials-cipher';
 import { Credentials } from './credentials.entity';
 import { CredentialsService } from './credentials.service';
+import { WorkspaceSmtpCredentialsStore } from './workspace-smtp-credentials-store';
 
 export class CredentialsController extends ResourceController(Credentials, CredentialsService) {}
 
 /** /credentials and /teams/{id}/credentials; secrets sealed with CREDENTIALS_ENCRYPTION_KEY. */
 @Module({
   controllers: [CredentialsController],
-  providers: [CredentialsCipher, CredentialsService],
-  exports: [CredentialsCipher, CredentialsService],
+  providers: [CredentialsCipher, CredentialsService, WorkspaceSmtpCredentialsStore],
+  exports: [CredentialsCipher, CredentialsService, WorkspaceSmtpCredentialsStore],
 })
 export class CredentialsModule {}

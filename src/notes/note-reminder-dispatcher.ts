@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { PeriodicTask } from '../jobs/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
-import { userSeesWorkspaceSql } from '../access/workspace-visibility';
+import { userSeesWorkspaceSql } from '../workspaces/workspace-member-store';
 import { AppConfig } from '../config/app-config';
 import { NotificationsService } from '../notifications/notifications.service';
 import { query } from '../database/query';

@@ -1,11 +1,13 @@
-import { Inject, Module } from '@nestjs/common';
+import { Inject, Module, forwardRef } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { randomSecret } from '../auth/secret-token';
+import { UsersModule } from '../users/users.module';
 import { OauthClient } from './oauth-client.entity';
+import { OauthClientStore } from './oauth-client-store';
 import { OauthClientsService } from './oauth-clients.service';
 
 /** OAuth clients: CRUD from the declaration, but the creation answers the secret once. */
@@ -35,8 +37,10 @@ export class OauthClientsController extends ResourceController(OauthClient) {
 }
 
 @Module({
+  // Users end their OAuth clients (AccessRevocation); clients are made by verified users.
+  imports: [forwardRef(() => UsersModule)],
   controllers: [OauthClientsController],
-  providers: [OauthClientsService],
-  exports: [OauthClientsService],
+  providers: [OauthClientsService, OauthClientStore],
+  exports: [OauthClientsService, OauthClientStore],
 })
 export class OauthClientsModule {}

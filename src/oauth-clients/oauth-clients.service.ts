@@ -1,15 +1,23 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { hashToken, randomSecret } from '../auth/secret-token';
+import type { SqlRunner } from '../database/query';
 import { ForbiddenError } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { UserStore } from '../users/user-store';
 import { OauthClient } from './oauth-client.entity';
+import { OauthClientStore } from './oauth-client-store';
 
 /** `<id>_<random>`: the public client id (FOSOAuthServer's format: readable, unguessable). */
 export function newPublicId(id: string): string {
   return `${id}_${randomBytes(18).toString('base64url')}`;
+}
+
+/** A client made outside HTTP, with the secret shown once. */
+export interface IssuedClient {
+  client: { id: string; publicId: string };
+  secret: string;
 }
 
 /**
@@ -18,16 +26,19 @@ export function newPublicId(id: string): string {
  */
 @Injectable()
 export class OauthClientsService {
+  constructor(
+    private readonly clients: OauthClientStore,
+    private readonly users: UserStore,
+  ) {}
+
   /** Hooks of one creation; the plain secret goes back to the caller once. */
   creationHooks(secret: string): ResourceHooks<OauthClient> {
+    const { clients, users } = this;
     return {
       async prepare(client: OauthClient, ctx: WriteContext) {
         // A client's secret is a key to the account: only a proven owner of the address may
         // make one (an unverified account could belong to someone else's address).
-        const [user] = await ctx.em.query(`SELECT email_verified FROM "user" WHERE id = $1`, [
-          ctx.principal.userId,
-        ]);
-        if (!user?.email_verified) {
+        if (!(await users.emailVerified(ctx.em, ctx.principal.userId))) {
           throw new ForbiddenError('Verify your e-mail address before registering OAuth clients.');
         }
         client.user = { id: ctx.principal.userId } as OauthClient['user'];
@@ -39,7 +50,7 @@ export class OauthClientsService {
         await ctx.em.save(client);
         // The public id starts with the row id, known only once saved.
         client.publicId = newPublicId(client.id);
-        await ctx.em.update(OauthClient, { id: client.id }, { publicId: client.publicId });
+        await clients.setPublicId(ctx.em, client.id, client.publicId);
       },
     };
   }
@@ -48,35 +59,39 @@ export class OauthClientsService {
    * Deletes every OAuth client `userId` made; their tokens, refresh tokens and codes go with
    * them (foreign keys), those other users granted them included.
    */
-  async deleteAllOf(em: EntityManager, userId: string): Promise<void> {
-    await em.query(`DELETE FROM oauth_client WHERE user_id = $1`, [userId]);
+  async deleteAllOf(db: SqlRunner, userId: string): Promise<void> {
+    await this.clients.deleteAllOf(db, userId);
   }
 
-  /** Creates a client for a user outside HTTP (CLI bootstrap); returns the plain secret. */
+  /** Creates a client for a user outside HTTP (CLI bootstrap); answers the plain secret. */
   async createFor(
-    em: EntityManager,
+    db: SqlRunner,
     principal: Pick<Principal, 'userId'>,
     name: string,
     redirectUris: string[] = [],
-  ): Promise<{ client: OauthClient; secret: string }> {
+  ): Promise<IssuedClient> {
     const secret = randomSecret();
-    const client = em.create(OauthClient, {
+    const id = await this.clients.insert(db, {
+      userId: principal.userId,
       name,
       redirectUris,
-      user: { id: principal.userId },
       publicId: newPublicId(randomSecret(8)),
       secretHash: hashToken(secret),
     });
-    await em.save(client);
-    client.publicId = newPublicId(client.id);
-    await em.update(OauthClient, { id: client.id }, { publicId: client.publicId });
-    return { client, secret };
+    const publicId = newPublicId(id);
+    await this.clients.setPublicId(db, id, publicId);
+    return { client: { id, publicId }, secret };
   }
 
-  /** Replaces the secret of an existing client (the old one stops working at once). */
-  async rotateSecret(em: EntityManager, clientId: string): Promise<string> {
+  /**
+   * The user's client named `name` with a new secret (the old one stops working at once), made
+   * when the user has none: what the CLI bootstrap hands out on every run.
+   */
+  async issueNamed(db: SqlRunner, userId: string, name: string): Promise<IssuedClient> {
+    const existing = await this.clients.byName(db, userId, name);
+    if (!existing) return this.createFor(db, { userId }, name);
     const secret = randomSecret();
-    await em.update(OauthClient, { id: clientId }, { secretHash: hashToken(secret) });
-    return secret;
+    await this.clients.setSecretHash(db, existing.id, hashToken(secret));
+    return { client: { id: existing.id, publicId: existing.public_id }, secret };
   }
 }

@@ -7,6 +7,7 @@ import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { MailDispatcher } from '../mail/mail-dispatcher';
 import { InvitationsService } from '../teams/invitations.service';
 import { AccessRevocation } from '../users/access-revocation';
+import { UserStore } from '../users/user-store';
 import { accountMails } from './account-mails';
 import { UserTokens } from './user-tokens';
 
@@ -38,6 +39,7 @@ export class AccountService {
     private readonly invitations: InvitationsService,
     private readonly mail: MailDispatcher,
     private readonly revocation: AccessRevocation,
+    private readonly users: UserStore,
   ) {}
 
   /**
@@ -49,22 +51,14 @@ export class AccountService {
     const passwordHash = input.password ? await hashPassword(input.password) : null;
     return this.dataSource.transaction(async (em) => {
       if (input.invitationCode) return this.signupInvited(em, input, passwordHash);
-      const [created] = await em.query(
-        `INSERT INTO "user" (email, first_name, last_name) VALUES ($1, $2, $3)
-         ON CONFLICT (email) DO NOTHING RETURNING id, email::text AS email`,
-        [input.email, input.firstName, input.lastName],
-      );
-      const user =
-        created ??
-        (
-          await em.query(
-            `SELECT id, email::text AS email, email_verified FROM "user" WHERE email = $1`,
-            [input.email],
-          )
-        )[0];
-      if (user.email_verified) {
-        this.mail.dispatch(accountMails.alreadyRegistered(this.config, user.email));
-        return null;
+      let user = await this.users.insertIfNew(em, input);
+      if (!user) {
+        const existing = (await this.users.byEmail(em, input.email))!;
+        if (existing.email_verified) {
+          this.mail.dispatch(accountMails.alreadyRegistered(this.config, existing.email));
+          return null;
+        }
+        user = existing;
       }
       const code = await this.tokens.issue(em, user.id, 'verify_email', passwordHash);
       this.mail.dispatch(accountMails.verification(this.config, user.email, code));
@@ -84,10 +78,7 @@ export class AccountService {
 
   async resendVerification(email: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const [user] = await em.query(
-        `SELECT id, email::text AS email, email_verified FROM "user" WHERE email = $1`,
-        [email],
-      );
+      const user = await this.users.byEmail(em, email);
       if (!user || user.email_verified) return;
       const password = await this.tokens.pendingPassword(em, user.id);
       await this.tokens.invalidate(em, user.id, 'verify_email');
@@ -98,10 +89,7 @@ export class AccountService {
 
   async sendPasswordReset(email: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const [user] = await em.query(
-        `SELECT id, email::text AS email FROM "user" WHERE email = $1`,
-        [email],
-      );
+      const user = await this.users.byEmail(em, email);
       if (!user) return;
       // One live reset code per account: the new one voids those mailed before.
       await this.tokens.invalidate(em, user.id, 'reset_password');
@@ -147,14 +135,8 @@ export class AccountService {
     if (!invitation) {
       throw invalidCode('invitationCode', 'This invitation code is invalid or has expired.');
     }
-    await em.query(
-      `INSERT INTO "user" (email, first_name, last_name) VALUES ($1, $2, $3) ON CONFLICT (email) DO NOTHING`,
-      [input.email, input.firstName, input.lastName],
-    );
-    const [row] = await em.query(
-      `SELECT id, password_hash, email_verified FROM "user" WHERE email = $1`,
-      [input.email],
-    );
+    await this.users.insertIfNew(em, input);
+    const row = (await this.users.byEmail(em, input.email))!;
     // A verified account's password stays: the invitation proves the address, not a wish to
     // change it (an unverified account's password was set by nobody proven: it goes).
     // A new address is verified by the code, with every invitation waiting for it; an account
@@ -179,10 +161,7 @@ export class AccountService {
     passwordHash: string | null,
     acceptInvitations = true,
   ): Promise<{ id: string; email: string }> {
-    const [before] = await em.query(`SELECT email_verified FROM "user" WHERE id = $1 FOR UPDATE`, [
-      userId,
-    ]);
-    const firstProof = !before.email_verified;
+    const firstProof = !(await this.users.emailVerified(em, userId, true));
     if (firstProof) {
       // Until now anyone could have held this account (a storefront registration takes an
       // address nobody proved): what was set up before its owner proved it goes. Tokens and
@@ -190,14 +169,7 @@ export class AccountService {
       // proof carries, or none.
       await this.revocation.revoke(em, userId, { keepOAuthClients: false, keepTokenId: null });
     }
-    const [row] = await em.query(
-      `UPDATE "user" SET email_verified = true,
-              password_hash = CASE WHEN $3 THEN $2 ELSE COALESCE($2, password_hash) END,
-              updated_at = now()
-        WHERE id = $1 RETURNING id, email::text AS email`,
-      [userId, passwordHash, firstProof],
-    );
-    const user = (Array.isArray(row) ? row[0] : row) as { id: string; email: string };
+    const user = await this.users.markVerified(em, userId, passwordHash, firstProof);
     await this.tokens.invalidate(em, user.id, 'verify_email');
     if (acceptInvitations) await this.invitations.acceptAll(em, user.id, user.email);
     return user;

@@ -7,16 +7,17 @@ import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { link } from '../mail/links';
 import { MailDispatcher } from '../mail/mail-dispatcher';
 import { removeNotesOfDeleted } from '../notes/record-notes';
+import { WorkspaceMemberStore } from '../workspaces/workspace-member-store';
 import type { TeamRole } from './team-member.entity';
+import {
+  TeamMemberStore,
+  type PendingInvitation,
+  type WorkspacePermission,
+} from './team-member-store';
+import { TeamStore } from './team-store';
 
 /** How long an invitation code stays valid. */
 export const INVITATION_LIFETIME = 14 * 24 * 3600;
-
-export interface WorkspacePermission {
-  workspaceId: string;
-  /** An access level, or null to revoke. */
-  accessLevel: string | null;
-}
 
 export interface InviteResult {
   teamMemberId: string;
@@ -37,6 +38,9 @@ export class InvitationsService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly mail: MailDispatcher,
+    private readonly teams: TeamStore,
+    private readonly members: TeamMemberStore,
+    private readonly workspaceMembers: WorkspaceMemberStore,
   ) {}
 
   async invite(
@@ -49,14 +53,9 @@ export class InvitationsService {
     property = 'invitedEmail',
   ): Promise<InviteResult> {
     const email = rawEmail.trim();
-    const [team] = await em.query(`SELECT id, name FROM team WHERE id = $1`, [teamId]);
+    const teamName = await this.teams.name(em, teamId);
     // Only the team's own members are told apart (its admins see them anyway).
-    const [existing] = await em.query(
-      `SELECT m.id FROM team_member m JOIN "user" u ON u.id = m.member_id
-        WHERE m.team_id = $1 AND u.email = $2`,
-      [teamId, email],
-    );
-    if (existing) {
+    if (await this.members.memberByEmail(em, teamId, email)) {
       throw ValidationError.of(
         property,
         'This user is already a member of the team.',
@@ -64,27 +63,22 @@ export class InvitationsService {
       );
     }
     const code = randomSecret();
-    const [pending] = await em.query(
-      `INSERT INTO team_member (team_id, invited_email, role, invite_token_hash, invited_at, invited_permissions)
-       VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-       ON CONFLICT (team_id, invited_email) WHERE member_id IS NULL
-       DO UPDATE SET role = EXCLUDED.role, invite_token_hash = EXCLUDED.invite_token_hash,
-                     invited_at = EXCLUDED.invited_at, invited_permissions = EXCLUDED.invited_permissions
-       RETURNING id`,
-      [teamId, email, role, hashToken(code), this.clock.now(), JSON.stringify(grants(permissions))],
-    );
-    this.sendInvitation(email, team.name, inviter.email, code);
-    return { teamMemberId: pending.id };
+    const teamMemberId = await this.members.upsertInvitation(em, {
+      teamId,
+      email,
+      role,
+      codeHash: hashToken(code),
+      invitedAt: this.clock.now(),
+      permissions: grants(permissions),
+    });
+    this.sendInvitation(email, teamName ?? '', inviter.email, code);
+    return { teamMemberId };
   }
 
   /** A new code for a pending invitation (the old one stops working). */
   async resend(em: EntityManager, inviterEmail: string, teamMemberId: string): Promise<void> {
-    const [row] = await em.query(
-      `SELECT m.invited_email::text AS email, m.member_id, t.name FROM team_member m JOIN team t ON t.id = m.team_id
-        WHERE m.id = $1`,
-      [teamMemberId],
-    );
-    if (row.member_id) {
+    const invitation = await this.members.invitation(em, teamMemberId);
+    if (!invitation || invitation.member_id) {
       throw ValidationError.of(
         'invitedEmail',
         'This invitation was already accepted.',
@@ -92,12 +86,8 @@ export class InvitationsService {
       );
     }
     const code = randomSecret();
-    await em.query(`UPDATE team_member SET invite_token_hash = $2, invited_at = $3 WHERE id = $1`, [
-      teamMemberId,
-      hashToken(code),
-      this.clock.now(),
-    ]);
-    this.sendInvitation(row.email, row.name, inviterEmail, code);
+    await this.members.renewInvitationCode(em, teamMemberId, hashToken(code), this.clock.now());
+    this.sendInvitation(invitation.email, invitation.name, inviterEmail, code);
   }
 
   /** The pending, unexpired invitation of `email` with `code`, or null. */
@@ -106,15 +96,8 @@ export class InvitationsService {
     email: string,
     code: string,
   ): Promise<{ id: string; teamId: string; teamName: string } | null> {
-    const [row] = await em.query(
-      `SELECT m.id, m.team_id, t.name FROM team_member m JOIN team t ON t.id = m.team_id
-        WHERE m.invite_token_hash = $1 AND m.member_id IS NULL AND m.invited_email = $2 AND m.invited_at > $3`,
-      [
-        hashToken(code),
-        email.trim(),
-        new Date(this.clock.now().getTime() - INVITATION_LIFETIME * 1000),
-      ],
-    );
+    const since = new Date(this.clock.now().getTime() - INVITATION_LIFETIME * 1000);
+    const row = await this.members.findInvitation(em, hashToken(code), email.trim(), since);
     return row ? { id: row.id, teamId: row.team_id, teamName: row.name } : null;
   }
 
@@ -123,43 +106,51 @@ export class InvitationsService {
    * the invited role and gets the invited workspace access.
    */
   async acceptAll(em: EntityManager, userId: string, email: string): Promise<void> {
-    const pending = await em.query(
-      `SELECT id, team_id, role, invited_permissions FROM team_member
-        WHERE member_id IS NULL AND invited_email = $1 FOR UPDATE`,
-      [email],
-    );
-    for (const invitation of pending) await this.acceptRow(em, invitation, userId);
+    for (const invitation of await this.members.pendingFor(em, email))
+      await this.acceptPending(em, invitation, userId);
   }
 
   /** Accepts one pending invitation (found with its code) for the user of its address. */
   async accept(em: EntityManager, invitationId: string, userId: string): Promise<void> {
-    const [invitation] = await em.query(
-      `SELECT id, team_id, role, invited_permissions FROM team_member
-        WHERE id = $1 AND member_id IS NULL FOR UPDATE`,
-      [invitationId],
-    );
-    if (invitation) await this.acceptRow(em, invitation, userId);
+    const invitation = await this.members.pending(em, invitationId);
+    if (invitation) await this.acceptPending(em, invitation, userId);
   }
 
-  private async acceptRow(
+  /**
+   * Grants (upsert) or revokes (accessLevel null) workspace access of a team member. Only
+   * workspaces of that team are touched; the notes on a revoked access go with it.
+   */
+  async applyPermissions(
     em: EntityManager,
-    invitation: { id: string; team_id: string; invited_permissions: WorkspacePermission[] | null },
+    teamId: string,
+    userId: string,
+    permissions: WorkspacePermission[],
+  ): Promise<void> {
+    for (const p of permissions) {
+      if (p.accessLevel === null) {
+        const gone = await this.workspaceMembers.revoke(em, teamId, p.workspaceId, userId);
+        await removeNotesOfDeleted(em, 'workspace_members', gone);
+      } else {
+        await this.workspaceMembers.grant(em, teamId, p.workspaceId, userId, p.accessLevel);
+      }
+    }
+  }
+
+  /** A member already (another invitation was accepted first): the invitation just goes. */
+  private async acceptPending(
+    em: EntityManager,
+    invitation: PendingInvitation,
     userId: string,
   ): Promise<void> {
-    const [already] = await em.query(
-      `SELECT id FROM team_member WHERE team_id = $1 AND member_id = $2`,
-      [invitation.team_id, userId],
+    if (await this.members.membershipOf(em, invitation.team_id, userId))
+      await this.members.delete(em, invitation.id);
+    else await this.members.accept(em, invitation.id, userId);
+    await this.applyPermissions(
+      em,
+      invitation.team_id,
+      userId,
+      invitation.invited_permissions ?? [],
     );
-    if (already) {
-      await em.query(`DELETE FROM team_member WHERE id = $1`, [invitation.id]);
-    } else {
-      await em.query(
-        `UPDATE team_member SET member_id = $2, invite_token_hash = NULL, invited_permissions = '[]'::jsonb
-          WHERE id = $1`,
-        [invitation.id, userId],
-      );
-    }
-    await applyPermissions(em, invitation.team_id, userId, invitation.invited_permissions ?? []);
   }
 
   private sendInvitation(
@@ -182,37 +173,7 @@ export class InvitationsService {
   }
 }
 
+/** What an invitation grants: the permissions that give access (a revocation grants nothing). */
 function grants(permissions: WorkspacePermission[]): WorkspacePermission[] {
   return permissions.filter((p) => p.accessLevel !== null);
-}
-
-/**
- * Grants (upsert) or revokes (accessLevel null) workspace access of a team member. Only
- * workspaces of that team are touched.
- */
-export async function applyPermissions(
-  em: EntityManager,
-  teamId: string,
-  userId: string,
-  permissions: WorkspacePermission[],
-): Promise<void> {
-  for (const p of permissions) {
-    if (p.accessLevel === null) {
-      // DELETE ... RETURNING answers [rows, count] through TypeORM.
-      const [gone]: [Array<{ id: string; workspace_id: string }>, number] = await em.query(
-        `DELETE FROM workspace_member wm USING workspace w
-          WHERE wm.workspace_id = w.id AND w.team_id = $1 AND wm.workspace_id = $2 AND wm.user_id = $3
-          RETURNING wm.id, wm.workspace_id`,
-        [teamId, p.workspaceId, userId],
-      );
-      await removeNotesOfDeleted(em, 'workspace_members', gone);
-    } else {
-      await em.query(
-        `INSERT INTO workspace_member (workspace_id, user_id, access_level)
-         SELECT w.id, $3, $4 FROM workspace w WHERE w.id = $2 AND w.team_id = $1
-         ON CONFLICT (workspace_id, user_id) DO UPDATE SET access_level = EXCLUDED.access_level`,
-        [teamId, p.workspaceId, userId, p.accessLevel],
-      );
-    }
-  }
 }

@@ -11,6 +11,7 @@ import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorator
 import { userPhotoSql } from '../users/user-photo';
 import { Choice } from '../hydra/validation/constraints';
 import { User } from '../users/user.entity';
+import { userEmailOfSql, userLastLoggedInOfSql, userNameOfSql } from '../users/user-store';
 import { TEAM_EMBEDDED_PROPERTIES, Team } from './team.entity';
 
 export const TEAM_ROLES = ['owner', 'admin', 'member'] as const;
@@ -59,21 +60,16 @@ export class TeamMember {
   @ApiProperty({ sql: "{a}.role = 'owner'", type: 'boolean' })
   teamOwner?: boolean;
 
-  @ApiProperty({
-    sql: "(SELECT NULLIF(trim(concat_ws(' ', u.first_name, u.last_name)), '') FROM \"user\" u WHERE u.id = {a}.member_id)",
-  })
+  @ApiProperty({ sql: userNameOfSql('{a}.member_id') })
   memberName?: string | null;
 
   @ApiProperty({ sql: userPhotoSql('{a}.member_id'), nullable: true })
   memberPhoto?: string | null;
 
-  @ApiProperty({ sql: '(SELECT u.email::text FROM "user" u WHERE u.id = {a}.member_id)' })
+  @ApiProperty({ sql: userEmailOfSql('{a}.member_id') })
   memberEmail?: string | null;
 
-  @ApiProperty({
-    sql: '(SELECT u.last_logged_in_at FROM "user" u WHERE u.id = {a}.member_id)',
-    type: 'datetime',
-  })
+  @ApiProperty({ sql: userLastLoggedInOfSql('{a}.member_id'), type: 'datetime' })
   memberLastLoggedIn?: string | null;
 
   @ApiProperty({ sql: '(SELECT tm.name FROM team tm WHERE tm.id = {a}.team_id)' })

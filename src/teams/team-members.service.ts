@@ -11,14 +11,10 @@ import {
 } from '../hydra/errors/api-errors';
 import { removeNotesOfDeleted } from '../notes/record-notes';
 import { checkPermissionTargets, readPermissions } from '../workspace-members/permissions-input';
+import { WorkspaceMemberStore } from '../workspaces/workspace-member-store';
+import { WorkspaceStore } from '../workspaces/workspace-store';
 import { InvitationsService } from './invitations.service';
-
-interface MemberRow {
-  id: string;
-  team_id: string;
-  member_id: string | null;
-  role: 'owner' | 'admin' | 'member';
-}
+import { TeamMemberStore, type MemberRow } from './team-member-store';
 
 /**
  * Writes of team memberships, with the rules on roles the declared access cannot say: an
@@ -31,6 +27,9 @@ export class TeamMembersService {
     private readonly dataSource: DataSource,
     private readonly modules: ModuleRef,
     private readonly invitations: InvitationsService,
+    private readonly members: TeamMemberStore,
+    private readonly workspaces: WorkspaceStore,
+    private readonly workspaceMembers: WorkspaceMemberStore,
   ) {}
 
   /** Invites `email` into `teamId` (already access-checked); answers the membership's id. */
@@ -43,7 +42,11 @@ export class TeamMembersService {
   ): Promise<string> {
     const permissions = readPermissions(rawPermissions, 'permissions');
     const result = await this.dataSource.transaction(async (em) => {
-      await checkPermissionTargets(em, principal, permissions, 'permissions', teamId);
+      const teamOf = await this.workspaces.teamsOf(
+        em,
+        permissions.map((p) => p.workspaceId),
+      );
+      checkPermissionTargets(teamOf, principal, permissions, 'permissions', teamId);
       // Invitations take a seat of the team's plan (billing), like members do.
       await this.modules
         .get(EntitlementsGuard, { strict: false })
@@ -73,10 +76,7 @@ export class TeamMembersService {
           ViolationCodes.invalid,
         );
       }
-      await em.query(`UPDATE team_member SET role = $2 WHERE id = $1`, [
-        id,
-        admin ? 'admin' : 'member',
-      ]);
+      await this.members.setRole(em, id, admin ? 'admin' : 'member');
     });
   }
 
@@ -93,11 +93,7 @@ export class TeamMembersService {
       }
       if (member.role === 'owner') {
         if (!self) throw new ForbiddenError('A team owner cannot be removed.');
-        const [{ owners }] = await em.query(
-          `SELECT count(*)::int AS owners FROM team_member WHERE team_id = $1 AND role = 'owner' AND member_id IS NOT NULL`,
-          [member.team_id],
-        );
-        if (owners <= 1) {
+        if ((await this.members.ownerCount(em, member.team_id)) <= 1) {
           throw ValidationError.of(
             'member',
             'The last owner cannot leave the team; delete the team instead.',
@@ -107,16 +103,14 @@ export class TeamMembersService {
       }
       if (member.member_id) {
         // Access to the team's workspaces ends with the membership (notes on it go too).
-        // DELETE ... RETURNING answers [rows, count] through TypeORM.
-        const [gone]: [Array<{ id: string; workspace_id: string }>, number] = await em.query(
-          `DELETE FROM workspace_member wm USING workspace w
-            WHERE wm.workspace_id = w.id AND w.team_id = $1 AND wm.user_id = $2
-            RETURNING wm.id, wm.workspace_id`,
-          [member.team_id, member.member_id],
+        const gone = await this.workspaceMembers.revokeAllInTeam(
+          em,
+          member.team_id,
+          member.member_id,
         );
         await removeNotesOfDeleted(em, 'workspace_members', gone);
       }
-      await em.query(`DELETE FROM team_member WHERE id = $1`, [id]);
+      await this.members.delete(em, id);
     });
   }
 
@@ -130,10 +124,7 @@ export class TeamMembersService {
 
   /** The membership, locked; 404 when it went away since the access check. */
   private async lock(em: EntityManager, id: string): Promise<MemberRow> {
-    const [row] = await em.query(
-      `SELECT id, team_id, member_id, role FROM team_member WHERE id = $1 FOR UPDATE`,
-      [id],
-    );
+    const row = await this.members.lock(em, id);
     if (!row) throw new NotFoundError();
     return row;
   }

@@ -1,22 +1,6 @@
-import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { TeamMember, TeamRole } from './team-member.entity';
-import { Team } from './team.entity';
 
-/** Creates a team owned by the principal and makes it visible for the rest of the request. */
-export async function createOwnedTeam(
-  em: EntityManager,
-  principal: Principal,
-  name: string,
-): Promise<Team> {
-  const team = await em.save(em.create(Team, { name }));
-  await em.save(
-    em.create(TeamMember, { team, member: { id: principal.userId }, role: 'owner' as TeamRole }),
-  );
-  grantTeam(principal, team.id, true, true);
-  return team;
-}
-
+/** The principal gains the team for the rest of the request (a team it just made or joined). */
 export function grantTeam(
   principal: Principal,
   teamId: string,

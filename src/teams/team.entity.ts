@@ -13,6 +13,7 @@ import {
   SHOPIFY_BILLING_WORKFLOW_SQL,
   SUBSCRIPTION_SQL,
 } from '../billing/team-billing-sql';
+import { workspaceCountOfTeamSql } from '../workspaces/workspace-store';
 
 /** What a team member's embedded `team` shows (the reference embeds the whole team). */
 export const TEAM_EMBEDDED_PROPERTIES = [
@@ -45,10 +46,7 @@ export class Team {
   @Column('text')
   name: string;
 
-  @ApiProperty({
-    sql: '(SELECT count(*)::int FROM workspace w WHERE w.team_id = {a}.id)',
-    type: 'integer',
-  })
+  @ApiProperty({ sql: workspaceCountOfTeamSql('{a}.id'), type: 'integer' })
   workspacesCount?: number;
 
   @ApiProperty({

@@ -1,6 +1,7 @@
 import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
 import { CredentialsModule } from '../credentials/credentials.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { DefaultTrackingPageStore } from './default-tracking-page-store';
 import { CustomDomainHomeMiddleware } from './page/custom-domain-home.middleware';
 import { HomeSearchService } from './page/home-search.service';
 import { HomeSite } from './page/home-site';
@@ -46,8 +47,9 @@ import { TrackingPagesService } from './tracking-pages.service';
     HomeSite,
     PageRenderer,
     RemoteImages,
+    DefaultTrackingPageStore,
   ],
-  exports: [TrackingPagesService, TrackingPageLinksService],
+  exports: [TrackingPagesService, TrackingPageLinksService, DefaultTrackingPageStore],
 })
 export class TrackingPagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

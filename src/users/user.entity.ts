@@ -9,6 +9,7 @@ import {
 import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { MaxLength } from '../hydra/validation/constraints';
 import { Media } from '../media/media.entity';
+import { teamIrisOfUserSql } from '../teams/team-member-store';
 import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-policy';
 
 @ApiResource({
@@ -95,11 +96,7 @@ export class User {
   @Column('text', { array: true, default: '{}' })
   needsHelpWith: string[];
 
-  @ApiProperty({
-    sql: "ARRAY(SELECT '/teams/' || m.team_id FROM team_member m WHERE m.member_id = {a}.id ORDER BY m.team_id)",
-    type: 'array',
-    items: 'string',
-  })
+  @ApiProperty({ sql: teamIrisOfUserSql('{a}.id'), type: 'array', items: 'string' })
   teams?: string[];
 
   @Column('timestamptz', { nullable: true })

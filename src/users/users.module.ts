@@ -1,17 +1,18 @@
-import { Module } from '@nestjs/common';
+import { Module, forwardRef } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { OauthClientsModule } from '../oauth-clients/oauth-clients.module';
 import { AccessRevocation } from './access-revocation';
 import { User } from './user.entity';
+import { UserStore } from './user-store';
 import { UserView } from './user-view';
 import { UsersService } from './users.service';
 
 export class UsersController extends ResourceController(User, UsersService) {}
 
 @Module({
-  imports: [OauthClientsModule],
+  imports: [forwardRef(() => OauthClientsModule)],
   controllers: [UsersController],
-  providers: [UsersService, UserView, AccessRevocation],
-  exports: [UserView, AccessRevocation],
+  providers: [UsersService, UserView, AccessRevocation, UserStore],
+  exports: [UserView, AccessRevocation, UserStore],
 })
 export class UsersModule {}

@@ -7,6 +7,13 @@ import { AccessRevocation } from './access-revocation';
 import { readPasswordChange } from './password-change.input';
 import { readNewPassword } from './password-policy';
 import type { User } from './user.entity';
+import { UserStore } from './user-store';
+
+/** What one PUT of a user carries from `prepare` to `afterWrite`. */
+export interface UserWrite {
+  /** Set when the write changes a password that is set: what the change keeps. */
+  passwordChange: { keepOAuthClients: boolean } | null;
+}
 
 /**
  * PUT /users/{id}: besides the declared properties, `plainPassword` (write-only, at least
@@ -22,37 +29,39 @@ import type { User } from './user.entity';
  * password revokes nothing: there was no password to steal.
  */
 @Injectable()
-export class UsersService implements ResourceHooks<User> {
-  /** Users whose set password this write changes, with what they keep. */
-  private readonly changed = new WeakMap<User, { keepOAuthClients: boolean }>();
-
+export class UsersService implements ResourceHooks<User, UserWrite> {
   constructor(
+    private readonly users: UserStore,
     private readonly throttle: AccountThrottle,
     private readonly revocation: AccessRevocation,
   ) {}
 
-  async prepare(user: User, ctx: WriteContext): Promise<void> {
+  begin(): UserWrite {
+    return { passwordChange: null };
+  }
+
+  async prepare(user: User, ctx: WriteContext<UserWrite>): Promise<void> {
     const password = readNewPassword(ctx.body.plainPassword, 'plainPassword');
     if (password === null) return;
     const { currentPassword: current, keepOAuthClients } = readPasswordChange(ctx.body);
-    const [row] = await ctx.em.query(`SELECT password_hash FROM "user" WHERE id = $1`, [user.id]);
-    if (row?.password_hash) {
+    const stored = await this.users.passwordHash(ctx.em, user.id);
+    if (stored) {
       if (ctx.request) await this.throttle.spend('password-login', ctx.request, user.id);
-      if (!current || !(await verifyPassword(current, row.password_hash))) {
+      if (!current || !(await verifyPassword(current, stored))) {
         throw ValidationError.of(
           'currentPassword',
           "This value should be the user's current password.",
           ViolationCodes.invalid,
         );
       }
-      this.changed.set(user, { keepOAuthClients: keepOAuthClients === true });
+      ctx.state.passwordChange = { keepOAuthClients: keepOAuthClients === true };
     }
     user.passwordHash = await hashPassword(password);
   }
 
   /** After the write's own checks, in its transaction: a refused write revokes nothing. */
-  async afterWrite(user: User, ctx: WriteContext): Promise<void> {
-    const change = this.changed.get(user);
+  async afterWrite(user: User, ctx: WriteContext<UserWrite>): Promise<void> {
+    const change = ctx.state.passwordChange;
     if (!change) return;
     await this.revocation.revoke(ctx.em, user.id, {
       keepOAuthClients: change.keepOAuthClients,

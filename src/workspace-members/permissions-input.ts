@@ -1,9 +1,8 @@
-import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
-import type { WorkspacePermission } from '../teams/invitations.service';
+import type { WorkspacePermission } from '../teams/team-member-store';
 import { ACCESS_LEVELS } from '../workspaces/workspace-member.entity';
 
 /**
@@ -55,22 +54,17 @@ export function readPermissions(value: unknown, path: string): WorkspacePermissi
 
 /**
  * Every workspace must be one the principal administers in `teamId` (or, without a team,
- * in any team: answers the team of each). Foreign or missing workspaces are 422.
+ * in any team): answers the team of each. Foreign or missing workspaces are 422. `teamOf`
+ * has the team of each existing workspace (WorkspaceStore.teamsOf).
  */
-export async function checkPermissionTargets(
-  em: EntityManager,
+export function checkPermissionTargets(
+  teamOf: ReadonlyMap<string, string>,
   principal: Principal,
   permissions: WorkspacePermission[],
   path: string,
   teamId?: string,
-): Promise<Map<string, string>> {
+): Map<string, string> {
   const teams = new Map<string, string>();
-  if (permissions.length === 0) return teams;
-  const rows: Array<{ id: string; team_id: string }> = await em.query(
-    `SELECT id, team_id FROM workspace WHERE id = ANY($1::uuid[])`,
-    [permissions.map((p) => p.workspaceId)],
-  );
-  const teamOf = new Map(rows.map((r) => [r.id, r.team_id]));
   const violations: Violation[] = [];
   permissions.forEach((p, i) => {
     const team = teamOf.get(p.workspaceId);

@@ -3,6 +3,7 @@ import { ForbiddenError } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import type { WorkspaceMember } from '../workspaces/workspace-member.entity';
+import { WorkspaceMemberStore } from '../workspaces/workspace-member-store';
 
 /**
  * Workspace members: anyone who sees the workspace sees its members; owners and admins of
@@ -10,27 +11,21 @@ import type { WorkspaceMember } from '../workspaces/workspace-member.entity';
  */
 @Injectable()
 export class WorkspaceMembersService implements ResourceHooks<WorkspaceMember> {
+  constructor(private readonly members: WorkspaceMemberStore) {}
+
   async prepare(member: WorkspaceMember, ctx: WriteContext): Promise<void> {
-    if (!(await this.isTeamAdmin(member, ctx))) {
+    const stored = await this.members.membership(ctx.em, member.id);
+    if (!stored || !ctx.principal.adminTeamIds.includes(stored.team_id)) {
       throw new ForbiddenError('Only owners and admins of the team change workspace access.');
     }
   }
 
   async beforeRemove(member: WorkspaceMember, ctx: WriteContext): Promise<void> {
-    const [row] = await ctx.em.query(`SELECT user_id FROM workspace_member WHERE id = $1`, [
-      member.id,
-    ]);
-    if (row.user_id !== ctx.principal.userId && !(await this.isTeamAdmin(member, ctx))) {
+    const stored = await this.members.membership(ctx.em, member.id);
+    const self = stored?.user_id === ctx.principal.userId;
+    if (!self && !(stored && ctx.principal.adminTeamIds.includes(stored.team_id))) {
       throw new ForbiddenError('Only owners and admins of the team remove workspace members.');
     }
     await removeNotesOfRecord(ctx, member.id);
-  }
-
-  private async isTeamAdmin(member: WorkspaceMember, ctx: WriteContext): Promise<boolean> {
-    const [row] = await ctx.em.query(
-      `SELECT w.team_id FROM workspace_member wm JOIN workspace w ON w.id = wm.workspace_id WHERE wm.id = $1`,
-      [member.id],
-    );
-    return !!row && ctx.principal.adminTeamIds.includes(row.team_id);
   }
 }

@@ -4,11 +4,9 @@ import { EntitlementsGuard } from '../billing/entitlements-guard';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import {
-  applyPermissions,
-  InvitationsService,
-  type WorkspacePermission,
-} from '../teams/invitations.service';
+import { InvitationsService } from '../teams/invitations.service';
+import { TeamMemberStore, type WorkspacePermission } from '../teams/team-member-store';
+import { WorkspaceStore } from '../workspaces/workspace-store';
 import { checkPermissionTargets, readPermissions } from './permissions-input';
 import type { WorkspacePermissionsBatchInput } from './workspace-permissions-batch.input';
 
@@ -27,6 +25,8 @@ export class WorkspacePermissionsBatch {
     private readonly dataSource: DataSource,
     private readonly invitations: InvitationsService,
     private readonly modules: ModuleRef,
+    private readonly members: TeamMemberStore,
+    private readonly workspaces: WorkspaceStore,
   ) {}
 
   async apply(principal: Principal, input: WorkspacePermissionsBatchInput) {
@@ -39,8 +39,12 @@ export class WorkspacePermissionsBatch {
       const violations: Violation[] = [];
       const results: Outcome[] = [];
       for (const [i, change] of changes.entries()) {
-        const teams = await checkPermissionTargets(
+        const teamOf = await this.workspaces.teamsOf(
           em,
+          change.permissions.map((p) => p.workspaceId),
+        );
+        const teams = checkPermissionTargets(
+          teamOf,
           principal,
           change.permissions,
           `changes[${i}].permissions`,
@@ -88,30 +92,17 @@ export class WorkspacePermissionsBatch {
     permissions: WorkspacePermission[],
     inviteMode: boolean,
   ): Promise<Outcome | null> {
-    const [member] = await em.query(
-      `SELECT m.member_id FROM team_member m JOIN "user" u ON u.id = m.member_id
-        WHERE m.team_id = $1 AND u.email = $2`,
-      [teamId, email],
-    );
-    if (member) {
-      await applyPermissions(em, teamId, member.member_id, permissions);
+    const memberId = await this.members.memberByEmail(em, teamId, email);
+    if (memberId) {
+      await this.invitations.applyPermissions(em, teamId, memberId, permissions);
       return 'updated';
     }
-    const [pending] = await em.query(
-      `SELECT id, invited_permissions FROM team_member
-        WHERE team_id = $1 AND member_id IS NULL AND invited_email = $2 FOR UPDATE`,
-      [teamId, email],
-    );
+    const pending = await this.members.pendingInTeam(em, teamId, email);
     if (pending) {
       const changed = new Set(permissions.map((p) => p.workspaceId));
-      const kept = (pending.invited_permissions as WorkspacePermission[]).filter(
-        (p) => !changed.has(p.workspaceId),
-      );
+      const kept = pending.invited_permissions.filter((p) => !changed.has(p.workspaceId));
       const granted = permissions.filter((p) => p.accessLevel !== null);
-      await em.query(`UPDATE team_member SET invited_permissions = $2::jsonb WHERE id = $1`, [
-        pending.id,
-        JSON.stringify([...kept, ...granted]),
-      ]);
+      await this.members.setInvitedPermissions(em, pending.id, [...kept, ...granted]);
       return 'updated';
     }
     if (!inviteMode) return null;

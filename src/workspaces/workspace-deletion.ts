@@ -4,14 +4,13 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MediaService } from '../media/media.service';
-import { quoteIdent } from '../hydra/query/sql-query';
+import { WorkspaceStore, type WorkspaceTable } from './workspace-store';
 
-/** Tables whose rows make a workspace "large" (spec: shipments + orders). */
-const SIZE_TABLES = ['shipment', 'order'];
 const INTERVAL_NAME = 'workspace-deletion';
 /** One tick works at most this long, so a node never hogs a connection. */
 const TICK_BUDGET_MS = 5000;
 
+/** A table whose rows go with a workspace, by its column naming the workspace. */
 interface OwnedTable {
   table: string;
   column: string;
@@ -36,6 +35,7 @@ export class WorkspaceDeletion implements OnApplicationBootstrap, OnApplicationS
     private readonly config: AppConfig,
     private readonly scheduler: SchedulerRegistry,
     private readonly media: MediaService,
+    private readonly workspaces: WorkspaceStore,
   ) {}
 
   private get periodic(): PeriodicTask {
@@ -52,36 +52,13 @@ export class WorkspaceDeletion implements OnApplicationBootstrap, OnApplicationS
 
   /** Deletes now (small workspace) or schedules; runs in the caller's transaction. */
   async deleteOrSchedule(em: EntityManager, workspaceId: string): Promise<'deleted' | 'scheduled'> {
-    if (
-      (await this.size(em, workspaceId, this.config.workspaceSyncDeleteLimit)) >
-      this.config.workspaceSyncDeleteLimit
-    ) {
-      await em.query(
-        `UPDATE workspace SET scheduled_for_delete = true, updated_at = now() WHERE id = $1`,
-        [workspaceId],
-      );
+    const limit = this.config.workspaceSyncDeleteLimit;
+    if ((await this.workspaces.sizeUpTo(em, workspaceId, limit)) > limit) {
+      await this.workspaces.scheduleDeletion(em, workspaceId);
       return 'scheduled';
     }
-    await em.query(`DELETE FROM workspace WHERE id = $1`, [workspaceId]);
+    await this.workspaces.delete(em, workspaceId);
     return 'deleted';
-  }
-
-  /** Shipments + orders of the workspace, counted up to `cap + 1` (enough to decide). */
-  async size(em: EntityManager, workspaceId: string, cap: number): Promise<number> {
-    let total = 0;
-    for (const table of SIZE_TABLES) {
-      const [{ exists }] = await em.query(`SELECT to_regclass($1) IS NOT NULL AS exists`, [
-        quoteIdent(table),
-      ]);
-      if (!exists) continue;
-      const [{ n }] = await em.query(
-        `SELECT count(*)::int AS n FROM (SELECT 1 FROM ${quoteIdent(table)} WHERE workspace_id = $1 LIMIT $2) x`,
-        [workspaceId, cap + 1 - total],
-      );
-      total += n;
-      if (total > cap) break;
-    }
-    return total;
   }
 
   /** Works through scheduled workspaces until none is left or the time budget is spent. */
@@ -101,71 +78,56 @@ export class WorkspaceDeletion implements OnApplicationBootstrap, OnApplicationS
   async runBatch(): Promise<boolean> {
     const tables = await this.ownedTables();
     return this.dataSource.transaction(async (em) => {
-      const picked = await em.query(
-        `SELECT id FROM workspace WHERE scheduled_for_delete ORDER BY updated_at, id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-      );
-      if (picked.length === 0) return false;
-      const id = picked[0].id as string;
+      const id = await this.workspaces.lockNextScheduled(em);
+      if (!id) return false;
       let budget = this.config.workspaceDeleteBatchSize;
-      for (const { table, column } of tables) {
+      for (const table of tables) {
         if (budget <= 0) break;
-        const t = quoteIdent(table);
-        const c = quoteIdent(column);
-        await em.query('SAVEPOINT workspace_batch');
         try {
-          const [, deleted] = (await em.query(
-            `DELETE FROM ${t} WHERE ctid = ANY(ARRAY(SELECT ctid FROM ${t} WHERE ${c} = $1 LIMIT $2))`,
-            [id, budget],
-          )) as [unknown, number];
-          budget -= deleted;
-          await em.query('RELEASE SAVEPOINT workspace_batch');
+          budget -= await this.workspaces.deleteRowsOf(em, table, id, budget);
         } catch (error) {
           // A restricting reference: leave this table to the final cascade.
-          await em.query('ROLLBACK TO SAVEPOINT workspace_batch');
-          this.logger.warn({ err: error, table, workspaceId: id }, 'batch delete skipped a table');
+          this.logger.warn(
+            { err: error, table: table.table, workspaceId: id },
+            'batch delete skipped a table',
+          );
         }
       }
       if (budget > 0) {
-        await em.query(`DELETE FROM workspace WHERE id = $1`, [id]);
+        await this.workspaces.delete(em, id);
         this.logger.log({ workspaceId: id }, 'scheduled workspace deleted');
       } else {
         // Let other scheduled workspaces take a turn.
-        await em.query(`UPDATE workspace SET updated_at = now() WHERE id = $1`, [id]);
+        await this.workspaces.touch(em, id);
       }
       return true;
     });
   }
 
-  /**
-   * Every table with a foreign key to workspace(id), read from the catalogue (new resources
-   * need no registration), ordered so tables others reference come last.
-   */
+  /** The tables referencing workspaces, ordered so tables others reference come last. */
   private async ownedTables(): Promise<OwnedTable[]> {
-    if (this.owned) return this.owned;
-    const rows: Array<{ tbl: string; col: string; referenced_by: string[] }> = await this.dataSource
-      .query(`
-        SELECT c.conrelid::regclass::text AS tbl, a.attname AS col,
-               COALESCE((SELECT array_agg(DISTINCT r.conrelid::regclass::text) FROM pg_constraint r
-                          WHERE r.contype = 'f' AND r.confrelid = c.conrelid AND r.conrelid <> c.conrelid), '{}') AS referenced_by
-          FROM pg_constraint c
-          JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = c.conkey[1]
-         WHERE c.contype = 'f' AND c.confrelid = 'workspace'::regclass
-           AND array_length(c.conkey, 1) = 1 AND c.conrelid <> 'workspace'::regclass`);
-    const names = new Set(rows.map((r) => r.tbl));
-    const order: OwnedTable[] = [];
-    const pending = [...rows];
-    // Leaves first: a table goes once no pending table references it.
-    while (pending.length) {
-      const i = pending.findIndex(
-        (r) =>
-          !r.referenced_by.some(
-            (other) => names.has(other) && pending.some((p) => p.tbl === other && p !== r),
-          ),
-      );
-      const [next] = pending.splice(i < 0 ? 0 : i, 1);
-      order.push({ table: next.tbl.replace(/^"|"$/g, ''), column: next.col });
-    }
-    this.owned = order;
-    return order;
+    this.owned ??= deletionOrder(await this.workspaces.referencingTables(this.dataSource));
+    return this.owned;
   }
+}
+
+/**
+ * The order a workspace's rows are deleted in: leaves first, a table once no other pending
+ * table references it (a cycle is broken anywhere).
+ */
+export function deletionOrder(rows: readonly WorkspaceTable[]): OwnedTable[] {
+  const names = new Set(rows.map((r) => r.table));
+  const order: OwnedTable[] = [];
+  const pending = [...rows];
+  while (pending.length) {
+    const i = pending.findIndex(
+      (r) =>
+        !r.referencedBy.some(
+          (other) => names.has(other) && pending.some((p) => p.table === other && p !== r),
+        ),
+    );
+    const [next] = pending.splice(i < 0 ? 0 : i, 1);
+    order.push({ table: next.table.replace(/^"|"$/g, ''), column: next.column });
+  }
+  return order;
 }

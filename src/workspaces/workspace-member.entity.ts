@@ -10,6 +10,8 @@ import { ExactFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { Choice } from '../hydra/validation/constraints';
 import { User } from '../users/user.entity';
+import { userEmailOfSql, userLastLoggedInOfSql, userNameOfSql } from '../users/user-store';
+import { administersWorkspaceSql } from './workspace-member-store';
 import { Workspace } from './workspace.entity';
 
 export const ACCESS_LEVELS = ['full', 'read'] as const;
@@ -53,23 +55,18 @@ export class WorkspaceMember {
   workspaceId?: string;
 
   @ApiProperty({
-    sql: "EXISTS (SELECT 1 FROM workspace w JOIN team_member m ON m.team_id = w.team_id WHERE w.id = {a}.workspace_id AND m.member_id = {a}.user_id AND m.role IN ('owner','admin'))",
+    sql: administersWorkspaceSql('{a}.user_id', '{a}.workspace_id'),
     type: 'boolean',
   })
   teamAdmin?: boolean;
 
-  @ApiProperty({
-    sql: "(SELECT NULLIF(trim(concat_ws(' ', u.first_name, u.last_name)), '') FROM \"user\" u WHERE u.id = {a}.user_id)",
-  })
+  @ApiProperty({ sql: userNameOfSql('{a}.user_id') })
   memberName?: string | null;
 
-  @ApiProperty({ sql: '(SELECT u.email::text FROM "user" u WHERE u.id = {a}.user_id)' })
+  @ApiProperty({ sql: userEmailOfSql('{a}.user_id') })
   memberEmail?: string | null;
 
-  @ApiProperty({
-    sql: '(SELECT u.last_logged_in_at FROM "user" u WHERE u.id = {a}.user_id)',
-    type: 'datetime',
-  })
+  @ApiProperty({ sql: userLastLoggedInOfSql('{a}.user_id'), type: 'datetime' })
   memberLastLoggedIn?: string | null;
 
   @ApiProperty()

@@ -11,8 +11,11 @@ import { OrderFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Media } from '../media/media.entity';
+import { shipmentCountOfWorkspaceSql } from '../shipments/shipment-counts-sql';
 import { Team } from '../teams/team.entity';
 import { TrackingPage } from '../tracking-pages/tracking-page.entity';
+import { widgetIrisOfWorkspaceSql } from '../widgets/widget-iris-sql';
+import { workflowCountOfWorkspaceSql } from '../workflows/workflow-counts-sql';
 
 @ApiResource({
   path: '/workspaces',
@@ -51,16 +54,10 @@ export class Workspace {
   defaultTrackingPage: TrackingPage | null;
 
   /** Counted through the (workspace_id, ...) indexes of shipment; index-only for small pages. */
-  @ApiProperty({
-    sql: '(SELECT count(*)::int FROM shipment s WHERE s.workspace_id = {a}.id)',
-    type: 'integer',
-  })
+  @ApiProperty({ sql: shipmentCountOfWorkspaceSql('{a}.id'), type: 'integer' })
   shipmentsCount?: number;
 
-  @ApiProperty({
-    sql: '(SELECT count(*)::int FROM workflow w WHERE w.workspace_id = {a}.id)',
-    type: 'integer',
-  })
+  @ApiProperty({ sql: workflowCountOfWorkspaceSql('{a}.id'), type: 'integer' })
   workflowsCount?: number;
 
   @ApiProperty({ writable: ['post', 'put'], type: 'array', items: 'string' })
@@ -84,7 +81,7 @@ export class Workspace {
 
   /** IRIs of the workspace's widgets, oldest first (served by ix_widget_workspace_created). */
   @ApiProperty({
-    sql: "ARRAY(SELECT '/widgets/' || w.id FROM widget w WHERE w.workspace_id = {a}.id ORDER BY w.created_at, w.id)",
+    sql: widgetIrisOfWorkspaceSql('{a}.id'),
     type: 'array',
     items: 'string',
     nullable: false,

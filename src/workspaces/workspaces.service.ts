@@ -15,12 +15,16 @@ import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks'
 import { Media } from '../media/media.entity';
 import { MediaService } from '../media/media.service';
 import { isImage } from '../media/sniff-media-type';
-import { TeamMember } from '../teams/team-member.entity';
-import { createOwnedTeam, isTeamAdmin } from '../teams/team-membership';
-import { Team } from '../teams/team.entity';
+import { WorkspaceSmtpCredentialsStore } from '../credentials/workspace-smtp-credentials-store';
+import { TeamMemberStore } from '../teams/team-member-store';
+import { isTeamAdmin } from '../teams/team-membership';
+import type { Team } from '../teams/team.entity';
+import { TeamsService } from '../teams/teams.service';
+import { DefaultTrackingPageStore } from '../tracking-pages/default-tracking-page-store';
 import { TrackingPage } from '../tracking-pages/tracking-page.entity';
 import { TrackingPagesService } from '../tracking-pages/tracking-pages.service';
 import { WorkspaceDeletion } from './workspace-deletion';
+import { WorkspaceStore } from './workspace-store';
 import { Workspace } from './workspace.entity';
 
 const PAGE_PATH = 'defaultTrackingPage.';
@@ -34,8 +38,8 @@ export interface EmailSettings {
   smtpCredentials: string | null;
 }
 
-/** What prepare() worked out, for validate() and afterWrite() of the same write. */
-interface Pending {
+/** What prepare() works out, for validate() and afterWrite() of the same write (ctx.state). */
+export interface WorkspaceWrite {
   violations: Violation[];
   /** Default tracking page to create or update from the body's object. */
   page?: TrackingPage;
@@ -56,9 +60,7 @@ interface Pending {
  * itself is kept).
  */
 @Injectable()
-export class WorkspacesService implements ResourceHooks<Workspace> {
-  private readonly pending = new WeakMap<Workspace, Pending>();
-
+export class WorkspacesService implements ResourceHooks<Workspace, WorkspaceWrite> {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly data: DataProvider,
@@ -66,11 +68,19 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
     private readonly trackingPages: TrackingPagesService,
     private readonly media: MediaService,
     private readonly deletion: WorkspaceDeletion,
+    private readonly workspaces: WorkspaceStore,
+    private readonly pages: DefaultTrackingPageStore,
+    private readonly smtpCredentials: WorkspaceSmtpCredentialsStore,
+    private readonly teamMembers: TeamMemberStore,
+    private readonly teams: TeamsService,
   ) {}
 
-  async prepare(workspace: Workspace, ctx: WriteContext): Promise<void> {
-    const pending: Pending = { violations: [] };
-    this.pending.set(workspace, pending);
+  begin(): WorkspaceWrite {
+    return { violations: [] };
+  }
+
+  async prepare(workspace: Workspace, ctx: WriteContext<WorkspaceWrite>): Promise<void> {
+    const pending = ctx.state;
     if (ctx.operation === 'post') {
       const teamInput = ctx.nested.team;
       if (teamInput !== undefined) workspace.team = await this.teamFromObject(teamInput, ctx);
@@ -97,19 +107,16 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
     if ('defaultTrackingPage' in ctx.nested) await this.pageFromObject(workspace, ctx, pending);
   }
 
-  async validate(workspace: Workspace, ctx: WriteContext): Promise<Violation[]> {
-    const pending = this.pending.get(workspace) ?? { violations: [] };
+  async validate(workspace: Workspace, ctx: WriteContext<WorkspaceWrite>): Promise<Violation[]> {
+    const pending = ctx.state;
     const out = [...pending.violations];
     if (pending.page) {
       for (const v of await validateEntity(pending.page, pending.pageOperation!))
         out.push({ ...v, propertyPath: PAGE_PATH + v.propertyPath });
       out.push(...(await this.trackingPages.violations(pending.page, ctx.em, PAGE_PATH)));
     } else if (workspace.defaultTrackingPage?.id) {
-      const rows = await ctx.em.query(
-        `SELECT 1 FROM tracking_page WHERE id = $1 AND workspace_id = $2`,
-        [workspace.defaultTrackingPage.id, workspace.id ?? null],
-      );
-      if (rows.length === 0)
+      const id = workspace.defaultTrackingPage.id;
+      if (!(await this.pages.belongsTo(ctx.em, id, workspace.id ?? null)))
         out.push({
           propertyPath: 'defaultTrackingPage',
           message: 'This tracking page does not belong to this workspace.',
@@ -138,37 +145,29 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
     return out;
   }
 
-  async afterWrite(workspace: Workspace, ctx: WriteContext): Promise<void> {
-    const { em } = ctx;
+  async afterWrite(workspace: Workspace, ctx: WriteContext<WorkspaceWrite>): Promise<void> {
+    const { em, state: pending } = ctx;
     if (ctx.operation === 'post' && !ctx.principal.workspaceIds.includes(workspace.id)) {
       ctx.principal.workspaceIds.push(workspace.id);
     }
-    const pending = this.pending.get(workspace);
-    if (pending?.page) {
+    if (pending.page) {
       pending.page.workspace = { id: workspace.id } as Workspace;
-      await em.save(pending.page);
-      await em.query(`UPDATE workspace SET default_tracking_page_id = $2 WHERE id = $1`, [
-        workspace.id,
-        pending.page.id,
-      ]);
+      await this.pages.save(em, pending.page);
+      await this.workspaces.setDefaultTrackingPage(em, workspace.id, pending.page.id);
     }
     if (workspace.logo?.id) {
+      // Attaching may copy the media (one uploaded for another workspace): point at the copy.
       const id = await this.media.attach(em, workspace.logo.id, workspace.id);
-      if (id !== workspace.logo.id)
-        await em.query(`UPDATE workspace SET logo_id = $2 WHERE id = $1`, [workspace.id, id]);
+      if (id !== workspace.logo.id) await this.workspaces.setLogo(em, workspace.id, id);
     }
-    if (pending?.emailLogoId) {
+    if (pending.emailLogoId) {
       const id = await this.media.attach(em, pending.emailLogoId, workspace.id);
-      if (id !== pending.emailLogoId)
-        await em.query(
-          `UPDATE workspace SET email_settings = jsonb_set(email_settings, '{logo,id}', to_jsonb($2::text)) WHERE id = $1`,
-          [workspace.id, id],
-        );
+      if (id !== pending.emailLogoId) await this.workspaces.setEmailLogo(em, workspace.id, id);
     }
   }
 
   /** Everything in the workspace goes with it (FK cascades), now or in the background. */
-  async remove(workspace: Workspace, ctx: WriteContext): Promise<void> {
+  async remove(workspace: Workspace, ctx: WriteContext<WorkspaceWrite>): Promise<void> {
     await this.deletion.deleteOrSchedule(ctx.em, workspace.id);
     const i = ctx.principal.workspaceIds.indexOf(workspace.id);
     if (i >= 0) ctx.principal.workspaceIds.splice(i, 1);
@@ -189,7 +188,7 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
   private async emailSettings(
     raw: unknown,
     ctx: WriteContext,
-    pending: Pending,
+    pending: WorkspaceWrite,
   ): Promise<EmailSettings> {
     const out: EmailSettings = { logo: null, signature: null, smtpCredentials: null };
     if (raw === null) return out;
@@ -250,7 +249,7 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
   private async credentialsReference(
     iri: string,
     ctx: WriteContext,
-    pending: Pending,
+    pending: WorkspaceWrite,
   ): Promise<string | null> {
     const violation = {
       propertyPath: 'emailSettings.smtpCredentials',
@@ -279,19 +278,11 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
     credentialsId: string,
     ctx: WriteContext,
   ): Promise<string | null> {
-    const [credentials]: Array<{ type: string; team_id: string }> = await ctx.em.query(
-      `SELECT type, team_id FROM credentials WHERE id = $1`,
-      [credentialsId],
-    );
+    const credentials = await this.smtpCredentials.typeAndTeam(ctx.em, credentialsId);
     if (!credentials) return `Item not found for "/credentials/${credentialsId}".`;
     if (credentials.type !== 'smtp') return 'The credentials must be of type smtp.';
-    let teamId = workspace.team?.id;
-    if (!teamId && workspace.id) {
-      const [row] = await ctx.em.query(`SELECT team_id FROM workspace WHERE id = $1`, [
-        workspace.id,
-      ]);
-      teamId = row?.team_id;
-    }
+    let teamId: string | undefined = workspace.team?.id;
+    if (!teamId && workspace.id) teamId = await this.workspaces.teamOf(ctx.em, workspace.id);
     return teamId && credentials.team_id !== teamId
       ? 'The credentials must belong to the team of the workspace.'
       : null;
@@ -304,7 +295,7 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
   private async pageFromObject(
     workspace: Workspace,
     ctx: WriteContext,
-    pending: Pending,
+    pending: WorkspaceWrite,
   ): Promise<void> {
     const input = ctx.nested.defaultTrackingPage;
     if (input === null) {
@@ -314,17 +305,11 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
     const { em } = ctx;
     let page: TrackingPage | null = null;
     if (ctx.operation === 'put') {
-      const [row] = await em.query(`SELECT default_tracking_page_id FROM workspace WHERE id = $1`, [
-        workspace.id,
-      ]);
-      if (row?.default_tracking_page_id)
-        page = await em.findOne(TrackingPage, {
-          where: { id: row.default_tracking_page_id },
-          lock: { mode: 'pessimistic_write' },
-        });
+      const pageId = await this.workspaces.defaultTrackingPageId(em, workspace.id);
+      if (pageId) page = await this.pages.lock(em, pageId);
     }
     const operation = page ? 'put' : 'post';
-    page ??= em.create(TrackingPage);
+    page ??= this.pages.create(em);
     page.workspace = { id: workspace.id } as Workspace;
     // The page belongs to this workspace whatever the object says.
     const { workspace: _ignored, ...members } = input;
@@ -345,6 +330,10 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
     workspace.defaultTrackingPage = undefined as unknown as null;
   }
 
+  /**
+   * The team of a POST's `team` object: the caller's team of that name (one they administer),
+   * else a new one they own; without a name their first team, or a new one.
+   */
   private async teamFromObject(
     input: Record<string, unknown> | null,
     ctx: WriteContext,
@@ -358,20 +347,15 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
       );
     }
     const { em, principal } = ctx;
-    const mine = await em
-      .createQueryBuilder(TeamMember, 'm')
-      .innerJoinAndSelect('m.team', 'team')
-      .where('m.member_id = :user', { user: principal.userId })
-      .andWhere("m.role IN ('owner', 'admin')")
-      .orderBy('m.created_at', 'ASC')
-      .getMany();
+    const mine = await this.teamMembers.administeredBy(em, principal.userId, 'joined');
     const trimmed = typeof name === 'string' ? name.trim() : '';
     if (!trimmed) {
-      if (mine.length > 0) return mine[0].team;
-      return createOwnedTeam(em, principal, principal.email.split('@')[0] || 'My team');
+      if (mine.length > 0) return mine[0] as Team;
+      const fallback = principal.email.split('@')[0] || 'My team';
+      return (await this.teams.createOwned(em, principal, fallback)) as Team;
     }
-    const existing = mine.find((m) => m.team.name === trimmed);
-    if (existing) return existing.team;
+    const existing = mine.find((t) => t.name === trimmed);
+    if (existing) return existing as Team;
     if (trimmed.length > 255) {
       throw ValidationError.of(
         'team.name',
@@ -379,6 +363,6 @@ export class WorkspacesService implements ResourceHooks<Workspace> {
         ViolationCodes.tooLong,
       );
     }
-    return createOwnedTeam(em, principal, trimmed);
+    return (await this.teams.createOwned(em, principal, trimmed)) as Team;
   }
 }

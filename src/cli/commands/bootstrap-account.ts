@@ -1,9 +1,13 @@
 import { isEmail } from 'class-validator';
 import type { EntityManager } from 'typeorm';
 import { hashPassword } from '../../auth/password-hasher';
-import { hashToken, randomSecret } from '../../auth/secret-token';
-import { newPublicId } from '../../oauth-clients/oauth-clients.service';
+import { OauthClientStore } from '../../oauth-clients/oauth-client-store';
+import { OauthClientsService } from '../../oauth-clients/oauth-clients.service';
+import { TeamMemberStore } from '../../teams/team-member-store';
+import { TeamStore } from '../../teams/team-store';
 import { MIN_PASSWORD_LENGTH } from '../../users/password-policy';
+import { UserStore } from '../../users/user-store';
+import { WorkspaceStore } from '../../workspaces/workspace-store';
 import { CliUsageError } from '../cli-command';
 
 export interface BootstrapInput {
@@ -40,6 +44,26 @@ export function checkBootstrapInput(input: BootstrapInput): void {
   }
 }
 
+/** The stores bootstrapping writes through (their owners' SQL). */
+export interface BootstrapStores {
+  users: UserStore;
+  teams: TeamStore;
+  members: TeamMemberStore;
+  workspaces: WorkspaceStore;
+  clients: OauthClientsService;
+}
+
+/** The stores over a plain DataSource: the CLI runs without the application's modules. */
+export function bootstrapStores(): BootstrapStores {
+  return {
+    users: new UserStore(),
+    teams: new TeamStore(),
+    members: new TeamMemberStore(),
+    workspaces: new WorkspaceStore(),
+    clients: new OauthClientsService(new OauthClientStore(), new UserStore()),
+  };
+}
+
 /**
  * Creates or reuses, in one transaction: a verified user (the password is set when given),
  * a team the user owns (by name), a workspace of that team (by title), and the user's
@@ -48,77 +72,33 @@ export function checkBootstrapInput(input: BootstrapInput): void {
 export async function bootstrapAccount(
   em: EntityManager,
   input: BootstrapInput,
+  stores: BootstrapStores = bootstrapStores(),
 ): Promise<BootstrapResult> {
   const email = input.email.trim();
   const passwordHash = input.password ? await hashPassword(input.password) : null;
-  const [user] = await em.query(
-    `INSERT INTO "user" (email, email_verified, password_hash) VALUES ($1, true, $2)
-     ON CONFLICT (email) DO UPDATE SET email_verified = true,
-       password_hash = COALESCE(EXCLUDED.password_hash, "user".password_hash), updated_at = now()
-     RETURNING id, email::text AS email`,
-    [email, passwordHash],
-  );
+  const user = await stores.users.upsertVerified(em, email, passwordHash);
 
   const teamName = input.team?.trim();
-  const owned = await em.query(
-    `SELECT t.id, t.name FROM team t JOIN team_member m ON m.team_id = t.id
-      WHERE m.member_id = $1 AND m.role IN ('owner', 'admin') ORDER BY t.created_at, t.id`,
-    [user.id],
-  );
-  let team = teamName ? owned.find((t: { name: string }) => t.name === teamName) : owned[0];
-  if (!team) {
-    [team] = await em.query(`INSERT INTO team (name) VALUES ($1) RETURNING id`, [
-      teamName ?? (email.split('@')[0] || 'My team'),
-    ]);
-    await em.query(`INSERT INTO team_member (team_id, member_id, role) VALUES ($1, $2, 'owner')`, [
-      team.id,
-      user.id,
-    ]);
+  const owned = await stores.members.administeredBy(em, user.id, 'created');
+  let teamId = (teamName ? owned.find((t) => t.name === teamName) : owned[0])?.id;
+  if (!teamId) {
+    teamId = await stores.teams.create(em, teamName ?? (email.split('@')[0] || 'My team'));
+    await stores.members.add(em, teamId, user.id, 'owner');
   }
 
   const title = input.workspace?.trim();
-  const workspaces = await em.query(
-    `SELECT id, title FROM workspace WHERE team_id = $1 AND NOT scheduled_for_delete ORDER BY created_at, id`,
-    [team.id],
-  );
-  let workspace = title
-    ? workspaces.find((w: { title: string }) => w.title === title)
-    : workspaces[0];
-  if (!workspace) {
-    [workspace] = await em.query(
-      `INSERT INTO workspace (team_id, title) VALUES ($1, $2) RETURNING id`,
-      [team.id, title ?? 'My workspace'],
-    );
-  }
+  const workspaces = await stores.workspaces.liveOfTeam(em, teamId);
+  const workspaceId =
+    (title ? workspaces.find((w) => w.title === title) : workspaces[0])?.id ??
+    (await stores.workspaces.create(em, teamId, title ?? 'My workspace'));
 
-  const secret = randomSecret();
-  let [client] = await em.query(
-    `SELECT id, public_id FROM oauth_client WHERE user_id = $1 AND name = $2 ORDER BY created_at LIMIT 1`,
-    [user.id, BOOTSTRAP_CLIENT_NAME],
-  );
-  if (client) {
-    await em.query(`UPDATE oauth_client SET secret_hash = $2 WHERE id = $1`, [
-      client.id,
-      hashToken(secret),
-    ]);
-  } else {
-    [client] = await em.query(
-      `INSERT INTO oauth_client (user_id, name, public_id, secret_hash) VALUES ($1, $2, $3, $4) RETURNING id`,
-      [user.id, BOOTSTRAP_CLIENT_NAME, newPublicId(randomSecret(8)), hashToken(secret)],
-    );
-    client.public_id = newPublicId(client.id);
-    await em.query(`UPDATE oauth_client SET public_id = $2 WHERE id = $1`, [
-      client.id,
-      client.public_id,
-    ]);
-  }
-
+  const { client, secret } = await stores.clients.issueNamed(em, user.id, BOOTSTRAP_CLIENT_NAME);
   return {
     user_id: user.id,
     email: user.email,
-    team_id: team.id,
-    workspace_id: workspace.id,
-    client_id: client.public_id,
+    team_id: teamId,
+    workspace_id: workspaceId,
+    client_id: client.publicId,
     client_secret: secret,
   };
 }

@@ -1,4 +1,4 @@
-import { runMigrationsLocked } from '../../database/migration-runner';
+import { appliedMigrations, runMigrationsLocked } from '../../database/migration-runner';
 import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 
 export const migrateCommand: CliCommand = {
@@ -11,11 +11,7 @@ export const migrateCommand: CliCommand = {
     const dataSource = await context.dataSource();
 
     if (values.list) {
-      const applied = new Set(
-        (await dataSource.query(`SELECT name FROM migrations`).catch(() => [])).map(
-          (r: { name: string }) => r.name,
-        ),
-      );
+      const applied = await appliedMigrations(dataSource);
       for (const migration of dataSource.migrations) {
         const name = migration.name ?? migration.constructor.name;
         context.print(`${applied.has(name) ? '[x]' : '[ ]'} ${name}`);

@@ -1,4 +1,5 @@
 import { seedWorkspace } from '../../seed/bulk-seeder';
+import { WorkspaceStore } from '../../workspaces/workspace-store';
 import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 
 const positive = (name: string, raw: string | undefined, fallback: number): number => {
@@ -31,8 +32,8 @@ export const seedCommand: CliCommand = {
       throw new CliUsageError(`--indexes must be auto, rebuild or keep, got "${indexes}"`);
     const db = await context.dataSource();
     if (values.workspace) {
-      const found = await db.query('SELECT 1 FROM workspace WHERE id = $1', [values.workspace]);
-      if (found.length === 0) throw new CliUsageError(`No workspace ${values.workspace}`);
+      if (!(await new WorkspaceStore().exists(db, values.workspace)))
+        throw new CliUsageError(`No workspace ${values.workspace}`);
     }
     const started = Date.now();
     const result = await seedWorkspace(db, {
