@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { InvitationsService } from './invitations.service';
+import { TeamLookupStore } from './team-lookup-store';
 import { TeamMembersController } from './team-members.controller';
 import { Team } from './team.entity';
 import { TeamMembersService } from './team-members.service';
@@ -10,7 +11,7 @@ export class TeamsController extends ResourceController(Team, TeamsService) {}
 
 @Module({
   controllers: [TeamsController, TeamMembersController],
-  providers: [TeamsService, InvitationsService, TeamMembersService],
-  exports: [TeamsService, InvitationsService],
+  providers: [TeamsService, InvitationsService, TeamMembersService, TeamLookupStore],
+  exports: [TeamsService, InvitationsService, TeamLookupStore],
 })
 export class TeamsModule {}
