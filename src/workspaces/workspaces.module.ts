@@ -3,6 +3,9 @@ import { ResourceController } from '../hydra/controller/resource-controller';
 import { MediaModule } from '../media/media.module';
 import { TrackingPagesModule } from '../tracking-pages/tracking-pages.module';
 import { WorkspaceDeletion } from './workspace-deletion';
+import { CREDENTIALS_USES } from '../credentials/credentials-use';
+import { WorkspaceCredentialsUse } from './workspace-credentials-use';
+import { WorkspaceLookupStore } from './workspace-lookup-store';
 import { Workspace } from './workspace.entity';
 import { WorkspacesService } from './workspaces.service';
 
@@ -11,7 +14,13 @@ export class WorkspacesController extends ResourceController(Workspace, Workspac
 @Module({
   imports: [MediaModule, TrackingPagesModule],
   controllers: [WorkspacesController],
-  providers: [WorkspacesService, WorkspaceDeletion],
-  exports: [WorkspacesService, WorkspaceDeletion],
+  providers: [
+    WorkspacesService,
+    WorkspaceDeletion,
+    WorkspaceLookupStore,
+    // Credentials a workspace sends its e-mail through cannot be deleted.
+    { provide: CREDENTIALS_USES, useClass: WorkspaceCredentialsUse },
+  ],
+  exports: [WorkspacesService, WorkspaceDeletion, WorkspaceLookupStore],
 })
 export class WorkspacesModule {}
