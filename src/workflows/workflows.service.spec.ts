@@ -106,7 +106,7 @@ class FakeWriter {
       workspace: { id: String(body.workspace).split('/').pop() } as Workspace,
     });
     const ctx = context('post', {}, { em, principal: p });
-    const state = await hooks.begin!(workflow, ctx as WriteContext<undefined>);
+    const state = await hooks.begin!(workflow, ctx as unknown as WriteContext<undefined>);
     this.depths.push(state.depth);
     const full = { ...ctx, state, nested: nestedOf(body) };
     await hooks.prepare!(workflow, full);
@@ -183,7 +183,7 @@ function setup() {
     request?: WriteContext['request'],
   ): Promise<{ violations: Violation[]; ctx: WriteContext<WorkflowWrite> }> {
     const ctx = context(operation, nested, { request });
-    ctx.state = await service.begin(workflow, ctx as WriteContext<undefined>);
+    ctx.state = await service.begin(workflow, ctx as unknown as WriteContext<undefined>);
     await service.prepare(workflow, ctx);
     return { violations: await service.validate(workflow, ctx), ctx };
   }
