@@ -1,6 +1,12 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { query, type SqlRunner } from '../database/query';
+import type { Capacities } from './plan-catalogue';
+import type {
+  SubscriptionProvider,
+  SubscriptionState,
+  SubscriptionStatus,
+} from './subscription-state';
 import { LIVE_SUBSCRIPTION } from './team-billing-sql';
-import type { SubscriptionState } from './subscription-state';
 
 export interface StoredSubscription extends SubscriptionState {
   id: string;
@@ -10,50 +16,86 @@ export interface StoredSubscription extends SubscriptionState {
   lastEventAt: Date | null;
 }
 
-/** The team's subscription, locked for the transaction when `lock`; null when it has none. */
-export async function findSubscription(
-  em: EntityManager,
-  teamId: string,
-  lock = false,
-): Promise<StoredSubscription | null> {
-  const rows: Array<Record<string, any>> = await em.query(
-    `SELECT bs.*, ${LIVE_SUBSCRIPTION} AS live FROM subscription bs WHERE bs.team_id = $1${lock ? ' FOR UPDATE' : ''}`,
-    [teamId],
-  );
-  return rows.length ? rowToSubscription(rows[0]) : null;
+/** A subscription row as stored, with whether it is live. */
+interface SubscriptionRow {
+  id: string;
+  team_id: string;
+  provider: SubscriptionProvider;
+  plan_id: string;
+  plan_name: string;
+  plan_type: string;
+  status: SubscriptionStatus;
+  billing_period: number | null;
+  billing_period_unit: string | null;
+  expires_at: Date | null;
+  provider_subscription_id: string | null;
+  provider_customer_id: string | null;
+  addons_qty_by_key: Record<string, number> | null;
+  entitlements: Capacities;
+  unpaid_invoices: boolean;
+  has_scheduled_changes: boolean;
+  scheduled_plan_id: string | null;
+  has_coupon_code: boolean;
+  live: boolean;
+  last_event_at: Date | null;
 }
 
-/**
- * The subscription the provider knows by this id (the billing provider's subscription, the
- * storefront's charge), locked for the transaction, or null.
- */
-export async function findByProviderId(
-  em: EntityManager,
-  providerSubscriptionId: string,
-  provider: 'billing_provider' | 'storefront' = 'billing_provider',
-): Promise<StoredSubscription | null> {
-  const rows: Array<Record<string, any>> = await em.query(
-    `SELECT bs.*, ${LIVE_SUBSCRIPTION} AS live FROM subscription bs
-      WHERE bs.provider = $2 AND bs.provider_subscription_id = $1 FOR UPDATE`,
-    [providerSubscriptionId, provider],
-  );
-  return rows.length ? rowToSubscription(rows[0]) : null;
-}
+/** The subscription table's SQL: one subscription per team. */
+@Injectable()
+export class SubscriptionStore {
+  /** The team's subscription, locked for the transaction when `lock`; null when it has none. */
+  async find(runner: SqlRunner, teamId: string, lock = false): Promise<StoredSubscription | null> {
+    const rows = await query<SubscriptionRow>(
+      runner,
+      `SELECT bs.*, ${LIVE_SUBSCRIPTION} AS live FROM subscription bs WHERE bs.team_id = $1${lock ? ' FOR UPDATE' : ''}`,
+      [teamId],
+    );
+    return rows.length ? rowToSubscription(rows[0]) : null;
+  }
 
-/**
- * Writes the team's one subscription (insert or replace). `lastEventAt` (the time of the event
- * that decided it) is kept when null, unless `newEventClock`: a subscription taking over from
- * another starts its own event order.
- */
-export async function saveSubscription(
-  em: EntityManager,
-  teamId: string,
-  s: SubscriptionState,
-  lastEventAt: Date | null = null,
-  newEventClock = false,
-): Promise<void> {
-  await em.query(
-    `INSERT INTO subscription (team_id, provider, plan_id, plan_name, plan_type, status,
+  /**
+   * The subscription the provider knows by this id (the billing provider's subscription, the
+   * storefront's charge), locked for the transaction, or null.
+   */
+  async findByProviderId(
+    runner: SqlRunner,
+    providerSubscriptionId: string,
+    provider: 'billing_provider' | 'storefront' = 'billing_provider',
+  ): Promise<StoredSubscription | null> {
+    const rows = await query<SubscriptionRow>(
+      runner,
+      `SELECT bs.*, ${LIVE_SUBSCRIPTION} AS live FROM subscription bs
+        WHERE bs.provider = $2 AND bs.provider_subscription_id = $1 FOR UPDATE`,
+      [providerSubscriptionId, provider],
+    );
+    return rows.length ? rowToSubscription(rows[0]) : null;
+  }
+
+  /** A move to `planId` at the end of the term, until the provider's webhook confirms it. */
+  async scheduleChange(runner: SqlRunner, teamId: string, planId: string): Promise<void> {
+    await query(
+      runner,
+      `UPDATE subscription SET has_scheduled_changes = true, scheduled_plan_id = $2, updated_at = now()
+        WHERE team_id = $1`,
+      [teamId, planId],
+    );
+  }
+
+  /**
+   * Writes the team's one subscription (insert or replace). `lastEventAt` (the time of the
+   * event that decided it) is kept when null, unless `newEventClock`: a subscription taking
+   * over from another starts its own event order.
+   */
+  async save(
+    runner: SqlRunner,
+    teamId: string,
+    s: SubscriptionState,
+    lastEventAt: Date | null = null,
+    newEventClock = false,
+  ): Promise<void> {
+    await query(
+      runner,
+      `INSERT INTO subscription (team_id, provider, plan_id, plan_name, plan_type, status,
         billing_period, billing_period_unit, expires_at, provider_subscription_id,
         provider_customer_id, addons_qty_by_key, entitlements, unpaid_invoices,
         has_scheduled_changes, scheduled_plan_id, has_coupon_code, last_event_at)
@@ -74,31 +116,32 @@ export async function saveSubscription(
         last_event_at = CASE WHEN $19 THEN EXCLUDED.last_event_at
           ELSE COALESCE(EXCLUDED.last_event_at, subscription.last_event_at) END,
         updated_at = now()`,
-    [
-      teamId,
-      s.provider,
-      s.planId,
-      s.planName,
-      s.planType,
-      s.status,
-      s.billingPeriod,
-      s.billingPeriodUnit,
-      s.expiresAt,
-      s.providerSubscriptionId,
-      s.providerCustomerId,
-      JSON.stringify(s.addonsQtyByKey),
-      JSON.stringify(s.entitlements),
-      s.unpaidInvoices,
-      s.hasScheduledChanges,
-      s.scheduledPlanId,
-      s.hasCouponCode,
-      lastEventAt,
-      newEventClock,
-    ],
-  );
+      [
+        teamId,
+        s.provider,
+        s.planId,
+        s.planName,
+        s.planType,
+        s.status,
+        s.billingPeriod,
+        s.billingPeriodUnit,
+        s.expiresAt,
+        s.providerSubscriptionId,
+        s.providerCustomerId,
+        JSON.stringify(s.addonsQtyByKey),
+        JSON.stringify(s.entitlements),
+        s.unpaidInvoices,
+        s.hasScheduledChanges,
+        s.scheduledPlanId,
+        s.hasCouponCode,
+        lastEventAt,
+        newEventClock,
+      ],
+    );
+  }
 }
 
-function rowToSubscription(r: Record<string, any>): StoredSubscription {
+function rowToSubscription(r: SubscriptionRow): StoredSubscription {
   return {
     id: r.id,
     teamId: r.team_id,

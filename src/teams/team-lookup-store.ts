@@ -36,10 +36,10 @@ export class TeamLookupStore {
 
 /** SQL: true when the team `team` (an SQL expression) exists. */
 export function teamExistsSql(team: string): string {
-  return `EXISTS (SELECT 1 FROM team tt WHERE tt.id = ${team})`;
+  return `EXISTS (SELECT 1 FROM team lk_t WHERE lk_t.id = ${team})`;
 }
 
 /** SQL: how many memberships (seats) the team `team` has, invitations included. */
 export function teamSeatCountSql(team: string): string {
-  return `(SELECT count(*)::int FROM team_member tm WHERE tm.team_id = ${team})`;
+  return `(SELECT count(*)::int FROM team_member lk_m WHERE lk_m.team_id = ${team})`;
 }

@@ -163,7 +163,7 @@ const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
  * Team's storefront billing workflow).
  */
 export function latestTeamWorkflowSql(team: string, types: readonly string[]): string {
-  return `(SELECT bw.id::text FROM workflow bw
-   WHERE bw.workspace_id IN ${teamWorkspacesSql(team)} AND bw.type IN (${types.map(literal).join(', ')})
-   ORDER BY bw.created_at DESC, bw.id LIMIT 1)`;
+  return `(SELECT lk_wf.id::text FROM workflow lk_wf
+   WHERE lk_wf.workspace_id IN ${teamWorkspacesSql(team)} AND lk_wf.type IN (${types.map(literal).join(', ')})
+   ORDER BY lk_wf.created_at DESC, lk_wf.id LIMIT 1)`;
 }

@@ -64,10 +64,15 @@ export class WorkspaceLookupStore {
 
 /** SQL: the ids of the workspaces of the team `team` (an SQL expression), as a subquery. */
 export function teamWorkspacesSql(team: string): string {
-  return `(SELECT tw.id FROM workspace tw WHERE tw.team_id = ${team})`;
+  return `(SELECT lk_w.id FROM workspace lk_w WHERE lk_w.team_id = ${team})`;
 }
 
 /** SQL: how many workspaces the team `team` has that are not scheduled for deletion. */
 export function activeWorkspaceCountSql(team: string): string {
-  return `(SELECT count(*)::int FROM workspace tw WHERE tw.team_id = ${team} AND NOT tw.scheduled_for_delete)`;
+  return `(SELECT count(*)::int FROM workspace lk_w WHERE lk_w.team_id = ${team} AND NOT lk_w.scheduled_for_delete)`;
+}
+
+/** SQL: the team of the workspace row `workspace` (an alias in the caller's statement). */
+export function workspaceTeamSql(workspace: string): string {
+  return `${workspace}.team_id`;
 }
