@@ -1,4 +1,5 @@
-import type { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { query, queryOne, type SqlRunner } from '../database/query';
 
 export type IntegrationKind = 'storefront' | 'marketing_provider';
 
@@ -11,54 +12,78 @@ export interface IntegrationLink {
   account: string | null;
 }
 
-/**
- * Links an external account to a workspace. The account moves when it was linked elsewhere;
- * the workspace's previous link of that kind is replaced.
- */
-export async function linkWorkspace(
-  em: EntityManager,
-  link: Omit<IntegrationLink, 'id'> & { details?: Record<string, unknown> },
-): Promise<IntegrationLink> {
-  await em.query(
-    `DELETE FROM integration_link WHERE kind = $1 AND (workspace_id = $2 OR external_id = $3)`,
-    [link.kind, link.workspaceId, link.externalId],
-  );
-  const [row] = await em.query(
-    `INSERT INTO integration_link (team_id, workspace_id, kind, external_id, account, details)
-     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
-    [
-      link.teamId,
-      link.workspaceId,
-      link.kind,
-      link.externalId,
-      link.account,
-      JSON.stringify(link.details ?? {}),
-    ],
-  );
-  return { id: row.id, ...link };
+interface LinkRow {
+  id: string;
+  team_id: string;
+  workspace_id: string;
+  kind: IntegrationKind;
+  external_id: string;
+  account: string | null;
 }
 
-/** The team's most recent link of a kind (storefront billing charges through it), or null. */
-export async function teamLink(
-  em: EntityManager,
-  teamId: string,
-  kind: IntegrationKind,
-): Promise<IntegrationLink | null> {
-  const rows: Array<Record<string, string>> = await em.query(
-    `SELECT id, team_id, workspace_id, kind, external_id, account FROM integration_link
-      WHERE team_id = $1 AND kind = $2 ORDER BY created_at DESC, id LIMIT 1`,
-    [teamId, kind],
-  );
-  return rows.length ? rowToLink(rows[0]) : null;
-}
+/** The integration_link table's SQL: external accounts (shops, marketing) linked to workspaces. */
+@Injectable()
+export class IntegrationLinkStore {
+  /**
+   * Links an external account to a workspace. The account moves when it was linked elsewhere;
+   * the workspace's previous link of that kind is replaced.
+   */
+  async link(
+    runner: SqlRunner,
+    link: Omit<IntegrationLink, 'id'> & { details?: Record<string, unknown> },
+  ): Promise<IntegrationLink> {
+    await query(
+      runner,
+      'DELETE FROM integration_link WHERE kind = $1 AND (workspace_id = $2 OR external_id = $3)',
+      [link.kind, link.workspaceId, link.externalId],
+    );
+    const row = await queryOne<{ id: string }>(
+      runner,
+      `INSERT INTO integration_link (team_id, workspace_id, kind, external_id, account, details)
+       VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+      [
+        link.teamId,
+        link.workspaceId,
+        link.kind,
+        link.externalId,
+        link.account,
+        JSON.stringify(link.details ?? {}),
+      ],
+    );
+    return { id: row!.id, ...link };
+  }
 
-function rowToLink(r: Record<string, string>): IntegrationLink {
-  return {
-    id: r.id,
-    teamId: r.team_id,
-    workspaceId: r.workspace_id,
-    kind: r.kind as IntegrationKind,
-    externalId: r.external_id,
-    account: r.account,
-  };
+  /** Whether an account of this kind is linked to a workspace. */
+  async isLinked(runner: SqlRunner, kind: IntegrationKind, externalId: string): Promise<boolean> {
+    const rows = await query(
+      runner,
+      'SELECT 1 FROM integration_link WHERE kind = $1 AND external_id = $2',
+      [kind, externalId],
+    );
+    return rows.length > 0;
+  }
+
+  /** The team's most recent link of a kind (storefront billing charges through it), or null. */
+  async teamLink(
+    runner: SqlRunner,
+    teamId: string,
+    kind: IntegrationKind,
+  ): Promise<IntegrationLink | null> {
+    const row = await queryOne<LinkRow>(
+      runner,
+      `SELECT id, team_id, workspace_id, kind, external_id, account FROM integration_link
+        WHERE team_id = $1 AND kind = $2 ORDER BY created_at DESC, id LIMIT 1`,
+      [teamId, kind],
+    );
+    return row
+      ? {
+          id: row.id,
+          teamId: row.team_id,
+          workspaceId: row.workspace_id,
+          kind: row.kind,
+          externalId: row.external_id,
+          account: row.account,
+        }
+      : null;
+  }
 }
