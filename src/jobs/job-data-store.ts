@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { query, queryOne, type SqlRunner } from '../database/query';
-import { JOB_SCHEMA } from './job-queue';
+
+/** Schema pg-boss creates and maintains itself, beside ours (not in our migrations). */
+export const JOB_SCHEMA = 'pgboss';
 
 /** A job's sealed value (its data's `sealed` member), by job id. */
 export interface SealedJobData {
@@ -9,11 +11,21 @@ export interface SealedJobData {
 }
 
 /**
- * Statements on pg-boss's job table beside pg-boss's own: the key rotation's walk of the
- * sealed data of jobs not yet finished (src/credentials/credentials-key-rotation.ts).
+ * Statements on pg-boss's job table beside pg-boss's own: jobs pending, and the key rotation's
+ * walk of the sealed data of jobs not yet finished (src/credentials/credentials-key-rotation.ts).
  */
 @Injectable()
 export class JobDataStore {
+  /** Jobs of a queue not yet finished (created, retry or active). */
+  async pending(runner: SqlRunner, queue: string): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      runner,
+      `SELECT count(*)::int AS n FROM ${JOB_SCHEMA}.job WHERE name = $1 AND state < 'completed'`,
+      [queue],
+    );
+    return row!.n;
+  }
+
   /** Whether pg-boss has created its job table (a node has started the queue). */
   async jobTableExists(runner: SqlRunner): Promise<boolean> {
     const row = await queryOne<{ jobs: boolean }>(
