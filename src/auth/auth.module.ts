@@ -9,6 +9,8 @@ import { TokenIssuer } from './token-issuer';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TokenThrottlerGuard } from './token-throttler.guard';
 import { AccountThrottle } from '../security/account-throttle';
+import { RETENTION_RULES } from '../retention/retention-rule';
+import { TOKEN_RETENTION } from './token-retention-store';
 
 /** OAuth2 server, token issuing, sign-in (with the account budgets), and the Clock every expiry uses. */
 @Global()
@@ -24,6 +26,7 @@ import { AccountThrottle } from '../security/account-throttle';
     TokenIssuer,
     TokenThrottlerGuard,
     AccountThrottle,
+    { provide: RETENTION_RULES, useValue: TOKEN_RETENTION },
   ],
   exports: [Clock, OAuthModel, PasswordLogin, TokenIssuer, AccountThrottle],
 })
