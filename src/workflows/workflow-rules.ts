@@ -22,7 +22,7 @@ export type TargetProblem = (url: string) => string | null;
  * Before validation: POST defaults, blank texts as null, and the read-only facts of the type
  * (tags, integrationType, passive, remote, firstTimeSetupRequired).
  */
-export function applyWriteDefaults(workflow: Workflow, operation: 'post' | 'put' | string): void {
+export function applyWriteDefaults(workflow: Workflow, operation: string): void {
   if (operation === 'post') {
     workflow.enabled ??= true;
     workflow.notificationEmails ??= [];
