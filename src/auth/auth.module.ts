@@ -15,6 +15,8 @@ import { PasswordLogin } from './password-login';
 import { PrincipalStore } from './principal-store';
 import { TokenIssuer } from './token-issuer';
 import { TokenThrottlerGuard } from './token-throttler.guard';
+import { RETENTION_RULES } from '../retention/retention-rule';
+import { TOKEN_RETENTION } from './token-retention-store';
 
 /**
  * OAuth2 server, token issuing, sign-in (with the account budgets), the Clock every expiry
@@ -37,6 +39,7 @@ import { TokenThrottlerGuard } from './token-throttler.guard';
     TokenIssuer,
     TokenThrottlerGuard,
     AccountThrottle,
+    { provide: RETENTION_RULES, useValue: TOKEN_RETENTION },
   ],
   exports: [Clock, OAuthModel, PasswordLogin, TokenIssuer, AccountThrottle, PRINCIPAL_SOURCE],
 })

@@ -8,6 +8,8 @@ import { BatchJobs } from './batch-jobs';
 import { BatchOperations } from './batch-operations';
 import { BatchesController } from './batches.controller';
 import { ShipmentMerge } from './shipment-merge';
+import { RETENTION_RULES } from '../retention/retention-rule';
+import { BATCH_JOB_RETENTION } from './batch-job-retention-store';
 
 /** GET /batch_jobs, /batch_jobs/{id}: the caller's background batches. */
 export class BatchJobsController extends ResourceController(BatchJob) {}
@@ -19,6 +21,12 @@ export class BatchJobsController extends ResourceController(BatchJob) {}
 @Module({
   imports: [ShipmentsModule, NotificationsModule],
   controllers: [BatchesController, BatchJobsController],
-  providers: [BatchOperations, BatchJobs, ShipmentMerge, RecordChangeEvents],
+  providers: [
+    BatchOperations,
+    BatchJobs,
+    ShipmentMerge,
+    RecordChangeEvents,
+    { provide: RETENTION_RULES, useValue: BATCH_JOB_RETENTION },
+  ],
 })
 export class BatchesModule {}

@@ -176,7 +176,8 @@ export class ShipmentMerge {
           { aggregate: 'shipment', id: request.target },
           ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
         ],
-        async () => {
+        // Nested writes take the announcing runner: theirs are the merge's own changes.
+        async (em) => {
           await this.moveRelated(em, request, workspaceId);
           await this.fillBlanks(em, request);
           for (const id of request.shipments) await this.removeDuplicate(em, principal, id);

@@ -5,9 +5,13 @@ import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
+import { TeamLookupStore } from '../teams/team-lookup-store';
+import { BillingEventStore, type WebhookEvent } from './billing-event-store';
 import { providerSubscriptionOf } from './http-billing-provider';
 import { stateFromProvider } from './subscription-state';
-import { findByProviderId, findSubscription, saveSubscription } from './subscriptions';
+import { SubscriptionStore } from './subscription-store';
+
+export type { WebhookEvent } from './billing-event-store';
 
 export const SIGNATURE_HEADER = 'x-billing-signature';
 
@@ -22,13 +26,6 @@ export type WebhookOutcome =
 
 /** Who sent an event: each sender's event ids are recorded apart. */
 export type WebhookSender = 'billing_provider' | 'storefront';
-
-/** An authenticated event, as recorded in `billing_webhook_event`. */
-export interface WebhookEvent {
-  eventId: string;
-  eventType: string;
-  occurredAt: Date | null;
-}
 
 /** `sha256=<hex>` of the HMAC-SHA256 of the raw body with the shared secret. */
 export function billingSignature(secret: string, rawBody: Buffer | string): string {
@@ -93,6 +90,9 @@ export class BillingWebhooks {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly events: BillingEventStore,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly teams: TeamLookupStore,
   ) {}
 
   authenticate(rawBody: Buffer | undefined, header: string | undefined): void {
@@ -132,21 +132,12 @@ export class BillingWebhooks {
     event: WebhookEvent,
     apply: (em: EntityManager) => Promise<{ outcome: WebhookOutcome; teamId: string | null }>,
   ): Promise<{ eventId: string; outcome: WebhookOutcome }> {
-    const { eventId, eventType, occurredAt } = event;
+    const { eventId, eventType } = event;
     return this.dataSource.transaction(async (em) => {
-      const inserted = await em.query(
-        `INSERT INTO billing_webhook_event (provider, event_id, event_type, occurred_at, outcome)
-         VALUES ($1, $2, $3, $4, 'pending') ON CONFLICT (provider, event_id) DO NOTHING
-         RETURNING event_id`,
-        [sender, eventId, eventType, occurredAt],
-      );
-      if (inserted.length === 0) return { eventId, outcome: 'duplicate' as const };
+      if (!(await this.events.recordOnce(em, sender, event)))
+        return { eventId, outcome: 'duplicate' as const };
       const { outcome, teamId } = await apply(em);
-      await em.query(
-        `UPDATE billing_webhook_event SET outcome = $3, team_id = $4
-          WHERE provider = $1 AND event_id = $2`,
-        [sender, eventId, outcome, teamId],
-      );
+      await this.events.outcome(em, sender, eventId, outcome, teamId);
       if (outcome !== 'applied' && outcome !== 'ignored')
         this.logger.warn(`${sender} event ${eventId} (${eventType}) not applied: ${outcome}`);
       return { eventId, outcome };
@@ -166,24 +157,23 @@ export class BillingWebhooks {
     const customerId =
       sub.customerId ??
       (isObject(c.customer) && typeof c.customer.id === 'string' ? c.customer.id : null);
-    const known = await findByProviderId(em, sub.id);
+    const known = await this.subscriptions.findByProviderId(em, sub.id);
     const teamId = known?.teamId ?? (await this.existingTeam(em, customerId));
     if (!teamId) return { outcome: 'unknown_team', teamId: null };
-    const current = known ?? (await findSubscription(em, teamId, true));
+    const current = known ?? (await this.subscriptions.find(em, teamId, true));
     if (current?.lastEventAt && occurredAt && occurredAt < current.lastEventAt)
       return { outcome: 'stale', teamId };
     if (!sub.customerId) sub.customerId = customerId;
     const state = stateFromProvider(sub, eventType === 'payment_failed');
     if (!state) return { outcome: 'unknown_plan', teamId };
     if (eventType === 'subscription_deleted') state.status = 'cancelled';
-    await saveSubscription(em, teamId, state, occurredAt);
+    await this.subscriptions.save(em, teamId, state, occurredAt);
     return { outcome: 'applied', teamId };
   }
 
   private async existingTeam(em: EntityManager, id: string | null): Promise<string | null> {
     if (!id || !isUuid(id)) return null;
-    const rows = await em.query(`SELECT id FROM team WHERE id = $1`, [id]);
-    return rows.length ? rows[0].id : null;
+    return (await this.teams.exists(em, id)) ? id.toLowerCase() : null;
   }
 }
 

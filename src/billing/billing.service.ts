@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { Clock } from '../auth/clock';
 import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
@@ -24,7 +24,9 @@ import {
   isDowngrade,
   planById,
 } from './plan-catalogue';
-import { StoredSubscription, findSubscription, saveSubscription } from './subscriptions';
+import { UserTrialStore } from '../users/user-trial-store';
+import { CheckoutStore } from './checkout-store';
+import { type StoredSubscription, SubscriptionStore } from './subscription-store';
 
 export interface EstimateAnswer {
   createdAt: string | null;
@@ -48,22 +50,22 @@ export class BillingService {
     @Inject(BILLING_PROVIDER) private readonly provider: BillingProvider,
     private readonly guard: EntitlementsGuard,
     private readonly clock: Clock,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly checkouts: CheckoutStore,
+    private readonly trials: UserTrialStore,
   ) {}
 
   /** Starts the team's trial of the trial plan; the user's one trial is spent. */
   async subscribeToTrial(principal: Principal, teamId: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const [user] = await em.query(`SELECT trial_redeemed FROM "user" WHERE id = $1 FOR UPDATE`, [
-        principal.userId,
-      ]);
-      if (user?.trial_redeemed) {
+      if (await this.trials.redeemedLocked(em, principal.userId)) {
         throw ValidationError.of(
           'trialRedeemed',
           'You have already redeemed your free trial.',
           ViolationCodes.invalid,
         );
       }
-      const current = await findSubscription(em, teamId, true);
+      const current = await this.subscriptions.find(em, teamId, true);
       if (current?.live) {
         throw ValidationError.of(
           'teamId',
@@ -79,7 +81,7 @@ export class BillingService {
         );
       }
       const plan = planById(TRIAL.planId)!;
-      await saveSubscription(em, teamId, {
+      await this.subscriptions.save(em, teamId, {
         provider: 'trial',
         planId: plan.id,
         planName: plan.name,
@@ -97,9 +99,7 @@ export class BillingService {
         scheduledPlanId: null,
         hasCouponCode: false,
       });
-      await em.query(`UPDATE "user" SET trial_redeemed = true, updated_at = now() WHERE id = $1`, [
-        principal.userId,
-      ]);
+      await this.trials.redeem(em, principal.userId);
     });
   }
 
@@ -114,7 +114,7 @@ export class BillingService {
     addonsQtyByKey: Record<string, number>,
     redirectUrl: string | null,
   ): Promise<HostedPage> {
-    const current = await findSubscription(this.dataSource.manager, teamId);
+    const current = await this.subscriptions.find(this.dataSource, teamId);
     this.refuseStorefrontBilled(current);
     const items = this.itemsOf(plan, addonsQtyByKey);
     const existing =
@@ -129,23 +129,24 @@ export class BillingService {
             redirectUrl,
           }),
     );
-    await this.recordCheckout(principal, teamId, 'billing_provider', plan, page.id, page.url);
+    await this.checkouts.record(this.dataSource, {
+      teamId,
+      userId: principal.userId,
+      provider: 'billing_provider',
+      planId: plan.id,
+      externalId: page.id,
+      url: page.url,
+    });
     return page;
   }
 
   /** A session of the provider's self-service portal for the team's billing account. */
   async portalSession(teamId: string, redirectUrl: string | null): Promise<PortalSession> {
-    const em = this.dataSource.manager;
-    const current = await findSubscription(em, teamId);
+    const current = await this.subscriptions.find(this.dataSource, teamId);
     let customerId = current?.provider === 'billing_provider' ? current.providerCustomerId : null;
-    if (!customerId) {
-      // A checkout made the team a customer (id = team id) even before its webhook arrived.
-      const [checkout] = await em.query(
-        `SELECT 1 FROM billing_checkout WHERE team_id = $1 AND provider = 'billing_provider' LIMIT 1`,
-        [teamId],
-      );
-      if (checkout) customerId = current?.providerCustomerId ?? teamId;
-    }
+    // A checkout made the team a customer (id = team id) even before its webhook arrived.
+    if (!customerId && (await this.checkouts.hasProviderCheckout(this.dataSource, teamId)))
+      customerId = current?.providerCustomerId ?? teamId;
     if (!customerId) {
       throw ValidationError.of(
         'teamId',
@@ -162,7 +163,7 @@ export class BillingService {
    * than the smaller plan allows.
    */
   async downgrade(teamId: string, plan: Plan): Promise<void> {
-    const current = await findSubscription(this.dataSource.manager, teamId);
+    const current = await this.subscriptions.find(this.dataSource, teamId);
     this.refuseStorefrontBilled(current);
     if (
       !current?.live ||
@@ -183,7 +184,7 @@ export class BillingService {
       );
     }
     for (const key of ['workspaces', 'users'] as const) {
-      const { used } = await this.guard.use(this.dataSource.manager, teamId, key);
+      const { used } = await this.guard.use(this.dataSource, teamId, key);
       if (used > plan.capacities[key]) {
         throw ValidationError.of(
           'planId',
@@ -196,11 +197,7 @@ export class BillingService {
     const items = this.itemsOf(plan, current.addonsQtyByKey);
     await this.callProvider(() => this.provider.changeSubscription(subscriptionId, items, true));
     // The provider's subscription_changed webhook follows; until then the schedule shows here.
-    await this.dataSource.query(
-      `UPDATE subscription SET has_scheduled_changes = true, scheduled_plan_id = $2, updated_at = now()
-        WHERE team_id = $1`,
-      [teamId, plan.id],
-    );
+    await this.subscriptions.scheduleChange(this.dataSource, teamId, plan.id);
   }
 
   /** What the team would pay next for the plan (and add-ons), from the provider. */
@@ -209,7 +206,7 @@ export class BillingService {
     plan: Plan,
     addonsQtyByKey: Record<string, number>,
   ): Promise<EstimateAnswer> {
-    const current = await findSubscription(this.dataSource.manager, teamId);
+    const current = await this.subscriptions.find(this.dataSource, teamId);
     this.refuseStorefrontBilled(current);
     const items = this.itemsOf(plan, addonsQtyByKey);
     const existing =
@@ -244,22 +241,6 @@ export class BillingService {
     for (const [key, quantity] of Object.entries(addonsQtyByKey))
       if (quantity > 0) items.push({ itemPriceId: ADDONS[key].providerPriceId, quantity });
     return items;
-  }
-
-  private async recordCheckout(
-    principal: Principal,
-    teamId: string,
-    provider: string,
-    plan: Plan,
-    externalId: string | null,
-    url: string | null,
-    em: EntityManager = this.dataSource.manager,
-  ): Promise<void> {
-    await em.query(
-      `INSERT INTO billing_checkout (team_id, user_id, provider, plan_id, external_id, url)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [teamId, principal.userId, provider, plan.id, externalId, url],
-    );
   }
 
   /** Provider failures as API errors: not configured 503, refusals 422, outages 502. */

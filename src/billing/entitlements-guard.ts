@@ -1,21 +1,18 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { Pool } from 'pg';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import type { SqlRunner } from '../database/query';
 import { COMPACT_AFTER_DELTAS, CountCompactor } from '../hydra/collection/maintained-counts';
 import { ValidationError, type Violation } from '../hydra/errors/api-errors';
 import { WriteRules } from '../hydra/write/write-rules';
 import { billingConfigured } from './billing-mode';
 import { ShipmentsService } from '../shipments/shipments.service';
+import { TeamLookupStore } from '../teams/team-lookup-store';
 import { Workspace } from '../workspaces/workspace.entity';
+import { EntitlementStore } from './entitlement-store';
 import { ENTITLEMENTS, EntitlementKey } from './plan-catalogue';
-import {
-  MONTHLY_SHIPMENTS,
-  SHIPMENT_VOLUME_SQL,
-  USAGE_SQL,
-  capacitySql,
-  forTeamAlias,
-} from './team-billing-sql';
+import { MONTHLY_SHIPMENTS, SHIPMENT_VOLUME_SQL } from './team-billing-sql';
 
 export const ENTITLEMENT_LIMIT_CODE = 'entitlement_limit_reached';
 
@@ -70,6 +67,8 @@ export class EntitlementsGuard implements OnModuleInit {
     private readonly shipments: ShipmentsService,
     config: AppConfig,
     dataSource: DataSource,
+    private readonly store: EntitlementStore,
+    private readonly teams: TeamLookupStore,
   ) {
     this.enforced = config.billingEnforceEntitlements ?? config.nodeEnv !== 'test';
     this.billing = billingConfigured(config);
@@ -100,7 +99,7 @@ export class EntitlementsGuard implements OnModuleInit {
    * statement (its team, the plan's capacity, the month's maintained count). The count's delta
    * rows are folded after the answer when many (as the lists do).
    */
-  private async checkShipment(row: ShipmentVolume | null, em: EntityManager): Promise<Violation[]> {
+  private async checkShipment(row: ShipmentVolume | null, em: SqlRunner): Promise<Violation[]> {
     if (!row) return [];
     if (row.deltas > COMPACT_AFTER_DELTAS) {
       this.compactor.compact([
@@ -114,9 +113,7 @@ export class EntitlementsGuard implements OnModuleInit {
     if (capacity - Number(row.used) > CONTENDED_SHIPMENTS) return [];
     // Near the limit, the concurrent creates of the team could each see the last shipment
     // free: one at a time from here to commit, each counting what those before it committed.
-    await em.query(`SELECT pg_advisory_xact_lock(hashtext('plan-shipments:' || $1::text))`, [
-      row.team,
-    ]);
+    await this.store.takeShipmentTurn(em, row.team);
     return this.refusal('shipments', 'workspace', await this.use(em, row.team, 'shipments'), 1);
   }
 
@@ -126,7 +123,7 @@ export class EntitlementsGuard implements OnModuleInit {
    * against the plan's seats: `await entitlements.assertAvailable(em, teamId, 'users', 'team')`.
    */
   async assertAvailable(
-    em: EntityManager,
+    em: SqlRunner,
     teamId: string,
     key: EntitlementKey,
     propertyPath: string,
@@ -136,27 +133,22 @@ export class EntitlementsGuard implements OnModuleInit {
   }
 
   /** Capacity and use of one entitlement of a team. */
-  async use(em: EntityManager, teamId: string, key: EntitlementKey): Promise<EntitlementUse> {
-    const [row] = await em.query(
-      `SELECT ${forTeamAlias(capacitySql(key), 't')} AS capacity, ${forTeamAlias(USAGE_SQL[key], 't')} AS used
-         FROM team t WHERE t.id = $1`,
-      [teamId],
-    );
+  async use(em: SqlRunner, teamId: string, key: EntitlementKey): Promise<EntitlementUse> {
+    const row = await this.store.use(em, teamId, key);
     const capacity = row && row.capacity === null ? Infinity : Number(row?.capacity ?? 0);
     return { capacity, used: Number(row?.used ?? 0) };
   }
 
   /** A violation when adding `count` more of `key` would pass the plan's capacity. */
   async check(
-    em: EntityManager,
+    em: SqlRunner,
     teamId: string,
     key: EntitlementKey,
     propertyPath: string,
     count = 1,
   ): Promise<Violation[]> {
     if (!this.enforced) return [];
-    if (key !== 'shipments')
-      await em.query(`SELECT 1 FROM team WHERE id = $1 FOR NO KEY UPDATE`, [teamId]);
+    if (key !== 'shipments') await this.teams.lockForCount(em, teamId);
     return this.refusal(key, propertyPath, await this.use(em, teamId, key), count);
   }
 

@@ -6,7 +6,7 @@ import { Clock } from '../auth/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
-import { teamLink } from '../integrations/integration-links';
+import { IntegrationLinkStore } from '../integrations/integration-link-store';
 import {
   CHARGE_STATUSES,
   ChargeStatus,
@@ -29,8 +29,9 @@ import {
 import { counterpartCall } from './counterpart-call';
 import { Plan, capacitiesOf, planById, priceOf } from './plan-catalogue';
 import { originsOf, returnUrlAllowed } from './return-url-policy';
+import { CheckoutStore, type CheckoutRow } from './checkout-store';
 import type { SubscriptionStatus } from './subscription-state';
-import { findByProviderId, findSubscription, saveSubscription } from './subscriptions';
+import { SubscriptionStore } from './subscription-store';
 
 export const STOREFRONT_SIGNATURE_HEADER = 'x-storefront-hmac-sha256';
 
@@ -69,17 +70,6 @@ const GRANTING: ReadonlySet<ChargeStatus> = new Set(['active', 'frozen']);
 export type ReturnAnswer =
   { redirect: string } | { status: number; title: string; message: string };
 
-interface CheckoutRow {
-  id: string;
-  team_id: string;
-  plan_id: string;
-  external_id: string | null;
-  return_url: string | null;
-  installation: string | null;
-  status: ChargeStatus | null;
-  completed_at: Date | null;
-}
-
 /**
  * Subscriptions billed through the storefront app, as the storefront platform bills apps:
  *
@@ -106,6 +96,9 @@ export class StorefrontBilling {
     private readonly webhooks: BillingWebhooks,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly checkouts: CheckoutStore,
+    private readonly subscriptions: SubscriptionStore,
+    private readonly links: IntegrationLinkStore,
   ) {}
 
   /**
@@ -119,8 +112,7 @@ export class StorefrontBilling {
     plan: Plan,
     returnUrl: string,
   ): Promise<{ confirmationUrl: string }> {
-    const em = this.dataSource.manager;
-    const shop = await teamLink(em, teamId, 'storefront');
+    const shop = await this.links.teamLink(this.dataSource, teamId, 'storefront');
     if (!shop) {
       throw ValidationError.of(
         'teamId',
@@ -128,7 +120,7 @@ export class StorefrontBilling {
         ViolationCodes.invalid,
       );
     }
-    const current = await findSubscription(em, teamId);
+    const current = await this.subscriptions.find(this.dataSource, teamId);
     if (current?.live && current.provider === 'billing_provider') {
       throw ValidationError.of(
         'teamId',
@@ -157,25 +149,18 @@ export class StorefrontBilling {
       }),
     );
     const status = CHARGE_STATUSES.find((s) => s === charge.status) ?? 'pending';
-    const inserted = await em.query(
-      `INSERT INTO billing_checkout (id, team_id, user_id, provider, plan_id, external_id, url,
-              return_url, installation, status)
-       VALUES ($1, $2, $3, 'storefront', $4, $5, $6, $7, $8, $9)
-       ON CONFLICT (external_id) WHERE provider = 'storefront' AND external_id IS NOT NULL
-       DO NOTHING RETURNING id`,
-      [
-        checkoutId,
-        teamId,
-        principal.userId,
-        plan.id,
-        charge.id,
-        charge.confirmationUrl,
-        returnUrl,
-        shop.externalId,
-        status,
-      ],
-    );
-    if (inserted.length === 0)
+    const inserted = await this.checkouts.recordStorefront(this.dataSource, {
+      id: checkoutId,
+      teamId,
+      userId: principal.userId,
+      planId: plan.id,
+      chargeId: charge.id,
+      confirmationUrl: charge.confirmationUrl,
+      returnUrl,
+      installation: shop.externalId,
+      status,
+    });
+    if (!inserted)
       throw new ApiError(502, 'The storefront app answered a charge it had already given.');
     return { confirmationUrl: charge.confirmationUrl };
   }
@@ -192,12 +177,7 @@ export class StorefrontBilling {
       return page(400, 'Invalid link', 'The storefront did not say which charge this is.');
     const unknown = page(404, 'Unknown checkout', 'No subscription checkout matches this charge.');
     if (!isUuid(checkoutId) || chargeId.length > 255) return unknown;
-    const [checkout]: CheckoutRow[] = await this.dataSource.query(
-      `SELECT id, team_id, plan_id, external_id, return_url, installation, status, completed_at
-         FROM billing_checkout
-        WHERE id = $1 AND provider = 'storefront' AND return_url IS NOT NULL`,
-      [checkoutId],
-    );
+    const checkout = await this.checkouts.returning(this.dataSource, checkoutId);
     if (!checkout || checkout.external_id !== chargeId || !checkout.installation) return unknown;
     const back = (status: ChargeStatus | null) => this.back(checkout, status);
     if (checkout.completed_at) return back(checkout.status);
@@ -239,13 +219,8 @@ export class StorefrontBilling {
     if (!(await this.mayReturnTo(checkout.team_id, checkout.return_url!)))
       return done('Go back to the app to continue.');
     if (status !== null && status !== 'pending') {
-      const spent = await this.dataSource.query(
-        `WITH spent AS (UPDATE billing_checkout SET returned_at = now()
-                         WHERE id = $1 AND returned_at IS NULL RETURNING id)
-         SELECT id FROM spent`,
-        [checkout.id],
-      );
-      if (!spent.length) return done('This link has been used already: go back to the app.');
+      if (!(await this.checkouts.spendReturn(this.dataSource, checkout.id)))
+        return done('This link has been used already: go back to the app.');
     }
     return { redirect: withOutcome(checkout.return_url!, outcome) };
   }
@@ -283,12 +258,8 @@ export class StorefrontBilling {
     occurredAt: Date | null,
   ): Promise<{ outcome: WebhookOutcome; teamId: string | null }> {
     // The checkout first, then the subscription: the order the return takes its locks in.
-    const [checkout]: CheckoutRow[] = await em.query(
-      `SELECT id, team_id, status, completed_at FROM billing_checkout
-        WHERE provider = 'storefront' AND external_id = $1 FOR UPDATE`,
-      [charge.id],
-    );
-    const current = await findByProviderId(em, charge.id, 'storefront');
+    const checkout = await this.checkouts.ofCharge(em, charge.id);
+    const current = await this.subscriptions.findByProviderId(em, charge.id, 'storefront');
     if (current) {
       const teamId = current.teamId;
       if (current.lastEventAt && occurredAt && occurredAt < current.lastEventAt)
@@ -296,7 +267,7 @@ export class StorefrontBilling {
       const status = SUBSCRIPTION_STATUSES[charge.status];
       if (!status) return { outcome: 'ignored', teamId };
       const { id: _id, teamId: _team, live: _live, lastEventAt: _last, ...state } = current;
-      await saveSubscription(
+      await this.subscriptions.save(
         em,
         teamId,
         {
@@ -307,12 +278,7 @@ export class StorefrontBilling {
         },
         occurredAt,
       );
-      if (checkout)
-        await em.query(
-          `UPDATE billing_checkout SET status = $2, completed_at = COALESCE(completed_at, now())
-            WHERE id = $1`,
-          [checkout.id, charge.status],
-        );
+      if (checkout) await this.checkouts.chargeChanged(em, checkout.id, charge.status);
       return { outcome: 'applied', teamId };
     }
     if (!checkout) return { outcome: 'unknown_charge', teamId: null };
@@ -335,19 +301,15 @@ export class StorefrontBilling {
     charge: RecurringChargeState,
     occurredAt: Date | null,
   ): Promise<{ status: ChargeStatus | null; changed: boolean } | 'unknown_plan'> {
-    const [checkout]: CheckoutRow[] = await em.query(
-      `SELECT id, team_id, plan_id, status, completed_at FROM billing_checkout
-        WHERE id = $1 FOR UPDATE`,
-      [checkoutId],
-    );
+    const checkout = (await this.checkouts.lock(em, checkoutId))!;
     if (checkout.completed_at) return { status: checkout.status, changed: false };
     if (charge.status === 'pending') return { status: 'pending', changed: false };
     if (GRANTING.has(charge.status)) {
       const plan = planById(checkout.plan_id);
       if (!plan) return 'unknown_plan';
-      await findSubscription(em, checkout.team_id, true);
+      await this.subscriptions.find(em, checkout.team_id, true);
       const periodDays = plan.billingPeriodUnit === 'year' ? 365 : 30;
-      await saveSubscription(
+      await this.subscriptions.save(
         em,
         checkout.team_id,
         {
@@ -372,10 +334,7 @@ export class StorefrontBilling {
         true,
       );
     }
-    await em.query(`UPDATE billing_checkout SET status = $2, completed_at = now() WHERE id = $1`, [
-      checkoutId,
-      charge.status,
-    ]);
+    await this.checkouts.settled(em, checkoutId, charge.status);
     return { status: charge.status, changed: true };
   }
 

@@ -1,11 +1,19 @@
 import { SELF_HOSTED_PLAN, SELF_HOSTED_SQL } from './billing-mode';
 import { COUNT_TABLE } from '../hydra/collection/maintained-counts.sql';
+import { teamExistsSql, teamSeatCountSql } from '../teams/team-lookup-store';
+import { latestTeamWorkflowSql } from '../workflows/workflow-store';
+import {
+  activeWorkspaceCountSql,
+  teamWorkspacesSql,
+  workspaceTeamSql,
+} from '../workspaces/workspace-lookup-store';
 import { ENTITLEMENT_KEYS, ENTITLEMENTS, FREE_PLAN } from './plan-catalogue';
 
 /**
  * SQL of the Team's billing properties (`subscription`, `entitlements`, `billingProvider`),
- * computed on read by the Hydra layer (`{a}` is the team row's alias) and by the entitlement
- * guard, so the answer and the enforcement always agree.
+ * computed on read by the Hydra layer (`{a}` is the team row's alias, of which only `{a}.id`
+ * is read) and by the entitlement guard, so the answer and the enforcement always agree.
+ * The parts on other modules' tables (workspaces, seats, workflows) are their stores' SQL.
  */
 
 const literal = (s: string) => `'${s.replace(/'/g, "''")}'`;
@@ -57,11 +65,9 @@ export const SUBSCRIPTION_SQL = `(SELECT CASE WHEN ${SELF_HOSTED_SQL} THEN ${SEL
 export const BILLING_PROVIDER_SQL = `CASE WHEN ${SELF_HOSTED_SQL} THEN ${literal(SELF_HOSTED_PLAN.id)} ELSE COALESCE((SELECT CASE WHEN bs.provider = 'storefront' THEN 'storefront' ELSE 'billing_provider' END FROM subscription bs WHERE bs.team_id = {a}.id), 'billing_provider') END`;
 
 /** The team's Shopify workflow when the storefront bills the team (its latest), else null. */
-export const SHOPIFY_BILLING_WORKFLOW_SQL = `(SELECT bw.id::text FROM workflow bw
-   JOIN workspace bws ON bws.id = bw.workspace_id
-  WHERE bws.team_id = {a}.id AND bw.type IN ('shopify', 'integration-shopify')
-    AND EXISTS (SELECT 1 FROM subscription bs WHERE bs.team_id = {a}.id AND bs.provider = 'storefront')
-  ORDER BY bw.created_at DESC, bw.id LIMIT 1)`;
+export const SHOPIFY_BILLING_WORKFLOW_SQL = `(CASE WHEN EXISTS (SELECT 1 FROM subscription bs
+    WHERE bs.team_id = {a}.id AND bs.provider = 'storefront')
+  THEN ${latestTeamWorkflowSql('{a}.id', ['shopify', 'integration-shopify'])} END)`;
 
 /**
  * Shipments per workspace and month of creation (UTC, `YYYY-MM`): a count the shipment table's
@@ -79,17 +85,17 @@ export const MONTHLY_SHIPMENTS = {
  * The monthly counts of the team `{a}`'s workspaces from this month on (a shipment dated
  * ahead counts, as `created_at >=` the month's start did).
  */
-const MONTHLY_ROWS = `FROM workspace bw JOIN ${COUNT_TABLE} bmc
-    ON bmc.table_name = ${literal(MONTHLY_SHIPMENTS.name)} AND bmc.scope_id = bw.id
+const MONTHLY_ROWS = `FROM ${COUNT_TABLE} bmc
+ WHERE bmc.table_name = ${literal(MONTHLY_SHIPMENTS.name)}
+   AND bmc.scope_id IN ${teamWorkspacesSql('{a}.id')}
    AND bmc.dimension = ${literal(MONTHLY_SHIPMENTS.dimension)}
-   AND bmc.value >= to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')
- WHERE bw.team_id = {a}.id`;
+   AND bmc.value >= to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM')`;
 
 /** What counts against each entitlement (see plan-catalogue.ts). */
 export const USAGE_SQL: Record<(typeof ENTITLEMENT_KEYS)[number], string> = {
   shipments: `(SELECT coalesce(sum(bmc.n), 0)::int ${MONTHLY_ROWS})`,
-  workspaces: `(SELECT count(*)::int FROM workspace bw WHERE bw.team_id = {a}.id AND NOT bw.scheduled_for_delete)`,
-  users: `(SELECT count(*)::int FROM team_member bm WHERE bm.team_id = {a}.id)`,
+  workspaces: activeWorkspaceCountSql('{a}.id'),
+  users: teamSeatCountSql('{a}.id'),
 };
 
 /**
@@ -117,6 +123,24 @@ export function forTeamAlias(sql: string, alias: string): string {
   return sql.replace(/\{a\}/g, alias);
 }
 
+/** The same SQL for the team whose id is `team` (an SQL expression: a column, a parameter). */
+export function forTeamId(sql: string, team: string): string {
+  return sql.replace(/\{a\}\.id/g, team);
+}
+
+/**
+ * Capacity and use of one entitlement of the team `$1` (uuid): one row, none when there is no
+ * such team (EntitlementStore.use).
+ */
+export function entitlementUseSql(key: (typeof ENTITLEMENT_KEYS)[number]): string {
+  return `SELECT ${forTeamId(capacitySql(key), '$1::uuid')} AS capacity,
+                 ${forTeamId(USAGE_SQL[key], '$1::uuid')} AS used
+           WHERE ${teamExistsSql('$1::uuid')}`;
+}
+
+/** The team of the workspace row `w` of the shipment create's first statement. */
+const TEAM_OF_W = workspaceTeamSql('w');
+
 /**
  * The monthly volume of the team of the workspace row `w`, as one JSON value (a select-list
  * entry of the create's first statement, see ShipmentsService.checkOnCreate): the team, the
@@ -124,10 +148,9 @@ export function forTeamAlias(sql: string, alias: string): string {
  * (`deltas`; with `scopes` and `months`, what to fold when they are many: COMPACT_COUNT_SQL).
  */
 export const SHIPMENT_VOLUME_SQL = `(SELECT json_build_object(
-    'team', t.id, 'capacity', ${forTeamAlias(capacitySql('shipments'), 't')},
+    'team', ${TEAM_OF_W}, 'capacity', ${forTeamId(capacitySql('shipments'), TEAM_OF_W)},
     'used', v.used, 'deltas', v.deltas, 'scopes', v.scopes, 'months', v.months)
-   FROM team t CROSS JOIN LATERAL (SELECT coalesce(sum(bmc.n), 0)::int AS used,
+   FROM (SELECT coalesce(sum(bmc.n), 0)::int AS used,
         count(*)::int AS deltas, array_agg(DISTINCT bmc.scope_id) AS scopes,
         array_agg(DISTINCT bmc.value) AS months
-   ${forTeamAlias(MONTHLY_ROWS, 't')}) v
-  WHERE t.id = w.team_id)`;
+   ${forTeamId(MONTHLY_ROWS, TEAM_OF_W)}) v)`;

@@ -1,7 +1,10 @@
 import type { DataSource } from 'typeorm';
-import { JOB_SCHEMA } from '../jobs/job-queue';
+import type { SqlRunner } from '../database/query';
+import { JobDataStore } from '../jobs/job-data-store';
 import { MAIL_QUEUE } from '../mail/mail-job';
+import { retiredTrackingCredentials } from '../tracking/providers/remote/retired-tracking-credentials';
 import type { CredentialsCipher } from './credentials-cipher';
+import { CredentialsStore } from './credentials-store';
 
 export interface RotationReport {
   /** Sealed values looked at. */
@@ -13,35 +16,42 @@ export interface RotationReport {
   keyId: string;
 }
 
-/** Where sealed values live: how to read a batch after an id, and how to write one back. */
-interface SealedStore {
+/** Where sealed values live, as their owner's store walks them. */
+interface SealedValues {
   /** How the report names an unreadable value of this store (credentials: the bare id). */
   label: (id: string) => string;
-  /** `$1` the last id seen, `$2` the batch size: rows `id`, `sealed`, locked for the batch. */
-  select: string;
-  /** `$1` the id, `$2` the re-sealed value. */
-  update: string;
-  /** The zero id the walk starts after. */
-  first: string;
+  /** Up to `limit` values after the id `after` (the zero id first), locked for the batch. */
+  after(
+    runner: SqlRunner,
+    after: string,
+    limit: number,
+  ): Promise<Array<{ id: string; sealed: string }>>;
+  /** Writes back one re-sealed value. */
+  reseal(runner: SqlRunner, id: string, sealed: string): Promise<void>;
 }
 
 const ZERO_UUID = '00000000-0000-0000-0000-000000000000';
+
+const credentials = new CredentialsStore();
+const jobs = new JobDataStore();
 
 /**
  * Sealed credential secrets: the credentials, and the copies of tracking credentials kept
  * until their numbers are stopped (retired_tracking_credentials), which must stay readable
  * once the previous key is dropped.
  */
-const SEALED_TABLES: SealedStore[] = (['credentials', 'retired_tracking_credentials'] as const).map(
-  (table) => ({
+const SEALED_SECRETS: SealedValues[] = [
+  {
     label: (id) => id,
-    select: `SELECT id, secrets_ciphertext AS sealed FROM ${table}
-              WHERE id > $1 AND secrets_ciphertext IS NOT NULL
-              ORDER BY id LIMIT $2 FOR UPDATE`,
-    update: `UPDATE ${table} SET secrets_ciphertext = $2 WHERE id = $1`,
-    first: ZERO_UUID,
-  }),
-);
+    after: (runner, after, limit) => credentials.sealedAfter(runner, after, limit),
+    reseal: (runner, id, sealed) => credentials.reseal(runner, id, sealed),
+  },
+  {
+    label: (id) => id,
+    after: (runner, after, limit) => retiredTrackingCredentials.sealedAfter(runner, after, limit),
+    reseal: (runner, id, sealed) => retiredTrackingCredentials.reseal(runner, id, sealed),
+  },
+];
 
 /**
  * Mails waiting in their `mail.send` job (sealed whole with the key, src/mail/mail-job.ts):
@@ -49,15 +59,10 @@ const SEALED_TABLES: SealedStore[] = (['credentials', 'retired_tracking_credenti
  * still sent once the previous key is dropped (a running job has read its data already: its
  * retry reads the new value).
  */
-const MAIL_JOBS: SealedStore = {
+const MAIL_JOBS: SealedValues = {
   label: (id) => `${MAIL_QUEUE} job ${id}`,
-  select: `SELECT id::text AS id, data->>'sealed' AS sealed FROM ${JOB_SCHEMA}.job
-            WHERE name = '${MAIL_QUEUE}' AND state < 'completed' AND id > $1::uuid
-              AND data ? 'sealed'
-            ORDER BY id LIMIT $2 FOR UPDATE`,
-  update: `UPDATE ${JOB_SCHEMA}.job SET data = jsonb_set(data, '{sealed}', to_jsonb($2::text))
-            WHERE id = $1::uuid AND name = '${MAIL_QUEUE}'`,
-  first: ZERO_UUID,
+  after: (runner, after, limit) => jobs.sealedAfter(runner, MAIL_QUEUE, after, limit),
+  reseal: (runner, id, sealed) => jobs.reseal(runner, MAIL_QUEUE, id, sealed),
 };
 
 /**
@@ -74,10 +79,9 @@ export async function rotateCredentialsKey(
   options: RotationOptions = {},
 ): Promise<RotationReport> {
   const report: RotationReport = { examined: 0, resealed: 0, unreadable: [], keyId: cipher.keyId };
-  const stores = [...SEALED_TABLES];
+  const stores = [...SEALED_SECRETS];
   // The job table exists once a node has started pg-boss.
-  const [{ jobs }] = await db.query(`SELECT to_regclass('${JOB_SCHEMA}.job') IS NOT NULL AS jobs`);
-  if (jobs) stores.push(MAIL_JOBS);
+  if (await jobs.jobTableExists(db)) stores.push(MAIL_JOBS);
   for (const store of stores) await rotateStore(db, cipher, store, report, options);
   return report;
 }
@@ -91,17 +95,14 @@ interface RotationOptions {
 async function rotateStore(
   db: DataSource,
   cipher: CredentialsCipher,
-  store: SealedStore,
+  store: SealedValues,
   report: RotationReport,
   options: RotationOptions,
 ): Promise<void> {
-  let after = store.first;
+  let after = ZERO_UUID;
   for (;;) {
     const rows: Array<{ id: string; sealed: string }> = await db.transaction(async (m) => {
-      const batch: Array<{ id: string; sealed: string }> = await m.query(store.select, [
-        after,
-        options.batch ?? 500,
-      ]);
+      const batch = await store.after(m, after, options.batch ?? 500);
       for (const row of batch) {
         let resealed: string | null;
         try {
@@ -112,7 +113,7 @@ async function rotateStore(
         }
         if (resealed === null) continue;
         report.resealed++;
-        if (!options.dryRun) await m.query(store.update, [row.id, resealed]);
+        if (!options.dryRun) await store.reseal(m, row.id, resealed);
       }
       return batch;
     });

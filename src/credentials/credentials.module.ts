@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { CredentialsCipher } from './credentials-cipher';
+import { CredentialsStore } from './credentials-store';
 import { Credentials } from './credentials.entity';
 import { CredentialsService } from './credentials.service';
 import { WorkspaceSmtpCredentialsStore } from './workspace-smtp-credentials-store';
@@ -10,7 +11,12 @@ export class CredentialsController extends ResourceController(Credentials, Crede
 /** /credentials and /teams/{id}/credentials; secrets sealed with CREDENTIALS_ENCRYPTION_KEY. */
 @Module({
   controllers: [CredentialsController],
-  providers: [CredentialsCipher, CredentialsService, WorkspaceSmtpCredentialsStore],
+  providers: [
+    CredentialsCipher,
+    CredentialsService,
+    CredentialsStore,
+    WorkspaceSmtpCredentialsStore,
+  ],
   exports: [CredentialsCipher, CredentialsService, WorkspaceSmtpCredentialsStore],
 })
 export class CredentialsModule {}

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { literalRefusal } from '../common/outbound/outbound-target';
@@ -10,12 +11,13 @@ import {
   ViolationCodes,
 } from '../hydra/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import { typeError } from '../hydra/write/denormalizer';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
-import { credentialType, destinationChanged, parameterProblem } from './credential-types';
+import { mergeSecrets, readParameters } from './credential-input';
+import { credentialType, destinationChanged } from './credential-types';
 import { CredentialsCipher } from './credentials-cipher';
-import { chosenSecretProblem } from './secret-strength';
+import { CredentialsStore, type StoredCredentialsRow } from './credentials-store';
+import { CREDENTIALS_USES, type CredentialsUse } from './credentials-use';
 import { Credentials } from './credentials.entity';
 import { JobQueue } from '../jobs/job-queue';
 import {
@@ -26,9 +28,7 @@ import {
   type CredentialsSettings,
 } from '../tracking/providers/remote/credentials-retirement';
 import { maskSecret } from './secret-box';
-import { type SqlRunner, query } from '../database/query';
-
-const MAX_SECRET_LENGTH = 4096;
+import type { SqlRunner } from '../database/query';
 
 /** Credentials as their users (webhook delivery, mail) need them: secrets in clear. */
 export interface OpenedCredentials {
@@ -39,21 +39,27 @@ export interface OpenedCredentials {
   secrets: Record<string, string>;
 }
 
+/** What one credentials write carries between its steps (`ctx.state`). */
+export interface CredentialsWrite {
+  /** The row as stored before a PUT or DELETE; undefined for a create. */
+  stored: StoredCredentialsRow | undefined;
+  /** What prepare found wrong in the body, reported by validate. */
+  violations: Violation[];
+}
+
 /**
  * Credential rules: `type` fixes which parameters and secrets a record may hold (unknown
- * members are 422, values are type-checked); secrets are merged (PUT keeps members left out,
- * null removes one), sealed with the deployment key and replaced by masked hints, so neither
- * the stored row's readable columns nor any answer carries them. A PUT that changes where the
- * credentials connect (the type's `destination` parameters) starts from no secrets: only those
- * it gives are kept. Only the team's owners and admins create, change or delete credentials
- * (members read them, masked). Credentials that workflows use, or that a workspace sends its
- * e-mail through, cannot be deleted.
+ * members are 422, values are type-checked: credential-input.ts); secrets are merged (PUT
+ * keeps members left out, null removes one), sealed with the deployment key and replaced by
+ * masked hints, so neither the stored row's readable columns nor any answer carries them. A
+ * PUT that changes where the credentials connect (the type's `destination` parameters) starts
+ * from no secrets: only those it gives are kept. Only the team's owners and admins create,
+ * change or delete credentials (members read them, masked). Credentials that another module
+ * uses (CREDENTIALS_USES: workflows, a workspace's SMTP server) cannot be deleted.
  */
 @Injectable()
-export class CredentialsService implements ResourceHooks<Credentials> {
-  private readonly pending = new WeakMap<Credentials, Violation[]>();
-  /** The record as it was before a PUT, for afterWrite. */
-  private readonly previous = new WeakMap<Credentials, StoredCredentials>();
+export class CredentialsService implements ResourceHooks<Credentials, CredentialsWrite> {
+  private uses?: CredentialsUse[];
 
   constructor(
     private readonly cipher: CredentialsCipher,
@@ -61,14 +67,18 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     private readonly writer: ResourceWriter,
     private readonly jobs: JobQueue,
     private readonly config: AppConfig,
+    private readonly store: CredentialsStore,
+    private readonly moduleRef: ModuleRef,
   ) {}
 
-  async prepare(credentials: Credentials, ctx: WriteContext): Promise<void> {
-    const stored = await storedRow(credentials, ctx);
+  async begin(credentials: Credentials, ctx: WriteContext<undefined>): Promise<CredentialsWrite> {
+    const stored = credentials.id ? await this.store.find(ctx.em, credentials.id) : undefined;
+    return { stored, violations: [] };
+  }
+
+  async prepare(credentials: Credentials, ctx: WriteContext<CredentialsWrite>): Promise<void> {
+    const { stored, violations } = ctx.state;
     assertTeamAdmin(credentials.team?.id ?? stored?.team_id, ctx);
-    if (stored) this.previous.set(credentials, this.opened(stored));
-    const violations: Violation[] = [];
-    this.pending.set(credentials, violations);
     const spec = credentialType(credentials.type);
     if (ctx.operation === 'post') {
       credentials.parameters ??= {};
@@ -84,69 +94,19 @@ export class CredentialsService implements ResourceHooks<Credentials> {
 
     // The denormalizer has already copied the body's parameters: compare with the row.
     const previousParameters = stored?.parameters ?? {};
-    if ('parameters' in ctx.body) {
-      const raw = ctx.body.parameters;
-      const out: Record<string, unknown> = {};
-      if (raw !== null) {
-        if (typeof raw !== 'object' || Array.isArray(raw))
-          throw typeError('parameters', 'array', raw);
-        for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-          const kind = (spec.parameters as Record<string, string>)[key];
-          if (!kind) {
-            violations.push(unexpected(`parameters.${key}`));
-            continue;
-          }
-          const problem =
-            parameterProblem(kind as never, value) ??
-            (kind === 'baseUrl' ? this.baseUrlRefusal(value as string | null) : null);
-          if (problem) violations.push(invalid(`parameters.${key}`, problem));
-          else if (value !== null && value !== '')
-            out[key] = typeof value === 'string' ? value.trim() : value;
-        }
-      }
-      credentials.parameters = out;
-    }
+    if ('parameters' in ctx.body)
+      credentials.parameters = readParameters(
+        spec,
+        ctx.body.parameters,
+        violations,
+        (kind, value) => (kind === 'baseUrl' ? this.baseUrlRefusal(value as string | null) : null),
+      );
 
     const moved =
       ctx.operation === 'put' &&
       destinationChanged(spec, previousParameters, credentials.parameters ?? {});
     const current = moved ? {} : this.cipher.openSecrets(credentials.secretsCiphertext ?? null);
-    if ('secrets' in ctx.body) {
-      const raw = ctx.body.secrets;
-      if (raw === null) {
-        for (const key of Object.keys(current)) delete current[key];
-      } else {
-        if (typeof raw !== 'object' || Array.isArray(raw)) throw typeError('secrets', 'array', raw);
-        for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
-          if (!spec.secrets.includes(key)) {
-            violations.push(unexpected(`secrets.${key}`));
-          } else if (value === null || value === '') {
-            delete current[key];
-          } else if (typeof value !== 'string') {
-            // Never echo the value: it is a secret.
-            violations.push(invalid(`secrets.${key}`, 'This value should be of type string.'));
-          } else if (value.length < (spec.minSecretLength ?? 1)) {
-            violations.push(
-              invalid(
-                `secrets.${key}`,
-                `This value is too short. It should have ${spec.minSecretLength} characters or more.`,
-              ),
-            );
-          } else if (spec.chosenSecrets?.includes(key) && chosenSecretProblem(value)) {
-            violations.push(invalid(`secrets.${key}`, chosenSecretProblem(value)!));
-          } else if (value.length > MAX_SECRET_LENGTH) {
-            violations.push(
-              invalid(
-                `secrets.${key}`,
-                `This value is too long. It should have ${MAX_SECRET_LENGTH} characters or less.`,
-              ),
-            );
-          } else {
-            current[key] = value;
-          }
-        }
-      }
-    }
+    if ('secrets' in ctx.body) mergeSecrets(spec, current, ctx.body.secrets, violations);
     credentials.secretsCiphertext = this.cipher.sealSecrets(current);
     credentials.secrets = Object.fromEntries(
       Object.entries(current).map(([key, value]) => [key, maskSecret(value)]),
@@ -156,7 +116,7 @@ export class CredentialsService implements ResourceHooks<Credentials> {
   /**
    * A provider `baseUrl` naming a private address or a local name is refused when written
    * (unless in TRACKING_PROVIDER_ALLOWED_HOSTS); names are checked again, resolved, at every
-   * call (FetchProviderHttp), where DNS may say otherwise.
+   * call (the provider transport), where DNS may say otherwise.
    */
   private baseUrlRefusal(value: string | null): string | null {
     if (value === null || value === '') return null;
@@ -166,8 +126,8 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     return refused ? 'This URL points to a private, loopback or link-local address.' : null;
   }
 
-  validate(credentials: Credentials): Violation[] {
-    return this.pending.get(credentials) ?? [];
+  validate(_credentials: Credentials, ctx: WriteContext<CredentialsWrite>): Violation[] {
+    return ctx.state.violations;
   }
 
   /**
@@ -176,8 +136,8 @@ export class CredentialsService implements ResourceHooks<Credentials> {
    * routing to the team's shipments at once (tracking/refresh/tracking-rerouter.ts), so that
    * neither waits for each shipment's next check.
    */
-  async afterWrite(credentials: Credentials, ctx: WriteContext): Promise<void> {
-    const before = this.previous.get(credentials);
+  async afterWrite(credentials: Credentials, ctx: WriteContext<CredentialsWrite>): Promise<void> {
+    const before = ctx.state.stored && this.opened(ctx.state.stored);
     if (!isTrackingType(credentials.type) && !isTrackingType(before?.type)) return;
     const after = {
       type: credentials.type,
@@ -189,10 +149,10 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     await this.reroute(credentials.team?.id ?? before?.teamId, ctx);
   }
 
-  async beforeRemove(credentials: Credentials, ctx: WriteContext): Promise<void> {
-    const stored = await storedRow(credentials, ctx);
+  async beforeRemove(_credentials: Credentials, ctx: WriteContext<CredentialsWrite>) {
+    const { stored } = ctx.state;
     assertTeamAdmin(stored?.team_id, ctx);
-    await this.refuseRemovalInUse(credentials, ctx);
+    if (stored) await this.refuseRemovalInUse(stored, ctx);
     if (stored && isTrackingType(stored.type)) {
       // The secrets go with the row: a copy is kept until its numbers are stopped.
       await retireTrackingAccount(ctx.em, this.opened(stored));
@@ -204,7 +164,7 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     if (teamId) await this.jobs.send(REROUTE_QUEUE, { teamId }, { runner: ctx.em });
   }
 
-  private opened(stored: StoredRow): StoredCredentials {
+  private opened(stored: StoredCredentialsRow): StoredCredentials {
     return {
       id: stored.id,
       teamId: stored.team_id,
@@ -215,32 +175,15 @@ export class CredentialsService implements ResourceHooks<Credentials> {
     };
   }
 
-  /** Workflows and workspaces name credentials: those cannot go. */
-  private async refuseRemovalInUse(credentials: Credentials, ctx: WriteContext): Promise<void> {
-    const [{ n }] = await ctx.em.query(
-      `SELECT count(*)::int AS n FROM workflow WHERE credentials_id = $1`,
-      [credentials.id],
-    );
-    if (n > 0) {
-      throw ValidationError.of(
-        'id',
-        `These credentials are used by ${n} workflow(s); change or delete them first.`,
-        ViolationCodes.invalid,
-      );
-    }
-    // Workspaces name their SMTP credentials by IRI (emailSettings.smtpCredentials).
-    const [{ w }] = await ctx.em.query(
-      `SELECT count(*)::int AS w FROM workspace
-        WHERE team_id = (SELECT team_id FROM credentials WHERE id = $1)
-          AND email_settings->>'smtpCredentials' = '/credentials/' || $1::text`,
-      [credentials.id],
-    );
-    if (w > 0) {
-      throw ValidationError.of(
-        'id',
-        `These credentials are the SMTP server of ${w} workspace(s); change their emailSettings first.`,
-        ViolationCodes.invalid,
-      );
+  /** Credentials another module uses (CREDENTIALS_USES) cannot go: 422 with its reason. */
+  private async refuseRemovalInUse(stored: StoredCredentialsRow, ctx: WriteContext<unknown>) {
+    this.uses ??= this.moduleRef.get<CredentialsUse>(CREDENTIALS_USES, {
+      strict: false,
+      each: true,
+    });
+    for (const use of this.uses) {
+      const refusal = await use.refusal(ctx.em, { id: stored.id, teamId: stored.team_id });
+      if (refusal) throw ValidationError.of('id', refusal, ViolationCodes.invalid);
     }
   }
 
@@ -269,19 +212,8 @@ export class CredentialsService implements ResourceHooks<Credentials> {
 
   /** The record with its secrets opened; null when it does not exist. */
   async open(runner: SqlRunner, id: string): Promise<OpenedCredentials | null> {
-    const rows = await query<{
-      id: string;
-      team_id: string;
-      type: string;
-      parameters: Record<string, unknown>;
-      secrets_ciphertext: string | null;
-    }>(
-      runner,
-      `SELECT id, team_id, type, parameters, secrets_ciphertext FROM credentials WHERE id = $1`,
-      [id],
-    );
-    if (rows.length === 0) return null;
-    const row = rows[0];
+    const row = await this.store.find(runner, id);
+    if (!row) return null;
     return {
       id: row.id,
       teamId: row.team_id,
@@ -292,14 +224,6 @@ export class CredentialsService implements ResourceHooks<Credentials> {
   }
 }
 
-interface StoredRow {
-  id: string;
-  team_id: string;
-  type: string;
-  parameters: Record<string, unknown>;
-  secrets_ciphertext: string | null;
-}
-
 /** A stored record with its secrets opened. */
 type StoredCredentials = CredentialsSettings & {
   id: string;
@@ -307,37 +231,12 @@ type StoredCredentials = CredentialsSettings & {
   secretsCiphertext: string | null;
 };
 
-/** The record as stored before this write (undefined for a new one). */
-async function storedRow(
-  credentials: Credentials,
-  ctx: WriteContext,
-): Promise<StoredRow | undefined> {
-  if (!credentials.id) return undefined;
-  const [row] = await ctx.em.query(
-    `SELECT id, team_id, type, parameters, secrets_ciphertext FROM credentials WHERE id = $1`,
-    [credentials.id],
-  );
-  return row;
-}
-
 /**
  * Credentials are the team's keys: only its owners and admins manage them (and not through a
  * token granted to a third-party application: the resource declares `delegated: false`).
  */
-function assertTeamAdmin(teamId: string | undefined, ctx: WriteContext): void {
+function assertTeamAdmin(teamId: string | undefined, ctx: WriteContext<unknown>): void {
   if (teamId && !ctx.principal.adminTeamIds.includes(teamId)) {
     throw new ForbiddenError('Only owners and admins of the team manage its credentials.');
   }
-}
-
-function unexpected(path: string): Violation {
-  return {
-    propertyPath: path,
-    message: 'This field was not expected.',
-    code: ViolationCodes.invalid,
-  };
-}
-
-function invalid(path: string, message: string): Violation {
-  return { propertyPath: path, message, code: ViolationCodes.invalid };
 }

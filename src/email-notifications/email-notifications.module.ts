@@ -6,6 +6,7 @@ import { EmailNotificationActionsController } from './email-notification-actions
 import { EmailNotificationActions } from './email-notification-actions.service';
 import { EmailNotificationDelivery } from './email-notification-delivery';
 import { EmailNotification } from './email-notification.entity';
+import { EmailNotificationTargetStore } from './email-notification-target-store';
 import { EmailNotificationsService } from './email-notifications.service';
 import { NotificationMailer } from './notification-mailer';
 import { NotificationValues } from './notification-values';
@@ -29,7 +30,8 @@ export class EmailNotificationsController extends ResourceController(
     EmailNotificationDelivery,
     NotificationMailer,
     TestRecipients,
+    EmailNotificationTargetStore,
   ],
-  exports: [EmailNotificationDelivery],
+  exports: [EmailNotificationDelivery, EmailNotificationTargetStore],
 })
 export class EmailNotificationsModule {}

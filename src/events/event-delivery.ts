@@ -1,27 +1,19 @@
 import { pausePoint } from '../common/pause-point';
 import { PeriodicTask } from '../jobs/periodic-task';
-import {
-  Inject,
-  Injectable,
-  Logger,
-  OnApplicationBootstrap,
-  OnModuleDestroy,
-} from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { EmailNotificationDelivery } from '../email-notifications/email-notification-delivery';
-import { scheduleDelayMs } from '../email-notifications/email-notification.entity';
-import { MAILER, type Mailer } from '../mail/mailer';
-import { NotificationsService } from '../notifications/notifications.service';
 import { Clock } from '../tracking/clock';
 import { WebhookDelivery, type WebhookOutcome } from '../webhooks/webhook-delivery';
-import { passesFilter, referenceChangeOf } from '../webhooks/reference-webhook-body';
-import { firstDueAt } from '../workflows/workflow-types';
+import { WorkflowStore } from '../workflows/workflow-store';
+import { DeliveryFailureNotice } from './delivery-failure-notice';
 import { PermanentDeliveryError } from './delivery-error';
-import { notificationEventsOf } from './event-types';
+import { EventDeliveryStore, type ClaimedDelivery } from './event-delivery-store';
+import { EventDispatch } from './event-dispatch';
+import { OutboxStore } from './outbox-store';
 import { retryDelayMs } from './retry-backoff';
-import { query } from '../database/query';
 
 const INTERVAL_NAME = 'event-delivery';
 /** Deliveries attempted at once by one node. */
@@ -36,35 +28,6 @@ export interface DeliveryRound {
   failed: number;
 }
 
-interface OutboxRow {
-  id: string;
-  workspace_id: string | null;
-  type: string;
-  aggregate_type: string;
-  aggregate_id: string;
-  payload: Record<string, unknown>;
-  created_at: Date;
-  ignored_workflow_id?: string | null;
-}
-
-interface WebhookTarget {
-  id: string;
-  period: string;
-  url: string | null;
-  entity: string | null;
-  event: string | null;
-  field: string | null;
-}
-
-interface ClaimedDelivery {
-  id: string;
-  outbox_event_id: string;
-  workspace_id: string;
-  workflow_id: string | null;
-  email_notification_id: string | null;
-  attempts: number;
-}
-
 interface AttemptResult {
   ok: boolean;
   permanent: boolean;
@@ -76,22 +39,21 @@ interface AttemptResult {
 /**
  * Delivers the outbox ("events never get lost"). Two steps, each safe on any number of nodes:
  *
- * 1. Dispatch: undispatched events are claimed with FOR UPDATE SKIP LOCKED and, in the same
- *    transaction, get one `event_delivery` row per target (enabled webhook workflows of the
- *    workspace; enabled e-mail notifications whose event matches, never for an indirect
- *    change, see notificationEventsOf) with the time it is due:
- *    the workflow's period (immediately, next hour, next day; `manual` ones are held until
- *    POST /workflows/execute) or the notification's scheduleDelay. An event without targets is
- *    delivered at once.
+ * 1. Dispatch (event-dispatch.ts): undispatched events are claimed with FOR UPDATE SKIP LOCKED
+ *    and, in the same transaction, get one `event_delivery` row per target (enabled webhook
+ *    workflows of the workspace; enabled e-mail notifications whose event matches, never for
+ *    an indirect change) with the time it is due: the workflow's period (immediately, next
+ *    hour, next day; `manual` ones are held until POST /workflows/execute) or the
+ *    notification's scheduleDelay. An event without targets is delivered at once.
  * 2. Deliver: due deliveries are claimed with SKIP LOCKED and leased (next_attempt_at moves
  *    past the lease, attempts counts up) before anything is sent, then attempted: a webhook
  *    POST (recorded as a workflow run) or an e-mail through the Mailer. While leased a delivery
  *    is `sending`; a lease that runs out makes it due again. Success marks the
  *    delivery delivered; a failure is retried with exponential backoff up to
  *    EVENT_DELIVERY_MAX_ATTEMPTS, then given up, and the workflow's notificationEmails and the
- *    team's owners and admins (in-app) are told. A node that dies mid-attempt leaves the lease
- *    to run out, and the delivery is attempted again (at least once: receivers dedupe on the
- *    event id).
+ *    team's owners and admins (in-app) are told (delivery-failure-notice.ts). A node that dies
+ *    mid-attempt leaves the lease to run out, and the delivery is attempted again (at least
+ *    once: receivers dedupe on the event id).
  *
  * The outbox row records the totals: `attempts`, `last_error`, and `delivered_at` once no
  * delivery of the event is pending or held (failed-for-good ones included; see last_error).
@@ -108,8 +70,11 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly scheduler: SchedulerRegistry,
     private readonly webhooks: WebhookDelivery,
     private readonly emails: EmailNotificationDelivery,
-    private readonly notifications: NotificationsService,
-    @Inject(MAILER) private readonly mailer: Mailer,
+    private readonly dispatcher: EventDispatch,
+    private readonly outbox: OutboxStore,
+    private readonly deliveries: EventDeliveryStore,
+    private readonly workflows: WorkflowStore,
+    private readonly failures: DeliveryFailureNotice,
   ) {}
 
   get enabled(): boolean {
@@ -160,72 +125,8 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Step 1: fan undispatched events out into deliveries; returns how many were dispatched. */
-  async dispatch(limit = this.config.eventDeliveryBatchSize): Promise<number> {
-    const now = this.clock.now();
-    return this.dataSource.transaction(async (em) => {
-      const events: OutboxRow[] = await em.query(
-        `SELECT id, workspace_id, type, aggregate_type, aggregate_id, payload, created_at,
-                ignored_workflow_id
-           FROM outbox_event WHERE dispatched_at IS NULL
-          ORDER BY created_at, id LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [limit],
-      );
-      for (const event of events) {
-        let targets = 0;
-        if (event.workspace_id) {
-          const all: WebhookTarget[] = await em.query(
-            `SELECT id, period, url, entity, event, field FROM workflow
-              WHERE workspace_id = $1 AND type = 'webhook' AND enabled`,
-            [event.workspace_id],
-          );
-          const hooks = all.filter((hook) => wants(hook, event));
-          for (const hook of hooks) {
-            const due = firstDueAt(hook.period, new Date(event.created_at));
-            await em.query(
-              `INSERT INTO event_delivery (outbox_event_id, workspace_id, workflow_id, status, next_attempt_at)
-               VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
-              [
-                event.id,
-                event.workspace_id,
-                hook.id,
-                due ? 'pending' : 'held',
-                hook.period === 'immediately' || !due ? now : due,
-              ],
-            );
-            targets++;
-          }
-          // None for an indirect change (`cause`): webhooks only.
-          const names = notificationEventsOf(event.type, event.payload);
-          const mails: Array<{ id: string; schedule_delay: string | null }> = names.length
-            ? await em.query(
-                `SELECT id, schedule_delay FROM email_notification
-                  WHERE workspace_id = $1 AND enabled AND event = ANY($2::text[])`,
-                [event.workspace_id, names],
-              )
-            : [];
-          for (const mail of mails) {
-            const delay = scheduleDelayMs(mail.schedule_delay);
-            await em.query(
-              `INSERT INTO event_delivery (outbox_event_id, workspace_id, email_notification_id, status, next_attempt_at)
-               VALUES ($1, $2, $3, 'pending', $4) ON CONFLICT DO NOTHING`,
-              [
-                event.id,
-                event.workspace_id,
-                mail.id,
-                delay ? new Date(new Date(event.created_at).getTime() + delay) : now,
-              ],
-            );
-            targets++;
-          }
-        }
-        await em.query(
-          `UPDATE outbox_event SET dispatched_at = $2, delivered_at = CASE WHEN $3 THEN $2::timestamptz END
-            WHERE id = $1`,
-          [event.id, now, targets === 0],
-        );
-      }
-      return events.length;
-    });
+  dispatch(limit = this.config.eventDeliveryBatchSize): Promise<number> {
+    return this.dispatcher.dispatch(limit, this.clock.now());
   }
 
   /** Step 2: claim and attempt due deliveries. */
@@ -250,13 +151,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     claimed: ClaimedDelivery[],
   ): Promise<Array<{ ok: boolean; runId: string | null }>> {
     const workflowIds = [...new Set(claimed.map((d) => d.workflow_id).filter((id) => id !== null))];
-    const reference: Array<{ id: string; concurrency: string }> = workflowIds.length
-      ? await this.dataSource.query(
-          `SELECT id, concurrency FROM workflow WHERE id = ANY($1::uuid[]) AND url IS NOT NULL`,
-          [workflowIds],
-        )
-      : [];
-    const concurrencyOf = new Map(reference.map((w) => [w.id, Math.max(1, Number(w.concurrency))]));
+    const concurrencyOf = await this.workflows.referenceConcurrency(this.dataSource, workflowIds);
     const single = claimed.filter((d) => !d.workflow_id || !concurrencyOf.has(d.workflow_id));
     const results: Array<{ ok: boolean; runId: string | null }> = [];
     for (let i = 0; i < single.length; i += CONCURRENCY) {
@@ -288,10 +183,9 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     deliveries: ClaimedDelivery[],
   ): Promise<WebhookOutcome> {
     const now = this.clock.now();
-    const events: OutboxRow[] = await this.dataSource.query(
-      `SELECT id, workspace_id, type, aggregate_type, aggregate_id, payload, created_at
-         FROM outbox_event WHERE id = ANY($1::uuid[]) ORDER BY created_at, id`,
-      [deliveries.map((d) => d.outbox_event_id)],
+    const events = await this.outbox.findAll(
+      this.dataSource,
+      deliveries.map((d) => d.outbox_event_id),
     );
     const attempt = Math.max(...deliveries.map((d) => d.attempts));
     let outcome: WebhookOutcome;
@@ -318,11 +212,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
         runId: null,
       };
     }
-    if (outcome.unauthorized) {
-      await this.dataSource.query(`UPDATE workflow SET enabled = false WHERE id = $1`, [
-        workflowId,
-      ]);
-    }
+    if (outcome.unauthorized) await this.workflows.disable(this.dataSource, workflowId);
     for (const delivery of deliveries) await this.record(delivery, outcome, now, false);
     const last = deliveries[deliveries.length - 1];
     const givenUp =
@@ -331,9 +221,9 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
       const reason = outcome.unauthorized
         ? `${outcome.error ?? 'HTTP 401'} (the workflow was disabled)`
         : (outcome.error ?? 'unknown error');
-      await this.reportGivenUp({ ...last, attempts: attempt }, reason).catch((e: Error) =>
-        this.logger.error(`reporting a failed delivery failed: ${e.message}`),
-      );
+      await this.failures
+        .report({ ...last, attempts: attempt }, reason)
+        .catch((e: Error) => this.logger.error(`reporting a failed delivery failed: ${e.message}`));
     }
     return outcome;
   }
@@ -341,21 +231,13 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   /** Claims due deliveries: locks skip rows other nodes hold; the lease hides them meanwhile. */
   async claimDue(limit: number, workflowIds?: string[]): Promise<ClaimedDelivery[]> {
     const now = this.clock.now();
-    const result = await query<ClaimedDelivery>(
+    return this.deliveries.claimDue(
       this.dataSource,
-      `WITH due AS (
-         SELECT id FROM event_delivery
-          WHERE status IN ('pending', 'sending') AND next_attempt_at <= $1
-            AND ($4::uuid[] IS NULL OR workflow_id = ANY($4::uuid[]))
-          ORDER BY next_attempt_at, id
-          LIMIT $2
-          FOR UPDATE SKIP LOCKED)
-       UPDATE event_delivery d SET status = 'sending', next_attempt_at = $3, attempts = d.attempts + 1
-         FROM due WHERE d.id = due.id
-       RETURNING d.id, d.outbox_event_id, d.workspace_id, d.workflow_id, d.email_notification_id, d.attempts`,
-      [now, limit, new Date(now.getTime() + this.leaseMs), workflowIds ?? null],
+      now,
+      limit,
+      new Date(now.getTime() + this.leaseMs),
+      workflowIds ?? null,
     );
-    return result;
   }
 
   /**
@@ -367,11 +249,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     if (workflowIds.length === 0) return [];
     const now = this.clock.now();
     // Deliveries being sent (leased) are left alone: they are attempted already.
-    await this.dataSource.query(
-      `UPDATE event_delivery SET status = 'pending', next_attempt_at = LEAST(next_attempt_at, $2)
-        WHERE workflow_id = ANY($1::uuid[]) AND status IN ('pending', 'held')`,
-      [workflowIds, now],
-    );
+    await this.deliveries.releaseWorkflows(this.dataSource, workflowIds, now);
     await this.dispatch();
     const claimed = await this.claimDue(limit, workflowIds);
     const runs = new Set<string>();
@@ -381,27 +259,14 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   /** Marks events delivered once none of their deliveries is pending or held. */
-  async closeFinished(): Promise<number> {
-    const result = await query(
-      this.dataSource,
-      `UPDATE outbox_event e SET delivered_at = $1
-        WHERE e.delivered_at IS NULL AND e.dispatched_at IS NOT NULL
-          AND NOT EXISTS (SELECT 1 FROM event_delivery d
-                           WHERE d.outbox_event_id = e.id AND d.status IN ('pending', 'held', 'sending'))
-       RETURNING e.id`,
-      [this.clock.now()],
-    );
-    return result.length;
+  closeFinished(): Promise<number> {
+    return this.outbox.closeFinished(this.dataSource, this.clock.now());
   }
 
   /** One attempt: whether it delivered, and the workflow run it made (webhooks). */
   private async attempt(delivery: ClaimedDelivery): Promise<{ ok: boolean; runId: string | null }> {
     const now = this.clock.now();
-    const [event]: OutboxRow[] = await this.dataSource.query(
-      `SELECT id, workspace_id, type, aggregate_type, aggregate_id, payload, created_at
-         FROM outbox_event WHERE id = $1`,
-      [delivery.outbox_event_id],
-    );
+    const event = await this.outbox.find(this.dataSource, delivery.outbox_event_id);
     let result: AttemptResult;
     let runId: string | null = null;
     try {
@@ -456,93 +321,31 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     reportFailure = true,
   ): Promise<void> {
     const error = result.error ? result.error.slice(0, 2000) : null;
+    const db = this.dataSource;
     if (result.ok) {
-      await this.dataSource.query(
-        `UPDATE event_delivery SET status = $2, delivered_at = $3, last_error = $4 WHERE id = $1`,
-        [delivery.id, result.skipped ? 'skipped' : 'delivered', now, error],
+      await this.deliveries.delivered(
+        db,
+        delivery.id,
+        result.skipped ? 'skipped' : 'delivered',
+        now,
+        error,
       );
-      await this.dataSource.query(`UPDATE outbox_event SET attempts = attempts + 1 WHERE id = $1`, [
-        delivery.outbox_event_id,
-      ]);
+      await this.outbox.attemptSucceeded(db, delivery.outbox_event_id);
     } else {
       const givenUp = result.permanent || delivery.attempts >= this.config.eventDeliveryMaxAttempts;
       const next = new Date(
         now.getTime() + retryDelayMs(delivery.attempts, this.config.eventDeliveryRetryBaseSeconds),
       );
-      await this.dataSource.query(
-        `UPDATE event_delivery SET status = $2, last_error = $3, next_attempt_at = $4 WHERE id = $1`,
-        [delivery.id, givenUp ? 'failed' : 'pending', error, givenUp ? now : next],
-      );
-      await this.dataSource.query(
-        `UPDATE outbox_event SET attempts = attempts + 1, last_error = $2,
-                next_attempt_at = CASE WHEN $3 THEN next_attempt_at ELSE $4::timestamptz END
-          WHERE id = $1`,
-        [delivery.outbox_event_id, error, givenUp, next],
-      );
+      await this.deliveries.failed(db, delivery.id, givenUp, error, givenUp ? now : next);
+      await this.outbox.attemptFailed(db, delivery.outbox_event_id, error, givenUp, next);
       if (givenUp && delivery.workflow_id && reportFailure) {
-        await this.reportGivenUp(delivery, error ?? 'unknown error').catch((e: Error) =>
-          this.logger.error(`reporting a failed delivery failed: ${e.message}`),
-        );
+        await this.failures
+          .report(delivery, error ?? 'unknown error')
+          .catch((e: Error) =>
+            this.logger.error(`reporting a failed delivery failed: ${e.message}`),
+          );
       }
     }
-    await this.dataSource.query(
-      `UPDATE outbox_event e SET delivered_at = $2
-        WHERE e.id = $1 AND e.delivered_at IS NULL
-          AND NOT EXISTS (SELECT 1 FROM event_delivery d
-                           WHERE d.outbox_event_id = e.id AND d.status IN ('pending', 'held', 'sending'))`,
-      [delivery.outbox_event_id, now],
-    );
+    await this.outbox.closeIfFinished(db, delivery.outbox_event_id, now);
   }
-
-  /** A webhook delivery given up: the workflow's notificationEmails and the team's admins hear. */
-  private async reportGivenUp(delivery: ClaimedDelivery, error: string): Promise<void> {
-    const rows: Array<{
-      title: string | null;
-      notification_emails: string[];
-      team_id: string;
-      workspace_title: string;
-    }> = await this.dataSource.query(
-      `SELECT w.title, w.notification_emails, ws.team_id, ws.title AS workspace_title
-         FROM workflow w JOIN workspace ws ON ws.id = w.workspace_id WHERE w.id = $1`,
-      [delivery.workflow_id],
-    );
-    if (rows.length === 0) return;
-    const wf = rows[0];
-    const message =
-      `Workflow "${wf.title ?? 'webhook'}" of ${wf.workspace_title} could not deliver event ` +
-      `${delivery.outbox_event_id} after ${delivery.attempts} attempt(s): ${error}`;
-    const admins: Array<{ member_id: string }> = await this.dataSource.query(
-      `SELECT member_id FROM team_member
-        WHERE team_id = $1 AND member_id IS NOT NULL AND role IN ('owner', 'admin')`,
-      [wf.team_id],
-    );
-    for (const admin of admins) {
-      await this.notifications.notify({
-        userId: admin.member_id,
-        tag: 'workflow_failed',
-        message,
-        data: [`/workflows/${delivery.workflow_id}`],
-      });
-    }
-    for (const to of wf.notification_emails) {
-      await this.mailer.send({
-        to,
-        subject: `Workflow "${wf.title ?? 'webhook'}" failed`,
-        text: `${message}\n\nRuns: /workflows/${delivery.workflow_id}/runs`,
-      });
-    }
-  }
-}
-
-/**
- * Whether a webhook workflow receives an event: not when the write that caused it asked not to
- * be echoed to that workflow (ignoreWebhookId); a reference-form workflow (`url`) gets the
- * changes of shipments, shipment items, orders and order items its filter lets through; one
- * with webhook credentials gets the shipment events in this service's signed form.
- */
-function wants(hook: WebhookTarget, event: OutboxRow): boolean {
-  if (event.ignored_workflow_id && hook.id === event.ignored_workflow_id) return false;
-  if (hook.url === null) return event.type.startsWith('shipment.');
-  const change = referenceChangeOf(event.type, event.payload);
-  return change !== null && passesFilter(change, hook);
 }

@@ -1,45 +1,45 @@
 import { changedFields } from '../shipments/shipment-changes';
-/**
- * Records whose changes an enclosing write announces itself, per transaction (the write's
- * EntityManager): while a shipment's POST or PUT writes the items given in its body, its own
- * `shipment.created` / `.updated` tells what they changed, and while a merge runs, its own
- * `cause: "merge"` events do. Writes nested in them (a shipment item's rules, the target's
- * tracking number, a duplicate's deletion) skip the records listed here, so one change is
- * never announced twice.
- */
-const announcedBy = new WeakMap<object, Set<string>>();
 
-/** A record as `announced` lists it. */
+/** A record as `announcedByCaller` lists it. */
 export type AnnouncedRecord = { aggregate: 'shipment' | 'order'; id: string };
+
+/** Where an enclosing write's announced records travel (see announcedByCaller). */
+const ANNOUNCED = Symbol('announced records');
+
+/** A transaction's runner that says which records an enclosing write announces itself. */
+type Announcing = { readonly [ANNOUNCED]?: ReadonlySet<string> };
 
 function key({ aggregate, id }: AnnouncedRecord): string {
   return `${aggregate}:${id}`;
 }
 
 /**
- * Runs `work` (on the transaction `em`) with the changes of `records` announced by the caller:
- * indirect updates and `shipment.updated` of those records are not recorded meanwhile.
+ * Records whose changes an enclosing write announces itself: while a shipment's POST or PUT
+ * writes the items given in its body, its own `shipment.created` / `.updated` tells what they
+ * changed, and while a merge runs, its own `cause: "merge"` events do. Writes nested in them
+ * (a shipment item's rules, the target's tracking number, a duplicate's deletion) skip the
+ * records listed here, so one change is never announced twice.
+ *
+ * `work` gets the runner its nested writes must use: the same transaction (`em`'s), carrying
+ * the list, which their hooks find on their `ctx.em` (announcedElsewhere, watchRecords). The
+ * list is the write's own state, passed down explicitly: nothing outside the work sees it,
+ * and nothing is left to clean up when it ends. Enclosing lists carry over.
  */
-export async function announcedByCaller<T>(
-  em: object,
+export async function announcedByCaller<E extends object, T>(
+  em: E,
   records: readonly AnnouncedRecord[],
-  work: () => Promise<T>,
+  work: (announcing: E) => Promise<T>,
 ): Promise<T> {
-  const listed = announcedBy.get(em) ?? new Set<string>();
-  const added = records.map(key).filter((k) => !listed.has(k));
-  for (const k of added) listed.add(k);
-  announcedBy.set(em, listed);
-  try {
-    return await work();
-  } finally {
-    for (const k of added) listed.delete(k);
-    if (listed.size === 0) announcedBy.delete(em);
-  }
+  const outer = (em as Announcing)[ANNOUNCED];
+  const listed = new Set([...(outer ?? []), ...records.map(key)]);
+  // The same runner (its transaction, connection and repositories) with the list added.
+  const announcing = Object.create(em, { [ANNOUNCED]: { value: listed } }) as E;
+  return work(announcing);
 }
 
-/** Whether an enclosing write on `em` announces the record's changes itself. */
+/** Whether an enclosing write announces the record's changes itself (announcedByCaller). */
 export function announcedElsewhere(em: object, record: AnnouncedRecord): boolean {
-  return announcedBy.get(em)?.has(key(record)) ?? false;
+  return (em as Announcing)[ANNOUNCED]?.has(key(record)) ?? false;
 }
 
 /** A record as an event shows it: what `changedFields` compares. */

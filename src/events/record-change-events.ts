@@ -12,6 +12,7 @@ import {
 } from './event-types';
 import { updatesSince, watchRecords } from './indirect-changes';
 import { recordEvents, type OutboxEvent } from './outbox';
+import { query as queryRows } from '../database/query';
 
 export type ChangeAggregate = (typeof RECORD_CHANGE_AGGREGATES)[number];
 
@@ -96,7 +97,9 @@ export class RecordChangeEvents {
     query.param(value);
     const select = this.data.reader.select(resource, query);
     query.andWhere(`t.id ${condition}`);
-    const rows: Array<Record<string, unknown>> = await em.query(
+    // The select list and FROM the Hydra layer generates from the resource's declaration.
+    const rows = await queryRows(
+      em,
       `SELECT ${select}, t.id AS event_record_id, t.workspace_id AS event_workspace_id
          ${query.fromClause()}${query.whereClause()} ORDER BY t.id`,
       query.params,

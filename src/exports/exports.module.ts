@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { MediaModule } from '../media/media.module';
 import { NotificationsModule } from '../notifications/notifications.module';
+import { RETENTION_RULES } from '../retention/retention-rule';
+import { EXPORT_RETENTION, ExportStore } from './export-store';
 import { Export } from './export.entity';
 import { ExportsController } from './exports.controller';
 import { ExportsService } from './exports.service';
@@ -13,6 +15,10 @@ export class ExportsResourceController extends ResourceController(Export) {}
 @Module({
   imports: [MediaModule, NotificationsModule],
   controllers: [ExportsController, ExportsResourceController],
-  providers: [ExportsService],
+  providers: [
+    ExportsService,
+    ExportStore,
+    { provide: RETENTION_RULES, useValue: EXPORT_RETENTION },
+  ],
 })
 export class ExportsModule {}

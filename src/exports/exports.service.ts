@@ -14,6 +14,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { Order } from '../orders/order.entity';
 import { Shipment } from '../shipments/shipment.entity';
 import type { ExportRequest } from './export-request';
+import { ExportStore } from './export-store';
 import { Export } from './export.entity';
 
 export const EXPORT_QUEUE = 'exports.run';
@@ -53,6 +54,7 @@ export class ExportsService {
     private readonly principals: PrincipalLoader,
     private readonly storage: FileStorage,
     private readonly notifications: NotificationsService,
+    private readonly store: ExportStore,
   ) {
     jobs.declareQueue({ name: EXPORT_QUEUE, retryLimit: MAX_EXPORT_ATTEMPTS, retryDelay: 5 });
     jobs.work<{ exportId: string }>({
@@ -70,19 +72,15 @@ export class ExportsService {
     workspaceId: string | undefined,
   ): Promise<string> {
     return this.dataSource.transaction(async (em) => {
-      const [row] = await em.query(
-        `INSERT INTO export (user_id, workspace_id, entity, format, filters)
-         VALUES ($1, $2, $3, $4, $5::jsonb) RETURNING id`,
-        [
-          principal.userId,
-          workspaceId ?? null,
-          request.entity,
-          request.format,
-          JSON.stringify(request.filters),
-        ],
-      );
-      await this.jobs.send(EXPORT_QUEUE, { exportId: row.id }, { runner: em });
-      return row.id as string;
+      const id = await this.store.create(em, {
+        userId: principal.userId,
+        workspaceId: workspaceId ?? null,
+        entity: request.entity,
+        format: request.format,
+        filters: request.filters,
+      });
+      await this.jobs.send(EXPORT_QUEUE, { exportId: id }, { runner: em });
+      return id;
     });
   }
 
@@ -131,12 +129,12 @@ export class ExportsService {
           const key = storedKey;
           await pausePoint('export.file.written');
           await this.dataSource.transaction(async (em) => {
-            await em.query(
-              `UPDATE export SET status = 'done', row_count = $2, size = $3, file_name = $4,
-                      storage_key = $5, error = NULL, finished_at = now(), updated_at = now()
-                WHERE id = $1`,
-              [row.id, count, size, fileName, key],
-            );
+            await this.store.done(em, row.id, {
+              rowCount: count,
+              size,
+              fileName,
+              storageKey: key,
+            });
             await this.notifications.notify(
               {
                 userId: row.user_id,
@@ -172,15 +170,7 @@ export class ExportsService {
   async download(principal: Principal, id: string) {
     const visible = await this.api.data.visible(this.api.resource(Export), principal, id);
     if (!visible) throw new NotFoundError();
-    const [row]: Array<{
-      status: string;
-      storage_key: string | null;
-      file_name: string | null;
-      workspace_id: string | null;
-    }> = await this.dataSource.query(
-      `SELECT status, storage_key, file_name, workspace_id FROM export WHERE id = $1`,
-      [id],
-    );
+    const row = await this.store.find(this.dataSource, id);
     if (!row || (row.workspace_id && !principal.workspaceIds.includes(row.workspace_id))) {
       throw new NotFoundError();
     }

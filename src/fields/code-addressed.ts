@@ -1,5 +1,6 @@
 import { assertAccess } from '../access/access-level';
 import type { Principal } from '../access/principal';
+import { query } from '../database/query';
 import type { DataProvider } from '../hydra/collection/data-provider';
 import { applyTenancy } from '../hydra/collection/tenancy';
 import { BadRequestError } from '../hydra/errors/api-errors';
@@ -26,15 +27,17 @@ export async function selectRecords(
   resource: ResourceMeta,
   where: (query: SqlQuery, resolve: (path: string) => ResolvedPath | null) => void,
 ): Promise<StoredRecord[]> {
-  const query = new SqlQuery(resource.table, 't');
-  where(query, (path) => resolvePropertyPath(resource, path, query, registry.describeColumn));
-  const select = data.reader.select(resource, query);
-  const { rows } = await data.pool.query(
-    `SELECT t.id AS row_id, ${select} ${query.fromClause()}${query.whereClause()} ORDER BY t.created_at, t.id`,
-    query.params,
+  const sql = new SqlQuery(resource.table, 't');
+  where(sql, (path) => resolvePropertyPath(resource, path, sql, registry.describeColumn));
+  const select = data.reader.select(resource, sql);
+  // The select list and FROM the Hydra layer generates from the resource's declaration.
+  const rows = await query<Record<string, unknown>>(
+    data.pool,
+    `SELECT t.id AS row_id, ${select} ${sql.fromClause()}${sql.whereClause()} ORDER BY t.created_at, t.id`,
+    sql.params,
   );
   const reader = data.reader.reader(resource);
-  return rows.map((r: Record<string, unknown>) => ({
+  return rows.map((r) => ({
     id: r.row_id as string,
     record: reader.map(r),
   }));

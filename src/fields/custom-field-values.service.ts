@@ -1,6 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { quoteIdent } from '../hydra/query/sql-query';
+import type { SqlRunner } from '../database/query';
 import { typeError } from '../hydra/write/denormalizer';
 import {
   PropertyValidationContext,
@@ -12,6 +11,8 @@ import {
   CustomFieldDefinition,
   validateCustomFieldValues,
 } from './custom-field-values';
+import { CustomFieldValuesStore } from './custom-field-values-store';
+import { FieldStore } from './field-store';
 
 export const CUSTOM_FIELDS_VALIDATOR = 'customFields';
 
@@ -32,7 +33,11 @@ export const CUSTOM_FIELDS_VALIDATOR = 'customFields';
  */
 @Injectable()
 export class CustomFieldValuesService implements OnModuleInit {
-  constructor(private readonly validators: PropertyValidators) {}
+  constructor(
+    private readonly validators: PropertyValidators,
+    private readonly fields: FieldStore,
+    private readonly values: CustomFieldValuesStore,
+  ) {}
 
   onModuleInit(): void {
     this.validators.register(CUSTOM_FIELDS_VALIDATOR, (value, ctx) =>
@@ -40,29 +45,16 @@ export class CustomFieldValuesService implements OnModuleInit {
     );
   }
 
-  async definitions(
-    em: EntityManager,
+  definitions(
+    runner: SqlRunner,
     workspaceId: string,
     entity: string,
   ): Promise<CustomFieldDefinition[]> {
-    const rows = await em.query(
-      `SELECT code, field_type, readonly, validation, select_options, options, default_value
-         FROM field WHERE workspace_id = $1 AND entity = $2 ORDER BY created_at, id`,
-      [workspaceId, entity],
-    );
-    return rows.map((r: Record<string, any>) => ({
-      code: r.code,
-      fieldType: r.field_type,
-      readonly: r.readonly,
-      validation: r.validation,
-      selectOptions: r.select_options,
-      options: r.options,
-      default: r.default_value,
-    }));
+    return this.fields.definitions(runner, workspaceId, entity);
   }
 
   async validate(
-    em: EntityManager,
+    em: SqlRunner,
     input: {
       workspaceId: string;
       entity: string;
@@ -88,24 +80,18 @@ export class CustomFieldValuesService implements OnModuleInit {
       throw new Error(`${ctx.resource.shortName} cannot carry custom fields`);
     if (value === null || typeof value !== 'object' || Array.isArray(value))
       throw typeError(ctx.property.name, 'array', value);
-    const table = quoteIdent(ctx.resource.table);
-    const column = quoteIdent(ctx.property.column!.databaseName);
     const id = ctx.entity[ctx.resource.idProperty] as string | undefined;
     const stored =
       id && ctx.operation === 'put'
-        ? (
-            await ctx.em.query(`SELECT workspace_id, ${column} AS v FROM ${table} WHERE id = $1`, [
-              id,
-            ])
-          )[0]
+        ? await this.values.stored(ctx.em, ctx.resource, ctx.property.column!.databaseName, id)
         : undefined;
-    const workspaceId = (ctx.entity.workspace?.id as string | undefined) ?? stored?.workspace_id;
+    const workspaceId = (ctx.entity.workspace?.id as string | undefined) ?? stored?.workspaceId;
     if (!workspaceId) return { violations: [] };
     return this.validate(ctx.em, {
       workspaceId,
       entity,
       values: value as Record<string, unknown>,
-      previous: stored?.v ?? null,
+      previous: stored?.values ?? null,
       operation: ctx.operation as 'post' | 'put',
     });
   }

@@ -15,7 +15,6 @@ import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { QueryParams } from '../hydra/query/query-params';
 import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { validateEntity } from '../hydra/validation/validate-entity';
-import type { Workspace } from '../workspaces/workspace.entity';
 import { Denormalizer } from '../hydra/write/denormalizer';
 import {
   StoredRecord,
@@ -24,6 +23,8 @@ import {
   selectRecords,
   visibleRecords,
 } from './code-addressed';
+import { FieldStore } from './field-store';
+import { FieldsLayoutStore } from './fields-layout-store';
 import { FieldsLayout } from './fields-layout.entity';
 import { FieldsService } from './fields.service';
 
@@ -36,6 +37,8 @@ export class FieldsLayoutsService {
     private readonly data: DataProvider,
     private readonly denormalizer: Denormalizer,
     private readonly fields: FieldsService,
+    private readonly store: FieldsLayoutStore,
+    private readonly fieldStore: FieldStore,
   ) {}
 
   get resource(): ResourceMeta {
@@ -75,12 +78,8 @@ export class FieldsLayoutsService {
   }
 
   /** Field codes of a workspace's default layout of `entity` (its code is the entity), if any. */
-  async defaultLayout(workspaceId: string, entity: string): Promise<string[] | null> {
-    const rows = await this.dataSource.query(
-      `SELECT fields FROM fields_layout WHERE workspace_id = $1 AND entity = $2 AND code = $2`,
-      [workspaceId, entity],
-    );
-    return rows.length ? (rows[0].fields as string[]) : null;
+  defaultLayout(workspaceId: string, entity: string): Promise<string[] | null> {
+    return this.store.defaultLayout(this.dataSource, workspaceId, entity);
   }
 
   async create(principal: Principal, body: unknown): Promise<string> {
@@ -93,26 +92,17 @@ export class FieldsLayoutsService {
 
   async replace(principal: Principal, id: string, body: unknown): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const layout = await em.findOne(FieldsLayout, {
-        where: { id },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const layout = await this.store.loadLocked(em, id);
       if (!layout) throw new NotFoundError();
-      // Relations are not loaded with the row; the rules need the workspace.
-      const [row] = await em.query(`SELECT workspace_id FROM fields_layout WHERE id = $1`, [id]);
-      layout.workspace = { id: row.workspace_id } as Workspace;
       await this.write(em, layout, body, 'put', principal);
     });
   }
 
   async remove(principal: Principal, id: string): Promise<void> {
-    const [row] = await this.dataSource.query(
-      `SELECT workspace_id FROM fields_layout WHERE id = $1`,
-      [id],
-    );
-    if (!row) throw new NotFoundError();
-    assertWritable(principal, row.workspace_id);
-    await this.dataSource.query(`DELETE FROM fields_layout WHERE id = $1`, [id]);
+    const workspaceId = await this.store.workspaceOf(this.dataSource, id);
+    if (!workspaceId) throw new NotFoundError();
+    assertWritable(principal, workspaceId);
+    await this.store.remove(this.dataSource, id);
   }
 
   private async write(
@@ -139,28 +129,26 @@ export class FieldsLayoutsService {
       if (!reported.has(v.propertyPath)) all.push(v);
     if (all.length === 0) all.push(...(await this.rules(em, layout)));
     if (all.length > 0) throw new ValidationError(all);
-    await em.save(layout);
+    await this.store.save(em, layout);
   }
 
   private async rules(em: EntityManager, layout: FieldsLayout): Promise<Violation[]> {
     const out: Violation[] = [];
-    const taken = await em.query(
-      `SELECT 1 FROM fields_layout WHERE workspace_id = $1 AND code = $2 AND id IS DISTINCT FROM $3::uuid`,
-      [layout.workspace!.id, layout.code, layout.id ?? null],
-    );
-    if (taken.length)
+    const workspaceId = layout.workspace!.id;
+    const taken = await this.store.codeTaken(em, {
+      workspaceId,
+      code: layout.code,
+      id: layout.id ?? null,
+    });
+    if (taken)
       out.push({
         propertyPath: 'code',
         message: 'This code is already used by another layout of this workspace.',
         code: ViolationCodes.unique,
       });
-    const custom = await em.query(
-      `SELECT code FROM field WHERE workspace_id = $1 AND entity = $2`,
-      [layout.workspace!.id, layout.entity],
-    );
     const known = new Set([
       ...this.fields.primary(layout.entity).map((f) => f.code as string),
-      ...custom.map((r: { code: string }) => r.code),
+      ...(await this.fieldStore.codes(em, workspaceId, layout.entity)),
     ]);
     const seen = new Set<string>();
     layout.fields.forEach((code, i) => {

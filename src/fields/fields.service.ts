@@ -15,7 +15,6 @@ import type { QueryParams } from '../hydra/query/query-params';
 import { SqlQuery } from '../hydra/query/sql-query';
 import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { validateEntity } from '../hydra/validation/validate-entity';
-import type { Workspace } from '../workspaces/workspace.entity';
 import { Denormalizer, typeError } from '../hydra/write/denormalizer';
 import {
   CUSTOM_FIELD_ENTITIES,
@@ -31,6 +30,8 @@ import {
   selectRecords,
   visibleRecords,
 } from './code-addressed';
+import { CustomFieldValuesStore } from './custom-field-values-store';
+import { FieldStore } from './field-store';
 import { Field } from './field.entity';
 import { primaryFields } from './primary-fields';
 
@@ -70,6 +71,8 @@ export class FieldsService {
     private readonly registry: ResourceRegistry,
     private readonly data: DataProvider,
     private readonly denormalizer: Denormalizer,
+    private readonly store: FieldStore,
+    private readonly values: CustomFieldValuesStore,
   ) {}
 
   get resource(): ResourceMeta {
@@ -145,11 +148,8 @@ export class FieldsService {
 
   async replace(principal: Principal, id: string, body: unknown): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const field = await em.findOne(Field, { where: { id }, lock: { mode: 'pessimistic_write' } });
+      const field = await this.store.loadLocked(em, id);
       if (!field) throw new NotFoundError();
-      // Relations are not loaded with the row; the rules need the workspace.
-      const [row] = await em.query(`SELECT workspace_id FROM field WHERE id = $1`, [id]);
-      field.workspace = { id: row.workspace_id } as Workspace;
       await this.write(em, field, body, 'put', principal);
     });
   }
@@ -157,21 +157,12 @@ export class FieldsService {
   /** Deletes the definition and its values from the records of its entity. */
   async remove(principal: Principal, id: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      // DELETE ... RETURNING answers [rows, count] through TypeORM.
-      const [[row]] = await em.query(
-        `DELETE FROM field WHERE id = $1 RETURNING workspace_id, entity, code`,
-        [id],
-      );
+      const row = await this.store.remove(em, id);
       if (!row) throw new NotFoundError();
       // Throwing here rolls the delete back.
       assertWritable(principal, row.workspace_id);
-      const table = this.entityResource(row.entity)?.table;
-      if (table)
-        await em.query(
-          `UPDATE ${quote(table)} SET custom_fields = custom_fields - $2::text
-            WHERE workspace_id = $1 AND custom_fields ? $2::text`,
-          [row.workspace_id, row.code],
-        );
+      const resource = this.entityResource(row.entity);
+      if (resource) await this.values.drop(em, resource, row.workspace_id, row.code);
     });
   }
 
@@ -205,7 +196,7 @@ export class FieldsService {
       if (!reported.has(v.propertyPath)) all.push(v);
     if (all.length === 0) all.push(...(await this.rules(em, field)));
     if (all.length > 0) throw new ValidationError(all);
-    await em.save(field);
+    await this.store.save(em, field);
   }
 
   /** Definition rules beyond single-property constraints. */
@@ -217,11 +208,13 @@ export class FieldsService {
         message: 'This code is used by a built-in field of this entity.',
         code: ViolationCodes.unique,
       });
-    const taken = await em.query(
-      `SELECT 1 FROM field WHERE workspace_id = $1 AND entity = $2 AND code = $3 AND id IS DISTINCT FROM $4::uuid`,
-      [field.workspace!.id, field.entity, field.code, field.id ?? null],
-    );
-    if (taken.length)
+    const taken = await this.store.codeTaken(em, {
+      workspaceId: field.workspace!.id,
+      entity: field.entity,
+      code: field.code,
+      id: field.id ?? null,
+    });
+    if (taken)
       out.push({
         propertyPath: 'code',
         message: 'This code is already used by another field of this entity.',
@@ -252,10 +245,6 @@ export class FieldsService {
       );
     return out;
   }
-}
-
-function quote(table: string): string {
-  return `"${table.replace(/"/g, '""')}"`;
 }
 
 /** `{keyField, titleField, options, url}`; other members dropped, wrong types 400. */

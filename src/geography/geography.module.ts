@@ -3,6 +3,7 @@ import { ResourceController } from '../hydra/controller/resource-controller';
 import { Country } from './country.entity';
 import { CountryStatesController } from './country-states.controller';
 import { GeographyCatalogueSync } from './geography-catalogue-sync';
+import { GeographyStore } from './geography-store';
 import { State } from './state.entity';
 import { Timezone } from './timezone.entity';
 
@@ -20,7 +21,7 @@ export class TimezonesController extends ResourceController(Timezone) {}
     StatesController,
     TimezonesController,
   ],
-  providers: [GeographyCatalogueSync],
+  providers: [GeographyCatalogueSync, GeographyStore],
   exports: [GeographyCatalogueSync],
 })
 export class GeographyModule {}

@@ -5,6 +5,7 @@ import { OrdersModule } from '../orders/orders.module';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { Import } from './import.entity';
 import { ImportsController } from './imports.controller';
+import { ImportStore } from './import-store';
 import { ImportsService } from './imports.service';
 
 /** GET /imports/{id}: generated from the declaration. */
@@ -13,6 +14,6 @@ export class ImportResourceController extends ResourceController(Import) {}
 @Module({
   imports: [ShipmentsModule, OrdersModule, NotificationsModule],
   controllers: [ImportsController, ImportResourceController],
-  providers: [ImportsService],
+  providers: [ImportsService, ImportStore],
 })
 export class ImportsModule {}

@@ -30,7 +30,7 @@ import {
   rowBody,
   suggestMapping,
 } from './import-fields';
-import { query } from '../database/query';
+import { type ClaimedImport, ImportStore } from './import-store';
 
 export const IMPORT_QUEUE = 'imports.run';
 /** Rows one import may have. */
@@ -47,17 +47,6 @@ interface ImportRequest {
   upload: CsvUpload;
   table: CsvTable;
   body: Record<string, unknown>;
-}
-
-interface ClaimedImport {
-  user_id: string | null;
-  workspace_id: string;
-  entity: ImportEntity;
-  mapping: Record<string, string>;
-  attempts: number;
-  processed_rows: number;
-  content: string | null;
-  file_original_name: string | null;
 }
 
 /**
@@ -79,6 +68,7 @@ export class ImportsService {
     private readonly notifications: NotificationsService,
     private readonly shipments: ShipmentsService,
     private readonly orders: OrdersService,
+    private readonly store: ImportStore,
   ) {
     jobs.declareQueue({
       name: IMPORT_QUEUE,
@@ -134,44 +124,25 @@ export class ImportsService {
     if (violations.length)
       throw new ValidationError(violations.map((v) => ({ ...v, code: ViolationCodes.invalid })));
     return this.dataSource.transaction(async (em) => {
-      const [row] = await em.query(
-        `INSERT INTO import (workspace_id, user_id, entity, file_original_name, file_mime_type,
-                             file_size, mapping, content, total_rows)
-         VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9) RETURNING id`,
-        [
-          request.workspaceId,
-          principal.userId,
-          entity,
-          upload.originalName?.slice(0, 255) ?? null,
-          upload.mimeType,
-          upload.size,
-          JSON.stringify(mapping),
-          upload.text,
-          table.rows.length,
-        ],
-      );
-      await this.jobs.send(
-        IMPORT_QUEUE,
-        { importId: row.id },
-        { runner: em, singletonKey: row.id },
-      );
-      return row.id as string;
+      const id = await this.store.create(em, {
+        workspaceId: request.workspaceId,
+        userId: principal.userId,
+        entity,
+        fileOriginalName: upload.originalName?.slice(0, 255) ?? null,
+        fileMimeType: upload.mimeType,
+        fileSize: upload.size,
+        mapping,
+        content: upload.text,
+        totalRows: table.rows.length,
+      });
+      await this.jobs.send(IMPORT_QUEUE, { importId: id }, { runner: em, singletonKey: id });
+      return id;
     });
   }
 
   /** The job: claim, then import the rows not yet processed, then finish. */
   async run(importId: string): Promise<void> {
-    const claimed = (
-      await query<ClaimedImport>(
-        this.dataSource,
-        `UPDATE import SET status = 'processing', attempts = attempts + 1,
-                started_at = COALESCE(started_at, now()), updated_at = now()
-          WHERE id = $1 AND status IN ('pending', 'processing')
-          RETURNING user_id, workspace_id, entity, mapping, attempts, processed_rows, content,
-                    file_original_name`,
-        [importId],
-      )
-    )[0];
+    const claimed = await this.store.claim(this.dataSource, importId);
     if (!claimed) return; // finished, or removed with its workspace
     if (claimed.attempts > MAX_ATTEMPTS) {
       await this.finish(importId, claimed, 'failed', 'The import stopped after repeated errors.');
@@ -204,10 +175,7 @@ export class ImportsService {
         row.values,
       );
       const proceed = await this.dataSource.transaction(async (em) => {
-        const [state] = await em.query(
-          `SELECT processed_rows, status FROM import WHERE id = $1 FOR UPDATE`,
-          [importId],
-        );
+        const state = await this.store.progress(em, importId);
         // Removed, finished, or this row was committed by another run of the job.
         if (!state || state.status !== 'processing') return false;
         if (state.processed_rows !== index) return state.processed_rows < index ? false : true;
@@ -240,22 +208,7 @@ export class ImportsService {
     importId: string,
     error: { line: number; message: string } | null,
   ): Promise<void> {
-    await em.query(
-      `UPDATE import SET processed_rows = processed_rows + 1,
-              created_count = created_count + $2,
-              failed_count = failed_count + $3,
-              errors = CASE WHEN $4::jsonb IS NULL OR jsonb_array_length(errors) >= $5 THEN errors
-                            ELSE errors || $4::jsonb END,
-              updated_at = now()
-        WHERE id = $1`,
-      [
-        importId,
-        error ? 0 : 1,
-        error ? 1 : 0,
-        error ? JSON.stringify([error]) : null,
-        MAX_LISTED_ERRORS,
-      ],
-    );
+    await this.store.rowDone(em, importId, error, MAX_LISTED_ERRORS);
   }
 
   /** Final status, the file's text dropped, and a notification to the user, in one transaction. */
@@ -266,16 +219,7 @@ export class ImportsService {
     reason?: string,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const updated = (
-        await query<{ created_count: number; failed_count: number }>(
-          em,
-          `UPDATE import SET status = $2, finished_at = now(), content = NULL, updated_at = now(),
-                  errors = CASE WHEN $3::jsonb IS NULL THEN errors ELSE errors || $3::jsonb END
-            WHERE id = $1 AND status = 'processing'
-            RETURNING created_count, failed_count`,
-          [importId, status, reason ? JSON.stringify([{ line: null, message: reason }]) : null],
-        )
-      )[0];
+      const updated = await this.store.finish(em, importId, status, reason ?? null);
       if (!updated || !claimed.user_id) return;
       const name = claimed.file_original_name ? ` of ${claimed.file_original_name}` : '';
       const message =

@@ -5,7 +5,8 @@ import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import { requireString } from '../security/body-fields';
-import { IntegrationKind, linkWorkspace } from './integration-links';
+import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
+import { type IntegrationKind, IntegrationLinkStore } from './integration-link-store';
 import type { IntegrationWorkspaceInput } from './integrations.input';
 import {
   STOREFRONT_APP,
@@ -30,6 +31,8 @@ export class IntegrationWorkspaces {
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     @Inject(STOREFRONT_APP) private readonly storefront: StorefrontApp,
+    private readonly workspaces: WorkspaceLookupStore,
+    private readonly links: IntegrationLinkStore,
   ) {}
 
   /** The shared secret, compared in constant time (digests, so lengths never leak); 403 else. */
@@ -47,13 +50,10 @@ export class IntegrationWorkspaces {
       throw ValidationError.of('tokenId', 'This value is too long.', ViolationCodes.tooLong);
     const rawWorkspace = requireString(body, 'workspaceId').trim();
     const workspaceId = identifierFrom(rawWorkspace);
-    const [workspace] = workspaceId
-      ? await this.dataSource.query(
-          `SELECT id, team_id FROM workspace WHERE id = $1 AND NOT scheduled_for_delete`,
-          [workspaceId],
-        )
-      : [];
-    if (!workspace)
+    const teamId = workspaceId
+      ? await this.workspaces.activeTeamOf(this.dataSource, workspaceId)
+      : null;
+    if (!workspaceId || !teamId)
       throw ValidationError.of(
         'workspaceId',
         `Item not found for "${rawWorkspace}".`,
@@ -64,15 +64,9 @@ export class IntegrationWorkspaces {
     else if (typeof input.accountName === 'string')
       account = input.accountName.trim().slice(0, 255);
     await this.dataSource.transaction((em) =>
-      linkWorkspace(em, {
-        teamId: workspace.team_id,
-        workspaceId: workspace.id,
-        kind,
-        externalId: tokenId,
-        account,
-      }),
+      this.links.link(em, { teamId, workspaceId, kind, externalId: tokenId, account }),
     );
-    return { teamId: workspace.team_id, workspaceId: workspace.id, workflowId: null };
+    return { teamId, workspaceId, workflowId: null };
   }
 
   /** The storefront installation must be known to the storefront app: its shop. */

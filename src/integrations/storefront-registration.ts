@@ -17,7 +17,9 @@ import { UserTokens } from '../security/user-tokens';
 import { readNewPassword } from '../users/password-policy';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { linkWorkspace } from './integration-links';
+import { UserRegistrationStore, type RegisteredUser } from '../users/user-registration-store';
+import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
+import { IntegrationLinkStore } from './integration-link-store';
 import {
   STOREFRONT_APP,
   StorefrontApp,
@@ -25,6 +27,7 @@ import {
   StorefrontAppUnavailable,
   StorefrontInstallation,
 } from './storefront-app';
+import { StorefrontInstallationStore } from './storefront-installation-store';
 import { storefrontMails } from './storefront-mails';
 
 export interface RegistrationInput {
@@ -56,6 +59,21 @@ function alreadyUsed(): ValidationError {
   );
 }
 
+/** Thrown to undo a transaction's nested work (undone). */
+class Undo extends Error {}
+
+/** Runs `work` in a savepoint of `em`'s transaction, then rolls it back; errors go through. */
+async function undone(em: EntityManager, work: (inner: EntityManager) => Promise<void>) {
+  try {
+    await em.transaction(async (inner) => {
+      await work(inner);
+      throw new Undo();
+    });
+  } catch (error) {
+    if (!(error instanceof Undo)) throw error;
+  }
+}
+
 /** The reference's team and workspace names: letters, digits, spaces, `-`, `_` and `&`. */
 const NAME_PATTERN = /^[\w\-\d\s&]+$/u;
 
@@ -82,6 +100,10 @@ export class StorefrontRegistration {
     private readonly throttle: AccountThrottle,
     private readonly mail: MailDispatcher,
     private readonly config: AppConfig,
+    private readonly installations: StorefrontInstallationStore,
+    private readonly links: IntegrationLinkStore,
+    private readonly users: UserRegistrationStore,
+    private readonly workspaceLookup: WorkspaceLookupStore,
   ) {}
 
   /** Reads and checks the body (400 types, 422 values), before anything is asked of the app. */
@@ -164,73 +186,47 @@ export class StorefrontRegistration {
   async register(input: RegistrationInput, ip: string): Promise<RegistrationOutcome> {
     await this.throttle.spend('storefront-register', ip, input.email);
     const tokenHash = hashToken(input.tokenId);
-    // Cheap, before the app is asked; the insert in the transaction is what holds.
-    const spent = await this.dataSource.query(
-      `SELECT 1 FROM storefront_installation_use WHERE token_hash = $1`,
-      [tokenHash],
-    );
-    if (spent.length) throw alreadyUsed();
+    // Cheap, before the app is asked; spending it in the transaction is what holds.
+    if (await this.installations.used(this.dataSource, tokenHash)) throw alreadyUsed();
     const installation = await this.installation(input.tokenId);
     const shopName = installation.shopName ?? installation.shop;
     // The storefront platform vouches for the shop's own address: only it is signed in at once.
     const ownAddress = installation.email?.toLowerCase() === input.email.toLowerCase();
     const outcome = await this.dataSource.transaction(async (em) => {
-      const used = await em.query(
-        `INSERT INTO storefront_installation_use (token_hash) VALUES ($1)
-         ON CONFLICT DO NOTHING RETURNING token_hash`,
-        [tokenHash],
-      );
-      if (!used.length) throw alreadyUsed();
-      const linked = await em.query(
-        `SELECT 1 FROM integration_link WHERE kind = 'storefront' AND external_id = $1`,
-        [input.tokenId],
-      );
-      if (linked.length)
+      if (!(await this.installations.spend(em, tokenHash))) throw alreadyUsed();
+      if (await this.links.isLinked(em, 'storefront', input.tokenId))
         throw ValidationError.of(
           'tokenId',
           'This shop is already registered: sign in and manage it from your workspace.',
           ViolationCodes.invalid,
         );
-      const [created] = await em.query(
-        `INSERT INTO "user" (email, first_name, last_name, email_verified)
-         VALUES ($1, $2, $3, $4) ON CONFLICT (email) DO NOTHING RETURNING id, email::text AS email`,
-        [input.email, input.firstName, input.lastName, ownAddress],
-      );
-      // A known address goes through the same checks as a new one (so a taken subdomain is
-      // refused alike) on a stand-in account, undone below: only the installation stays spent.
-      if (!created) await em.query(`SAVEPOINT known_address`);
-      const user: { id: string; email: string } = created ?? (await this.standIn(em, input));
-      const principal: Principal = {
-        userId: user.id,
-        email: user.email,
-        teamIds: [],
-        adminTeamIds: [],
-        workspaceIds: [],
-      };
-      const workspaceId = await this.createWorkspace(em, principal, input);
-      const [{ team_id: teamId }] = await em.query(`SELECT team_id FROM workspace WHERE id = $1`, [
-        workspaceId,
-      ]);
-      await linkWorkspace(em, {
-        teamId,
-        workspaceId,
-        kind: 'storefront',
-        externalId: input.tokenId,
-        account: installation.shop,
-        details: { shopName: installation.shopName, currency: installation.currency },
+      const { firstName, lastName } = input;
+      const user = await this.users.createUnlessTaken(em, {
+        email: input.email,
+        firstName,
+        lastName,
+        emailVerified: ownAddress,
       });
-      // Hashed for a known address too: both answers take as long.
-      const passwordHash = await hashPassword(input.password);
-      if (!created) {
-        await em.query(`ROLLBACK TO SAVEPOINT known_address`);
+      if (!user) {
+        // A known address goes through the same checks as a new one (so a taken subdomain is
+        // refused alike) on a stand-in account, undone: only the installation stays spent.
+        await undone(em, async (inner) => {
+          const email = `stand-in-${randomUUID()}@registration.invalid`;
+          const standIn = await this.users.create(inner, { email, firstName, lastName });
+          await this.setUp(inner, standIn, input, installation);
+          // Hashed for a known address too: both answers take as long.
+          await hashPassword(input.password);
+        });
         return { kind: 'known' } as const;
       }
+      const { teamId, workspaceId } = await this.setUp(em, user, input, installation);
+      const passwordHash = await hashPassword(input.password);
       if (!ownAddress) {
         // Applied when the code proves the address (as /security/signup does).
         const code = await this.tokens.issue(em, user.id, 'verify_email', passwordHash);
         return { kind: 'pending', code } as const;
       }
-      await em.query(`UPDATE "user" SET password_hash = $2 WHERE id = $1`, [user.id, passwordHash]);
+      await this.users.setPasswordHash(em, user.id, passwordHash);
       const token = await this.issuer.issue(user, em);
       return {
         kind: 'ready',
@@ -246,14 +242,31 @@ export class StorefrontRegistration {
     return null;
   }
 
-  /** An account that exists only inside the registration's transaction (never committed). */
-  private async standIn(em: EntityManager, input: RegistrationInput) {
-    const [row] = await em.query(
-      `INSERT INTO "user" (email, first_name, last_name) VALUES ($1, $2, $3)
-       RETURNING id, email::text AS email`,
-      [`stand-in-${randomUUID()}@registration.invalid`, input.firstName, input.lastName],
-    );
-    return row as { id: string; email: string };
+  /** The user's team and workspace (with its tracking page), and the shop linked to it. */
+  private async setUp(
+    em: EntityManager,
+    user: RegisteredUser,
+    input: RegistrationInput,
+    installation: StorefrontInstallation,
+  ): Promise<{ teamId: string; workspaceId: string }> {
+    const principal: Principal = {
+      userId: user.id,
+      email: user.email,
+      teamIds: [],
+      adminTeamIds: [],
+      workspaceIds: [],
+    };
+    const workspaceId = await this.createWorkspace(em, principal, input);
+    const teamId = (await this.workspaceLookup.teamOf(em, workspaceId))!;
+    await this.links.link(em, {
+      teamId,
+      workspaceId,
+      kind: 'storefront',
+      externalId: input.tokenId,
+      account: installation.shop,
+      details: { shopName: installation.shopName, currency: installation.currency },
+    });
+    return { teamId, workspaceId };
   }
 
   /**

@@ -13,14 +13,14 @@ import { withAdvisoryLock } from '../database/advisory-lock';
 import { isDatabaseUnavailable } from '../database/outage/database-failure';
 import { DatabaseOutage } from '../database/outage/database-outage';
 import { reportingClient } from '../database/outage/reporting-client';
+import { JOB_SCHEMA, JobDataStore } from './job-data-store';
 import { JobDatabase } from './job-database';
 import { query, type SqlRunner } from '../database/query';
 
 /** Key of the advisory lock under which a node creates the queues it declares. */
 const QUEUE_SETUP_LOCK_KEY = 727_274_002;
 
-/** Schema pg-boss creates and maintains itself, beside ours (not in our migrations). */
-export const JOB_SCHEMA = 'pgboss';
+export { JOB_SCHEMA } from './job-data-store';
 
 export interface QueueDefinition {
   name: string;
@@ -66,6 +66,7 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   private readonly queues = new Map<string, QueueDefinition>();
   private readonly workers: WorkerDefinition<any>[] = [];
   private boss: PgBoss | null = null;
+  private readonly jobData = new JobDataStore();
   private db: JobDatabase | null = null;
   private readonly beforeStopHooks: Array<() => Promise<void>> = [];
   private readyResolve!: () => void;
@@ -201,13 +202,11 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   /** Number of jobs of a queue not yet finished (created, retry or active). */
   async pending(queue: string): Promise<number> {
     await this.ready;
-    const { rows } = await this.requireBoss()
-      .getDb()
-      .executeSql(
-        `SELECT count(*)::int AS n FROM ${JOB_SCHEMA}.job WHERE name = $1 AND state < 'completed'`,
-        [queue],
-      );
-    return rows[0].n;
+    const db = this.requireBoss().getDb();
+    return this.jobData.pending(
+      { query: (text, values) => db.executeSql(text, values ?? []) },
+      queue,
+    );
   }
 
   async onModuleDestroy(): Promise<void> {

@@ -1,17 +1,14 @@
 import type { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
 import { ApiError } from '../hydra/errors/api-errors';
-import { query } from '../database/query';
+import { RecordedJobStore, type RecordedJobTable } from './recorded-job-store';
 
 /**
  * A background job the API records in a table of its own so clients can follow it
  * (`batch_job`, `export`: status queued|running|done|failed, attempts, started_at,
  * finished_at, error), run by a queue worker.
  */
-export interface RecordedJob {
-  table: string;
-  /** RETURNING list of the claim; must include id and attempts. */
-  columns: string;
+export interface RecordedJob extends RecordedJobTable {
   maxAttempts: number;
   /** Names the job in error logs, e.g. `batch job`. */
   label: string;
@@ -20,6 +17,9 @@ export interface RecordedJob {
   /** The recorded reason of an ApiError (default: its description). */
   describe?: (error: ApiError) => string;
 }
+
+/** The statements of the protocol (the store holds no state). */
+const records = new RecordedJobStore();
 
 /**
  * One attempt: claims the record (queued or running, attempts + 1), runs `work` (which
@@ -36,24 +36,14 @@ export async function runRecordedJob<Row extends { id: string; attempts: number 
   work: (row: Row) => Promise<void>,
   onFailed: (row: Row, reason: string, em: EntityManager) => Promise<unknown>,
 ): Promise<void> {
-  const [row] = await query<Row>(
-    db,
-    `UPDATE ${job.table} SET status = 'running', attempts = attempts + 1,
-              started_at = COALESCE(started_at, now()), updated_at = now()
-        WHERE id = $1 AND status IN ('queued', 'running')
-        RETURNING ${job.columns}`,
-    [id],
-  );
+  const row = await records.claim<Row>(db, job, id);
   if (!row) return;
   try {
     await work(row);
   } catch (error) {
     const final = error instanceof ApiError || row.attempts >= job.maxAttempts;
     if (!final) {
-      await db.query(
-        `UPDATE ${job.table} SET status = 'queued', updated_at = now() WHERE id = $1`,
-        [row.id],
-      );
+      await records.requeue(db, job, row.id);
       throw error;
     }
     const reason =
@@ -62,11 +52,7 @@ export async function runRecordedJob<Row extends { id: string; attempts: number 
         : job.unexpectedFailure;
     if (!(error instanceof ApiError)) logger.error(`${job.label} ${row.id}: ${String(error)}`);
     await db.transaction(async (em) => {
-      await em.query(
-        `UPDATE ${job.table} SET status = 'failed', error = $2, finished_at = now(), updated_at = now()
-          WHERE id = $1`,
-        [row.id, reason],
-      );
+      await records.fail(em, job, row.id, reason);
       await onFailed(row, reason, em);
     });
   }

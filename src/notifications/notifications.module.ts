@@ -4,11 +4,13 @@ import {
   NotificationsResourceController,
 } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
+import { RETENTION_RULES } from '../retention/retention-rule';
+import { NOTIFICATION_RETENTION } from './notification-retention-store';
 
 /** In-app notifications: GET/PUT /notifications, /users/{id}/notifications, mark_as_read. */
 @Module({
   controllers: [NotificationActionsController, NotificationsResourceController],
-  providers: [NotificationsService],
+  providers: [NotificationsService, { provide: RETENTION_RULES, useValue: NOTIFICATION_RETENTION }],
   exports: [NotificationsService],
 })
 export class NotificationsModule {}

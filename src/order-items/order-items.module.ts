@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentsModule } from '../shipments/shipments.module';
+import { OrderItemIntegrationStore } from './order-item-integration-store';
 import { OrderItem } from './order-item.entity';
 import { OrderItemsService } from './order-items.service';
 
@@ -10,7 +11,7 @@ export class OrderItemsController extends ResourceController(OrderItem, OrderIte
 @Module({
   imports: [ShipmentsModule],
   controllers: [OrderItemsController],
-  providers: [OrderItemsService, RecordChangeEvents],
-  exports: [OrderItemsService],
+  providers: [OrderItemsService, RecordChangeEvents, OrderItemIntegrationStore],
+  exports: [OrderItemsService, OrderItemIntegrationStore],
 })
 export class OrderItemsModule {}

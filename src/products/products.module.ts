@@ -4,6 +4,7 @@ import { ProductsFeedController } from './feed/products-feed.controller';
 import { ProductsFeedService } from './feed/products-feed.service';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
+import { ProductIntegrationStore } from './product-integration-store';
 import { ProductsService, ProductVariantsService } from './products.service';
 
 export class ProductsController extends ResourceController(Product, ProductsService) {}
@@ -14,6 +15,12 @@ export class ProductVariantsController extends ResourceController(
 
 @Module({
   controllers: [ProductsFeedController, ProductsController, ProductVariantsController],
-  providers: [ProductsService, ProductVariantsService, ProductsFeedService],
+  providers: [
+    ProductsService,
+    ProductVariantsService,
+    ProductsFeedService,
+    ProductIntegrationStore,
+  ],
+  exports: [ProductIntegrationStore],
 })
 export class ProductsModule {}

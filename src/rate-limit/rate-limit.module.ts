@@ -14,6 +14,7 @@ import { PeriodicTask } from '../jobs/periodic-task';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
 import { PostgresThrottlerStorage } from './postgres-throttler-storage';
 import { RateBudgets } from './rate-budget';
+import { RateLimitCounterStore } from './rate-limit-counter-store';
 import { RATE_LIMIT_STORAGE } from './rate-limit-storage.token';
 
 export { RATE_LIMIT_STORAGE };
@@ -61,12 +62,17 @@ export class RateLimitPurger implements OnApplicationBootstrap, OnApplicationShu
   providers: [
     {
       provide: RATE_LIMIT_STORAGE,
-      inject: [AppConfig, DataSource],
-      useFactory: (config: AppConfig, dataSource: DataSource): ThrottlerStorage =>
+      inject: [AppConfig, DataSource, RateLimitCounterStore],
+      useFactory: (
+        config: AppConfig,
+        dataSource: DataSource,
+        counters: RateLimitCounterStore,
+      ): ThrottlerStorage =>
         config.rateLimitStore === 'memory'
           ? new MemoryThrottlerStorage()
-          : new PostgresThrottlerStorage(dataSource),
+          : new PostgresThrottlerStorage(dataSource, {}, counters),
     },
+    RateLimitCounterStore,
     RateLimitPurger,
     RateBudgets,
   ],

@@ -2,8 +2,39 @@ import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../config/load-config';
+import type { ModuleRef } from '@nestjs/core';
+import { TOKEN_RETENTION } from '../auth/token-retention-store';
+import { BATCH_JOB_RETENTION } from '../batches/batch-job-retention-store';
+import { OUTBOX_RETENTION } from '../events/outbox-store';
+import { EXPORT_RETENTION } from '../exports/export-store';
 import type { MediaService } from '../media/media.service';
+import { NOTIFICATION_RETENTION } from '../notifications/notification-retention-store';
+import { USER_TOKEN_RETENTION } from '../security/user-token-retention-store';
+import { WIDGET_LOG_RETENTION } from '../widgets/widget-log-retention-store';
+import { WORKFLOW_RUN_RETENTION } from '../workflows/workflow-run-store';
+import { RETENTION_RULES } from './retention-rule';
 import { RETENTION_LOCK_KEY, RetentionSweeper } from './retention-sweeper';
+
+/** The modules' rules as RETENTION_RULES providers give them (one rule, or a list). */
+const PROVIDED = [
+  OUTBOX_RETENTION,
+  WORKFLOW_RUN_RETENTION,
+  EXPORT_RETENTION,
+  BATCH_JOB_RETENTION,
+  WIDGET_LOG_RETENTION,
+  NOTIFICATION_RETENTION,
+  TOKEN_RETENTION,
+  USER_TOKEN_RETENTION,
+];
+
+/** The application's providers of RETENTION_RULES, as ModuleRef finds them. */
+const moduleRef = {
+  get: (token: unknown, options: { each?: boolean }) => {
+    expect(token).toBe(RETENTION_RULES);
+    expect(options.each).toBe(true);
+    return PROVIDED;
+  },
+} as unknown as ModuleRef;
 
 /**
  * The sweep's control flow against a scripted connection (the SQL itself runs against
@@ -56,6 +87,7 @@ function sweeperWith(
     loadConfig(env),
     scheduler,
     media as MediaService,
+    moduleRef,
   );
   return { sweeper, scheduler };
 }

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
@@ -6,21 +7,21 @@ import { AppConfig } from '../config/app-config';
 import { PeriodicTask } from '../jobs/periodic-task';
 import { MediaService } from '../media/media.service';
 import { removeUnusedMedia } from '../media/unused-media';
+import { RETENTION_RULES, type RetentionRule } from './retention-rule';
 import {
-  countSql,
   cutoffsOf,
-  deleteBatchSql,
+  orderedRules,
   plannedRules,
   retentionPolicy,
   retentionTables,
   sweepSummary,
   type RetentionCategory,
-  type RetentionRule,
 } from './retention-rules';
+import { RetentionStore, type RetentionCounts } from './retention-store';
+
+export { RETENTION_LOCK_KEY } from './retention-store';
 
 const INTERVAL_NAME = 'retention';
-/** Session-level advisory lock held by the node sweeping (arbitrary but fixed). */
-export const RETENTION_LOCK_KEY = 727_274_201;
 /** Rows deleted per statement: short transactions, short row locks. */
 export const RETENTION_BATCH_SIZE = 5000;
 /** A periodic sweep starts no new batch after this long; the next one carries on. */
@@ -53,8 +54,9 @@ export interface SweepResult {
 }
 
 /**
- * Deletes finished records older than their RETENTION_DAYS_* (rules and reasons in
- * retention-rules.ts) so tables stop growing. A sweep holds a session advisory lock
+ * Deletes finished records older than their RETENTION_DAYS_* so tables stop growing. Each
+ * module declares the rules of its own tables, with their reasons, in its store and provides
+ * them under RETENTION_RULES (retention-rule.ts); the sweeper runs every one. A sweep holds a session advisory lock
  * (pg_try_advisory_lock: one node sweeps, the others skip that round) on one connection, and
  * deletes in batches of RETENTION_BATCH_SIZE rows per statement, each locking its rows with
  * FOR UPDATE SKIP LOCKED (rows a writer holds wait for the next sweep), taking the tables in
@@ -69,13 +71,26 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
   private readonly logger = new Logger('RetentionSweeper');
   private periodicTask?: PeriodicTask;
   private stopping = false;
+  private provided?: RetentionRule[];
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
     private readonly scheduler: SchedulerRegistry,
     private readonly media: MediaService,
+    private readonly moduleRef: ModuleRef,
+    private readonly store: RetentionStore = new RetentionStore(),
   ) {}
+
+  /** Every module's rules (RETENTION_RULES), in sweep order (orderedRules). */
+  get rules(): RetentionRule[] {
+    return (this.provided ??= orderedRules(
+      this.moduleRef.get<RetentionRule | RetentionRule[]>(RETENTION_RULES, {
+        strict: false,
+        each: true,
+      }),
+    ));
+  }
 
   get enabled(): boolean {
     return this.config.retentionEnabled ?? this.config.nodeEnv !== 'test';
@@ -109,7 +124,8 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
     const batchSize = options.batchSize ?? RETENTION_BATCH_SIZE;
     const deadline = started + (options.budgetMs ?? Infinity);
     const policy = retentionPolicy(this.config);
-    const planned = plannedRules(now, policy);
+    const rules = this.rules;
+    const planned = plannedRules(now, policy, rules);
     const cutoffs = cutoffsOf(now, policy);
     const result: SweepResult = {
       dryRun: options.dryRun ?? false,
@@ -118,7 +134,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
       cutoffs: Object.fromEntries(
         Object.entries(cutoffs).map(([c, at]) => [c, at ? at.toISOString() : null]),
       ) as SweepResult['cutoffs'],
-      deleted: Object.fromEntries(retentionTables().map((t) => [t, 0])),
+      deleted: Object.fromEntries(retentionTables(rules).map((t) => [t, 0])),
       files: 0,
       ms: 0,
     };
@@ -129,10 +145,9 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
     try {
       if (result.dryRun) {
         for (const { rule, cutoff } of planned) {
-          const { rows } = await client.query(countSql(rule), [cutoff]);
-          const row = rows[0];
+          const row = await this.store.count(client, rule, cutoff);
           this.add(result, rule, row);
-          result.files += row.files;
+          result.files += row.files ?? 0;
         }
         result.ran = result.complete = true;
         result.ms = Date.now() - started;
@@ -147,9 +162,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
       try {
         result.complete = await this.deleteAll(client, planned, result, batchSize, deadline);
       } finally {
-        await client
-          .query('SELECT pg_advisory_unlock($1)', [RETENTION_LOCK_KEY])
-          .catch((error: Error) => (broken = error));
+        await this.store.unlock(client).catch((error: Error) => (broken = error));
       }
     } finally {
       // A discarded connection ends its session, and the lock with it.
@@ -173,14 +186,9 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private async lock(client: PoolClient, wait: boolean): Promise<boolean> {
-    if (wait) {
-      await client.query('SELECT pg_advisory_lock($1)', [RETENTION_LOCK_KEY]);
-      return true;
-    }
-    const { rows } = await client.query('SELECT pg_try_advisory_lock($1) AS locked', [
-      RETENTION_LOCK_KEY,
-    ]);
-    return rows[0].locked === true;
+    if (!wait) return this.store.tryLock(client);
+    await this.store.lock(client);
+    return true;
   }
 
   /**
@@ -199,12 +207,12 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
       const more: typeof active = [];
       for (const entry of active) {
         if (this.stopping || Date.now() >= deadline) return false;
-        const { rows } = await client.query(deleteBatchSql(entry.rule), [entry.cutoff, batchSize]);
-        const row = rows[0];
+        const row = await this.store.deleteBatch(client, entry.rule, entry.cutoff, batchSize);
         this.add(result, entry.rule, row);
         // The deleted notes' media go once nothing else uses them (files through the queue).
-        if (row.note_media?.length > 0) {
-          await this.dataSource.transaction((em) => removeUnusedMedia(em, row.note_media));
+        const media = row.note_media ?? [];
+        if (media.length > 0) {
+          await this.dataSource.transaction((em) => removeUnusedMedia(em, media));
         }
         if (row.n >= batchSize) more.push(entry);
       }
@@ -213,8 +221,8 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
     return true;
   }
 
-  private add(result: SweepResult, rule: RetentionRule, row: Record<string, number>): void {
+  private add(result: SweepResult, rule: RetentionRule, row: RetentionCounts): void {
     result.deleted[rule.table] += row.n;
-    (rule.children ?? []).forEach((child, i) => (result.deleted[child.table] += row[`c${i}`]));
+    rule.children.forEach((child, i) => (result.deleted[child] += row[`c${i}`]));
   }
 }

@@ -3,6 +3,7 @@ import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { ShipmentItem } from './shipment-item.entity';
+import { ShipmentItemIntegrationStore } from './shipment-item-integration-store';
 import { ShipmentItemsService } from './shipment-items.service';
 
 export class ShipmentItemsController extends ResourceController(
@@ -13,7 +14,7 @@ export class ShipmentItemsController extends ResourceController(
 @Module({
   imports: [ShipmentsModule],
   controllers: [ShipmentItemsController],
-  providers: [ShipmentItemsService, RecordChangeEvents],
-  exports: [ShipmentItemsService],
+  providers: [ShipmentItemsService, RecordChangeEvents, ShipmentItemIntegrationStore],
+  exports: [ShipmentItemsService, ShipmentItemIntegrationStore],
 })
 export class ShipmentItemsModule {}

@@ -372,7 +372,7 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
           { aggregate: 'shipment', id: shipment.id },
           ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
         ],
-        () => writer(shipment.id, elements, ctx),
+        (announcing) => writer(shipment.id, elements, { ...ctx, em: announcing }),
       );
     }
     await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');

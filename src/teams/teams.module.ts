@@ -3,6 +3,7 @@ import { ResourceController } from '../hydra/controller/resource-controller';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { InvitationsService } from './invitations.service';
 import { TeamMemberStore } from './team-member-store';
+import { TeamLookupStore } from './team-lookup-store';
 import { TeamMembersController } from './team-members.controller';
 import { Team } from './team.entity';
 import { TeamMembersService } from './team-members.service';
@@ -15,7 +16,14 @@ export class TeamsController extends ResourceController(Team, TeamsService) {}
   // Members get and lose workspaces (workspace_member); workspaces are made with new teams.
   imports: [forwardRef(() => WorkspacesModule)],
   controllers: [TeamsController, TeamMembersController],
-  providers: [TeamsService, InvitationsService, TeamMembersService, TeamStore, TeamMemberStore],
-  exports: [TeamsService, InvitationsService, TeamStore, TeamMemberStore],
+  providers: [
+    TeamsService,
+    InvitationsService,
+    TeamMembersService,
+    TeamStore,
+    TeamMemberStore,
+    TeamLookupStore,
+  ],
+  exports: [TeamsService, InvitationsService, TeamStore, TeamMemberStore, TeamLookupStore],
 })
 export class TeamsModule {}

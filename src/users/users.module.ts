@@ -4,6 +4,8 @@ import { OauthClientsModule } from '../oauth-clients/oauth-clients.module';
 import { AccessRevocation } from './access-revocation';
 import { User } from './user.entity';
 import { UserStore } from './user-store';
+import { UserRegistrationStore } from './user-registration-store';
+import { UserTrialStore } from './user-trial-store';
 import { UserView } from './user-view';
 import { UsersService } from './users.service';
 
@@ -12,7 +14,14 @@ export class UsersController extends ResourceController(User, UsersService) {}
 @Module({
   imports: [forwardRef(() => OauthClientsModule)],
   controllers: [UsersController],
-  providers: [UsersService, UserView, AccessRevocation, UserStore],
-  exports: [UserView, AccessRevocation, UserStore],
+  providers: [
+    UsersService,
+    UserView,
+    AccessRevocation,
+    UserStore,
+    UserTrialStore,
+    UserRegistrationStore,
+  ],
+  exports: [UserView, AccessRevocation, UserStore, UserTrialStore, UserRegistrationStore],
 })
 export class UsersModule {}

@@ -4,6 +4,8 @@ import { CredentialsService } from '../credentials/credentials.service';
 import { RecordChangeEvents } from '../events/record-change-events';
 import { EventTypes } from '../events/event-types';
 import { Shipment } from '../shipments/shipment.entity';
+import { WorkflowRunStore } from '../workflows/workflow-run-store';
+import { WorkflowStore } from '../workflows/workflow-store';
 import {
   referenceAuthorization,
   referenceChangeOf,
@@ -40,6 +42,8 @@ export class WebhookDelivery {
     private readonly credentials: CredentialsService,
     private readonly sender: WebhookSender,
     private readonly changes: RecordChangeEvents,
+    private readonly workflows: WorkflowStore,
+    private readonly runs: WorkflowRunStore,
   ) {}
 
   /**
@@ -55,29 +59,18 @@ export class WebhookDelivery {
     attempt: number,
     now: Date,
   ): Promise<WebhookOutcome> {
-    const rows: Array<{
-      workspace_id: string;
-      enabled: boolean;
-      credentials_id: string | null;
-      url: string | null;
-      auth_type: string | null;
-      username: string | null;
-      password: string | null;
-    }> = await this.dataSource.query(
-      `SELECT workspace_id, enabled, credentials_id, url, auth_type, username, password
-         FROM workflow WHERE id = $1`,
-      [workflowId],
-    );
-    const workflow = rows[0];
+    const workflow = await this.workflows.delivered(this.dataSource, workflowId);
     if (!workflow || !workflow.url)
       return { ok: false, permanent: true, error: 'the workflow no longer exists', runId: null };
     const first = events[0];
-    const [run] = await this.dataSource.query(
-      `INSERT INTO workflow_run (workspace_id, workflow_id, status, event_id, event_type, attempt, started_at)
-       VALUES ($1, $2, 'running', $3, $4, $5, $6) RETURNING id`,
-      [workflow.workspace_id, workflowId, first.id, first.type, attempt, now],
-    );
-    const runId: string = run.id;
+    const runId = await this.runs.start(this.dataSource, {
+      workspaceId: workflow.workspace_id,
+      workflowId,
+      eventId: first.id,
+      eventType: first.type,
+      attempt,
+      startedAt: now,
+    });
     const started = Date.now();
     const finish = (
       status: 'success' | 'failed',
@@ -150,23 +143,16 @@ export class WebhookDelivery {
     log: string,
     error: string | null,
   ): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE workflow_run SET status = $2, response_code = $3, duration = $4, log = $5,
-              errors = $6, finished_at = $7, updated_at = now() WHERE id = $1`,
-      [
-        runId,
-        status,
-        responseCode,
-        Date.now() - started,
-        log.slice(0, LOG_LIMIT),
-        error,
-        new Date(now.getTime() + (Date.now() - started)),
-      ],
-    );
-    await this.dataSource.query(`UPDATE workflow SET last_run_date = $2 WHERE id = $1`, [
-      workflowId,
-      now,
-    ]);
+    const duration = Date.now() - started;
+    await this.runs.finish(this.dataSource, runId, {
+      status,
+      responseCode,
+      duration,
+      log: log.slice(0, LOG_LIMIT),
+      errors: error,
+      finishedAt: new Date(now.getTime() + duration),
+    });
+    await this.workflows.ranAt(this.dataSource, workflowId, now);
   }
 
   async deliver(
@@ -175,20 +161,17 @@ export class WebhookDelivery {
     attempt: number,
     now: Date,
   ): Promise<WebhookOutcome> {
-    const rows: Array<{ workspace_id: string; enabled: boolean; credentials_id: string | null }> =
-      await this.dataSource.query(
-        `SELECT workspace_id, enabled, credentials_id FROM workflow WHERE id = $1`,
-        [workflowId],
-      );
-    const workflow = rows[0];
+    const workflow = await this.workflows.delivered(this.dataSource, workflowId);
     if (!workflow)
       return { ok: false, permanent: true, error: 'the workflow no longer exists', runId: null };
-    const [run] = await this.dataSource.query(
-      `INSERT INTO workflow_run (workspace_id, workflow_id, status, event_id, event_type, attempt, started_at)
-       VALUES ($1, $2, 'running', $3, $4, $5, $6) RETURNING id`,
-      [workflow.workspace_id, workflowId, event.id, event.type, attempt, now],
-    );
-    const runId: string = run.id;
+    const runId = await this.runs.start(this.dataSource, {
+      workspaceId: workflow.workspace_id,
+      workflowId,
+      eventId: event.id,
+      eventType: event.type,
+      attempt,
+      startedAt: now,
+    });
     const started = Date.now();
     const finish = (
       status: 'success' | 'failed',

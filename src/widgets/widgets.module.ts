@@ -7,6 +7,8 @@ import { WidgetLookupThrottlerGuard } from './widget-lookup-throttler.guard';
 import { WidgetLookupService } from './widget-lookup.service';
 import { Widget } from './widget.entity';
 import { WidgetsService } from './widgets.service';
+import { RETENTION_RULES } from '../retention/retention-rule';
+import { WIDGET_LOG_RETENTION } from './widget-log-retention-store';
 
 export class WidgetsController extends ResourceController(Widget, WidgetsService) {}
 export class WidgetLogsController extends ResourceController(WidgetLog) {}
@@ -14,6 +16,11 @@ export class WidgetLogsController extends ResourceController(WidgetLog) {}
 @Module({
   imports: [RateLimitModule],
   controllers: [PublicWidgetsController, WidgetsController, WidgetLogsController],
-  providers: [WidgetsService, WidgetLookupService, WidgetLookupThrottlerGuard],
+  providers: [
+    WidgetsService,
+    WidgetLookupService,
+    WidgetLookupThrottlerGuard,
+    { provide: RETENTION_RULES, useValue: WIDGET_LOG_RETENTION },
+  ],
 })
 export class WidgetsModule {}

@@ -1,52 +1,36 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { BATCH_ENTITIES } from '../batches/batch-entities';
+import type { SqlRunner } from '../database/query';
 import { announcedByCaller, type AnnouncedRecord } from '../events/indirect-changes';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { OrderItemIntegrationStore } from '../order-items/order-item-integration-store';
+import { OrderIntegrationStore } from '../orders/order-integration-store';
+import { ProductIntegrationStore } from '../products/product-integration-store';
+import { ShipmentItemIntegrationStore } from '../shipment-items/shipment-item-integration-store';
+import { ShipmentIntegrationStore } from '../shipments/shipment-integration-store';
+import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
+import { WorkflowStore } from './workflow-store';
 
 /** `?deleteData=1` (or true / yes): the reference's switch on DELETE /workflows/{id}. */
 export function deleteDataRequested(value: unknown): boolean {
   return typeof value === 'string' && ['1', 'true', 'yes', 'on'].includes(value.toLowerCase());
 }
 
-/**
- * Where each kind of record names the integration that brought it in, in the order they go
- * (items before what holds them; what a cascade took already is skipped).
- */
-const BROUGHT_IN: Array<{
+/** Records of one kind an integration brings in, as their owner's store finds them. */
+interface BroughtIn {
+  broughtIn(runner: SqlRunner, workspaceId: string, workflowId: string): Promise<string[]>;
+  exists(runner: SqlRunner, id: string): Promise<boolean>;
+}
+
+/** A kind by its collection (BATCH_ENTITIES: its resource and DELETE rules). */
+interface Kind {
   entity: string;
-  table: string;
-  condition: string;
-  byIri?: boolean;
-  /** Records whose indirect updates events announce (indirect-changes.ts). */
+  store: BroughtIn;
+  /** Shipments and orders: their indirect updates are events (indirect-changes.ts). */
   aggregate?: AnnouncedRecord['aggregate'];
-}> = [
-  {
-    entity: 'shipment_items',
-    table: 'shipment_item',
-    condition: 'external_source_integration_id = $1',
-  },
-  {
-    entity: 'shipments',
-    table: 'shipment',
-    condition: 'external_source_integration_id = $1',
-    aggregate: 'shipment',
-  },
-  {
-    entity: 'order_items',
-    table: 'order_item',
-    condition: 'external_source_integration = $1',
-    byIri: true,
-  },
-  {
-    entity: 'orders',
-    table: '"order"',
-    condition: 'external_source_integration = $1',
-    byIri: true,
-    aggregate: 'order',
-  },
-];
+}
 
 /**
  * DELETE /workflows/{id}?deleteData=1: the records the integration brought in (shipments,
@@ -58,41 +42,47 @@ const BROUGHT_IN: Array<{
  */
 @Injectable()
 export class IntegrationData {
+  /** In the order they go: items before what holds them (a cascade's leftovers skipped). */
+  private readonly kinds: readonly Kind[];
+
   constructor(
     private readonly moduleRef: ModuleRef,
     private readonly api: HydraApi,
-  ) {}
+    private readonly workflows: WorkflowStore,
+    private readonly workspaces: WorkspaceLookupStore,
+    private readonly products: ProductIntegrationStore,
+    shipmentItems: ShipmentItemIntegrationStore,
+    shipments: ShipmentIntegrationStore,
+    orderItems: OrderItemIntegrationStore,
+    orders: OrderIntegrationStore,
+  ) {
+    this.kinds = [
+      { entity: 'shipment_items', store: shipmentItems },
+      { entity: 'shipments', store: shipments, aggregate: 'shipment' },
+      { entity: 'order_items', store: orderItems },
+      { entity: 'orders', store: orders, aggregate: 'order' },
+    ];
+  }
 
   async remove(ctx: WriteContext, workflowId: string): Promise<void> {
     const { em } = ctx;
-    const [row]: Array<{ workspace_id: string }> = await em.query(
-      `SELECT workspace_id FROM workflow WHERE id = $1`,
-      [workflowId],
-    );
-    if (!row) return;
-    const iri = `/workflows/${workflowId}`;
-    const batches: Array<{ kind: (typeof BROUGHT_IN)[number]; ids: string[] }> = [];
-    for (const kind of BROUGHT_IN) {
-      const rows: Array<{ id: string }> = await em.query(
-        `SELECT id FROM ${kind.table} WHERE workspace_id = $2 AND ${kind.condition}
-          ORDER BY id FOR UPDATE`,
-        [kind.byIri ? iri : workflowId, row.workspace_id],
-      );
-      batches.push({ kind, ids: rows.map((r) => r.id) });
-    }
+    const workspaceId = await this.workflows.workspaceOf(em, workflowId);
+    if (!workspaceId) return;
+    const batches: Array<{ kind: Kind; ids: string[] }> = [];
+    for (const kind of this.kinds)
+      batches.push({ kind, ids: await kind.store.broughtIn(em, workspaceId, workflowId) });
     const announced = batches.flatMap(({ kind, ids }) =>
       kind.aggregate ? ids.map((id) => ({ aggregate: kind.aggregate!, id })) : [],
     );
-    await announcedByCaller(em, announced, async () => {
+    await announcedByCaller(em, announced, async (announcing) => {
       for (const { kind, ids } of batches) {
         const spec = BATCH_ENTITIES[kind.entity];
         const resource = this.api.resource(spec.target);
         const hooks = this.moduleRef.get<ResourceHooks>(spec.hooks, { strict: false });
         for (const id of ids) {
-          const [still] = await em.query(`SELECT 1 FROM ${kind.table} WHERE id = $1`, [id]);
-          if (!still) continue;
+          if (!(await kind.store.exists(announcing, id))) continue;
           await this.api.writer.removeWithin(
-            em,
+            announcing,
             resource,
             { id },
             ctx.principal,
@@ -102,15 +92,7 @@ export class IntegrationData {
         }
       }
     });
-    await em.query(
-      `DELETE FROM product p USING workspace w
-        WHERE w.id = $2 AND p.team_id = w.team_id AND p.external_source_integration = $1`,
-      [iri, row.workspace_id],
-    );
-    await em.query(
-      `DELETE FROM product_variant v USING workspace w
-        WHERE w.id = $2 AND v.team_id = w.team_id AND v.external_source_integration = $1`,
-      [iri, row.workspace_id],
-    );
+    const teamId = await this.workspaces.teamOf(em, workspaceId);
+    if (teamId) await this.products.removeBroughtIn(em, teamId, `/workflows/${workflowId}`);
   }
 }

@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 import { type Principal, canWriteWorkspace } from '../access/principal';
 import { EventDelivery } from '../events/event-delivery';
 import { formatDateTime } from '../hydra/serialization/record-reader';
+import { WorkflowStore } from './workflow-store';
 
 /** Running workflows on demand, and suggestions for new integrations. */
 @Injectable()
@@ -10,6 +11,7 @@ export class WorkflowActions {
   constructor(
     private readonly dataSource: DataSource,
     private readonly delivery: EventDelivery,
+    private readonly workflows: WorkflowStore,
   ) {}
 
   /**
@@ -21,15 +23,7 @@ export class WorkflowActions {
     const workspaceIds = workspaceId
       ? [workspaceId]
       : principal.workspaceIds.filter((id) => canWriteWorkspace(principal, id));
-    const rows: Array<{ id: string }> = workspaceIds.length
-      ? await this.dataSource.query(
-          `SELECT id FROM workflow
-            WHERE workspace_id = ANY($1::uuid[]) AND enabled AND NOT passive
-            ORDER BY created_at, id`,
-          [workspaceIds],
-        )
-      : [];
-    const ids = rows.map((r) => r.id);
+    const ids = await this.workflows.executable(this.dataSource, workspaceIds);
     const runs = await this.delivery.executeWorkflows(ids);
     return {
       workflows: ids.map((id) => `/workflows/${id}`),
@@ -38,10 +32,11 @@ export class WorkflowActions {
   }
 
   async suggest(principal: Principal, comment: string) {
-    const [row] = await this.dataSource.query(
-      `INSERT INTO workflow_suggestion (user_id, comment) VALUES ($1, $2) RETURNING id, created_at`,
-      [principal.userId, comment],
+    const { id, createdAt } = await this.workflows.suggest(
+      this.dataSource,
+      principal.userId,
+      comment,
     );
-    return { id: row.id, comment, createdAt: formatDateTime(new Date(row.created_at)) };
+    return { id, comment, createdAt: formatDateTime(createdAt) };
   }
 }

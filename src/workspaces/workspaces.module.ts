@@ -7,6 +7,9 @@ import { TrackingPagesModule } from '../tracking-pages/tracking-pages.module';
 import { WorkspaceDeletion } from './workspace-deletion';
 import { WorkspaceMemberStore } from './workspace-member-store';
 import { WorkspaceStore } from './workspace-store';
+import { CREDENTIALS_USES } from '../credentials/credentials-use';
+import { WorkspaceCredentialsUse } from './workspace-credentials-use';
+import { WorkspaceLookupStore } from './workspace-lookup-store';
 import { Workspace } from './workspace.entity';
 import { WorkspacesService } from './workspaces.service';
 
@@ -21,7 +24,21 @@ export class WorkspacesController extends ResourceController(Workspace, Workspac
     forwardRef(() => TeamsModule),
   ],
   controllers: [WorkspacesController],
-  providers: [WorkspacesService, WorkspaceDeletion, WorkspaceStore, WorkspaceMemberStore],
-  exports: [WorkspacesService, WorkspaceDeletion, WorkspaceStore, WorkspaceMemberStore],
+  providers: [
+    WorkspacesService,
+    WorkspaceDeletion,
+    WorkspaceStore,
+    WorkspaceMemberStore,
+    WorkspaceLookupStore,
+    // Credentials a workspace sends its e-mail through cannot be deleted.
+    { provide: CREDENTIALS_USES, useClass: WorkspaceCredentialsUse },
+  ],
+  exports: [
+    WorkspacesService,
+    WorkspaceDeletion,
+    WorkspaceStore,
+    WorkspaceMemberStore,
+    WorkspaceLookupStore,
+  ],
 })
 export class WorkspacesModule {}

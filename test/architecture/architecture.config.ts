@@ -24,6 +24,7 @@ export const ARCHITECTURE: OwnershipConfig = {
     oauth_authorization_code: 'auth',
     media_file_gc: 'media',
     integration_link: 'integrations',
+    storefront_installation_use: 'integrations',
     generated_theme: 'themes',
     fixture_user: 'fixtures',
     fixture_load: 'fixtures',

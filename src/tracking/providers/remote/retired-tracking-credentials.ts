@@ -58,4 +58,30 @@ export const retiredTrackingCredentials = {
         WHERE NOT EXISTS (SELECT 1 FROM remote_tracking_stop q WHERE q.credentials_key = r.id::text)`,
     );
   },
+
+  /**
+   * Key rotation (src/credentials/credentials-key-rotation.ts): up to `limit` copies with
+   * sealed secrets after the id `after`, locked for the transaction.
+   */
+  async sealedAfter(
+    runner: SqlRunner,
+    after: string,
+    limit: number,
+  ): Promise<Array<{ id: string; sealed: string }>> {
+    return query<{ id: string; sealed: string }>(
+      runner,
+      `SELECT id, secrets_ciphertext AS sealed FROM retired_tracking_credentials
+        WHERE id > $1 AND secrets_ciphertext IS NOT NULL
+        ORDER BY id LIMIT $2 FOR UPDATE`,
+      [after, limit],
+    );
+  },
+
+  async reseal(runner: SqlRunner, id: string, sealed: string): Promise<void> {
+    await query(
+      runner,
+      'UPDATE retired_tracking_credentials SET secrets_ciphertext = $2 WHERE id = $1',
+      [id, sealed],
+    );
+  },
 };

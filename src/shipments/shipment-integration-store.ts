@@ -1,0 +1,25 @@
+import { Injectable } from '@nestjs/common';
+import { query, type SqlRunner } from '../database/query';
+
+/**
+ * The shipment table's SQL for DELETE /workflows/{id}?deleteData=1
+ * (src/workflows/integration-data.ts): the shipments an integration brought in.
+ */
+@Injectable()
+export class ShipmentIntegrationStore {
+  /** Ids of the workspace's shipments the workflow brought in, locked in id order. */
+  async broughtIn(runner: SqlRunner, workspaceId: string, workflowId: string): Promise<string[]> {
+    const rows = await query<{ id: string }>(
+      runner,
+      `SELECT id FROM shipment WHERE workspace_id = $2 AND external_source_integration_id = $1
+        ORDER BY id FOR UPDATE`,
+      [workflowId, workspaceId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** Whether the record is still there (a cascade of an earlier delete may have taken it). */
+  async exists(runner: SqlRunner, id: string): Promise<boolean> {
+    return (await query(runner, 'SELECT 1 FROM shipment WHERE id = $1', [id])).length > 0;
+  }
+}
