@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ProductsFeedController } from './feed/products-feed.controller';
 import { ProductsFeedService } from './feed/products-feed.service';
+import { ProductsFeedStore } from './feed/products-feed-store';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
+import { ProductStore } from './product-store';
 import { ProductsService, ProductVariantsService } from './products.service';
 
 export class ProductsController extends ResourceController(Product, ProductsService) {}
@@ -14,6 +16,13 @@ export class ProductVariantsController extends ResourceController(
 
 @Module({
   controllers: [ProductsFeedController, ProductsController, ProductVariantsController],
-  providers: [ProductsService, ProductVariantsService, ProductsFeedService],
+  providers: [
+    ProductsService,
+    ProductVariantsService,
+    ProductsFeedService,
+    ProductsFeedStore,
+    ProductStore,
+  ],
+  exports: [ProductStore],
 })
 export class ProductsModule {}
