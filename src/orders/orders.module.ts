@@ -2,15 +2,17 @@ import { Module } from '@nestjs/common';
 import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentsModule } from '../shipments/shipments.module';
+import { StatusStoreModule } from '../statuses/status-store.module';
 import { Order } from './order.entity';
+import { OrderStore } from './order-store';
 import { OrdersService } from './orders.service';
 
 export class OrdersController extends ResourceController(Order, OrdersService) {}
 
 @Module({
-  imports: [ShipmentsModule],
+  imports: [ShipmentsModule, StatusStoreModule],
   controllers: [OrdersController],
-  providers: [OrdersService, RecordChangeEvents],
-  exports: [OrdersService],
+  providers: [OrdersService, OrderStore, RecordChangeEvents],
+  exports: [OrdersService, OrderStore],
 })
 export class OrdersModule {}

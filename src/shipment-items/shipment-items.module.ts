@@ -1,8 +1,11 @@
 import { Module } from '@nestjs/common';
 import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
+import { OrderItemsModule } from '../order-items/order-items.module';
+import { OrdersModule } from '../orders/orders.module';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { ShipmentItem } from './shipment-item.entity';
+import { ShipmentItemStore } from './shipment-item-store';
 import { ShipmentItemsService } from './shipment-items.service';
 
 export class ShipmentItemsController extends ResourceController(
@@ -11,9 +14,9 @@ export class ShipmentItemsController extends ResourceController(
 ) {}
 
 @Module({
-  imports: [ShipmentsModule],
+  imports: [ShipmentsModule, OrdersModule, OrderItemsModule],
   controllers: [ShipmentItemsController],
-  providers: [ShipmentItemsService, RecordChangeEvents],
-  exports: [ShipmentItemsService],
+  providers: [ShipmentItemsService, ShipmentItemStore, RecordChangeEvents],
+  exports: [ShipmentItemsService, ShipmentItemStore],
 })
 export class ShipmentItemsModule {}

@@ -3,6 +3,8 @@ import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentEvents } from './shipment-events';
 import { Shipment } from './shipment.entity';
+import { ShipmentBatchStore } from './shipment-batch-store';
+import { ShipmentRecordsStore } from './shipment-records-store';
 import { ShipmentStore } from './shipment-store';
 import { ShipmentsService } from './shipments.service';
 
@@ -10,7 +12,14 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
 
 @Module({
   controllers: [ShipmentsController],
-  providers: [ShipmentsService, ShipmentEvents, ShipmentStore, RecordChangeEvents],
-  exports: [ShipmentsService, ShipmentEvents],
+  providers: [
+    ShipmentsService,
+    ShipmentEvents,
+    ShipmentStore,
+    RecordChangeEvents,
+    ShipmentRecordsStore,
+    ShipmentBatchStore,
+  ],
+  exports: [ShipmentsService, ShipmentEvents, ShipmentRecordsStore, ShipmentBatchStore],
 })
 export class ShipmentsModule {}
