@@ -10,6 +10,7 @@ import { RemoteImages } from './page/remote-images';
 import { ShipmentPageService } from './page/shipment-page.service';
 import { TrackingSiteController } from './page/tracking-site.controller';
 import { ReviewsService } from './reviews.service';
+import { ShipmentTransferStore } from './shipment-transfer-store';
 import {
   ReviewsController,
   TrackingPageLinksController,
@@ -46,8 +47,9 @@ import { TrackingPagesService } from './tracking-pages.service';
     HomeSite,
     PageRenderer,
     RemoteImages,
+    ShipmentTransferStore,
   ],
-  exports: [TrackingPagesService, TrackingPageLinksService],
+  exports: [TrackingPagesService, TrackingPageLinksService, ShipmentTransferStore],
 })
 export class TrackingPagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {
