@@ -35,6 +35,7 @@ import { WorkspaceMembersModule } from './workspace-members/workspace-members.mo
 import { SecurityModule } from './security/security.module';
 import { GeographyModule } from './geography/geography.module';
 import { BatchesModule } from './batches/batches.module';
+import { ShipmentMergeModule } from './shipments/shipment-merge.module';
 import { ExportsModule } from './exports/exports.module';
 import { ProductsModule } from './products/products.module';
 import { CredentialsModule } from './credentials/credentials.module';
@@ -86,6 +87,7 @@ import { RouteIndexer } from './common/route-index';
     LookupsModule,
     GeographyModule,
     BatchesModule,
+    ShipmentMergeModule,
     ExportsModule,
     ProductsModule,
     CredentialsModule,

@@ -7,6 +7,7 @@ import { JobQueue } from '../jobs/job-queue';
 import { runRecordedJob, type RecordedJob } from '../jobs/recorded-job';
 import { NotificationsService } from '../notifications/notifications.service';
 import { BATCH_ENTITIES } from './batch-entities';
+import { BatchJobStore } from './batch-job-store';
 import { BatchOperations } from './batch-operations';
 import type { BatchRequest, StatusSpec } from './batch-request';
 
@@ -47,6 +48,7 @@ export class BatchJobs {
     private readonly principals: PrincipalLoader,
     private readonly operations: BatchOperations,
     private readonly notifications: NotificationsService,
+    private readonly store: BatchJobStore,
   ) {
     jobs.declareQueue({ name: BATCH_QUEUE, retryLimit: MAX_BATCH_ATTEMPTS, retryDelay: 5 });
     jobs.work<BatchJobMessage>({
@@ -66,23 +68,18 @@ export class BatchJobs {
   ): Promise<string> {
     await this.operations.checkChangeStatus(principal, request, spec, workspaceId);
     return this.dataSource.transaction(async (em) => {
-      const [row] = await em.query(
-        `INSERT INTO batch_job (user_id, operation, entity, target_status_id, status_code, workspace_id, record_ids, total_count)
-         VALUES ($1, 'change_status', $2, $3, $4, $5, $6::uuid[], $7) RETURNING id`,
-        [
-          principal.userId,
-          request.entity.name,
-          'id' in spec ? spec.id : null,
-          'code' in spec ? spec.code : null,
-          workspaceId ?? null,
-          request.ids,
-          request.ids.length,
-        ],
-      );
-      await this.jobs.send(BATCH_QUEUE, { batchJobId: row.id } satisfies BatchJobMessage, {
+      const id = await this.store.queueStatusChange(em, {
+        userId: principal.userId,
+        entity: request.entity.name,
+        statusId: 'id' in spec ? spec.id : null,
+        statusCode: 'code' in spec ? spec.code : null,
+        workspaceId: workspaceId ?? null,
+        recordIds: request.ids,
+      });
+      await this.jobs.send(BATCH_QUEUE, { batchJobId: id } satisfies BatchJobMessage, {
         runner: em,
       });
-      return row.id as string;
+      return id;
     });
   }
 
@@ -108,12 +105,7 @@ export class BatchJobs {
             job.workspace_id ?? undefined,
             em,
           );
-          await em.query(
-            `UPDATE batch_job SET status = 'done', changed_count = $2, result = $3::jsonb,
-                    error = NULL, finished_at = now(), updated_at = now()
-              WHERE id = $1`,
-            [job.id, result.count, JSON.stringify(result)],
-          );
+          await this.store.done(em, job.id, result.count, result);
           await this.notifications.notify(
             {
               userId: job.user_id,

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
@@ -11,9 +11,10 @@ import {
 } from '../hydra/errors/api-errors';
 import type { ResourceHooks } from '../hydra/write/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
-import type { BatchEntity } from './batch-entities';
+import { StatusStore } from '../statuses/status-store';
+import type { BatchEntity, BatchRecordStore, StatusBatchStore } from './batch-entities';
 import type { BatchRequest, StatusSpec } from './batch-request';
-import { query, type SqlRunner } from '../database/query';
+import type { SqlRunner } from '../database/query';
 
 export interface ChangeStatusResult {
   entity: string;
@@ -33,12 +34,6 @@ export interface DeleteRecordsResult {
   ids: string[];
 }
 
-interface StatusRow {
-  id: string;
-  workspace_id: string;
-  entity: string;
-}
-
 /**
  * change_status_batch and delete_records_batch: all or nothing. Every id must be a record
  * of the caller's workspaces (404 otherwise, like any foreign record) and, when a workspace
@@ -53,7 +48,13 @@ export class BatchOperations {
     private readonly dataSource: DataSource,
     private readonly writer: ResourceWriter,
     private readonly moduleRef: ModuleRef,
+    private readonly statusStore: StatusStore,
   ) {}
+
+  /** The owner module's store of a kind of record (provided by that module). */
+  private store<S extends BatchRecordStore>(type: Type<S>): S {
+    return this.moduleRef.get(type, { strict: false });
+  }
 
   /**
    * The records' workspaces (id -> workspace id), checked as described above; locked when
@@ -66,15 +67,14 @@ export class BatchOperations {
     workspaceId: string | undefined,
     lock = false,
   ): Promise<Map<string, string>> {
-    const rows: Array<{ id: string; workspace_id: string }> = await query(
+    const rows = await this.store(request.entity.store).records(
       runner,
-      `SELECT id, workspace_id FROM ${request.entity.table}
-          WHERE id = ANY($1::uuid[]) AND workspace_id = ANY($2::uuid[])
-          ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
-      [request.ids, principal.workspaceIds],
+      request.ids,
+      principal.workspaceIds,
+      lock,
     );
     if (rows.length !== request.ids.length) throw new NotFoundError();
-    const workspaces = new Map(rows.map((r) => [r.id, r.workspace_id]));
+    const workspaces = new Map(rows.map((r) => [r.id, r.workspaceId]));
     if (workspaceId) {
       const violations: Violation[] = [];
       request.ids.forEach((id, i) => {
@@ -108,13 +108,13 @@ export class BatchOperations {
     lock = false,
   ): Promise<Map<string, string>> {
     const statusEntity = entity.status!.entity;
-    const suffix = lock ? ' FOR KEY SHARE' : '';
     const out = new Map<string, string>();
     if ('id' in spec) {
-      const [status]: StatusRow[] = await query(
+      const status = await this.statusStore.inWorkspaces(
         runner,
-        `SELECT id, workspace_id, entity FROM status WHERE id = $1 AND workspace_id = ANY($2::uuid[])${suffix}`,
-        [spec.id, principal.workspaceIds],
+        spec.id,
+        principal.workspaceIds,
+        lock,
       );
       if (!status) {
         throw ValidationError.of(
@@ -123,7 +123,7 @@ export class BatchOperations {
           ViolationCodes.invalid,
         );
       }
-      if (status.entity !== statusEntity || workspaces.some((w) => w !== status.workspace_id)) {
+      if (status.entity !== statusEntity || workspaces.some((w) => w !== status.workspaceId)) {
         throw ValidationError.of(
           'statusId',
           `The status must be a status of ${statusEntity} of the workspace of every record.`,
@@ -133,13 +133,8 @@ export class BatchOperations {
       for (const w of workspaces) out.set(w, status.id);
       return out;
     }
-    const rows: StatusRow[] = await query(
-      runner,
-      `SELECT id, workspace_id, entity FROM status
-          WHERE workspace_id = ANY($1::uuid[]) AND entity = $2 AND code = $3 ORDER BY id${suffix}`,
-      [workspaces, statusEntity, spec.code],
-    );
-    for (const r of rows) out.set(r.workspace_id, r.id);
+    const rows = await this.statusStore.byCode(runner, workspaces, statusEntity, spec.code, lock);
+    for (const r of rows) out.set(r.workspaceId, r.id);
     const missing = workspaces.filter((w) => !out.has(w));
     if (missing.length) {
       throw new ValidationError(
@@ -188,16 +183,12 @@ export class BatchOperations {
       [...new Set(workspaces.values())],
       true,
     );
-    const changed: Array<{ id: string }> = await query(
+    const changed = await this.store<StatusBatchStore>(entity.status!.store).assignStatus(
       em,
-      `UPDATE ${entity.table} t SET ${entity.status!.column} = m.status_id, updated_at = now()
-           FROM (SELECT unnest($1::uuid[]) AS workspace_id, unnest($2::uuid[]) AS status_id) m
-          WHERE t.workspace_id = m.workspace_id AND t.id = ANY($3::uuid[])
-            AND t.${entity.status!.column} IS DISTINCT FROM m.status_id
-          RETURNING t.id`,
-      [[...byWorkspace.keys()], [...byWorkspace.values()], request.ids],
+      request.ids,
+      byWorkspace,
     );
-    const changedIds = new Set(changed.map((r) => r.id));
+    const changedIds = new Set(changed);
     const ids = request.ids.filter((id) => changedIds.has(id));
     return {
       entity: entity.name,

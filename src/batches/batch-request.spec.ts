@@ -1,7 +1,6 @@
 import { ApiError, NotFoundError, ValidationError } from '../hydra/errors/api-errors';
 import { BATCH_ENTITIES, DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './batch-entities';
 import { batchRequest, statusSpec } from './batch-request';
-import { mergeRequest } from './shipment-merge';
 
 const A = '11111111-1111-4111-8111-111111111111';
 const B = '22222222-2222-4222-8222-222222222222';
@@ -71,27 +70,5 @@ describe('statusSpec', () => {
     expect(() => statusSpec({ statusId: 'packed' })).toThrow(ValidationError);
     expect(() => statusSpec({ status: `/orders/${A}` })).toThrow(ValidationError);
     expect(statusOf(() => statusSpec({ status: 1 }))).toBe(400);
-  });
-});
-
-describe('mergeRequest', () => {
-  it('reads the target and the duplicates', () => {
-    expect(mergeRequest({ target: `/shipments/${A}`, shipments: [B, `/shipments/${B}`] })).toEqual({
-      target: A,
-      shipments: [B],
-    });
-  });
-
-  it('422 for the target among the merged, a missing target or an empty list', () => {
-    expect(statusOf(() => mergeRequest({ target: A, shipments: [B, A] }))).toBe(422);
-    expect(statusOf(() => mergeRequest({ shipments: [B] }))).toBe(422);
-    expect(statusOf(() => mergeRequest({ target: A, shipments: [] }))).toBe(422);
-  });
-
-  it('404 for values that are no shipment id; 400 for types', () => {
-    expect(statusOf(() => mergeRequest({ target: `/orders/${A}`, shipments: [B] }))).toBe(404);
-    expect(statusOf(() => mergeRequest({ target: A, shipments: ['nope'] }))).toBe(404);
-    expect(statusOf(() => mergeRequest({ target: 1, shipments: [B] }))).toBe(400);
-    expect(statusOf(() => mergeRequest({ target: A, shipments: B }))).toBe(400);
   });
 });

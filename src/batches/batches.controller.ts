@@ -2,7 +2,6 @@ import { Controller } from '@nestjs/common';
 import { allOf, ownersOfInput } from '../access/access-target';
 import type { Principal } from '../access/principal';
 import { Action } from '../hydra/actions/action.decorator';
-import { Shipment } from '../shipments/shipment.entity';
 import { scopedWorkspace } from '../workspaces/workspace-scoped.input';
 import { BATCH_ENTITIES, DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './batch-entities';
 import { BatchJob } from './batch-job.entity';
@@ -13,9 +12,7 @@ import {
   ChangeStatusBatchAsyncInput,
   ChangeStatusBatchInput,
   DeleteRecordsBatchInput,
-  MergeShipmentsInput,
 } from './batch.input';
-import { ShipmentMerge, mergeRequest } from './shipment-merge';
 
 /** The records a batch names, and the workspace it may be limited to, are what it writes. */
 const batchWorkspaces = allOf(
@@ -33,7 +30,6 @@ export class BatchesController {
   constructor(
     private readonly operations: BatchOperations,
     private readonly jobs: BatchJobs,
-    private readonly merger: ShipmentMerge,
   ) {}
 
   @Action({
@@ -92,25 +88,6 @@ export class BatchesController {
   deleteRecords(input: DeleteRecordsBatchInput, principal: Principal) {
     const request = batchRequest({ ...input }, DELETE_BATCH_ENTITIES, MAX_SYNC_BATCH);
     return this.operations.deleteRecords(principal, request, workspaceOf(input));
-  }
-
-  @Action({
-    method: 'POST',
-    path: '/shipments/merge',
-    summary: 'Merges duplicate shipments into one.',
-    description:
-      'Folds the `shipments` (ids or IRIs) into `target`: their items, checkpoints and order numbers move to it and they are deleted. Answers the merged shipment. Needs write access to the shipments\u2019 workspace.',
-    input: MergeShipmentsInput,
-    output: { item: Shipment },
-    access: 'workspace:write',
-    workspace: allOf(ownersOfInput(Shipment, 'shipments'), async (ctx) =>
-      ctx.targets.ownersOf(Shipment, [String(ctx.input.target)], 'workspace'),
-    ),
-  })
-  async merge(input: MergeShipmentsInput, principal: Principal) {
-    const request = mergeRequest({ ...input });
-    await this.merger.merge(principal, request);
-    return request.target;
   }
 }
 

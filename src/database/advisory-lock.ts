@@ -1,4 +1,5 @@
 import type { DataSource } from 'typeorm';
+import { execute, type SqlRunner } from './query';
 
 /**
  * Runs `fn` while holding the session-level `pg_advisory_lock(key)` on a dedicated connection,
@@ -20,4 +21,13 @@ export async function withAdvisoryLock<T>(
     await runner.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
     await runner.release();
   }
+}
+
+/**
+ * Takes the transaction-scoped `pg_advisory_xact_lock` on a text key (hashed), released at
+ * commit or rollback: concurrent transactions on one key (two posts of one record, two feed
+ * imports of one team) run their check-then-write one after the other.
+ */
+export async function lockForTransaction(runner: SqlRunner, key: string): Promise<void> {
+  await execute(runner, 'SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
 }

@@ -1,14 +1,31 @@
 import { isStorableText } from '../hydra/filters/filter';
 import type { SqlQuery } from '../hydra/query/sql-query';
+import { orderLookupSql } from '../orders/order-lookup-sql';
+import { shipmentLookupSql } from '../shipments/shipment-lookup-sql';
 import type { LookupCriteria } from './lookup-criteria';
 
 export type LookupEntity = 'shipments' | 'orders';
 
-const TABLES: Record<LookupEntity, string> = { shipments: 'shipment', orders: '"order"' };
+/**
+ * What a searchable kind of record answers, from its owner's module: SQL on a row alias `a`
+ * with a placeholder `p`.
+ */
+export interface LookupSql {
+  /** The records matching a condition on `a`: a subquery answering their ids. */
+  idsWhere(a: string, condition: string): string;
+  trackingNumber(a: string, p: string): string;
+  orderNumber(a: string, p: string): string;
+}
+
+const OWNERS: Record<LookupEntity, LookupSql> = {
+  shipments: shipmentLookupSql,
+  orders: orderLookupSql,
+};
 
 /*
  * The expressions below are written exactly as the lookup indexes of migration
  * 1763860000000 define them (with their IS NOT NULL predicates), so the planner uses them.
+ * Both kinds of record carry `email` and `phone_number`.
  */
 function email(query: SqlQuery, a: string, value: string): string {
   return `(${a}.email IS NOT NULL AND lower(${a}.email) = ${query.param(value)})`;
@@ -20,22 +37,12 @@ function phone(query: SqlQuery, a: string, digits: string): string {
   return `(${a}.phone_number IS NOT NULL AND reverse(regexp_replace(${a}.phone_number, '\\D', '', 'g')) LIKE ${query.param(pattern)})`;
 }
 
-/** Tracking numbers compare without case: carriers print them in capitals, people type them in any. */
 function trackingNumber(entity: LookupEntity, query: SqlQuery, a: string, value: string): string {
-  const p = query.param(value);
-  if (entity === 'shipments') {
-    return `(${a}.tracking_number IS NOT NULL AND upper(${a}.tracking_number) = upper(${p}))`;
-  }
-  return `EXISTS (SELECT 1 FROM shipment_order so JOIN shipment s ON s.id = so.shipment_id
-     WHERE so.order_id = ${a}.id AND s.workspace_id = ${a}.workspace_id
-       AND s.tracking_number IS NOT NULL AND upper(s.tracking_number) = upper(${p}))`;
+  return OWNERS[entity].trackingNumber(a, query.param(value));
 }
 
 function orderNumber(entity: LookupEntity, query: SqlQuery, a: string, value: string): string {
-  const p = query.param(value);
-  return entity === 'shipments'
-    ? `${a}.order_numbers @> ARRAY[${p}]::text[]`
-    : `${a}.order_number = ${p}`;
+  return OWNERS[entity].orderNumber(a, query.param(value));
 }
 
 /**
@@ -69,7 +76,7 @@ export function lookupCondition(
     if (criteria.query.email) any.push(email(query, 'x', criteria.query.email));
     if (criteria.query.phoneDigits) any.push(phone(query, 'x', criteria.query.phoneDigits));
     const scope = `x.workspace_id = ANY(${query.param(workspaceIds)}::uuid[])`;
-    const branches = any.map((c) => `SELECT x.id FROM ${TABLES[entity]} x WHERE ${scope} AND ${c}`);
+    const branches = any.map((c) => OWNERS[entity].idsWhere('x', `${scope} AND ${c}`));
     all.push(`t.id IN (${branches.join(' UNION ')})`);
   }
   return all.length ? `(${all.join(' AND ')})` : 'FALSE';

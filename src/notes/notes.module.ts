@@ -11,6 +11,7 @@ import {
 } from './notes.controller';
 import { NoteAttachmentsService } from './note-attachments.service';
 import { NoteRemindersService } from './note-reminders.service';
+import { NoteTransferStore } from './note-transfer-store';
 import { NotesService } from './notes.service';
 
 @Module({
@@ -27,7 +28,8 @@ import { NotesService } from './notes.service';
     NoteAttachmentUpload,
     NoteRemindersService,
     NoteReminderDispatcher,
+    NoteTransferStore,
   ],
-  exports: [NotesService],
+  exports: [NotesService, NoteTransferStore],
 })
 export class NotesModule {}

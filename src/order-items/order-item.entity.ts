@@ -11,10 +11,12 @@ import { ExactFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { GreaterThanOrEqual, MaxLength, NotBlank, Regex } from '../hydra/validation/constraints';
 import { Order } from '../orders/order.entity';
+import { orderSql } from '../orders/order-store';
 import { ProductVariant } from '../products/product-variant.entity';
 import { Product, WEB_URL } from '../products/product.entity';
 import { WORKFLOW_IRI_PATTERN } from '../shipments/shipment.entity';
 import type { ShipmentItem } from '../shipment-items/shipment-item.entity';
+import { shipmentItemSql } from '../shipment-items/shipment-item-store';
 import { Workspace } from '../workspaces/workspace.entity';
 
 /**
@@ -119,13 +121,13 @@ export class OrderItem {
   externalProductLink: string | null;
 
   @ApiProperty({
-    sql: '(SELECT COALESCE(sum(si.qty), 0)::int FROM shipment_item si WHERE si.order_item_id = {a}.id)',
+    sql: shipmentItemSql.shippedQuantity('{a}.id'),
     type: 'integer',
     example: 5,
   })
   fulfilledQty?: number;
 
-  @ApiProperty({ sql: '(SELECT o.currency FROM "order" o WHERE o.id = {a}.order_id)' })
+  @ApiProperty({ sql: orderSql.currency('{a}.order_id') })
   currency?: string;
 
   @OneToMany('ShipmentItem', (item: ShipmentItem) => item.orderItem)

@@ -1,46 +1,32 @@
-import type { EntityManager } from 'typeorm';
 import { BadRequestError } from '../hydra/errors/api-errors';
 
-/** Tables whose rows a store integration syncs by the store's own id. */
-export type SyncedTable = 'order' | 'order_item' | 'product';
+/** Records a store integration syncs by the store's own id. */
+export type SyncedRecord = 'order' | 'order_item' | 'product';
 
-const NOUN: Record<SyncedTable, string> = {
+const NOUN: Record<SyncedRecord, string> = {
   order: 'An order',
   order_item: 'An order item',
   product: 'A product',
 };
-/** Products belong to a team (the catalogue is shared by its workspaces), the rest to a workspace. */
-const OWNER: Record<SyncedTable, string> = {
-  order: 'workspace_id',
-  order_item: 'workspace_id',
-  product: 'team_id',
-};
 
 /**
- * Refuses a second record of the workspace (products: of the team) with the same store id from the same integration,
- * as the reference does: a 400 whose text names `externalSourceSyncId`, which the store
- * plugins look for to find the existing record (`?externalSourceSyncId=..`) instead of
- * creating it again. A transaction-scoped advisory lock on the triple serialises concurrent
- * posts of one record, so two retries of one sync cannot both pass the check.
+ * Refuses a second record of the workspace (products: of the team) with the same store id
+ * from the same integration, as the reference does: a 400 whose text names
+ * `externalSourceSyncId`, which the store plugins look for to find the existing record
+ * (`?externalSourceSyncId=..`) instead of creating it again. `taken` asks the record's store,
+ * which serialises concurrent posts of one record (a transaction lock on the store id), so
+ * two retries of one sync cannot both pass the check. A record without a store id is never
+ * refused.
  */
 export async function refuseDuplicateSyncId(
-  em: EntityManager,
-  table: SyncedTable,
-  ownerId: string,
-  integration: string | null,
+  record: SyncedRecord,
   syncId: string | null,
+  taken: (syncId: string) => Promise<boolean>,
 ): Promise<void> {
   if (syncId === null) return;
-  const key = `${table}:${ownerId}:${integration ?? ''}:${syncId}`;
-  await em.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
-  const taken = await em.query(
-    `SELECT 1 FROM "${table}" WHERE ${OWNER[table]} = $1 AND external_source_sync_id = $2
-        AND external_source_integration IS NOT DISTINCT FROM $3 LIMIT 1`,
-    [ownerId, syncId, integration],
-  );
-  if (taken.length) {
+  if (await taken(syncId)) {
     throw new BadRequestError(
-      `externalSourceSyncId: ${NOUN[table]} with this externalSourceSyncId already exists for this integration.`,
+      `externalSourceSyncId: ${NOUN[record]} with this externalSourceSyncId already exists for this integration.`,
     );
   }
 }

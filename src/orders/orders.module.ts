@@ -3,15 +3,17 @@ import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { OrderIntegrationStore } from './order-integration-store';
+import { StatusStoreModule } from '../statuses/status-store.module';
 import { Order } from './order.entity';
+import { OrderStore } from './order-store';
 import { OrdersService } from './orders.service';
 
 export class OrdersController extends ResourceController(Order, OrdersService) {}
 
 @Module({
-  imports: [ShipmentsModule],
+  imports: [ShipmentsModule, StatusStoreModule],
   controllers: [OrdersController],
-  providers: [OrdersService, RecordChangeEvents, OrderIntegrationStore],
-  exports: [OrdersService, OrderIntegrationStore],
+  providers: [OrdersService, OrderStore, RecordChangeEvents, OrderIntegrationStore],
+  exports: [OrdersService, OrderStore, OrderIntegrationStore],
 })
 export class OrdersModule {}

@@ -5,6 +5,7 @@ import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 import { blankToNull } from '../shipments/text-input';
 import { ProductVariant } from './product-variant.entity';
 import { Product } from './product.entity';
+import { ProductStore } from './product-store';
 
 /**
  * Product rules: trimmed text, blank values stored as null (a blank SKU is no SKU); a store
@@ -13,14 +14,13 @@ import { Product } from './product.entity';
  */
 @Injectable()
 export class ProductsService implements ResourceHooks<Product> {
+  constructor(private readonly products: ProductStore) {}
+
   async validate(product: Product, ctx: WriteContext): Promise<Violation[]> {
-    if (ctx.operation === 'post' && product.team?.id) {
-      await refuseDuplicateSyncId(
-        ctx.em,
-        'product',
-        product.team.id,
-        product.externalSourceIntegration,
-        product.externalSourceSyncId,
+    const teamId = product.team?.id;
+    if (ctx.operation === 'post' && teamId) {
+      await refuseDuplicateSyncId('product', product.externalSourceSyncId, (syncId) =>
+        this.products.syncIdTaken(ctx.em, teamId, product.externalSourceIntegration, syncId),
       );
     }
     return [];
@@ -39,6 +39,8 @@ export class ProductsService implements ResourceHooks<Product> {
 /** Variant rules: a trimmed SKU, and the product must be one of the variant's team. */
 @Injectable()
 export class ProductVariantsService implements ResourceHooks<ProductVariant> {
+  constructor(private readonly products: ProductStore) {}
+
   prepare(variant: ProductVariant): void {
     if (typeof variant.sku === 'string') variant.sku = variant.sku.trim();
     variant.imageUrl = blankToNull(variant.imageUrl);
@@ -48,10 +50,8 @@ export class ProductVariantsService implements ResourceHooks<ProductVariant> {
 
   async validate(variant: ProductVariant, ctx: WriteContext): Promise<Violation[]> {
     if (ctx.operation !== 'post') return [];
-    const rows = await ctx.em.query('SELECT team_id FROM product WHERE id = $1', [
-      variant.product.id,
-    ]);
-    if (rows.length && rows[0].team_id !== variant.team.id) {
+    const productTeam = await this.products.teamOf(ctx.em, variant.product.id);
+    if (productTeam !== null && productTeam !== variant.team.id) {
       return [
         {
           propertyPath: 'product',

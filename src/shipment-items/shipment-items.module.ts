@@ -1,9 +1,12 @@
 import { Module } from '@nestjs/common';
 import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
+import { OrderItemsModule } from '../order-items/order-items.module';
+import { OrdersModule } from '../orders/orders.module';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { ShipmentItem } from './shipment-item.entity';
 import { ShipmentItemIntegrationStore } from './shipment-item-integration-store';
+import { ShipmentItemStore } from './shipment-item-store';
 import { ShipmentItemsService } from './shipment-items.service';
 
 export class ShipmentItemsController extends ResourceController(
@@ -12,9 +15,14 @@ export class ShipmentItemsController extends ResourceController(
 ) {}
 
 @Module({
-  imports: [ShipmentsModule],
+  imports: [ShipmentsModule, OrdersModule, OrderItemsModule],
   controllers: [ShipmentItemsController],
-  providers: [ShipmentItemsService, RecordChangeEvents, ShipmentItemIntegrationStore],
-  exports: [ShipmentItemsService, ShipmentItemIntegrationStore],
+  providers: [
+    ShipmentItemsService,
+    ShipmentItemStore,
+    RecordChangeEvents,
+    ShipmentItemIntegrationStore,
+  ],
+  exports: [ShipmentItemsService, ShipmentItemStore, ShipmentItemIntegrationStore],
 })
 export class ShipmentItemsModule {}

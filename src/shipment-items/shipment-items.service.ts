@@ -10,24 +10,31 @@ import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
-import { refreshOrderAggregates } from '../orders/order-aggregates';
+import { OrderItemStore } from '../order-items/order-item-store';
+import { orderIdsOf } from '../orders/order-aggregates';
+import { OrderStore } from '../orders/order-store';
 import { Order } from '../orders/order.entity';
 import { ShipmentEvents, type ShipmentsBefore } from '../shipments/shipment-events';
 import { linkShipmentsToOrder } from '../shipments/shipment-orders';
+import { ShipmentRecordsStore } from '../shipments/shipment-records-store';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentsService } from '../shipments/shipments.service';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { availableQuantity } from './shipment-item-quantity';
 import { ShipmentItem } from './shipment-item.entity';
+import { ShipmentItemStore, type StoredShipmentItem } from './shipment-item-store';
 import type { OrderItem } from '../order-items/order-item.entity';
 import { blankToNull } from '../shipments/text-input';
 import { checkWorkflowReferences } from '../shipments/workflow-references';
 
-interface Stored {
-  orderItemId: string;
-  workspaceId: string;
-  qty: number;
-  orderId: string;
+/** What one write of a shipment item carries from step to step. */
+export interface ShipmentItemWrite {
+  /** The item as stored before a PUT. */
+  stored: StoredShipmentItem | null;
+  /** The item as its events show it, before a PUT or DELETE. */
+  before: RecordSnapshot | null;
+  /** A create's shipment as it was before the item (its `shipmentItems`; set by `prepare`). */
+  shipmentBefore: ShipmentsBefore;
 }
 
 /**
@@ -43,18 +50,19 @@ interface Stored {
  * POST or PUT (whose events tell it).
  */
 @Injectable()
-export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModuleInit {
-  private readonly stored = new WeakMap<ShipmentItem, Stored>();
-  private readonly before = new WeakMap<ShipmentItem, RecordSnapshot | null>();
-  /** A create's shipment as it was before the item (its `shipmentItems` change). */
-  private readonly shipmentBefore = new WeakMap<ShipmentItem, ShipmentsBefore>();
-
+export class ShipmentItemsService
+  implements ResourceHooks<ShipmentItem, ShipmentItemWrite>, OnModuleInit
+{
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly writer: ResourceWriter,
     private readonly shipments: ShipmentsService,
     private readonly changes: RecordChangeEvents,
     private readonly shipmentEvents: ShipmentEvents,
+    private readonly items: ShipmentItemStore,
+    private readonly orderItems: OrderItemStore,
+    private readonly orders: OrderStore,
+    private readonly shipmentRecords: ShipmentRecordsStore,
   ) {}
 
   onModuleInit(): void {
@@ -103,25 +111,20 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
     }
   }
 
-  async prepare(item: ShipmentItem, ctx: WriteContext): Promise<void> {
-    const { em } = ctx;
-    if (ctx.operation === 'put') {
-      const [row] = await em.query(
-        `SELECT si.order_item_id, si.workspace_id, si.qty, oi.order_id
-           FROM shipment_item si JOIN order_item oi ON oi.id = si.order_item_id
-          WHERE si.id = $1`,
-        [item.id],
-      );
-      this.stored.set(item, {
-        orderItemId: row.order_item_id,
-        workspaceId: row.workspace_id,
-        qty: row.qty,
-        orderId: row.order_id,
-      });
-      this.before.set(item, await this.changes.snapshot(em, ShipmentItem, item.id));
+  async begin(item: ShipmentItem, ctx: WriteContext<undefined>): Promise<ShipmentItemWrite> {
+    const state: ShipmentItemWrite = { stored: null, before: null, shipmentBefore: new Map() };
+    if (ctx.operation === 'post') return state;
+    state.before = await this.changes.snapshot(ctx.em, ShipmentItem, item.id);
+    if (ctx.operation === 'put') state.stored = await this.items.stored(ctx.em, item.id);
+    return state;
+  }
+
+  async prepare(item: ShipmentItem, ctx: WriteContext<ShipmentItemWrite>): Promise<void> {
+    const { em, state } = ctx;
+    if (state.stored) {
       // A PUT that leaves the order item out keeps it (an explicit null stays a violation).
       if (!Object.prototype.hasOwnProperty.call(ctx.body, 'orderItem')) {
-        item.orderItem = { id: row.order_item_id } as OrderItem;
+        item.orderItem = { id: state.stored.orderItemId } as OrderItem;
       }
     } else {
       const shipmentInput = ctx.nested.shipment;
@@ -138,11 +141,9 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
         item.shipment = { id } as Shipment;
       }
       if (item.shipment?.id) {
-        const [row] = await em.query('SELECT workspace_id FROM shipment WHERE id = $1', [
-          item.shipment.id,
-        ]);
-        item.workspace = { id: row.workspace_id } as Workspace;
-        this.shipmentBefore.set(item, await this.shipmentEvents.watch(em, [item.shipment.id]));
+        const workspaces = await this.shipmentRecords.workspacesOf(em, [item.shipment.id]);
+        item.workspace = { id: workspaces.get(item.shipment.id)! } as Workspace;
+        state.shipmentBefore = await this.shipmentEvents.watch(em, [item.shipment.id]);
       }
     }
     item.qty ??= 0;
@@ -150,19 +151,16 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
     item.fulfillmentSyncId = blankToNull(item.fulfillmentSyncId);
   }
 
-  async validate(item: ShipmentItem, ctx: WriteContext): Promise<Violation[]> {
+  async validate(item: ShipmentItem, ctx: WriteContext<ShipmentItemWrite>): Promise<Violation[]> {
     const { em } = ctx;
-    const workspaceId = this.stored.get(item)?.workspaceId ?? item.workspace.id;
+    const workspaceId = ctx.state.stored?.workspaceId ?? item.workspace.id;
     const violations =
       ctx.operation === 'post'
         ? await checkWorkflowReferences(em, workspaceId, item, 'shipment item')
         : [];
     // The lock serialises every quantity check of this order item.
-    const [orderItem] = await em.query(
-      'SELECT id, workspace_id, qty FROM order_item WHERE id = $1 FOR UPDATE',
-      [item.orderItem.id],
-    );
-    if (!orderItem || orderItem.workspace_id !== workspaceId) {
+    const orderItem = await this.orderItems.lockForShipping(em, item.orderItem.id);
+    if (!orderItem || orderItem.workspaceId !== workspaceId) {
       return [
         ...violations,
         {
@@ -173,12 +171,8 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
       ];
     }
     if (violations.length) return violations;
-    const [others] = await em.query(
-      `SELECT COALESCE(sum(qty), 0)::int AS shipped FROM shipment_item
-        WHERE order_item_id = $1 AND id IS DISTINCT FROM $2`,
-      [orderItem.id, item.id ?? null],
-    );
-    const available = availableQuantity(orderItem.qty, others.shipped);
+    const others = await this.items.shippedByOthers(em, item.orderItem.id, item.id ?? null);
+    const available = availableQuantity(orderItem.qty, others);
     if (item.qty > available) {
       throw ValidationError.of(
         'qty',
@@ -189,56 +183,38 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
     return [];
   }
 
-  async afterWrite(item: ShipmentItem, ctx: WriteContext): Promise<void> {
-    const { em } = ctx;
-    const [row]: Array<{
-      shipment_id: string;
-      order_item_id: string;
-      order_id: string;
-      order_number: string | null;
-      linked: boolean;
-    }> = await em.query(
-      `SELECT si.shipment_id, si.order_item_id, o.id AS order_id, o.order_number,
-              EXISTS (SELECT 1 FROM shipment_order so
-                       WHERE so.shipment_id = si.shipment_id AND so.order_id = o.id)
-              AND (o.order_number IS NULL OR s.order_numbers @> ARRAY[o.order_number]) AS linked
-         FROM shipment_item si
-         JOIN shipment s ON s.id = si.shipment_id
-         JOIN order_item oi ON oi.id = si.order_item_id
-         JOIN "order" o ON o.id = oi.order_id
-        WHERE si.id = $1`,
-      [item.id],
-    );
+  async afterWrite(item: ShipmentItem, ctx: WriteContext<ShipmentItemWrite>): Promise<void> {
+    const { em, state } = ctx;
+    const row = await this.items.written(em, item.id);
     const created = ctx.operation === 'post';
-    const previous = this.stored.get(item);
+    const previous = state.stored;
     // What else the write changes, as it was: a create's shipment (its items; read before
     // the item's INSERT) or the shipment it links, and the orders whose links or fulfilment
-    // move. The orders' stored fulfilment changes only below (refreshOrderAggregates).
+    // move. The orders' stored fulfilment changes only below (refreshAggregates).
     const shipmentBefore = created
-      ? (this.shipmentBefore.get(item) ?? new Map())
+      ? state.shipmentBefore
       : row.linked
         ? new Map()
-        : await this.shipmentEvents.watch(em, [row.shipment_id]);
+        : await this.shipmentEvents.watch(em, [row.shipmentId]);
     const ordersChange =
       !previous ||
       !row.linked ||
-      previous.orderItemId !== row.order_item_id ||
+      previous.orderItemId !== row.orderItemId ||
       previous.qty !== item.qty;
     const ordersBefore: RecordsBefore = ordersChange
-      ? await this.changes.watch(em, 'order', Order, [row.order_id, previous?.orderId])
+      ? await this.changes.watch(em, 'order', Order, [row.orderId, previous?.orderId])
       : new Map();
     // A shipment carrying an order's items belongs to that order.
     if (!row.linked) {
-      await linkShipmentsToOrder(em, { id: row.order_id, orderNumber: row.order_number }, [
-        row.shipment_id,
+      await linkShipmentsToOrder(em, { id: row.orderId, orderNumber: row.orderNumber }, [
+        row.shipmentId,
       ]);
     }
-    await refreshOrderAggregates(em, [row.order_id, previous?.orderId]);
+    await this.orders.refreshAggregates(em, orderIdsOf([row.orderId, previous?.orderId]));
     if (created) {
       await this.changes.created(em, 'shipment_item', ShipmentItem, item.id);
     } else {
-      const before = this.before.get(item) ?? null;
-      await this.changes.updated(em, 'shipment_item', ShipmentItem, item.id, before);
+      await this.changes.updated(em, 'shipment_item', ShipmentItem, item.id, state.before);
     }
     await this.shipmentEvents.indirectlyUpdated(em, shipmentBefore, 'shipment_item');
     await this.changes.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment_item');
@@ -250,22 +226,15 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem>, OnModu
    * `cause: "shipment_item"`. Every delete path of a shipment item (DELETE,
    * delete_records_batch) runs this.
    */
-  async remove(item: ShipmentItem, ctx: WriteContext): Promise<void> {
+  async remove(item: ShipmentItem, ctx: WriteContext<ShipmentItemWrite>): Promise<void> {
     const { em } = ctx;
-    const before = await this.changes.snapshot(em, ShipmentItem, item.id);
-    const [row]: Array<{ order_id: string; workspace_id: string; shipment_id: string }> =
-      await em.query(
-        `SELECT oi.order_id, si.workspace_id, si.shipment_id FROM shipment_item si
-           JOIN order_item oi ON oi.id = si.order_item_id
-          WHERE si.id = $1`,
-        [item.id],
-      );
-    const shipmentBefore = await this.shipmentEvents.watch(em, row ? [row.shipment_id] : []);
-    const orderBefore = await this.changes.watch(em, 'order', Order, [row?.order_id]);
-    if (row) await removeNotesOf(em, row.workspace_id, 'shipment_items', [item.id]);
-    await em.delete(ShipmentItem, { id: item.id });
-    await refreshOrderAggregates(em, [row?.order_id]);
-    await this.changes.deleted(em, 'shipment_item', item.id, before);
+    const row = await this.items.removal(em, item.id);
+    const shipmentBefore = await this.shipmentEvents.watch(em, row ? [row.shipmentId] : []);
+    const orderBefore = await this.changes.watch(em, 'order', Order, [row?.orderId]);
+    if (row) await removeNotesOf(em, row.workspaceId, 'shipment_items', [item.id]);
+    await this.items.remove(em, item.id);
+    await this.orders.refreshAggregates(em, orderIdsOf([row?.orderId]));
+    await this.changes.deleted(em, 'shipment_item', item.id, ctx.state.before);
     await this.shipmentEvents.indirectlyUpdated(em, shipmentBefore, 'shipment_item');
     await this.changes.indirectlyUpdated(em, 'order', Order, orderBefore, 'shipment_item');
   }

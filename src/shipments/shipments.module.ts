@@ -4,6 +4,8 @@ import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentEvents } from './shipment-events';
 import { Shipment } from './shipment.entity';
 import { ShipmentIntegrationStore } from './shipment-integration-store';
+import { ShipmentBatchStore } from './shipment-batch-store';
+import { ShipmentRecordsStore } from './shipment-records-store';
 import { ShipmentStore } from './shipment-store';
 import { ShipmentsService } from './shipments.service';
 
@@ -17,7 +19,15 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
     ShipmentStore,
     RecordChangeEvents,
     ShipmentIntegrationStore,
+    ShipmentRecordsStore,
+    ShipmentBatchStore,
   ],
-  exports: [ShipmentsService, ShipmentEvents, ShipmentIntegrationStore],
+  exports: [
+    ShipmentsService,
+    ShipmentEvents,
+    ShipmentIntegrationStore,
+    ShipmentRecordsStore,
+    ShipmentBatchStore,
+  ],
 })
 export class ShipmentsModule {}

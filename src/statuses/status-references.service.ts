@@ -5,13 +5,11 @@ import { DataProvider } from '../hydra/collection/data-provider';
 import { ValidationError, ViolationCodes, type Violation } from '../hydra/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import { Status } from './status.entity';
-import {
-  StatusRow,
-  countStatusReferences,
-  loadStatus,
-  migrateStatusReferences,
-} from './status-references';
+import { OrderStore } from '../orders/order-store';
+import { ShipmentBatchStore } from '../shipments/shipment-batch-store';
+import type { StatusHolderStore } from './status-references';
+import { StatusStore, type StatusRow } from './status-store';
+import { Status, type StatusEntity } from './status.entity';
 import type {
   CheckStatusReferencesInput,
   MigrateStatusReferencesInput,
@@ -19,19 +17,32 @@ import type {
 
 /**
  * How many records use a status, and moving them to another status of the same workspace and
- * entity (so the first can be deleted).
+ * entity (so the first can be deleted). The records are counted and moved by their owners'
+ * stores.
  */
 @Injectable()
 export class StatusReferencesService {
+  private readonly holders: Record<StatusEntity, StatusHolderStore>;
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly data: DataProvider,
     private readonly registry: ResourceRegistry,
-  ) {}
+    private readonly statuses: StatusStore,
+    shipments: ShipmentBatchStore,
+    orders: OrderStore,
+  ) {
+    this.holders = { shipments, orders };
+  }
+
+  /** How many records of its workspace use the status. */
+  countOf(em: EntityManager, status: StatusRow): Promise<number> {
+    return this.holders[status.entity].countWithStatus(em, status.id, status.workspaceId);
+  }
 
   async count(principal: Principal, input: CheckStatusReferencesInput): Promise<number> {
-    const status = await this.statusFrom(input, 'statusId', principal, this.dataSource.manager);
-    return countStatusReferences(this.dataSource.manager, status);
+    const em = this.dataSource.manager;
+    return this.countOf(em, await this.statusFrom(input, 'statusId', principal, em));
   }
 
   migrate(principal: Principal, input: MigrateStatusReferencesInput): Promise<number> {
@@ -54,10 +65,8 @@ export class StatusReferencesService {
       }
       if (violations.length) throw new ValidationError(violations);
       // Lock both statuses so neither is deleted half-way through the move.
-      await em.query('SELECT id FROM status WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [
-        [from.id, to.id],
-      ]);
-      return migrateStatusReferences(em, from, to);
+      await this.statuses.lock(em, [from.id, to.id]);
+      return this.holders[from.entity].moveStatus(em, from.id, to.id, from.workspaceId);
     });
   }
 
@@ -72,7 +81,7 @@ export class StatusReferencesService {
     const id = identifierFrom(raw);
     const status =
       id && (await this.data.visible(this.registry.get(Status), principal, id, em))
-        ? await loadStatus(em, id)
+        ? await this.statuses.byId(em, id)
         : null;
     if (!status) {
       throw ValidationError.of(field, `Item not found for "${raw}".`, ViolationCodes.invalid);

@@ -2,21 +2,27 @@ import { Injectable } from '@nestjs/common';
 import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
+import { StatusReferencesService } from './status-references.service';
+import { StatusStore } from './status-store';
 import { Status } from './status.entity';
-import { countStatusReferences, loadStatus } from './status-references';
 
 /** Status rules: trimmed codes and titles; a status in use cannot be deleted. */
 @Injectable()
 export class StatusesService implements ResourceHooks<Status> {
+  constructor(
+    private readonly statuses: StatusStore,
+    private readonly references: StatusReferencesService,
+  ) {}
+
   prepare(status: Status): void {
     if (typeof status.code === 'string') status.code = status.code.trim();
     if (typeof status.title === 'string') status.title = status.title.trim() || null;
   }
 
   async beforeRemove(status: Status, ctx: WriteContext): Promise<void> {
-    const row = await loadStatus(ctx.em, status.id);
+    const row = await this.statuses.byId(ctx.em, status.id);
     if (!row) return;
-    const used = await countStatusReferences(ctx.em, row);
+    const used = await this.references.countOf(ctx.em, row);
     if (used > 0) {
       throw ValidationError.of(
         'id',

@@ -11,6 +11,7 @@ import { RemoteImages } from './page/remote-images';
 import { ShipmentPageService } from './page/shipment-page.service';
 import { TrackingSiteController } from './page/tracking-site.controller';
 import { ReviewsService } from './reviews.service';
+import { ShipmentTransferStore } from './shipment-transfer-store';
 import {
   ReviewsController,
   TrackingPageLinksController,
@@ -48,8 +49,14 @@ import { TrackingPagesService } from './tracking-pages.service';
     PageRenderer,
     RemoteImages,
     DefaultTrackingPageStore,
+    ShipmentTransferStore,
   ],
-  exports: [TrackingPagesService, TrackingPageLinksService, DefaultTrackingPageStore],
+  exports: [
+    TrackingPagesService,
+    TrackingPageLinksService,
+    DefaultTrackingPageStore,
+    ShipmentTransferStore,
+  ],
 })
 export class TrackingPagesModule implements NestModule {
   configure(consumer: MiddlewareConsumer): void {

@@ -1,0 +1,134 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { lockForTransaction } from '../database/advisory-lock';
+import { execute, query, queryOne, type SqlRunner } from '../database/query';
+import { shipmentItemSql } from '../shipment-items/shipment-item-store';
+
+/**
+ * Pieces of SQL over order items for other modules' statements (an order's fulfilment, a
+ * shipment item's order). Arguments are SQL expressions.
+ */
+export const orderItemSql = {
+  /** The order of an order item: a uuid. */
+  orderOf: (orderItemId: string): string =>
+    `(SELECT order_id FROM order_item WHERE id = ${orderItemId})`,
+
+  /** The ids of an order's items: a subquery. */
+  idsOfOrder: (orderId: string): string => `SELECT id FROM order_item WHERE order_id = ${orderId}`,
+
+  /** The orders of these order items (a subquery of ids): a subquery answering `order_id`. */
+  orderIdsOf: (orderItemIds: string): string =>
+    `SELECT order_id FROM order_item WHERE id IN (${orderItemIds})`,
+
+  /**
+   * Each item of an order with its ordered quantity and `fulfilled`, an expression over the
+   * item's id (`fulfilled('oi.id')`): a subquery answering `qty` and `fulfilled`.
+   */
+  quantities: (orderId: string, fulfilled: (orderItemId: string) => string): string =>
+    `SELECT oi.qty, ${fulfilled('oi.id')} AS fulfilled FROM order_item oi WHERE oi.order_id = ${orderId}`,
+};
+
+/** Where an order item being deleted belongs, and the shipments carrying it. */
+export interface RemovedOrderItem {
+  orderId: string;
+  workspaceId: string;
+  shipmentIds: string[];
+}
+
+/** The order_item table's SQL: prepared statements on the caller's transaction, typed rows. */
+@Injectable()
+export class OrderItemStore {
+  async orderOf(em: EntityManager, id: string): Promise<string> {
+    const row = await queryOne<{ order_id: string }>(
+      em,
+      'SELECT order_id FROM order_item WHERE id = $1',
+      [id],
+    );
+    return row!.order_id;
+  }
+
+  /** How much of the item its shipment items carry. */
+  async shipped(em: EntityManager, id: string): Promise<number> {
+    const row = await queryOne<{ shipped: number }>(
+      em,
+      `SELECT ${shipmentItemSql.shippedQuantity('$1::uuid')} AS shipped`,
+      [id],
+    );
+    return row!.shipped;
+  }
+
+  /**
+   * The item's workspace and ordered quantity, locked FOR UPDATE: every quantity check of
+   * its shipment items waits for the others (they cannot together exceed it). Undefined when
+   * there is no such item.
+   */
+  async lockForShipping(
+    em: EntityManager,
+    id: string,
+  ): Promise<{ workspaceId: string; qty: number } | undefined> {
+    const row = await queryOne<{ workspace_id: string; qty: number }>(
+      em,
+      'SELECT workspace_id, qty FROM order_item WHERE id = $1 FOR UPDATE',
+      [id],
+    );
+    return row ? { workspaceId: row.workspace_id, qty: row.qty } : undefined;
+  }
+
+  /**
+   * Whether the workspace has an item from this integration with this store id. Takes a
+   * transaction lock on the triple first, so two posts of one item cannot both find none.
+   */
+  async syncIdTaken(
+    em: EntityManager,
+    workspaceId: string,
+    integration: string | null,
+    syncId: string,
+  ): Promise<boolean> {
+    await lockForTransaction(em, `order_item:${workspaceId}:${integration ?? ''}:${syncId}`);
+    const rows = await query(
+      em,
+      `SELECT 1 FROM order_item WHERE workspace_id = $1 AND external_source_sync_id = $2
+          AND external_source_integration IS NOT DISTINCT FROM $3 LIMIT 1`,
+      [workspaceId, syncId, integration],
+    );
+    return rows.length > 0;
+  }
+
+  async removal(em: EntityManager, id: string): Promise<RemovedOrderItem | undefined> {
+    const row = await queryOne<{ order_id: string; workspace_id: string; shipment_ids: string[] }>(
+      em,
+      `SELECT order_id, workspace_id,
+              ARRAY(SELECT DISTINCT shipment_id
+                      FROM (${shipmentItemSql.shipmentIdsOfOrderItems('$1')}) c) AS shipment_ids
+         FROM order_item WHERE id = $1`,
+      [id],
+    );
+    return row
+      ? { orderId: row.order_id, workspaceId: row.workspace_id, shipmentIds: row.shipment_ids }
+      : undefined;
+  }
+
+  async remove(em: EntityManager, id: string): Promise<void> {
+    await execute(em, 'DELETE FROM order_item WHERE id = $1', [id]);
+  }
+
+  /**
+   * The items among `ids` of these workspaces, with their workspace, in id order; locked
+   * FOR UPDATE when `lock` (a batch).
+   */
+  async records(
+    runner: SqlRunner,
+    ids: readonly string[],
+    workspaceIds: readonly string[],
+    lock: boolean,
+  ): Promise<Array<{ id: string; workspaceId: string }>> {
+    const rows = await query<{ id: string; workspace_id: string }>(
+      runner,
+      `SELECT id, workspace_id FROM order_item
+          WHERE id = ANY($1::uuid[]) AND workspace_id = ANY($2::uuid[])
+          ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+      [ids, workspaceIds],
+    );
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
+  }
+}

@@ -1,0 +1,223 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { lockForTransaction } from '../database/advisory-lock';
+import { execute, query, queryOne, type SqlRunner } from '../database/query';
+import { orderItemSql } from '../order-items/order-item-store';
+import { shipmentItemSql } from '../shipment-items/shipment-item-store';
+import { shipmentOrderSql } from '../shipments/shipment-records-store';
+
+/** Pieces of SQL over orders for other modules' statements. Arguments are SQL expressions. */
+export const orderSql = {
+  /** The order's currency: text. */
+  currency: (orderId: string): string =>
+    `(SELECT o.currency FROM "order" o WHERE o.id = ${orderId})`,
+
+  /** The order's number: text or null. */
+  orderNumber: (orderId: string): string =>
+    `(SELECT o.order_number FROM "order" o WHERE o.id = ${orderId})`,
+};
+
+/** The shipments an order's deletion changes. */
+export interface ShipmentOfOrder {
+  shipmentId: string;
+  /** Linked to the order (else it only carries items of it). */
+  linked: boolean;
+}
+
+/** The "order" table's SQL: prepared statements on the caller's transaction, typed rows. */
+@Injectable()
+export class OrderStore {
+  /** The order's workspace, or null when there is no such order. */
+  async workspaceOf(em: EntityManager, id: string): Promise<string | null> {
+    const row = await queryOne<{ workspace_id: string }>(
+      em,
+      'SELECT workspace_id FROM "order" WHERE id = $1',
+      [id],
+    );
+    return row?.workspace_id ?? null;
+  }
+
+  /** The order's workspace and number, or undefined when it is gone. */
+  async numbered(
+    em: EntityManager,
+    id: string,
+  ): Promise<{ workspaceId: string; orderNumber: string | null } | undefined> {
+    const row = await queryOne<{ workspace_id: string; order_number: string | null }>(
+      em,
+      'SELECT workspace_id, order_number FROM "order" WHERE id = $1',
+      [id],
+    );
+    return row && { workspaceId: row.workspace_id, orderNumber: row.order_number };
+  }
+
+  /** Whether an order of the workspace has this number. */
+  async numberTaken(em: EntityManager, workspaceId: string, orderNumber: string): Promise<boolean> {
+    const rows = await query(
+      em,
+      'SELECT 1 FROM "order" WHERE workspace_id = $1 AND order_number = $2 LIMIT 1',
+      [workspaceId, orderNumber],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Whether the workspace has an order from this integration with this store id. Takes a
+   * transaction lock on the triple first, so two posts of one order cannot both find none.
+   */
+  async syncIdTaken(
+    em: EntityManager,
+    workspaceId: string,
+    integration: string | null,
+    syncId: string,
+  ): Promise<boolean> {
+    await lockForTransaction(em, `order:${workspaceId}:${integration ?? ''}:${syncId}`);
+    const rows = await query(
+      em,
+      `SELECT 1 FROM "order" WHERE workspace_id = $1 AND external_source_sync_id = $2
+          AND external_source_integration IS NOT DISTINCT FROM $3 LIMIT 1`,
+      [workspaceId, syncId, integration],
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * The shipments an order's deletion changes: the linked ones, and those carrying its items
+   * (linked too, unless a PUT of the shipment dropped the link).
+   */
+  async shipmentsOf(em: EntityManager, id: string): Promise<ShipmentOfOrder[]> {
+    const rows = await query<{ shipment_id: string; linked: boolean }>(
+      em,
+      `SELECT shipment_id, true AS linked FROM (${shipmentOrderSql.shipmentIdsOfOrder('$1')}) l
+       UNION
+       SELECT shipment_id, false
+         FROM (${shipmentItemSql.shipmentIdsOfOrderItems(orderItemSql.idsOfOrder('$1'))}) c`,
+      [id],
+    );
+    return rows.map((r) => ({ shipmentId: r.shipment_id, linked: r.linked }));
+  }
+
+  /** Deletes the order (its items and their shipment items go with it: FK cascades). */
+  async remove(em: EntityManager, id: string): Promise<void> {
+    await execute(em, 'DELETE FROM "order" WHERE id = $1', [id]);
+  }
+
+  /** Orders whose aggregates depend on a shipment: linked ones and those of its items. */
+  async ofShipment(em: EntityManager, shipmentId: string): Promise<string[]> {
+    const rows = await query<{ id: string }>(
+      em,
+      `SELECT order_id AS id FROM (${shipmentOrderSql.orderIdsOfShipment('$1')}) l
+       UNION
+       SELECT order_id FROM (${orderItemSql.orderIdsOf(shipmentItemSql.orderItemIdsOfShipment('$1'))}) c`,
+      [shipmentId],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /**
+   * Recomputes the stored `fulfillmentStatus` and `shipmentsWithoutTrackingCount` of orders
+   * from their items, shipment items and linked shipments (fulfillmentStatusOf in
+   * fulfillment-status.ts is the rule). The orders are locked first (in id order, so writers
+   * never deadlock on them); under READ COMMITTED the UPDATE that follows takes a fresh
+   * snapshot, so it sees every change committed by a writer that held the lock before: the
+   * last writer of an order always leaves it right.
+   */
+  async refreshAggregates(em: EntityManager, ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await execute(em, 'SELECT id FROM "order" WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE', [
+      ids,
+    ]);
+    await execute(
+      em,
+      `UPDATE "order" o
+          SET fulfillment_status = f.status,
+              shipments_without_tracking_count = f.untracked,
+              updated_at = now()
+         FROM (
+           SELECT o2.id,
+                  (SELECT CASE
+                            WHEN COALESCE(sum(LEAST(x.fulfilled, x.qty)), 0) = 0 THEN 'not_fulfilled'
+                            WHEN bool_and(x.fulfilled >= x.qty) THEN 'fulfilled'
+                            ELSE 'partial'
+                          END
+                     FROM (${orderItemSql.quantities('o2.id', shipmentItemSql.shippedQuantity)}) x
+                  ) AS status,
+                  ${shipmentOrderSql.untrackedCountOfOrder('o2.id')} AS untracked
+             FROM "order" o2
+            WHERE o2.id = ANY($1::uuid[])
+         ) f
+        WHERE o.id = f.id
+          AND (o.fulfillment_status, o.shipments_without_tracking_count)
+              IS DISTINCT FROM (f.status, f.untracked)`,
+      [ids],
+    );
+  }
+
+  /**
+   * The orders among `ids` of these workspaces, with their workspace, in id order; locked
+   * FOR UPDATE when `lock` (a batch).
+   */
+  async records(
+    runner: SqlRunner,
+    ids: readonly string[],
+    workspaceIds: readonly string[],
+    lock: boolean,
+  ): Promise<Array<{ id: string; workspaceId: string }>> {
+    const rows = await query<{ id: string; workspace_id: string }>(
+      runner,
+      `SELECT id, workspace_id FROM "order"
+          WHERE id = ANY($1::uuid[]) AND workspace_id = ANY($2::uuid[])
+          ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+      [ids, workspaceIds],
+    );
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
+  }
+
+  /**
+   * Gives the orders among `ids` their workspace's status (workspace id -> status id), where
+   * they have another; answers the ids it changed.
+   */
+  async assignStatus(
+    em: EntityManager,
+    ids: readonly string[],
+    statusByWorkspace: ReadonlyMap<string, string>,
+  ): Promise<string[]> {
+    const rows = await query<{ id: string }>(
+      em,
+      `UPDATE "order" t SET order_status_id = m.status_id, updated_at = now()
+           FROM (SELECT unnest($1::uuid[]) AS workspace_id, unnest($2::uuid[]) AS status_id) m
+          WHERE t.workspace_id = m.workspace_id AND t.id = ANY($3::uuid[])
+            AND t.order_status_id IS DISTINCT FROM m.status_id
+          RETURNING t.id`,
+      [[...statusByWorkspace.keys()], [...statusByWorkspace.values()], ids],
+    );
+    return rows.map((r) => r.id);
+  }
+
+  /** How many orders of the workspace have the status. */
+  async countWithStatus(em: EntityManager, statusId: string, workspaceId: string): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      em,
+      'SELECT count(*)::int AS n FROM "order" WHERE order_status_id = $1 AND workspace_id = $2',
+      [statusId, workspaceId],
+    );
+    return row!.n;
+  }
+
+  /** Gives the workspace's orders of status `fromId` the status `toId`; answers how many. */
+  async moveStatus(
+    em: EntityManager,
+    fromId: string,
+    toId: string,
+    workspaceId: string,
+  ): Promise<number> {
+    const row = await queryOne<{ n: number }>(
+      em,
+      `WITH moved AS (
+         UPDATE "order" SET order_status_id = $1, updated_at = now()
+          WHERE order_status_id = $2 AND workspace_id = $3 RETURNING 1)
+       SELECT count(*)::int AS n FROM moved`,
+      [toId, fromId, workspaceId],
+    );
+    return row!.n;
+  }
+}

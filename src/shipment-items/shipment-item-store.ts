@@ -1,0 +1,170 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { execute, query, queryOne, type SqlRunner } from '../database/query';
+import { orderSql } from '../orders/order-store';
+import { orderItemSql } from '../order-items/order-item-store';
+import { shipmentOrderSql } from '../shipments/shipment-records-store';
+
+/**
+ * Pieces of SQL over shipment items for other modules' statements (an order item's
+ * `fulfilledQty`, an order's fulfilment). Arguments are SQL expressions.
+ */
+export const shipmentItemSql = {
+  /** The quantity of the order item in shipments: an integer. */
+  shippedQuantity: (orderItemId: string): string =>
+    `(SELECT COALESCE(sum(si.qty), 0)::int FROM shipment_item si WHERE si.order_item_id = ${orderItemId})`,
+
+  /** The order items a shipment carries: a subquery answering `order_item_id`. */
+  orderItemIdsOfShipment: (shipmentId: string): string =>
+    `SELECT order_item_id FROM shipment_item WHERE shipment_id = ${shipmentId}`,
+
+  /** The shipments carrying these order items (a subquery of ids): answers `shipment_id`. */
+  shipmentIdsOfOrderItems: (orderItemIds: string): string =>
+    `SELECT shipment_id FROM shipment_item WHERE order_item_id IN (${orderItemIds})`,
+};
+
+/** A shipment item as a PUT finds it. */
+export interface StoredShipmentItem {
+  orderItemId: string;
+  workspaceId: string;
+  qty: number;
+  orderId: string;
+}
+
+/** What a write of a shipment item changed: its shipment and order, and their link. */
+export interface WrittenShipmentItem {
+  shipmentId: string;
+  orderItemId: string;
+  orderId: string;
+  orderNumber: string | null;
+  /** The shipment is linked to the order and carries its number. */
+  linked: boolean;
+}
+
+/** Where a shipment item being deleted belongs. */
+export interface RemovedShipmentItem {
+  orderId: string;
+  workspaceId: string;
+  shipmentId: string;
+}
+
+/**
+ * The shipment_item table's SQL: prepared statements on the caller's transaction, typed rows.
+ */
+@Injectable()
+export class ShipmentItemStore {
+  async stored(em: EntityManager, id: string): Promise<StoredShipmentItem> {
+    const row = await queryOne<{
+      order_item_id: string;
+      workspace_id: string;
+      qty: number;
+      order_id: string;
+    }>(
+      em,
+      `SELECT si.order_item_id, si.workspace_id, si.qty,
+              ${orderItemSql.orderOf('si.order_item_id')} AS order_id
+         FROM shipment_item si WHERE si.id = $1`,
+      [id],
+    );
+    return {
+      orderItemId: row!.order_item_id,
+      workspaceId: row!.workspace_id,
+      qty: row!.qty,
+      orderId: row!.order_id,
+    };
+  }
+
+  /** How much of the order item the other shipment items (all but `exceptId`) carry. */
+  async shippedByOthers(
+    em: EntityManager,
+    orderItemId: string,
+    exceptId: string | null,
+  ): Promise<number> {
+    const row = await queryOne<{ shipped: number }>(
+      em,
+      `SELECT COALESCE(sum(qty), 0)::int AS shipped FROM shipment_item
+        WHERE order_item_id = $1 AND id IS DISTINCT FROM $2::uuid`,
+      [orderItemId, exceptId],
+    );
+    return row!.shipped;
+  }
+
+  /** The item's shipment and order after a write, and whether they are linked. */
+  async written(em: EntityManager, id: string): Promise<WrittenShipmentItem> {
+    const row = await queryOne<{
+      shipment_id: string;
+      order_item_id: string;
+      order_id: string;
+      order_number: string | null;
+      linked: boolean;
+    }>(
+      em,
+      `SELECT y.*, ${shipmentOrderSql.carriesOrder('y.shipment_id', 'y.order_id', 'y.order_number')} AS linked
+         FROM (SELECT x.*, ${orderSql.orderNumber('x.order_id')} AS order_number
+                 FROM (SELECT si.shipment_id, si.order_item_id,
+                              ${orderItemSql.orderOf('si.order_item_id')} AS order_id
+                         FROM shipment_item si WHERE si.id = $1) x) y`,
+      [id],
+    );
+    return {
+      shipmentId: row!.shipment_id,
+      orderItemId: row!.order_item_id,
+      orderId: row!.order_id,
+      orderNumber: row!.order_number,
+      linked: row!.linked,
+    };
+  }
+
+  /** Where the item belongs, before its deletion; undefined when it is gone. */
+  async removal(em: EntityManager, id: string): Promise<RemovedShipmentItem | undefined> {
+    const row = await queryOne<{ order_id: string; workspace_id: string; shipment_id: string }>(
+      em,
+      `SELECT ${orderItemSql.orderOf('si.order_item_id')} AS order_id, si.workspace_id, si.shipment_id
+         FROM shipment_item si WHERE si.id = $1`,
+      [id],
+    );
+    return row
+      ? { orderId: row.order_id, workspaceId: row.workspace_id, shipmentId: row.shipment_id }
+      : undefined;
+  }
+
+  async remove(em: EntityManager, id: string): Promise<void> {
+    await execute(em, 'DELETE FROM shipment_item WHERE id = $1', [id]);
+  }
+
+  /**
+   * Moves the items of shipments to another (a merge). They keep their ids and quantities:
+   * the order items they ship are unchanged, so what is left to fulfil is too.
+   */
+  async moveToShipment(
+    em: EntityManager,
+    targetId: string,
+    fromIds: readonly string[],
+  ): Promise<void> {
+    await execute(
+      em,
+      `UPDATE shipment_item SET shipment_id = $1, updated_at = now() WHERE shipment_id = ANY($2::uuid[])`,
+      [targetId, fromIds],
+    );
+  }
+
+  /**
+   * The items among `ids` of these workspaces, with their workspace, in id order; locked
+   * FOR UPDATE when `lock` (a batch).
+   */
+  async records(
+    runner: SqlRunner,
+    ids: readonly string[],
+    workspaceIds: readonly string[],
+    lock: boolean,
+  ): Promise<Array<{ id: string; workspaceId: string }>> {
+    const rows = await query<{ id: string; workspace_id: string }>(
+      runner,
+      `SELECT id, workspace_id FROM shipment_item
+          WHERE id = ANY($1::uuid[]) AND workspace_id = ANY($2::uuid[])
+          ORDER BY id${lock ? ' FOR UPDATE' : ''}`,
+      [ids, workspaceIds],
+    );
+    return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
+  }
+}

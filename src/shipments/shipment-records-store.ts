@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { query } from '../database/query';
+
+/**
+ * Pieces of SQL over shipments and their order links (`shipment`, `shipment_order`) for the
+ * statements of the order records modules (orders, order items, shipment items), so those
+ * stay one round trip while the tables are named here only. Arguments are SQL expressions
+ * (a column of the caller's statement, a placeholder); aliases inside do not leak out.
+ */
+export const shipmentOrderSql = {
+  /** The ids of the orders linked to a shipment: a subquery. */
+  orderIdsOfShipment: (shipmentId: string): string =>
+    `SELECT order_id FROM shipment_order WHERE shipment_id = ${shipmentId}`,
+
+  /** The ids of the shipments linked to an order: a subquery answering `shipment_id`. */
+  shipmentIdsOfOrder: (orderId: string): string =>
+    `SELECT shipment_id FROM shipment_order WHERE order_id = ${orderId}`,
+
+  /** How many shipments linked to the order have no tracking number: an integer. */
+  untrackedCountOfOrder: (orderId: string): string =>
+    `(SELECT count(*)::int FROM shipment_order so JOIN shipment s ON s.id = so.shipment_id
+       WHERE so.order_id = ${orderId} AND s.tracking_number IS NULL)`,
+
+  /**
+   * Whether the shipment is linked to the order and carries its number (when it has one): a
+   * boolean.
+   */
+  carriesOrder: (shipmentId: string, orderId: string, orderNumber: string): string =>
+    `(EXISTS (SELECT 1 FROM shipment_order so
+               WHERE so.shipment_id = ${shipmentId} AND so.order_id = ${orderId})
+      AND (${orderNumber} IS NULL OR EXISTS (SELECT 1 FROM shipment s
+               WHERE s.id = ${shipmentId} AND s.order_numbers @> ARRAY[${orderNumber}])))`,
+};
+
+/**
+ * What the order records modules read of shipments through statements of their own: the
+ * shipments an order links or names. Prepared statements on the caller's transaction.
+ */
+@Injectable()
+export class ShipmentRecordsStore {
+  /** The workspace of each of these shipments that exists (id -> workspace id). */
+  async workspacesOf(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await query<{ id: string; workspace_id: string }>(
+      em,
+      'SELECT id, workspace_id FROM shipment WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.workspace_id]));
+  }
+
+  /** The shipments linked to the order. */
+  async linkedToOrder(em: EntityManager, orderId: string): Promise<string[]> {
+    const rows = await query<{ shipment_id: string }>(
+      em,
+      shipmentOrderSql.shipmentIdsOfOrder('$1'),
+      [orderId],
+    );
+    return rows.map((r) => r.shipment_id);
+  }
+
+  /** The workspace's shipments whose `orderNumbers` has this number. */
+  async carryingOrderNumber(
+    em: EntityManager,
+    workspaceId: string,
+    orderNumber: string,
+  ): Promise<string[]> {
+    const rows = await query<{ id: string }>(
+      em,
+      'SELECT id FROM shipment WHERE workspace_id = $1 AND order_numbers @> ARRAY[$2]::text[]',
+      [workspaceId, orderNumber],
+    );
+    return rows.map((r) => r.id);
+  }
+}

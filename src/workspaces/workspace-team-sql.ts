@@ -1,0 +1,9 @@
+/**
+ * Pieces of SQL over workspaces for other modules' statements (the workspace table is named
+ * here only). Arguments are SQL expressions.
+ */
+export const workspaceTeamSql = {
+  /** The team of a workspace: a uuid, null when there is no such workspace. */
+  teamOf: (workspaceId: string): string =>
+    `(SELECT w.team_id FROM workspace w WHERE w.id = ${workspaceId})`,
+};
