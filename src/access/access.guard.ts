@@ -1,7 +1,7 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { ACCESS, type AccessDeclaration } from './access.decorator';
 
 const UNAUTHENTICATED = 'Full authentication is required to access this resource.';

@@ -1,4 +1,4 @@
-import { ForbiddenError } from '../hydra/errors/api-errors';
+import { ForbiddenError } from '../common/errors/api-errors';
 
 /**
  * Who is calling. Loaded once per request by the bearer guard with the

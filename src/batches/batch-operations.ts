@@ -8,7 +8,7 @@ import {
   ValidationError,
   ViolationCodes,
   type Violation,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import type { BatchEntity } from './batch-entities';

@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { identifierFrom, isUuid } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import { optionalString, stringList } from '../lookups/request-fields';

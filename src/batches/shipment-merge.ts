@@ -9,7 +9,7 @@ import {
   ValidationError,
   ViolationCodes,
   type Violation,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';

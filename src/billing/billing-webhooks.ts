@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import { providerSubscriptionOf } from './http-billing-provider';

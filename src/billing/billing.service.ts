@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { Clock } from '../auth/clock';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import {
   BILLING_PROVIDER,
   BillingProvider,

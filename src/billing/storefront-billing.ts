@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { Clock } from '../auth/clock';
 import { AppConfig } from '../config/app-config';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
 import { teamLink } from '../integrations/integration-links';
 import {

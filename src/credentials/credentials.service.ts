@@ -6,7 +6,7 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { typeError } from '../hydra/write/denormalizer';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';

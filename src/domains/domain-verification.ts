@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { assertAccess } from '../access/access-level';
 import type { Principal } from '../access/principal';
 import { AppConfig } from '../config/app-config';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { isHostname } from '../tracking-pages/subdomain';
 import { DNS_LOOKUP, DnsLookup, normalizeName } from './dns-lookup';
 import { TXT_PREFIX, judgeDomain } from './domain-check';

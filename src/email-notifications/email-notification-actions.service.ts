@@ -5,7 +5,7 @@ import type { Principal } from '../access/principal';
 import { PermanentDeliveryError } from '../events/delivery-error';
 import { NOTIFICATION_EVENTS } from '../events/event-types';
 import { HydraApi } from '../hydra/controller/hydra-api';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import { removeNotesOfDeleted } from '../notes/record-notes';
 import { Shipment } from '../shipments/shipment.entity';

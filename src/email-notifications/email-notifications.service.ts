@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isEmail } from 'class-validator';
-import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { TEMPLATE_VARIABLES, unknownVariables } from './email-template';

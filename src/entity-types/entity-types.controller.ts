@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError } from '../common/errors/api-errors';
 import { QueryParams } from '../hydra/query/query-params';
 import { EntityTypesService } from './entity-types.service';
 

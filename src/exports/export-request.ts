@@ -1,4 +1,4 @@
-import { BadRequestError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { BadRequestError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { QueryParams } from '../hydra/query/query-params';
 import { typeError } from '../hydra/write/denormalizer';
 import { optionalString } from '../lookups/request-fields';

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { PrincipalLoader } from '../access/principal-loader';
 import { HydraApi } from '../hydra/controller/hydra-api';
-import { ConflictError, NotFoundError } from '../hydra/errors/api-errors';
+import { ConflictError, NotFoundError } from '../common/errors/api-errors';
 import { QueryParams } from '../hydra/query/query-params';
 import { writeCollectionCsv } from '../hydra/serialization/csv-stream';
 import { JobQueue } from '../jobs/job-queue';

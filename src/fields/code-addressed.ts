@@ -2,7 +2,7 @@ import { assertAccess } from '../access/access-level';
 import type { Principal } from '../access/principal';
 import type { DataProvider } from '../hydra/collection/data-provider';
 import { applyTenancy } from '../hydra/collection/tenancy';
-import { BadRequestError } from '../hydra/errors/api-errors';
+import { BadRequestError } from '../common/errors/api-errors';
 import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
 import type { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { ResolvedPath, resolvePropertyPath } from '../hydra/query/property-path';

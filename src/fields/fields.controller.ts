@@ -4,7 +4,7 @@ import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { CollectionPage } from '../hydra/actions/action-result';
 import { parsePagination } from '../hydra/collection/pagination';
-import { BadRequestError, ValidationError } from '../hydra/errors/api-errors';
+import { BadRequestError, ValidationError } from '../common/errors/api-errors';
 import { parseBoolean } from '../hydra/filters/filter';
 import { QueryParams } from '../hydra/query/query-params';
 import { CUSTOM_FIELD_ENTITIES } from './custom-field-values';

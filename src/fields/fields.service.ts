@@ -7,7 +7,7 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { itemIdentifier } from '../hydra/metadata/resource-identifier';
 import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';

@@ -4,7 +4,7 @@ import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import type { CollectionQuery } from '../hydra/actions/action-result';
 import { DataProvider } from '../hydra/collection/data-provider';
-import { NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError } from '../common/errors/api-errors';
 import { itemIdentifier } from '../hydra/metadata/resource-identifier';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { Country } from './country.entity';

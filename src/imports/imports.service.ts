@@ -9,7 +9,7 @@ import {
   BadRequestError,
   ValidationError,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import type { ResourceHooks } from '../hydra/write/resource-hooks';
 import { JobQueue } from '../jobs/job-queue';
 import { NotificationsService } from '../notifications/notifications.service';

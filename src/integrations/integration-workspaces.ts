@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import { requireString } from '../security/body-fields';
 import { IntegrationKind, linkWorkspace } from './integration-links';

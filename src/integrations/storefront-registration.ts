@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { hashPassword } from '../auth/password-hasher';
 import { TokenIssuer, TokenResponse } from '../auth/token-issuer';
-import { ApiError, ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { typeError } from '../hydra/write/denormalizer';
 import { ResourceWriter } from '../hydra/write/resource-writer';

@@ -10,7 +10,7 @@ import {
   NotFoundError,
   ValidationError,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { Workspace } from '../workspaces/workspace.entity';
 import { FileStorage, STORAGE_KEY } from './file-storage';
 import { MediaUploadInput } from './media-upload.input';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { BadRequestError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';

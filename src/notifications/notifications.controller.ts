@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { Action } from '../hydra/actions/action.decorator';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/filters';
 import { MarkAllAsReadInput, MarkAsReadInput } from './notification-actions.input';
 import { Notification } from './notification.entity';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { assertAccountManager, type Principal } from '../access/principal';
 import { hashToken, randomSecret } from '../auth/secret-token';
-import { ForbiddenError } from '../hydra/errors/api-errors';
+import { ForbiddenError } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { OauthClient } from './oauth-client.entity';
 

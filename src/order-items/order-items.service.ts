@@ -4,7 +4,7 @@ import {
   type RecordSnapshot,
   type RecordsBefore,
 } from '../events/record-change-events';
-import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { refreshOrderAggregates } from '../orders/order-aggregates';

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { BadRequestError } from '../hydra/errors/api-errors';
+import { BadRequestError } from '../common/errors/api-errors';
 
 /** Tables whose rows a store integration syncs by the store's own id. */
 export type SyncedTable = 'order' | 'order_item' | 'product';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
 import { normalizeAddress } from '../common/address-rules';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { ShipmentEvents } from '../shipments/shipment-events';

@@ -4,7 +4,7 @@ import { errorPage } from '../auth/authorization-page';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { PageAnswer, type HtmlPage } from '../hydra/actions/action-result';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { User } from '../users/user.entity';
 import { UserView } from '../users/user-view';
 import { readNewPassword } from '../users/password-policy';

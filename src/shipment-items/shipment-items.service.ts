@@ -5,7 +5,7 @@ import {
   type RecordSnapshot,
 } from '../events/record-change-events';
 import type { NestedElement } from '../hydra/write/denormalizer';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';

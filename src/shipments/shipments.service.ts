@@ -6,7 +6,7 @@ import { announcedByCaller } from '../events/indirect-changes';
 import { RecordChangeEvents, type RecordsBefore } from '../events/record-change-events';
 import { identifierFrom } from '../hydra/filters/filter';
 import { normalizeAddress } from '../common/address-rules';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { referenceNotFound, type NestedElement } from '../hydra/write/denormalizer';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';

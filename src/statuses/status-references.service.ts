@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { DataProvider } from '../hydra/collection/data-provider';
-import { ValidationError, ViolationCodes, type Violation } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes, type Violation } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { Status } from './status.entity';

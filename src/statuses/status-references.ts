@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import type { StatusEntity } from './status.entity';
 
 /** Where each kind of record keeps its workspace status. */

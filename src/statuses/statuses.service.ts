@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { Status } from './status.entity';

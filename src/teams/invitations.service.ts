@@ -3,7 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../auth/clock';
 import { hashToken, randomSecret } from '../auth/secret-token';
 import { AppConfig } from '../config/app-config';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { link } from '../mail/links';
 import { MailDispatcher } from '../mail/mail-dispatcher';
 import { removeNotesOfDeleted } from '../notes/record-notes';

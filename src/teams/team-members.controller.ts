@@ -4,7 +4,7 @@ import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { TeamMember } from './team-member.entity';
 import { TeamMemberInviteInput, TeamMemberRoleInput } from './team-member.input';
 import { TeamMembersService } from './team-members.service';

@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { typedJson } from '../hydra/actions/action-result';
-import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
 import { ThemeGenerateInput } from './theme-generate.input';
 import { ThemeGenerator } from './theme-generator';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { TrackingPageLinksService } from './tracking-page-links.service';
 
 const SCORES = ['carrierScore', 'productScore', 'packagingScore'] as const;

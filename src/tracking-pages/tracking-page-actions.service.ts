@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { customThemeOf } from './custom-theme';
 import { subdomainFormProblem } from './subdomain';
 import { TrackingPage } from './tracking-page.entity';

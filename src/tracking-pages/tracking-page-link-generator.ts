@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { HydraApi } from '../hydra/controller/hydra-api';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import { Shipment } from '../shipments/shipment.entity';

@@ -5,7 +5,7 @@ import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { Answer, PageAnswer, RedirectAnswer, typedJson } from '../hydra/actions/action-result';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { NotFoundError, ValidationError } from '../hydra/errors/api-errors';
+import { NotFoundError, ValidationError } from '../common/errors/api-errors';
 import { HomeSite } from './page/home-site';
 import { actionPageRequest } from './page/page-context';
 import { parseReviewForm, reviewFormRedirect } from './page/review-form';

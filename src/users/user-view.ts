@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { PrincipalLoader } from '../access/principal-loader';
 import { DataProvider } from '../hydra/collection/data-provider';
-import { NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { Responder } from '../hydra/serialization/responder';
 import { jsonLdItem } from '../hydra/serialization/jsonld';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NotFoundError, ValidationError } from '../hydra/errors/api-errors';
+import { NotFoundError, ValidationError } from '../common/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
 import type { WidgetOption, WidgetType } from './widget.entity';
 import { LookupQuery, lookupLogInfo, parseLookup, refusedLogInfo } from './widget-lookup';

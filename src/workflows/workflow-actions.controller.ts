@@ -4,7 +4,7 @@ import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { typedJson } from '../hydra/actions/action-result';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WorkflowActions } from './workflow-actions';
 import { ExecuteWorkflowsInput, WorkflowSuggestionInput } from './workflow-actions.input';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isEmail } from 'class-validator';
 import { CredentialsService } from '../credentials/credentials.service';
-import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { Violation, ViolationCodes } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { moveNotesOf, removeNotesOfRecord } from '../notes/record-notes';

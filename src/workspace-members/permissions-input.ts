@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';
 import { typeError } from '../hydra/write/denormalizer';
 import type { WorkspacePermission } from '../teams/invitations.service';

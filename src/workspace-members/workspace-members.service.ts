@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { ForbiddenError } from '../hydra/errors/api-errors';
+import { ForbiddenError } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import type { WorkspaceMember } from '../workspaces/workspace-member.entity';

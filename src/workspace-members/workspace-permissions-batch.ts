@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { EntitlementsGuard } from '../billing/entitlements-guard';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import {
   applyPermissions,
   InvitationsService,

@@ -7,7 +7,7 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { validateEntity } from '../hydra/validation/validate-entity';
 import { Denormalizer, typeError } from '../hydra/write/denormalizer';

@@ -4,7 +4,7 @@ import type { AccessTargetResolver } from '../../access/access-target';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
 import { applyTenancy } from '../collection/tenancy';
-import { NotFoundError } from '../errors/api-errors';
+import { NotFoundError } from '../../common/errors/api-errors';
 import { identifierFrom } from '../filters/filter';
 import { itemIdentifier } from '../metadata/resource-identifier';
 import type { ResourceMeta } from '../metadata/resource-metadata';

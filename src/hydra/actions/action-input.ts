@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError as ClassValidationError } from 'class-validator';
 import type { Request } from 'express';
-import { ApiError, ValidationError, type Violation } from '../errors/api-errors';
+import { ApiError, ValidationError, type Violation } from '../../common/errors/api-errors';
 import { getResourceOptions } from '../metadata/decorators';
 import { typeError } from '../write/denormalizer';
 import {

@@ -14,7 +14,7 @@ import { principalOf } from '../../access/current-principal';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
 import { coerceForm } from '../controller/hydra-api';
-import { ApiError, NotFoundError } from '../errors/api-errors';
+import { ApiError, NotFoundError } from '../../common/errors/api-errors';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { QueryParams } from '../query/query-params';

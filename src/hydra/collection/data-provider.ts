@@ -21,7 +21,7 @@ import {
   loadCountDefinitions,
 } from './maintained-counts';
 import { READ_COUNT_SQL } from './maintained-counts.sql';
-import { NotFoundError } from '../errors/api-errors';
+import { NotFoundError } from '../../common/errors/api-errors';
 import type { ResourceHooks } from '../write/resource-hooks';
 import type { Request } from 'express';
 import { preparedQuery, query as runQuery } from '../../database/query';

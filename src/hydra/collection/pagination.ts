@@ -1,4 +1,4 @@
-import { BadRequestError } from '../errors/api-errors';
+import { BadRequestError } from '../../common/errors/api-errors';
 import type { QueryParams } from '../query/query-params';
 
 export interface Pagination {

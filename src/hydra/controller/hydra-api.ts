@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
-import { NotFoundError } from '../errors/api-errors';
+import { NotFoundError } from '../../common/errors/api-errors';
 import { itemIdentifier } from '../metadata/resource-identifier';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';

@@ -3,7 +3,7 @@ import type { Principal } from '../../access/principal';
 import type { ActionContext } from '../actions/action-declaration';
 import { Action } from '../actions/action.decorator';
 import { Answer, RedirectAnswer } from '../actions/action-result';
-import { NotFoundError } from '../errors/api-errors';
+import { NotFoundError } from '../../common/errors/api-errors';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { DOCS_LINK } from '../serialization/responder';
 import {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { CollectionRequest, CollectionResult, DataProvider } from '../collection/data-provider';
-import { ApiError } from '../errors/api-errors';
+import { ApiError } from '../../common/errors/api-errors';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';

@@ -1,5 +1,5 @@
 import { ValidateBy, ValidationOptions, getMetadataStorage, isEmail } from 'class-validator';
-import { ViolationCodes } from '../errors/api-errors';
+import { ViolationCodes } from '../../common/errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
 import { hasInputType, type InputType } from './input-types';
 

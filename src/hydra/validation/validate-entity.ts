@@ -1,5 +1,5 @@
 import { validate } from 'class-validator';
-import { Violation } from '../errors/api-errors';
+import { Violation } from '../../common/errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
 
 /** Runs the entity's constraints for one operation and returns violations in Symfony's shape. */

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
-import { BadRequestError, Violation } from '../errors/api-errors';
+import { BadRequestError, Violation } from '../../common/errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
 import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
 import { ResourceRegistry } from '../metadata/resource-registry';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Violation } from '../errors/api-errors';
+import type { Violation } from '../../common/errors/api-errors';
 import type { PropertyMeta } from '../metadata/resource-metadata';
 import type { WriteContext } from './resource-hooks';
 

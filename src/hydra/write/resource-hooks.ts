@@ -1,7 +1,7 @@
 import type { Request } from 'express';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
-import type { Violation } from '../errors/api-errors';
+import type { Violation } from '../../common/errors/api-errors';
 import type { WriteOperation } from '../metadata/decorators';
 import type { ResourceMeta } from '../metadata/resource-metadata';
 import type { SqlQuery } from '../query/sql-query';

@@ -4,7 +4,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { itemIdentifier } from '../metadata/resource-identifier';
 import { DataProvider } from '../collection/data-provider';
-import { NotFoundError, ValidationError, Violation } from '../errors/api-errors';
+import { NotFoundError, ValidationError, Violation } from '../../common/errors/api-errors';
 import { assertAccess, isWriteLevel, scopeOf } from '../../access/access-level';
 import { AccessTargets, ownerPath } from '../actions/access-targets';
 import { resourceAccess } from '../metadata/resource-access';

@@ -10,7 +10,7 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../../hydra/errors/api-errors';
+} from '../../common/errors/api-errors';
 import { CsvTableError, readCsvTable } from '../../imports/csv-table';
 import { csvUpload } from '../../imports/csv-upload';
 import { Team } from '../../teams/team.entity';

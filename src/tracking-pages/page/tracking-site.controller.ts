@@ -3,7 +3,7 @@ import type { Principal } from '../../access/principal';
 import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { Action } from '../../hydra/actions/action.decorator';
 import { PageAnswer, type HtmlPage } from '../../hydra/actions/action-result';
-import { NotFoundError } from '../../hydra/errors/api-errors';
+import { NotFoundError } from '../../common/errors/api-errors';
 import { TrackingPageLinksService } from '../tracking-page-links.service';
 import { HomeSite } from './home-site';
 import { HomeSearchInput } from './home-search.input';

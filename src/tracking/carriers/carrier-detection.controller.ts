@@ -1,7 +1,7 @@
 import { Controller } from '@nestjs/common';
 import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { Action } from '../../hydra/actions/action.decorator';
-import { ValidationError } from '../../hydra/errors/api-errors';
+import { ValidationError } from '../../common/errors/api-errors';
 import { checkDetectable, detectCarrier } from './carrier-detection';
 
 const DETECTED_CARRIER = {

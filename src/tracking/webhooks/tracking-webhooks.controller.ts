@@ -4,7 +4,7 @@ import { TokenThrottlerGuard } from '../../auth/token-throttler.guard';
 import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { Action } from '../../hydra/actions/action.decorator';
 import { Answer } from '../../hydra/actions/action-result';
-import { ApiError } from '../../hydra/errors/api-errors';
+import { ApiError } from '../../common/errors/api-errors';
 import { PUSH_TOKEN_RESPONSE, PUSH_TOKEN_RESPONSES, PushTokenInput } from './push-token.input';
 import { TrackingWebhooks, type PushReceipt, type PushTokenReceipt } from './tracking-webhooks';
 
