@@ -3,7 +3,7 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import type { StrategyCreatedStatic } from 'passport';
 import { Strategy } from 'passport-http-bearer';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { bearerToken } from './bearer-token';
 import type { Principal } from './principal';
 import { PrincipalLoader } from './principal-loader';
@@ -20,7 +20,7 @@ const CHALLENGE = 'Bearer realm="api", error="invalid_token"';
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   constructor(
     private readonly principals: PrincipalLoader,
-    // Expiry is decided by the injectable clock (src/auth/clock.ts), so tests can move time.
+    // Expiry is decided by the injectable clock (src/common/clock.ts), so tests can move time.
     @Optional() private readonly clock?: Clock,
   ) {
     super({ realm: 'api' });

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { AuthorizationRequests } from './authorization-request';
-import { Clock } from './clock';
 import { OAuthController } from './oauth.controller';
 import { OAuthModel } from './oauth-model';
 import { OAuthService } from './oauth.service';
@@ -10,14 +9,13 @@ import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { TokenThrottlerGuard } from './token-throttler.guard';
 import { AccountThrottle } from '../security/account-throttle';
 
-/** OAuth2 server, token issuing, sign-in (with the account budgets), and the Clock every expiry uses. */
+/** OAuth2 server, token issuing and sign-in (with the account budgets). */
 @Global()
 @Module({
   imports: [RateLimitModule],
   controllers: [OAuthController],
   providers: [
     AuthorizationRequests,
-    Clock,
     OAuthModel,
     OAuthService,
     PasswordLogin,
@@ -25,6 +23,6 @@ import { AccountThrottle } from '../security/account-throttle';
     TokenThrottlerGuard,
     AccountThrottle,
   ],
-  exports: [Clock, OAuthModel, PasswordLogin, TokenIssuer, AccountThrottle],
+  exports: [OAuthModel, PasswordLogin, TokenIssuer, AccountThrottle],
 })
 export class AuthModule {}

@@ -13,7 +13,7 @@ import type {
 } from '@node-oauth/oauth2-server';
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { hashToken } from './secret-token';
 
 /** The only scope there is: the token acts as its user. */

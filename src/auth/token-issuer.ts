@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { USER_SCOPE } from './oauth-model';
 import { hashToken, randomSecret } from './secret-token';
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import {
   BILLING_PROVIDER,

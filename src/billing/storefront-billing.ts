@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { isUuid } from '../hydra/filters/filter';

@@ -1,5 +1,5 @@
 import { pausePoint } from '../common/pause-point';
-import { PeriodicTask } from '../jobs/periodic-task';
+import { PeriodicTask } from '../common/periodic-task';
 import {
   Inject,
   Injectable,

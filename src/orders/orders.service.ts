@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
-import { normalizeAddress } from '../common/address-rules';
+import { normalizeAddress } from '../addresses/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';

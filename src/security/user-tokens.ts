@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { hashToken, randomSecret } from '../auth/secret-token';
 
 export type UserTokenPurpose = 'verify_email' | 'reset_password';

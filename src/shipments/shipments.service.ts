@@ -5,7 +5,7 @@ import type { OutboxEvent } from '../events/outbox';
 import { announcedByCaller } from '../events/indirect-changes';
 import { RecordChangeEvents, type RecordsBefore } from '../events/record-change-events';
 import { identifierFrom } from '../hydra/filters/filter';
-import { normalizeAddress } from '../common/address-rules';
+import { normalizeAddress } from '../addresses/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { ApiRecord } from '../hydra/serialization/record-reader';
 import { referenceNotFound, type NestedElement } from '../hydra/write/denormalizer';
