@@ -3,7 +3,7 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { isWriteLevel, type AccessLevel } from '../src/access/access-level';
 import { inputSchema } from '../src/hydra/actions/action-schemas';
-import type { ResourceMeta } from '../src/hydra/metadata/resource-metadata';
+import type { ResourceMeta } from '../src/hydra/core/resource-meta';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { closeTestApp, createTestApp } from './support/app';
 import { JSON_LD, MERGE_PATCH } from './support/http';

@@ -7,7 +7,7 @@ import { ShipmentItem } from '../shipment-items/shipment-item.entity';
 import { ShipmentItemsService } from '../shipment-items/shipment-items.service';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentsService } from '../shipments/shipments.service';
-import type { ResourceHooks } from '../hydra/write/resource-hooks';
+import type { ResourceHooks } from '../hydra/core/resource-hooks';
 import type { StatusEntity } from '../statuses/status.entity';
 
 /** A kind of record the batch actions work on, named like its collection. */

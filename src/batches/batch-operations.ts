@@ -9,7 +9,7 @@ import {
   ViolationCodes,
   type Violation,
 } from '../common/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks } from '../hydra/core/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import type { BatchEntity } from './batch-entities';
 import type { BatchRequest, StatusSpec } from './batch-request';

@@ -10,8 +10,7 @@ import {
   ViolationCodes,
   type Violation,
 } from '../common/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { identifierFrom } from '../hydra/core/identifiers';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { typeError } from '../hydra/write/denormalizer';
 import { stringList } from '../lookups/request-fields';

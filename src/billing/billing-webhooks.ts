@@ -3,7 +3,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { isUuid } from '../hydra/core/identifiers';
 import { typeError } from '../hydra/write/denormalizer';
 import { providerSubscriptionOf } from './http-billing-provider';
 import { stateFromProvider } from './subscription-state';

@@ -5,7 +5,7 @@ import type { Principal } from '../access/principal';
 import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { isUuid } from '../hydra/core/identifiers';
 import { teamLink } from '../integrations/integration-links';
 import {
   CHARGE_STATUSES,

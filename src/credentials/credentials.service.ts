@@ -9,7 +9,7 @@ import {
 } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { typeError } from '../hydra/write/denormalizer';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { credentialType, destinationChanged, parameterProblem } from './credential-types';
 import { CredentialsCipher } from './credentials-cipher';

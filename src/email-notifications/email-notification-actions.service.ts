@@ -6,7 +6,7 @@ import { PermanentDeliveryError } from '../events/delivery-error';
 import { NOTIFICATION_EVENTS } from '../events/event-types';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
+import { identifierFrom } from '../hydra/core/identifiers';
 import { removeNotesOfDeleted } from '../notes/record-notes';
 import { Shipment } from '../shipments/shipment.entity';
 import { Workspace } from '../workspaces/workspace.entity';

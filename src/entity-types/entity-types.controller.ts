@@ -3,7 +3,7 @@ import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { NotFoundError } from '../common/errors/api-errors';
-import { QueryParams } from '../hydra/query/query-params';
+import { QueryParams } from '../hydra/core/query-params';
 import { EntityTypesService } from './entity-types.service';
 
 const ENTITY_TYPE = { type: 'object', additionalProperties: true };

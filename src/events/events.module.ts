@@ -3,12 +3,17 @@ import { EmailNotificationsModule } from '../email-notifications/email-notificat
 import { NotificationsModule } from '../notifications/notifications.module';
 import { TrackingModule } from '../tracking/tracking.module';
 import { WebhooksModule } from '../webhooks/webhooks.module';
+import { WRITE_TRANSACTION_OPENED } from '../hydra/write/transaction-rules';
 import { EventDelivery } from './event-delivery';
+import { ignoredWebhookRule } from './ignored-webhook.rule';
 
-/** Delivery of the outbox to webhook workflows, e-mail notifications and in-app notices. */
+/**
+ * Delivery of the outbox to webhook workflows, e-mail notifications and in-app notices; the
+ * writes' `?ignoreWebhookId=` rule.
+ */
 @Module({
   imports: [WebhooksModule, EmailNotificationsModule, NotificationsModule, TrackingModule],
-  providers: [EventDelivery],
+  providers: [EventDelivery, { provide: WRITE_TRANSACTION_OPENED, useValue: ignoredWebhookRule }],
   exports: [EventDelivery],
 })
 export class EventsModule {}

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { quoteIdent } from '../hydra/query/sql-query';
+import { quoteIdent } from '../hydra/core/sql-query';
 import { typeError } from '../hydra/write/denormalizer';
 import {
   PropertyValidationContext,

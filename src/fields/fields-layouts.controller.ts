@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { QueryParams } from '../hydra/query/query-params';
+import { QueryParams } from '../hydra/core/query-params';
 import { FieldsLayout } from './fields-layout.entity';
 import { FieldsLayoutsService } from './fields-layouts.service';
 

@@ -8,12 +8,11 @@ import {
   Violation,
   ViolationCodes,
 } from '../common/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
-import { itemIdentifier } from '../hydra/metadata/resource-identifier';
-import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
+import { identifierFrom, itemIdentifier } from '../hydra/core/identifiers';
+import type { ResourceMeta } from '../hydra/core/resource-meta';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { QueryParams } from '../hydra/query/query-params';
-import type { ApiRecord } from '../hydra/serialization/record-reader';
+import type { QueryParams } from '../hydra/core/query-params';
+import type { ApiRecord } from '../hydra/core/api-record';
 import { validateEntity } from '../hydra/validation/validate-entity';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { Denormalizer } from '../hydra/write/denormalizer';

@@ -5,7 +5,7 @@ import { Action } from '../hydra/actions/action.decorator';
 import type { CollectionQuery } from '../hydra/actions/action-result';
 import { DataProvider } from '../hydra/collection/data-provider';
 import { NotFoundError } from '../common/errors/api-errors';
-import { itemIdentifier } from '../hydra/metadata/resource-identifier';
+import { itemIdentifier } from '../hydra/core/identifiers';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { Country } from './country.entity';
 import { State } from './state.entity';

@@ -10,7 +10,7 @@ import {
   ValidationError,
   ViolationCodes,
 } from '../common/errors/api-errors';
-import type { ResourceHooks } from '../hydra/write/resource-hooks';
+import type { ResourceHooks } from '../hydra/core/resource-hooks';
 import { JobQueue } from '../jobs/job-queue';
 import { NotificationsService } from '../notifications/notifications.service';
 import { Order } from '../orders/order.entity';

@@ -3,7 +3,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
+import { identifierFrom } from '../hydra/core/identifiers';
 import { requireString } from '../security/body-fields';
 import { IntegrationKind, linkWorkspace } from './integration-links';
 import type { IntegrationWorkspaceInput } from './integrations.input';

@@ -3,7 +3,7 @@ import type { Principal } from '../access/principal';
 import { Action } from '../hydra/actions/action.decorator';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { NotFoundError } from '../common/errors/api-errors';
-import { identifierFrom } from '../hydra/filters';
+import { identifierFrom } from '../hydra/core/identifiers';
 import { MarkAllAsReadInput, MarkAsReadInput } from './notification-actions.input';
 import { Notification } from './notification.entity';
 import { NotificationsService } from './notifications.service';

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { assertAccountManager, type Principal } from '../access/principal';
 import { hashToken, randomSecret } from '../auth/secret-token';
 import { ForbiddenError } from '../common/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { OauthClient } from './oauth-client.entity';
 
 /** `<id>_<random>`: the public client id (FOSOAuthServer's format: readable, unguessable). */

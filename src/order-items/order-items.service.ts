@@ -5,7 +5,7 @@ import {
   type RecordsBefore,
 } from '../events/record-change-events';
 import { Violation, ViolationCodes } from '../common/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { refreshOrderAggregates } from '../orders/order-aggregates';
 import { Order } from '../orders/order.entity';

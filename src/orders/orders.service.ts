@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
 import { normalizeAddress } from '../addresses/address-rules';
 import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { ShipmentEvents } from '../shipments/shipment-events';
 import { linkShipmentsToOrder, unlinkShipmentsFromOrder } from '../shipments/shipment-orders';

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { DataProvider } from '../hydra/collection/data-provider';
 import { ValidationError, ViolationCodes, type Violation } from '../common/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
+import { identifierFrom } from '../hydra/core/identifiers';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { Status } from './status.entity';
 import {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { Status } from './status.entity';
 import { countStatusReferences, loadStatus } from './status-references';

@@ -3,7 +3,7 @@ import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { typedJson } from '../hydra/actions/action-result';
 import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { isUuid } from '../hydra/core/identifiers';
 import { ThemeGenerateInput } from './theme-generate.input';
 import { ThemeGenerator } from './theme-generator';
 

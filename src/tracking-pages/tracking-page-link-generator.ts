@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
+import { identifierFrom } from '../hydra/core/identifiers';
 import { typeError } from '../hydra/write/denormalizer';
 import { Shipment } from '../shipments/shipment.entity';
 import { parseLinkFilter } from './link-filter';

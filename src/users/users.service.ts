@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { assertAccountManager } from '../access/principal';
 import { hashPassword, verifyPassword } from '../auth/password-hasher';
 import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { AccountThrottle } from '../security/account-throttle';
 import { readPasswordChange } from './password-change.input';
 import { readNewPassword } from './password-policy';

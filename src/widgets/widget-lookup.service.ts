@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationError } from '../common/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { isUuid } from '../hydra/core/identifiers';
 import type { WidgetOption, WidgetType } from './widget.entity';
 import { LookupQuery, lookupLogInfo, parseLookup, refusedLogInfo } from './widget-lookup';
 

@@ -3,7 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { BATCH_ENTITIES } from '../batches/batch-entities';
 import { announcedByCaller, type AnnouncedRecord } from '../events/indirect-changes';
 import { HydraApi } from '../hydra/controller/hydra-api';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 
 /** `?deleteData=1` (or true / yes): the reference's switch on DELETE /workflows/{id}. */
 export function deleteDataRequested(value: unknown): boolean {

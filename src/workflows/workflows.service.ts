@@ -3,7 +3,7 @@ import { isEmail } from 'class-validator';
 import { CredentialsService } from '../credentials/credentials.service';
 import { Violation, ViolationCodes } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { moveNotesOf, removeNotesOfRecord } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { WebhookSender } from '../webhooks/webhook-sender';

@@ -1,7 +1,7 @@
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { isUuid } from '../hydra/core/identifiers';
 import { typeError } from '../hydra/write/denormalizer';
 import type { WorkspacePermission } from '../teams/invitations.service';
 import { ACCESS_LEVELS } from '../workspaces/workspace-member.entity';

@@ -4,7 +4,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { MediaService } from '../media/media.service';
-import { quoteIdent } from '../hydra/query/sql-query';
+import { quoteIdent } from '../hydra/core/sql-query';
 
 /** Tables whose rows make a workspace "large" (spec: shipments + orders). */
 const SIZE_TABLES = ['shipment', 'order'];

@@ -13,6 +13,7 @@ import {
 } from '../validation/input-types';
 import { isAcceptedBodyType } from '../serialization/negotiation';
 import { emptyArraysAsObjects } from '../validation/empty-map';
+import { isFormBody } from '../core/form';
 import type { ActionDeclaration } from './action-declaration';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -35,10 +36,7 @@ export async function readActionInput(
   if (!dto) return raw;
   if (getResourceOptions(dto)) {
     // A resource's own body: its write pipeline (denormalizer, constraints) reads it.
-    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(
-      req.headers['content-type'] ?? '',
-    );
-    return form ? coerceForm(dto, raw) : raw;
+    return isFormBody(req.headers['content-type']) ? coerceForm(dto, raw) : raw;
   }
   const instance = plainToInstance(dto, raw, {
     exposeDefaultValues: true,

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
-import type { CollectionResult } from '../collection/data-provider';
+import type { CollectionResult } from '../query/pagination';
 import type { ActionContext } from './action-declaration';
-import type { ResourceHooks } from '../write/resource-hooks';
+import type { ResourceHooks } from '../core/resource-hooks';
 
 /**
  * What a `{ collection }` action returns: the conditions that select its records, on top of

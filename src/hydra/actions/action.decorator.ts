@@ -25,7 +25,7 @@ import { ACCESS, type AccessDeclaration } from '../../access/access.decorator';
 import { ACTION, type ActionDeclaration } from './action-declaration';
 import { actionRequestOf } from './action-request';
 import { getResourceOptions } from '../metadata/decorators';
-import { FORM_BODY_EXTENSION } from '../docs/openapi-contract';
+import { FORM_BODY_EXTENSION } from '../core/form';
 import { bodySchema, outputSchema, queryParameters } from './action-schemas';
 import { declareAction } from './action-registry';
 

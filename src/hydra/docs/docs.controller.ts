@@ -5,7 +5,7 @@ import { Action } from '../actions/action.decorator';
 import { Answer, RedirectAnswer } from '../actions/action-result';
 import { NotFoundError } from '../../common/errors/api-errors';
 import { ResourceRegistry } from '../metadata/resource-registry';
-import { DOCS_LINK } from '../serialization/responder';
+import { DOCS_LINK } from '../actions/responder';
 import {
   apiDocumentation,
   entrypoint,

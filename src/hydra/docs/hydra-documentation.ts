@@ -1,4 +1,4 @@
-import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import type { PropertyMeta, ResourceMeta } from '../core/resource-meta';
 import { API_VERSION } from './api-version';
 
 const XMLS: Record<string, string> = {

@@ -1,7 +1,7 @@
-import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import type { PropertyMeta, ResourceMeta } from '../core/resource-meta';
 import type { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';
-import type { WriteOperation } from '../metadata/decorators';
+import type { WriteOperation } from '../core/declaration';
 import { resourceAccess } from '../metadata/resource-access';
 
 type Schema = Record<string, unknown>;

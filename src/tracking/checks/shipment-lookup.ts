@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../access/principal';
 import { HydraApi } from '../../hydra/controller/hydra-api';
-import { identifierFrom, isStorableText } from '../../hydra/filters';
+import { identifierFrom, isStorableText } from '../../hydra/core/identifiers';
 import { NotFoundError, ValidationError, type Violation } from '../../common/errors/api-errors';
 import { typeError } from '../../hydra/write/denormalizer';
 
