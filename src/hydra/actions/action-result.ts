@@ -1,6 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { CollectionResult } from '../query/pagination';
-import type { ActionContext } from './action-declaration';
+import type { ApiRecord } from '../core/api-record';
+import type { ActionContext, ActionOutput, AnswerKinds, OutputClass } from './action-declaration';
 import type { ResourceHooks } from '../core/resource-hooks';
 
 /**
@@ -70,12 +71,12 @@ export class RedirectAnswer {
  * in JSON-LD with `@context` (`/contexts/<type>`), `@id` (default: the request path) and
  * `@type`; in plain JSON the payload alone.
  */
-export function typedJson(
+export function typedJson<T extends object>(
   context: ActionContext,
   type: string,
-  payload: Record<string, unknown>,
+  payload: T,
   id?: string,
-): Record<string, unknown> {
+): T {
   if (context.format === 'json') return payload;
   return {
     '@context': `/contexts/${type}`,
@@ -84,3 +85,40 @@ export function typedJson(
     ...payload,
   };
 }
+
+/** The value an output class describes. */
+type Shape<C> = C extends OutputClass<infer T> ? T : unknown;
+
+/** What a `{ oneOf }` handler may return: the JSON value, a page, a redirect. */
+type OneOfValue<K extends AnswerKinds> =
+  | (K extends { json: infer C } ? Shape<C> : never)
+  | (K extends { html: true } ? PageAnswer : never)
+  | (K extends { redirect: true } ? RedirectAnswer : never);
+
+/** What a handler returns for each kind of output (action-declaration.ts). */
+export type ActionValue<O extends ActionOutput> = O extends 'none'
+  ? void
+  : O extends { item: Function }
+    ? string | ApiRecord
+    : O extends { collection: Function }
+      ? CollectionQuery | CollectionPage | readonly string[] | string | void
+      : O extends { json: infer C }
+        ? Shape<C>
+        : O extends { html: true }
+          ? HtmlPage | string
+          : O extends { redirect: true }
+            ? Redirect
+            : O extends { file: readonly string[] }
+              ? SentFile
+              : O extends { oneOf: infer K extends AnswerKinds }
+                ? OneOfValue<K>
+                : never;
+
+/**
+ * The return type the `@Action` decorator demands of a handler: the output's value, or that
+ * value in an `Answer` (another status, headers), possibly as a promise.
+ */
+export type ActionResult<O extends ActionOutput> =
+  | ActionValue<O>
+  | Answer<ActionValue<O>>
+  | Promise<ActionValue<O> | Answer<ActionValue<O>>>;

@@ -89,10 +89,11 @@ export class HydraInterceptor implements NestInterceptor {
     const located = principal
       ? await this.checkTargets(declaration, principal, input, req.params as Record<string, string>)
       : [];
+    const scope = scopeOf(declaration.access);
     setActionRequest(req, {
       input,
       principal,
-      context: new HttpActionContext(req, format, located),
+      context: new HttpActionContext(req, format, located, scope === 'none' ? undefined : scope),
     });
   }
 

@@ -1,0 +1,11 @@
+/**
+ * The attributes of action inputs and outputs whose members the spec leaves free-form, each
+ * with the reason: `Class.attribute` (an object attribute, or an array of objects), or
+ * `Class` (members beyond the declared ones). The schema generator (action-schemas.ts)
+ * documents these as open maps and refuses any other object attribute without a class, so a
+ * new open map is a decision taken here.
+ */
+export const OPEN_MAPS: Readonly<Record<string, string>> = {
+  'EstimateInput.addonsQtyByKey': 'add-on key -> quantity, keys from the billing catalogue',
+  'HostedCheckoutInput.addonsQtyByKey': 'add-on key -> quantity, keys from the billing catalogue',
+};
