@@ -8,6 +8,7 @@ import { BATCH_ENTITIES, DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './
 import { BatchJob } from './batch-job.entity';
 import { BatchJobs } from './batch-jobs';
 import { BatchOperations } from './batch-operations';
+import { ChangeStatusBatchResult, DeleteRecordsBatchResult } from './batch.output';
 import { MAX_ASYNC_BATCH, MAX_SYNC_BATCH, batchRequest, statusSpec } from './batch-request';
 import {
   ChangeStatusBatchAsyncInput,
@@ -43,7 +44,7 @@ export class BatchesController {
     description:
       'Gives every named record the status `statusId` (id or /statuses IRI) or `status` (IRI, id, or the code of a status of the records\u2019 workspace). Answers `{entity, count, ids, unchangedIds, statuses}`: what changed and what already had the status. Needs write access to every workspace involved.',
     input: ChangeStatusBatchInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: ChangeStatusBatchResult },
     access: 'workspace:write',
     workspace: batchWorkspaces,
   })
@@ -85,7 +86,7 @@ export class BatchesController {
     description:
       'Deletes every named record through its own DELETE rules, or none. Answers `{entity, count, ids}`. Needs write access to every workspace involved.',
     input: DeleteRecordsBatchInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: DeleteRecordsBatchResult },
     access: 'workspace:write',
     workspace: batchWorkspaces,
   })

@@ -111,7 +111,9 @@ export class BillingWebhooks {
     }
   }
 
-  async receive(body: Record<string, unknown>): Promise<{ eventId: string; outcome: string }> {
+  async receive(
+    body: Record<string, unknown>,
+  ): Promise<{ eventId: string; outcome: WebhookOutcome }> {
     const event: WebhookEvent = {
       eventId: eventIdOf(body.id),
       eventType: typeof body.event_type === 'string' ? body.event_type : 'unknown',

@@ -26,6 +26,13 @@ import {
 import { BillingWebhooks, SIGNATURE_HEADER } from './billing-webhooks';
 import { BillingService } from './billing.service';
 import {
+  BillingProviderHostedPage,
+  BillingProviderSession,
+  StorefrontSubscriptionCheckout,
+  SubscriptionEstimate,
+  WebhookReceipt,
+} from './billing.output';
+import {
   RETURN_OUTCOMES,
   STOREFRONT_SIGNATURE_HEADER,
   StorefrontBilling,
@@ -38,7 +45,6 @@ const ADMINS =
   'Only owners and admins of the team `teamId` (id or IRI) may act: 403 for its other members, 404 for a team the caller does not see. 400 for wrong JSON types, 422 for a blank team.';
 const PLAN =
   '`planId` is a paid plan of the catalogue (422 otherwise); add-ons are `{key: 0-1000}` of the catalogue. 502 when the provider is unavailable, 422 when it refuses.';
-const OBJECT = { type: 'object', additionalProperties: true };
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 /** The layer's error bodies, for answers it does not document itself. */
 const ERROR = {
@@ -72,8 +78,12 @@ export class BillingController {
     access: 'team:admin',
     team: billedTeam,
   })
-  async subscribeToTrial(_input: TeamBillingInput, principal: Principal, context: ActionContext) {
-    const teamId = context.located[0];
+  async subscribeToTrial(
+    _input: TeamBillingInput,
+    principal: Principal,
+    context: ActionContext<'team'>,
+  ) {
+    const teamId = context.teamId;
     await this.billing.subscribeToTrial(principal, teamId);
     return teamId;
   }
@@ -84,14 +94,18 @@ export class BillingController {
     summary: 'Opens a billing portal session for a team.',
     description: `Answers the provider\u2019s portal session \`{id, token, access_url, ...}\` (201); \`redirectUrl\` must be an absolute http(s) URL (422). ${ADMINS}`,
     input: PortalSessionInput,
-    output: { json: OBJECT },
+    output: { json: BillingProviderSession },
     status: 201,
     access: 'team:admin',
     team: billedTeam,
   })
-  async createSession(input: PortalSessionInput, _principal: Principal, context: ActionContext) {
+  async createSession(
+    input: PortalSessionInput,
+    _principal: Principal,
+    context: ActionContext<'team'>,
+  ) {
     const redirectUrl = urlFrom({ ...input }, 'redirectUrl');
-    const session = await this.billing.portalSession(context.located[0], redirectUrl);
+    const session = await this.billing.portalSession(context.teamId, redirectUrl);
     return typedJson(context, 'BillingProviderSession', { ...session });
   }
 
@@ -101,7 +115,7 @@ export class BillingController {
     summary: 'Creates the provider\u2019s hosted checkout page for a plan.',
     description: `Answers the hosted page \`{id, url, state, ...}\` (201): a change checkout for a team with a live subscription, a new one otherwise (\`intent\` is accepted and not needed). ${PLAN} ${ADMINS}`,
     input: HostedCheckoutInput,
-    output: { json: OBJECT },
+    output: { json: BillingProviderHostedPage },
     status: 201,
     access: 'team:admin',
     team: billedTeam,
@@ -109,7 +123,7 @@ export class BillingController {
   async hostedPageCheckout(
     input: HostedCheckoutInput,
     principal: Principal,
-    context: ActionContext,
+    context: ActionContext<'team'>,
   ) {
     const body = { ...input };
     const plan = planFrom(body, { paid: true });
@@ -117,7 +131,7 @@ export class BillingController {
     const redirectUrl = urlFrom(body, 'redirectUrl');
     const page = await this.billing.hostedCheckout(
       principal,
-      context.located[0],
+      context.teamId,
       plan,
       addons,
       redirectUrl,
@@ -136,8 +150,8 @@ export class BillingController {
     access: 'team:admin',
     team: billedTeam,
   })
-  async downgrade(input: PlanChangeInput, _principal: Principal, context: ActionContext) {
-    const teamId = context.located[0];
+  async downgrade(input: PlanChangeInput, _principal: Principal, context: ActionContext<'team'>) {
+    const teamId = context.teamId;
     await this.billing.downgrade(teamId, planFrom({ ...input }, { paid: true }));
     return teamId;
   }
@@ -148,15 +162,15 @@ export class BillingController {
     summary: 'Estimates the next invoice for a plan and add-ons.',
     description: `Answers \`{createdAt, nextBillingAt, nextTotal, ...}\` (201). ${PLAN} ${ADMINS}`,
     input: EstimateInput,
-    output: { json: OBJECT },
+    output: { json: SubscriptionEstimate },
     status: 201,
     access: 'team:admin',
     team: billedTeam,
   })
-  async estimate(input: EstimateInput, _principal: Principal, context: ActionContext) {
+  async estimate(input: EstimateInput, _principal: Principal, context: ActionContext<'team'>) {
     const body = { ...input };
     const plan = planFrom(body, { paid: true });
-    const estimate = await this.billing.estimate(context.located[0], plan, addonsFrom(body));
+    const estimate = await this.billing.estimate(context.teamId, plan, addonsFrom(body));
     return typedJson(context, 'SubscriptionEstimate', { ...estimate });
   }
 
@@ -167,7 +181,7 @@ export class BillingController {
     description:
       'Public, authenticated by `X-Billing-Signature: sha256=<HMAC-SHA256 of the raw body with BILLING_WEBHOOK_SECRET>` (403 otherwise). Idempotent by event id; answers 202 `{eventId, outcome}` in plain JSON whatever the Accept header; 422 for an event without id.',
     input: BillingWebhookInput,
-    output: { json: OBJECT },
+    output: { json: WebhookReceipt },
     status: 202,
     formats: 'any',
     access: 'public',
@@ -183,19 +197,19 @@ export class BillingController {
     summary: 'Starts a storefront app charge for a plan.',
     description: `Answers \`{confirmationUrl}\`, where the merchant approves the charge on the storefront platform; the platform then sends the browser to \`GET /billing/storefront/return\`, which activates the plan and redirects to \`returnUrl\` (required, an absolute http(s) URL). 422 for a team without a storefront installation or billed through the billing provider, 503 without a storefront app, 502 when it is unavailable. ${PLAN} ${ADMINS}`,
     input: StorefrontCheckoutInput,
-    output: { json: OBJECT },
+    output: { json: StorefrontSubscriptionCheckout },
     access: 'team:admin',
     team: billedTeam,
   })
   async storefrontCheckout(
     input: StorefrontCheckoutInput,
     principal: Principal,
-    context: ActionContext,
+    context: ActionContext<'team'>,
   ) {
     const body = { ...input };
     const plan = planFrom(body, { paid: true });
     const returnUrl = urlFrom(body, 'returnUrl', true)!;
-    const answer = await this.storefront.checkout(principal, context.located[0], plan, returnUrl);
+    const answer = await this.storefront.checkout(principal, context.teamId, plan, returnUrl);
     return typedJson(context, 'StorefrontSubscriptionCheckout', { ...answer });
   }
 
@@ -251,7 +265,7 @@ export class BillingController {
     description:
       'Public, authenticated by `X-Storefront-Hmac-Sha256: <base64 HMAC-SHA256 of the raw body with STOREFRONT_APP_WEBHOOK_SECRET>` (403 otherwise). Body `{id, topic, occurredAt, tokenId, charge}`: the charge\u2019s new status moves the subscription activated from it (`frozen`: past_due; `cancelled`, `declined`, `expired`: cancelled; `active`: active), or settles its pending checkout. Idempotent by event id; answers 202 `{eventId, outcome}` (`applied | duplicate | stale | ignored | unknown_charge | unknown_plan`) in plain JSON whatever the Accept header; 422 for an event without id.',
     input: StorefrontWebhookInput,
-    output: { json: OBJECT },
+    output: { json: WebhookReceipt },
     status: 202,
     formats: 'any',
     responses: {

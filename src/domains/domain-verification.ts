@@ -7,6 +7,7 @@ import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { isHostname } from '../tracking-pages/subdomain';
 import { DNS_LOOKUP, DnsLookup, normalizeName } from './dns-lookup';
 import { TXT_PREFIX, judgeDomain } from './domain-check';
+import type { DomainVerificationState } from './domain-verification.output';
 import type { DomainVerifyInput } from './domain-verify.input';
 import { TLS_PROBE, TlsProbe } from './tls-probe';
 
@@ -25,7 +26,7 @@ export class DomainVerification {
     @Inject(TLS_PROBE) private readonly tls: TlsProbe,
   ) {}
 
-  async verify(principal: Principal, input: DomainVerifyInput) {
+  async verify(principal: Principal, input: DomainVerifyInput): Promise<DomainVerificationState> {
     const domain = normalizeName(input.domain);
     if (!isHostname(domain))
       throw ValidationError.of(

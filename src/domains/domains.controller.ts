@@ -5,6 +5,7 @@ import { Action } from '../hydra/actions/action.decorator';
 import { typedJson } from '../hydra/actions/action-result';
 import { DomainVerifyInput } from './domain-verify.input';
 import { DomainVerification } from './domain-verification';
+import { DomainVerificationState } from './domain-verification.output';
 
 @Controller()
 export class DomainsController {
@@ -17,7 +18,7 @@ export class DomainsController {
     description:
       'Looks up the CNAME (to CUSTOM_DOMAIN_CNAME_TARGET) or the TXT record `_tracking-page.<domain>` holding the page id of the caller\u2019s tracking page using `domain`, and its TLS certificate; records the check and enables or disables the domain on the page. Answers `{domain, trackingPage, accessible, ssl, verified, method, checkedAt, expected}`. 422 for a domain none of the caller\u2019s pages uses (other tenants\u2019 pages answer the same); 403 for read-only members of the page\u2019s workspace.',
     input: DomainVerifyInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: DomainVerificationState },
     access: 'workspace:write',
   })
   async verify(input: DomainVerifyInput, principal: Principal, context: ActionContext) {

@@ -7,6 +7,7 @@ import { typedJson } from '../hydra/actions/action-result';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Import } from './import.entity';
 import { ImportInput } from './import.input';
+import { ImportPreUpload } from './import.output';
 import { ImportsService } from './imports.service';
 
 /** Imports write the workspace they name; one the caller cannot see is the reference's 422. */
@@ -27,12 +28,12 @@ export class ImportsController {
     summary: 'Previews a CSV import: columns, first rows and a suggested mapping.',
     description: `Answers the headers, delimiter, row count, a preview of the first rows, the suggested column mapping and the entity\u2019s fields; nothing is stored. ${INPUT}`,
     input: ImportInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: ImportPreUpload },
     access: 'workspace:write',
     workspace: importWorkspace,
   })
-  preUpload(input: ImportInput, _principal: Principal, context: ActionContext) {
-    const preview = this.imports.preview(input, context.files, context.located[0]);
+  preUpload(input: ImportInput, _principal: Principal, context: ActionContext<'workspace?'>) {
+    const preview = this.imports.preview(input, context.files, context.workspaceId);
     return typedJson(context, 'ImportPreUpload', preview);
   }
 
@@ -48,7 +49,7 @@ export class ImportsController {
     access: 'workspace:write',
     workspace: importWorkspace,
   })
-  create(input: ImportInput, principal: Principal, context: ActionContext) {
-    return this.imports.start(principal, input, context.files, context.located[0]);
+  create(input: ImportInput, principal: Principal, context: ActionContext<'workspace?'>) {
+    return this.imports.start(principal, input, context.files, context.workspaceId);
   }
 }

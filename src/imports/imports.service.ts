@@ -21,6 +21,7 @@ import { CsvTable, CsvTableError, readCsvTable } from './csv-table';
 import type { UploadedFile } from '../hydra/actions/action-declaration';
 import { CsvUpload, csvUpload } from './csv-upload';
 import type { ImportInput } from './import.input';
+import type { ImportPreUpload } from './import.output';
 import {
   IMPORT_FIELDS,
   ImportEntity,
@@ -100,7 +101,7 @@ export class ImportsService {
     input: ImportInput,
     files: Readonly<Record<string, readonly UploadedFile[]>>,
     workspaceId: string | undefined,
-  ): Record<string, unknown> {
+  ): ImportPreUpload {
     const { entity, upload, table } = this.readRequest(input, files, workspaceId);
     return {
       workspace: `/workspaces/${workspaceId}`,

@@ -11,6 +11,7 @@ import {
 } from '../teams/invitations.service';
 import { checkPermissionTargets, readPermissions } from './permissions-input';
 import type { WorkspacePermissionsBatchInput } from './workspace-permissions-batch.input';
+import type { WorkspacePermissionsBatchResult } from './workspace-permissions-batch.output';
 
 type Outcome = 'updated' | 'invited';
 
@@ -29,7 +30,10 @@ export class WorkspacePermissionsBatch {
     private readonly modules: ModuleRef,
   ) {}
 
-  async apply(principal: Principal, input: WorkspacePermissionsBatchInput) {
+  async apply(
+    principal: Principal,
+    input: WorkspacePermissionsBatchInput,
+  ): Promise<WorkspacePermissionsBatchResult> {
     const inviteMode = input.inviteMode ?? false;
     const changes = (input.changes ?? []).map((change, i) => ({
       email: change.email,

@@ -8,4 +8,6 @@
 export const OPEN_MAPS: Readonly<Record<string, string>> = {
   'EstimateInput.addonsQtyByKey': 'add-on key -> quantity, keys from the billing catalogue',
   'HostedCheckoutInput.addonsQtyByKey': 'add-on key -> quantity, keys from the billing catalogue',
+  'ImportPreviewRow.values': 'a CSV row: its own column names -> values',
+  'ImportPreUpload.suggestedMapping': 'the CSV’s own column names -> the field each fills',
 };

@@ -17,6 +17,7 @@ import { Team } from '../../teams/team.entity';
 import { TrackingPage } from '../../tracking-pages/tracking-page.entity';
 import { FeedIssue, ProductsFeed, previewItems, readProductsFeed } from './products-feed';
 import { ImportProductsFeedInput, VerifyProductsFeedInput } from './products-feed.input';
+import { ImportProductsFeedResponse, VerifyProductsFeedResponse } from './products-feed.output';
 import { ProductsFeedService } from './products-feed.service';
 
 /** Rows a feed may have: beyond this a catalogue should come from an integration. */
@@ -60,7 +61,7 @@ export class ProductsFeedController {
     summary: 'Checks a products feed and previews it; nothing is stored.',
     description: `${FEED} Answers a report: columns, row/product/variant counts, errors and warnings by line and column, preview cards. Any signed-in user. 400 for wrong types, 422 for no feed, an empty or undecodable file or an unknown \`feedType\`.`,
     input: VerifyProductsFeedInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: VerifyProductsFeedResponse },
     access: 'user',
   })
   verify(input: VerifyProductsFeedInput, _principal: Principal, context: ActionContext) {
@@ -100,12 +101,16 @@ export class ProductsFeedController {
     summary: 'Imports a products feed into a team\u2019s catalogue.',
     description: `${FEED} Upserts the products and variants of the team \`team\` (or of the tracking page \`trackingPageId\`) by SKU in one transaction, or imports nothing when the feed has errors (422 naming lines and columns, \`errorCount\`). Any member of the team, like the products themselves. 422 for a team or tracking page the caller does not see ("Item not found") or none given.`,
     input: ImportProductsFeedInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: ImportProductsFeedResponse },
     access: 'team:member',
     team: feedTeam,
   })
-  async import(input: ImportProductsFeedInput, _principal: Principal, context: ActionContext) {
-    const teamId = teamOf(input, context.located[0]);
+  async import(
+    input: ImportProductsFeedInput,
+    _principal: Principal,
+    context: ActionContext<'team?'>,
+  ) {
+    const teamId = teamOf(input, context.teamId);
     const feed = readFeed(context.files, { ...input });
     if ('error' in feed) throw new ValidationError([feedViolation(feed.error)]);
     if (feed.errors.length > 0)
@@ -115,7 +120,7 @@ export class ProductsFeedController {
     const counts = await this.feeds.import(teamId, feed.products);
     return typedJson(context, 'ImportProductsFeedResponse', {
       team: `/teams/${teamId}`,
-      feedType: 'csv',
+      feedType: 'csv' as const,
       rowCount: feed.rowCount,
       ...counts,
       warnings: feed.warnings.slice(0, MAX_LISTED_ISSUES),
