@@ -14,9 +14,8 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { IntegrationSecretGuard } from './integration-secret.guard';
 import { IntegrationWorkspaces } from './integration-workspaces';
 import { IntegrationWorkspaceInput, StorefrontRegisterInput } from './integrations.input';
+import { IntegrationWorkspaceResponse, StorefrontRegisterResponse } from './integrations.output';
 import { StorefrontRegistration } from './storefront-registration';
-
-const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
 
 /** The shared secret of the server-to-server routes (checked first), and their 403. */
 const SecretDocs = () =>
@@ -55,7 +54,7 @@ export class IntegrationsController {
     description:
       'Public: the merchant who installed the app in a shop (`tokenId`) creates an account, a team, its first workspace with a tracking page at `subdomain`, and the shop is linked to it, in one transaction. Answers `{accessToken, refreshToken, user, team, workspace, workflowId}` (201) so the app continues as the user. The address is verified when it is the shop\u2019s own. 422 for blank, long or malformed values (all listed), an installation the storefront app does not know, a shop already linked, a known address or a taken subdomain; 400 for wrong types; 502/503 when the storefront app is unavailable or not configured.',
     input: StorefrontRegisterInput,
-    output: JSON_OUT,
+    output: { json: StorefrontRegisterResponse },
     status: 201,
     access: 'public',
   })
@@ -85,7 +84,7 @@ export class IntegrationsController {
     summary: 'Links a storefront installation to a workspace.',
     description: `${LINK_DESCRIPTION('the storefront installation')} The installation must be known to the storefront app (422 else; 502/503 when the app is unavailable or not configured).`,
     input: IntegrationWorkspaceInput,
-    output: JSON_OUT,
+    output: { json: IntegrationWorkspaceResponse },
     status: 201,
     access: 'public',
   })
@@ -105,7 +104,7 @@ export class IntegrationsController {
     summary: 'Links a marketing provider account to a workspace.',
     description: `${LINK_DESCRIPTION('the marketing account')} \`accountName\` (optional) names the account.`,
     input: IntegrationWorkspaceInput,
-    output: JSON_OUT,
+    output: { json: IntegrationWorkspaceResponse },
     status: 201,
     access: 'public',
   })

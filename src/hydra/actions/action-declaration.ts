@@ -36,10 +36,13 @@ export type OutputClass<T extends object = object> = new (...args: any[]) => T;
 /** A JSON schema given in place of an output class: being replaced by classes. */
 export type JsonSchemaLiteral = Record<string, unknown>;
 
+/** `[Class]`: a list of values of the class (a hydra:Collection in JSON-LD, see typedList). */
+export type OutputList = readonly [OutputClass];
+
 export type ActionOutput =
   | { item: Function }
   | { collection: Function }
-  | { json: OutputClass | JsonSchemaLiteral }
+  | { json: OutputClass | OutputList | JsonSchemaLiteral }
   | { html: true }
   | { redirect: true }
   | { file: readonly string[] }

@@ -86,8 +86,34 @@ export function typedJson<T extends object>(
   };
 }
 
+/**
+ * A `{ json: [Class] }` answer: in JSON the members as an array; in JSON-LD a hydra:Collection
+ * of them (`@id` the request path), each with its `@id` (`iriOf`) and `@type`.
+ */
+export function typedList<T extends object>(
+  context: ActionContext,
+  type: string,
+  members: T[],
+  iriOf: (member: T) => string,
+): T[] {
+  if (context.format === 'json') return members;
+  const collection = {
+    '@context': `/contexts/${type}`,
+    '@id': context.url.split('?')[0],
+    '@type': 'hydra:Collection',
+    'hydra:member': members.map((m) => ({ '@id': iriOf(m), '@type': type, ...m })),
+    'hydra:totalItems': members.length,
+  };
+  // The JSON-LD form of the list: documented as such (action-schemas.ts).
+  return collection as unknown as T[];
+}
+
 /** The value an output class describes. */
-type Shape<C> = C extends OutputClass<infer T> ? T : unknown;
+type Shape<C> = C extends readonly [infer E]
+  ? Array<Shape<E>>
+  : C extends OutputClass<infer T>
+    ? T
+    : unknown;
 
 /** What a `{ oneOf }` handler may return: the JSON value, a page, a redirect. */
 type OneOfValue<K extends AnswerKinds> =

@@ -50,9 +50,22 @@ function describeClass(dto: Function, seen: Set<Function>): Schema {
         Object.assign(schema, { type: 'array', items: { ...JSON_TYPES[type] } });
       else if (!each && !schema.properties) Object.assign(schema, JSON_TYPES[type]);
     } else if (name === DOCUMENTED) {
-      const { required: isRequired, of, items, ...attribute } = m.constraints[0] as DocumentedAttribute;
-      if (of && attribute.type === 'array') Object.assign(schema, attribute, { items: classSchema(of(), seen) });
-      else if (of) Object.assign(schema, classSchema(of(), seen), attribute, { type: 'object' });
+      const {
+        required: isRequired,
+        of,
+        items,
+        ...attribute
+      } = m.constraints[0] as DocumentedAttribute;
+      if (of && attribute.type === 'array')
+        Object.assign(schema, attribute, { items: described(of(), seen) });
+      else if (of && getResourceOptions(of())) {
+        const { type: _type, ...rest } = attribute;
+        // A $ref takes no siblings (OpenAPI 3.0): a described one goes in an allOf.
+        Object.assign(
+          schema,
+          Object.keys(rest).length ? { allOf: [resourceRef(of())], ...rest } : resourceRef(of()),
+        );
+      } else if (of) Object.assign(schema, classSchema(of(), seen), attribute, { type: 'object' });
       else Object.assign(schema, attribute, items ? { items: { type: items } } : {});
       if (isRequired) required.push(m.propertyName);
     } else if (name === 'ofType') {
@@ -82,6 +95,11 @@ function describeClass(dto: Function, seen: Set<Function>): Schema {
     ...(required.length ? { required: [...new Set(required)] } : {}),
     ...(dto.name in OPEN_MAPS ? { additionalProperties: true } : {}),
   };
+}
+
+/** A class's schema: a resource's own (a record embedded in an answer), else its attributes'. */
+function described(target: Function, seen: Set<Function>): Schema {
+  return getResourceOptions(target) ? resourceRef(target) : classSchema(target, seen);
 }
 
 /**
@@ -140,9 +158,27 @@ export function outputSchema(declaration: ActionDeclaration): {
         },
       },
     };
+  if (Array.isArray(output.json)) {
+    const item = classSchema(output.json[0]);
+    return {
+      description: 'The list: a hydra:Collection in JSON-LD, an array in JSON.',
+      content: {
+        [MEDIA_TYPES.jsonld]: {
+          schema: {
+            type: 'object',
+            properties: {
+              'hydra:member': { type: 'array', items: item },
+              'hydra:totalItems': { type: 'integer', minimum: 0 },
+            },
+          },
+        },
+        [MEDIA_TYPES.json]: { schema: { type: 'array', items: item } },
+      },
+    };
+  }
   return {
     description: 'The result.',
-    schema: typeof output.json === 'function' ? classSchema(output.json) : output.json,
+    schema: typeof output.json === 'function' ? classSchema(output.json) : (output.json as Schema),
   };
 }
 

@@ -10,4 +10,6 @@ export const OPEN_MAPS: Readonly<Record<string, string>> = {
   'HostedCheckoutInput.addonsQtyByKey': 'add-on key -> quantity, keys from the billing catalogue',
   'ImportPreviewRow.values': 'a CSV row: its own column names -> values',
   'ImportPreUpload.suggestedMapping': 'the CSV’s own column names -> the field each fills',
+  'CustomThemeOutput.variables': 'CSS custom properties derived from the page builder -> values',
+  'PublicPageLook.builder': 'the tracking page’s builder settings as stored (TrackingPage.builder)',
 };

@@ -9,8 +9,9 @@ export interface DocumentedAttribute {
   type?: DocumentedType;
   /**
    * The class of an object attribute, or of each element of an array (`type: 'array'`): its
-   * own `@Documented` attributes describe it. An object without one is an open map, allowed
-   * only where OPEN_MAPS (actions/open-maps.ts) names it.
+   * own `@Documented` attributes describe it, or its resource schema for an `@ApiResource` (a
+   * record embedded in the answer). An object without one is an open map, allowed only where
+   * OPEN_MAPS (actions/open-maps.ts) names it.
    */
   of?: () => Function;
   /** The JSON type of each element of an array of scalars. */
