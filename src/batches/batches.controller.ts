@@ -42,7 +42,7 @@ export class BatchesController {
     path: '/change_status_batch',
     summary: 'Sets the status of up to 1000 shipments or orders at once.',
     description:
-      'Gives every named record the status `statusId` (id or /statuses IRI) or `status` (IRI, id, or the code of a status of the records\u2019 workspace). Answers `{entity, count, ids, unchangedIds, statuses}`: what changed and what already had the status. Needs write access to every workspace involved.',
+      'Gives every named record the status `statusId` or `status` (IRI, id, or a code of the records’ workspace). Answers what changed and what already had the status.',
     input: ChangeStatusBatchInput,
     output: { json: ChangeStatusBatchResult },
     access: 'workspace:write',
@@ -84,7 +84,7 @@ export class BatchesController {
     path: '/delete_records_batch',
     summary: 'Deletes up to 1000 shipments, orders, order items or shipment items.',
     description:
-      'Deletes every named record through its own DELETE rules, or none. Answers `{entity, count, ids}`. Needs write access to every workspace involved.',
+      'Deletes every named record through its own DELETE rules, or none. Answers `{entity, count, ids}`.',
     input: DeleteRecordsBatchInput,
     output: { json: DeleteRecordsBatchResult },
     access: 'workspace:write',
@@ -100,7 +100,7 @@ export class BatchesController {
     path: '/shipments/merge',
     summary: 'Merges duplicate shipments into one.',
     description:
-      'Folds the `shipments` (ids or IRIs) into `target`: their items, checkpoints and order numbers move to it and they are deleted. Answers the merged shipment. Needs write access to the shipments\u2019 workspace.',
+      'Folds the `shipments` into `target`: their items, checkpoints and order numbers move to it and they are deleted. Answers the merged shipment.',
     input: MergeShipmentsInput,
     output: { item: Shipment },
     access: 'workspace:write',

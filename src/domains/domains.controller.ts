@@ -16,7 +16,7 @@ export class DomainsController {
     path: '/domain/verify',
     summary: 'Checks the DNS of a tracking page\u2019s custom domain.',
     description:
-      'Looks up the CNAME (to CUSTOM_DOMAIN_CNAME_TARGET) or the TXT record `_tracking-page.<domain>` holding the page id of the caller\u2019s tracking page using `domain`, and its TLS certificate; records the check and enables or disables the domain on the page. Answers `{domain, trackingPage, accessible, ssl, verified, method, checkedAt, expected}`. 422 for a domain none of the caller\u2019s pages uses (other tenants\u2019 pages answer the same); 403 for read-only members of the page\u2019s workspace.',
+      'Looks up the CNAME or TXT record of the caller’s tracking page using `domain`, and its TLS certificate; records the check and enables or disables the domain on the page. Answers `{domain, trackingPage, accessible, ssl, verified, method, checkedAt, expected}`.',
     input: DomainVerifyInput,
     output: { json: DomainVerificationState },
     access: 'workspace:write',

@@ -40,7 +40,7 @@ export class EmailNotificationActionsController {
     path: '/email_notifications/preview',
     summary: 'Renders an e-mail notification or a draft.',
     description:
-      'Renders the notification `id`, or a draft of `workspace` (`event`, `subject`, `body`), with the values of `shipment` or sample ones. Answers `{subject, html, text}`. 422 for an unknown template variable, a reference the caller cannot see, or a shipment of another workspace.',
+      'Renders the notification `id`, or a draft of `workspace`, with the values of `shipment` or sample ones. Answers `{subject, html, text}`.',
     input: NotificationPreviewInput,
     output: { json: EmailNotificationPreview },
     access: 'workspace:read',
@@ -56,7 +56,7 @@ export class EmailNotificationActionsController {
     path: '/email_notifications/send_test',
     summary: 'Sends a rendered notification as a test e-mail.',
     description:
-      'Renders like `preview` and sends it now to `email` (default: the caller), through the workspace\u2019s SMTP credentials when it has some. Only to the caller\u2019s own verified address or a verified member of the team, within a budget per caller (429). Answers `{sent, to, subject}`; 502 when the mail server does not take it (naming a workspace\u2019s server and why, never its secrets).',
+      'Renders like `preview` and sends it now to `email` (default: the caller), through the workspace’s SMTP credentials when it has some. Only to verified addresses of the caller or the team, within a budget per caller.',
     input: NotificationSendTestInput,
     output: { json: EmailNotificationSendTest },
     access: 'workspace:write',

@@ -21,7 +21,7 @@ export class EntityTypesController {
     path: '/entity_types',
     summary: 'Lists the entities that carry custom fields, with their field layout.',
     description:
-      '`?workspace=<id>` includes that workspace\u2019s custom fields and default layout. A JSON-LD collection (`hydra:member`), a bare array in JSON. Any signed-in member may read.',
+      'A JSON-LD collection (a bare array in JSON) of the entities that carry custom fields. `?workspace=<id>` includes that workspace’s custom fields and default layout.',
     output: { json: [EntityTypeOutput] },
     access: 'workspace:read',
   })

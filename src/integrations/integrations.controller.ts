@@ -29,9 +29,6 @@ const SecretDocs = () =>
     ApiResponse({ status: 403, description: 'Invalid or missing integration secret.' }),
   );
 
-const LINK_DESCRIPTION = (what: string) =>
-  `Server to server: the app sends \`X-Integration-Secret: INTEGRATION_SECRET\` (403 without it or with a wrong one; a user token is no substitute). Links ${what} \`tokenId\` to the workspace \`workspaceId\` (id or IRI), moving it there when it was linked elsewhere, and answers \`{teamId, workspaceId, workflowId}\` (201; \`workflowId\` is null: links are recorded in integration_link). 422 for a blank \`tokenId\` or an unknown workspace; 400 for wrong types.`;
-
 /**
  * Integrations (spec "Integrations"): sign-up from the storefront app, and the apps' links of
  * their installations or accounts to workspaces.
@@ -52,7 +49,7 @@ export class IntegrationsController {
     path: '/integration/storefront/register',
     summary: 'Signs a merchant up from the storefront app.',
     description:
-      'Public: the merchant who installed the app in a shop (`tokenId`) creates an account, a team, its first workspace with a tracking page at `subdomain`, and the shop is linked to it, in one transaction. Answers `{accessToken, refreshToken, user, team, workspace, workflowId}` (201) so the app continues as the user. The address is verified when it is the shop\u2019s own. 422 for blank, long or malformed values (all listed), an installation the storefront app does not know, a shop already linked, a known address or a taken subdomain; 400 for wrong types; 502/503 when the storefront app is unavailable or not configured.',
+      'The merchant who installed the app in a shop (`tokenId`) gets an account, a team, a workspace with a tracking page at `subdomain`, and the shop linked to it, in one transaction. Answers `{accessToken, refreshToken, user, team, workspace, workflowId}` (201).',
     input: StorefrontRegisterInput,
     output: { json: StorefrontRegisterResponse },
     status: 201,
@@ -82,7 +79,8 @@ export class IntegrationsController {
     method: 'POST',
     path: '/integration-secure/storefront/workspace',
     summary: 'Links a storefront installation to a workspace.',
-    description: `${LINK_DESCRIPTION('the storefront installation')} The installation must be known to the storefront app (422 else; 502/503 when the app is unavailable or not configured).`,
+    description:
+      'Server to server (`X-Integration-Secret`): links the storefront installation `tokenId` to the workspace `workspaceId`, moving it when it was linked elsewhere. Answers `{teamId, workspaceId, workflowId}` (201).',
     input: IntegrationWorkspaceInput,
     output: { json: IntegrationWorkspaceResponse },
     status: 201,
@@ -102,7 +100,8 @@ export class IntegrationsController {
     method: 'POST',
     path: '/integration-secure/marketing_provider/workspace',
     summary: 'Links a marketing provider account to a workspace.',
-    description: `${LINK_DESCRIPTION('the marketing account')} \`accountName\` (optional) names the account.`,
+    description:
+      'Server to server (`X-Integration-Secret`): links the marketing account `tokenId` (named `accountName`) to the workspace `workspaceId`, moving it when it was linked elsewhere. Answers `{teamId, workspaceId, workflowId}` (201).',
     input: IntegrationWorkspaceInput,
     output: { json: IntegrationWorkspaceResponse },
     status: 201,

@@ -18,7 +18,7 @@ export class OauthClientsController extends ResourceController(OauthClient, Oaut
     path: '/oauth_clients',
     summary: 'Registers an OAuth client of the caller.',
     description:
-      'Creates a client `{name, redirectUris}` owned by the caller (a verified account; redirect URIs https, or http on loopback). The answer is the only time its `secret` is shown; later reads mask it. Tokens of the authorization-code flow may not register clients (403).',
+      'Creates a client `{name, redirectUris}` owned by the caller (a verified account); the answer is the only time its `secret` is shown. Tokens of the authorization-code flow may not register clients.',
     input: OauthClient,
     output: { item: OauthClient },
     status: 201,

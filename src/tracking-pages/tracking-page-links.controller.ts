@@ -50,7 +50,7 @@ export class TrackingPageLinksController {
     path: '/generate_tracking_page_link',
     summary: 'Generates the public link of a shipment on a tracking page.',
     description:
-      'Body: `trackingPageId` (id or IRI) and the shipment as `filter.id` (id or IRI) or `trackingNumber`, of the page\u2019s workspace. Answers `{link}` (201); the same page and shipment always get the same link. Needs write access to the page\u2019s workspace (403 for read-only members). 422 for a missing page or shipment, one the caller cannot see, or a shipment of another workspace; 400 for wrong types.',
+      'Answers `{link}` for the page `trackingPageId` and the shipment named by `filter.id` or `trackingNumber`, of the page’s workspace. The same page and shipment always get the same link.',
     input: GenerateLinkInput,
     output: { json: TrackingPageLinkOutput },
     status: 201,
@@ -67,7 +67,7 @@ export class TrackingPageLinksController {
     path: '/generate_tracking_page_links',
     summary: 'Generates the public links of several shipments on a tracking page.',
     description:
-      'Body: `trackingPageId` (id or IRI) and `filter.id`, a list of up to 1000 shipment ids or IRIs of the page\u2019s workspace. Answers `{links: [{id, link}]}` (201) in the given order, all or nothing: 422 lists every shipment that is missing, invisible or of another workspace (`filter.id[i]`). Needs write access to the page\u2019s workspace (403 for read-only members).',
+      'Answers `{links: [{id, link}]}` for up to 1000 shipments (`filter.id`) of the page’s workspace, in the given order. All or nothing: a 422 lists every shipment refused.',
     input: GenerateLinkInput,
     output: { json: TrackingPageLinksOutput },
     status: 201,
@@ -107,14 +107,15 @@ export class TrackingPageReviewsController {
     path: '/public/tracking_page_links/:hash/reviews',
     summary: 'Posts a review of a shipment through its public link.',
     description:
-      'Public: anyone holding the link, while the page takes reviews. A JSON body with an overall `score` or `carrierScore`/`productScore`/`packagingScore` (1 to 5, at least one) and an optional `comment` answers `{id}` (201, Location /reviews/{id}); 422 for no score, one out of range, a too long comment or a page without reviews; 400 for wrong types, 404 for an unknown link. The tracking page\u2019s form (application/x-www-form-urlencoded) is redirected (303) back to the page saying thanks or that the rating was missing, whatever Accept says; an unknown link is the 404 page.',
+      'A JSON body with scores (1 to 5) and an optional `comment` answers `{id}` (201), to anyone holding the link while the page takes reviews. The tracking page’s form is redirected (303) back to the page.',
     input: ReviewInput,
     form: { input: ReviewFormInput, formats: 'any' },
     output: { oneOf: { json: PostReviewResponse, html: true, redirect: true } },
     status: 201,
     responses: {
       201: {
-        description: 'The review (JSON clients).',
+        description:
+          'A JSON body with scores (1 to 5) and an optional `comment` answers `{id}` (201), to anyone holding the link while the page takes reviews. The tracking page’s form is redirected (303) back to the page.',
         content: {
           'application/ld+json': { schema: classSchema(PostReviewResponse) },
           'application/json': { schema: classSchema(PostReviewResponse) },

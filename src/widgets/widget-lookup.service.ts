@@ -4,6 +4,7 @@ import { NotFoundError, ValidationError } from '../common/errors/api-errors';
 import { isUuid } from '../hydra/core/identifiers';
 import type { WidgetOption, WidgetType } from './widget.entity';
 import { LookupQuery, lookupLogInfo, parseLookup, refusedLogInfo } from './widget-lookup';
+import type { WidgetCheckpoint, WidgetShipment } from './public-widgets.output';
 
 export interface PublicWidget {
   id: string;
@@ -15,9 +16,6 @@ export interface PublicWidget {
 interface StoredWidget extends PublicWidget {
   workspaceId: string;
 }
-
-/** A shipment as a widget shows it: the status always, the rest as the widget's options say. */
-export type WidgetShipment = Record<string, unknown>;
 
 /** Shipments one lookup may answer (an order rarely has more). */
 const MAX_SHIPMENTS = 20;
@@ -102,7 +100,7 @@ export class WidgetLookupService {
          FROM shipment WHERE id = ANY($1::uuid[]) ORDER BY created_at DESC, id`,
       [ids],
     );
-    const checkpoints = new Map<string, Array<Record<string, unknown>>>();
+    const checkpoints = new Map<string, WidgetCheckpoint[]>();
     if (options.includes('show_checkpoints')) {
       const cps = await this.dataSource.query(
         `SELECT c.shipment_id, c.checkpoint_date, c.status, c.info, c.location, c.country_iso2

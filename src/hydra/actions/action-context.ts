@@ -16,8 +16,8 @@ export class HttpActionContext implements ActionContextBase {
   constructor(
     readonly request: Request,
     readonly format: Format | undefined,
-    readonly located: readonly string[],
-    /** The scope the declared access locates (workspace or team), if any. */
+    /** The ids the declared locator found (access-checked), and their scope. */
+    located: readonly string[] = [],
     scope?: 'workspace' | 'team',
   ) {
     if (located.length === 1 && scope === 'workspace') this.workspaceId = located[0];

@@ -33,16 +33,13 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  */
 export type OutputClass<T extends object = object> = new (...args: any[]) => T;
 
-/** A JSON schema given in place of an output class: being replaced by classes. */
-export type JsonSchemaLiteral = Record<string, unknown>;
-
 /** `[Class]`: a list of values of the class (a hydra:Collection in JSON-LD, see typedList). */
 export type OutputList = readonly [OutputClass];
 
 export type ActionOutput =
   | { item: Function }
   | { collection: Function }
-  | { json: OutputClass | OutputList | JsonSchemaLiteral }
+  | { json: OutputClass | OutputList }
   | { html: true }
   | { redirect: true }
   | { file: readonly string[] }
@@ -52,7 +49,7 @@ export type ActionOutput =
 /** The kinds of answer a `{ oneOf }` action chooses from (at least two). */
 export interface AnswerKinds {
   /** The class of the JSON answer. */
-  json?: OutputClass | JsonSchemaLiteral;
+  json?: OutputClass;
   html?: true;
   redirect?: true;
 }
@@ -180,15 +177,12 @@ export interface ActionContextBase {
   /** The raw body bytes, for receivers that check a signature over them. */
   readonly rawBody?: Buffer;
   /**
-   * The workspace (or team) ids the declared locator found, already access-checked: the
-   * handler scopes its work to them instead of resolving the input's references again.
-   * Empty when the locator found none (an optional `workspaceId` left out). A locator of one
-   * id also gives it as `workspaceId` / `teamId` (see ActionContext).
+   * The workspace the declared `workspace` locator found, already access-checked: the handler
+   * scopes its work to it instead of resolving the input's reference again. Undefined when the
+   * locator found none (an optional `workspaceId` left out) or several (each was checked).
    */
-  readonly located: readonly string[];
-  /** The one workspace the declared `workspace` locator found (undefined: none, or several). */
   readonly workspaceId?: string;
-  /** The one team the declared `team` locator found (undefined: none, or several). */
+  /** The team the declared `team` locator found, likewise. */
   readonly teamId?: string;
   /**
    * The request, handed on to the resource write pipeline's hooks (which key recursion

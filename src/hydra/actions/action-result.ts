@@ -33,6 +33,15 @@ export class Answer<T = unknown> {
   ) {}
 }
 
+/**
+ * A protocol's own error body (OAuth 2's `{error}`), answered with its status instead of the
+ * declared output; the declaration documents it in `responses`. Any action may return one.
+ */
+export class ErrorAnswer extends Answer<object> {
+  /** Keeps an ordinary Answer of another shape from passing for one. */
+  private readonly protocolError = true;
+}
+
 /** An HTML page (`{ html: true }` actions). */
 export interface HtmlPage {
   html: string;
@@ -113,7 +122,7 @@ type Shape<C> = C extends readonly [infer E]
   ? Array<Shape<E>>
   : C extends OutputClass<infer T>
     ? T
-    : unknown;
+    : never;
 
 /** What a `{ oneOf }` handler may return: the JSON value, a page, a redirect. */
 type OneOfValue<K extends AnswerKinds> =
@@ -147,4 +156,5 @@ export type ActionValue<O extends ActionOutput> = O extends 'none'
 export type ActionResult<O extends ActionOutput> =
   | ActionValue<O>
   | Answer<ActionValue<O>>
-  | Promise<ActionValue<O> | Answer<ActionValue<O>>>;
+  | ErrorAnswer
+  | Promise<ActionValue<O> | Answer<ActionValue<O>> | ErrorAnswer>;

@@ -4,7 +4,7 @@ import { getResourceOptions } from '../metadata/decorators';
 import { DOCUMENTED, type DocumentedAttribute } from '../validation/documented';
 import { TYPE_CONSTRAINT, declaredInputType, type InputType } from '../validation/input-types';
 import { MEDIA_TYPES } from '../serialization/negotiation';
-import type { ActionDeclaration, AnswerKinds } from './action-declaration';
+import type { ActionDeclaration, AnswerKinds, OutputClass, OutputList } from './action-declaration';
 import { OPEN_MAPS } from './open-maps';
 
 type Schema = Record<string, unknown>;
@@ -93,13 +93,20 @@ function describeClass(dto: Function, seen: Set<Function>): Schema {
     type: 'object',
     properties,
     ...(required.length ? { required: [...new Set(required)] } : {}),
-    ...(dto.name in OPEN_MAPS ? { additionalProperties: true } : {}),
+    ...(dto.name in OPEN_MAPS && consulted.add(dto.name) ? { additionalProperties: true } : {}),
   };
 }
 
 /** A class's schema: a resource's own (a record embedded in an answer), else its attributes'. */
 function described(target: Function, seen: Set<Function>): Schema {
   return getResourceOptions(target) ? resourceRef(target) : classSchema(target, seen);
+}
+
+const consulted = new Set<string>();
+
+/** The OPEN_MAPS entries the schemas built so far used (a spec finds stale entries with it). */
+export function openMapsInUse(): ReadonlySet<string> {
+  return consulted;
 }
 
 /**
@@ -111,6 +118,7 @@ function openMap(schema: Schema, key: string): void {
   const target = schema.type === 'array' ? (schema.items as Schema | undefined) : schema;
   if (!target || target.type !== 'object' || target.properties || 'additionalProperties' in target)
     return;
+  consulted.add(key);
   if (!(key in OPEN_MAPS))
     throw new Error(
       `${key} is an object without a class: describe it (Documented({ of })), or name it in ` +
@@ -158,8 +166,9 @@ export function outputSchema(declaration: ActionDeclaration): {
         },
       },
     };
-  if (Array.isArray(output.json)) {
-    const item = classSchema(output.json[0]);
+  const json = output.json;
+  if (isOutputList(json)) {
+    const item = classSchema(json[0]);
     return {
       description: 'The list: a hydra:Collection in JSON-LD, an array in JSON.',
       content: {
@@ -176,10 +185,11 @@ export function outputSchema(declaration: ActionDeclaration): {
       },
     };
   }
-  return {
-    description: 'The result.',
-    schema: typeof output.json === 'function' ? classSchema(output.json) : (output.json as Schema),
-  };
+  return { description: 'The result.', schema: classSchema(json) };
+}
+
+function isOutputList(json: OutputClass | OutputList): json is OutputList {
+  return Array.isArray(json);
 }
 
 /** The answers of a `{ oneOf }` action: JSON (as negotiated, or plain), a page, a redirect. */
@@ -190,7 +200,7 @@ function oneOfSchema(
   const content: Record<string, { schema: Schema }> = {};
   const words: string[] = [];
   if (kinds.json) {
-    const schema = typeof kinds.json === 'function' ? classSchema(kinds.json) : kinds.json;
+    const schema = classSchema(kinds.json);
     const types =
       declaration.formats === 'any'
         ? ['application/json']

@@ -12,4 +12,10 @@ export const OPEN_MAPS: Readonly<Record<string, string>> = {
   'ImportPreUpload.suggestedMapping': 'the CSV’s own column names -> the field each fills',
   'CustomThemeOutput.variables': 'CSS custom properties derived from the page builder -> values',
   'PublicPageLook.builder': 'the tracking page’s builder settings as stored (TrackingPage.builder)',
+  'GeneratedThemeOutput.builder': 'a tracking page builder, as TrackingPage.builder takes it',
+  TrackingPushPayload: 'a tracking provider’s own push payload, read as the raw bytes it signs',
+  HydraEntrypoint: 'one collection IRI per resource, named after it (hydra Entrypoint)',
+  'JsonLdContextDocument.@context': 'a JSON-LD context: terms -> vocabulary IRIs',
+  'HydraApiDocumentation.@context': 'a JSON-LD context: terms -> vocabulary IRIs',
+  'HydraApiDocumentation.hydra:supportedClass': 'Hydra class descriptions (JSON-LD)',
 };

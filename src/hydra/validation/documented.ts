@@ -14,8 +14,8 @@ export interface DocumentedAttribute {
    * OPEN_MAPS (actions/open-maps.ts) names it.
    */
   of?: () => Function;
-  /** The JSON type of each element of an array of scalars. */
-  items?: Exclude<DocumentedType, 'object' | 'array'>;
+  /** The JSON type of each element of an array (`object`: open maps, see `of`). */
+  items?: Exclude<DocumentedType, 'array'>;
   example?: unknown;
   description?: string;
   enum?: readonly unknown[];

@@ -42,9 +42,6 @@ const feedTeam: TargetLocator = async (ctx) => {
   }
 };
 
-const FEED =
-  'A CSV of variants (`sku`, `productSku`, `name`, `price`, `imageUrl`, `originUrl`; usual aliases accepted) sent inline as `feed` or as the multipart file `file`.';
-
 /**
  * Products feeds: `POST /products_feed/verify` answers a report (columns, counts, issues,
  * preview cards); `POST /products_feed/import` upserts the products and variants of a team by
@@ -59,7 +56,8 @@ export class ProductsFeedController {
     method: 'POST',
     path: '/products_feed/verify',
     summary: 'Checks a products feed and previews it; nothing is stored.',
-    description: `${FEED} Answers a report: columns, row/product/variant counts, errors and warnings by line and column, preview cards. Any signed-in user. 400 for wrong types, 422 for no feed, an empty or undecodable file or an unknown \`feedType\`.`,
+    description:
+      'Reads a CSV of variants (inline `feed` or the multipart `file`) and answers a report: columns, counts, errors and warnings by line and column, preview cards. Nothing is stored.',
     input: VerifyProductsFeedInput,
     output: { json: VerifyProductsFeedResponse },
     access: 'user',
@@ -99,7 +97,8 @@ export class ProductsFeedController {
     method: 'POST',
     path: '/products_feed/import',
     summary: 'Imports a products feed into a team\u2019s catalogue.',
-    description: `${FEED} Upserts the products and variants of the team \`team\` (or of the tracking page \`trackingPageId\`) by SKU in one transaction, or imports nothing when the feed has errors (422 naming lines and columns, \`errorCount\`). Any member of the team, like the products themselves. 422 for a team or tracking page the caller does not see ("Item not found") or none given.`,
+    description:
+      'Upserts the products and variants of a CSV feed by SKU into the catalogue of `team` (or of the tracking page `trackingPageId`), in one transaction. A feed with errors imports nothing (422 naming lines and columns).',
     input: ImportProductsFeedInput,
     output: { json: ImportProductsFeedResponse },
     access: 'team:member',

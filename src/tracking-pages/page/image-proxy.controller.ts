@@ -32,7 +32,7 @@ export class ImageProxyController {
     path: '/public/images/:signature',
     summary: 'Shows a remote image of a tracking page (a shop\u2019s product picture or logo).',
     description:
-      'Public, for the `<img>` elements of tracking pages: `signature` is the HMAC the page signed `url` with, so only images a page shows are fetched (a missing or wrong signature is a 404, nothing fetched). The image is fetched from public addresses only, within OUTBOUND_HTTP_TIMEOUT_MS, at most 5 MB, with no data of the visitor, and answered only when its bytes are a PNG, JPEG, GIF or WebP image, with that type, `X-Content-Type-Options: nosniff` and `Cache-Control: public, max-age=86400`; answers are cached in process. 404 when the shop\u2019s server has no such image, 502 for any other failure (not an image, too large, too slow, unreachable or private address).',
+      'For the `<img>` elements of tracking pages: `signature` is the HMAC the page signed `url` with, so only images a page shows are fetched. Answers PNG, JPEG, GIF or WebP bytes only, fetched from public addresses within a size and time limit.',
     input: ImageProxyInput,
     output: { file: IMAGE_TYPES },
     tags: ['TrackingSite'],
