@@ -83,3 +83,25 @@ export class WebhookReceipt {
   @Documented({ type: 'string', required: true }) eventId!: string;
   @Documented({ type: 'string', enum: OUTCOMES, required: true }) outcome!: WebhookOutcome;
 }
+
+const MAYBE = { nullable: true, required: true } as const;
+
+/** A team's subscription, as its `subscription` property shows it (team-billing-sql.ts). */
+export class TeamSubscription {
+  @Documented({ type: 'string', format: 'uuid', required: true }) id!: string;
+  @Documented({ type: 'string', ...MAYBE, description: 'The provider’s subscription id.' })
+  cbId!: string | null;
+  @Documented({ type: 'string', required: true }) status!: string;
+  @Documented({ type: 'string', ...MAYBE }) planType!: string | null;
+  @Documented({ type: 'string', ...MAYBE }) planId!: string | null;
+  @Documented({ type: 'string', ...MAYBE }) planName!: string | null;
+  @Documented({ type: 'object', ...MAYBE, description: 'Add-on key -> quantity.' })
+  addonsQtyByKey!: Record<string, number> | null;
+  @Documented({ type: 'integer', ...MAYBE }) billingPeriod!: number | null;
+  @Documented({ type: 'string', ...MAYBE }) billingPeriodUnit!: string | null;
+  @Documented({ type: 'string', format: 'date-time', ...MAYBE }) expiresAt!: string | null;
+  @Documented({ type: 'boolean', ...MAYBE }) unpaidInvoices!: boolean | null;
+  @Documented({ type: 'boolean', ...MAYBE }) hasScheduledChanges!: boolean | null;
+  @Documented({ type: 'string', ...MAYBE }) scheduledPlanId!: string | null;
+  @Documented({ type: 'boolean', ...MAYBE }) hasCouponCode!: boolean | null;
+}

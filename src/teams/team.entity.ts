@@ -13,6 +13,7 @@ import {
   SHOPIFY_BILLING_WORKFLOW_SQL,
   SUBSCRIPTION_SQL,
 } from '../billing/team-billing-sql';
+import { TeamSubscription } from '../billing/billing.output';
 
 /** What a team member's embedded `team` shows (the reference embeds the whole team). */
 export const TEAM_EMBEDDED_PROPERTIES = [
@@ -62,7 +63,13 @@ export class Team {
   entitlements?: Record<string, unknown>;
 
   /** The team's subscription (plan, status, period end, provider ids), or null. */
-  @ApiProperty({ sql: SUBSCRIPTION_SQL, type: 'object', nullable: true, csv: false })
+  @ApiProperty({
+    sql: SUBSCRIPTION_SQL,
+    type: 'object',
+    of: () => TeamSubscription,
+    nullable: true,
+    csv: false,
+  })
   subscription?: Record<string, unknown> | null;
 
   /** Who bills the team: `billing_provider` (hosted checkout) or `storefront` (app charges). */

@@ -97,3 +97,21 @@ export class PublicTrackingPage {
 export class PostReviewResponse {
   @Documented({ type: 'string', format: 'uuid', required: true }) id!: string;
 }
+
+/** What a tracking page hides or replaces for dropshipped parcels. */
+export class DropshipperSettingsOutput {
+  @Documented({ type: 'boolean', required: true }) enabled!: boolean;
+  @Documented({
+    type: 'array',
+    items: 'string',
+    nullable: true,
+    required: true,
+    description: 'Carrier codes whose checkpoints are hidden.',
+  })
+  blacklistCarriers!: string[] | null;
+  @Documented(TEXT) originCountryReplacement!: string | null;
+  @Documented({ ...TEXT, description: 'Words removed from checkpoints, comma- or line-separated.' })
+  stopWords!: string | null;
+  @Documented({ type: 'boolean', required: true }) hideHieroglyphs!: boolean;
+  @Documented({ type: 'boolean', required: true }) displayPlaceholderCheckpoints!: boolean;
+}

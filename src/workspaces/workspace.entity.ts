@@ -13,6 +13,7 @@ import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Media } from '../media/media.entity';
 import { Team } from '../teams/team.entity';
 import { TrackingPage } from '../tracking-pages/tracking-page.entity';
+import { EmailSettingsOutput } from './workspace.output';
 
 @ApiResource({
   path: '/workspaces',
@@ -76,7 +77,7 @@ export class Workspace {
    * `{logo, signature, smtpCredentials}`: logo is stored as the `{id, filePath}` clients read
    * and written as a media IRI (see WorkspacesService.emailSettings).
    */
-  @ApiProperty({ writable: ['post', 'put'], type: 'object' })
+  @ApiProperty({ writable: ['post', 'put'], type: 'object', of: () => EmailSettingsOutput })
   @Column('jsonb', {
     default: () => `'{"logo": null, "signature": null, "smtpCredentials": null}'::jsonb`,
   })

@@ -5,7 +5,7 @@ import { DOCUMENTED, type DocumentedAttribute } from '../validation/documented';
 import { TYPE_CONSTRAINT, declaredInputType, type InputType } from '../validation/input-types';
 import { MEDIA_TYPES } from '../serialization/negotiation';
 import type { ActionDeclaration, AnswerKinds, OutputClass, OutputList } from './action-declaration';
-import { OPEN_MAPS } from './open-maps';
+import { allowOpenMap, isOpenClass } from './open-maps';
 
 type Schema = Record<string, unknown>;
 
@@ -93,20 +93,13 @@ function describeClass(dto: Function, seen: Set<Function>): Schema {
     type: 'object',
     properties,
     ...(required.length ? { required: [...new Set(required)] } : {}),
-    ...(dto.name in OPEN_MAPS && consulted.add(dto.name) ? { additionalProperties: true } : {}),
+    ...(isOpenClass(dto.name) ? { additionalProperties: true } : {}),
   };
 }
 
 /** A class's schema: a resource's own (a record embedded in an answer), else its attributes'. */
 function described(target: Function, seen: Set<Function>): Schema {
   return getResourceOptions(target) ? resourceRef(target) : classSchema(target, seen);
-}
-
-const consulted = new Set<string>();
-
-/** The OPEN_MAPS entries the schemas built so far used (a spec finds stale entries with it). */
-export function openMapsInUse(): ReadonlySet<string> {
-  return consulted;
 }
 
 /**
@@ -118,12 +111,7 @@ function openMap(schema: Schema, key: string): void {
   const target = schema.type === 'array' ? (schema.items as Schema | undefined) : schema;
   if (!target || target.type !== 'object' || target.properties || 'additionalProperties' in target)
     return;
-  consulted.add(key);
-  if (!(key in OPEN_MAPS))
-    throw new Error(
-      `${key} is an object without a class: describe it (Documented({ of })), or name it in ` +
-        'OPEN_MAPS (src/hydra/actions/open-maps.ts) if the spec leaves its members free-form',
-    );
+  allowOpenMap(key);
   target.additionalProperties = true;
 }
 

@@ -88,6 +88,12 @@ export interface ApiPropertyOptions {
   sql?: string;
   /** Value type where the column cannot tell (computed values, json columns). */
   type?: ApiValueType;
+  /**
+   * The class documenting an object value (its `@Documented` attributes, as action outputs
+   * are): for the docs only. An object property without one is an open map, allowed where
+   * OPEN_MAPS (actions/open-maps.ts) names it.
+   */
+  of?: () => Function;
   /** Element type for arrays. */
   items?: ApiValueType;
   nullable?: boolean;
