@@ -14,7 +14,7 @@
 import { parseArgs } from 'node:util';
 import { createDataSource } from '../src/database/data-source';
 import { runMigrationsLocked } from '../src/database/migration-runner';
-import { lastPage } from '../src/hydra/collection/pagination';
+import { lastPage } from '../src/hydra/query/pagination';
 import {
   SeededWorkspace,
   ensureDatabase,

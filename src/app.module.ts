@@ -3,7 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { ConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
+import { databaseModule } from './database/database.module';
 import { HealthModule } from './health/health.module';
 import { loggerOptions } from './config/logger-options';
 import { AccessModule } from './access/access.module';
@@ -45,6 +45,7 @@ import { EventsModule } from './events/events.module';
 import { WidgetsModule } from './widgets/widgets.module';
 import { ImportsModule } from './imports/imports.module';
 import { BillingModule } from './billing/billing.module';
+import { billingSessionSettings } from './billing/billing-mode';
 import { IntegrationsModule } from './integrations/integrations.module';
 import { DomainsModule } from './domains/domains.module';
 import { ThemesModule } from './themes/themes.module';
@@ -55,7 +56,7 @@ import { RouteIndexer } from './common/route-index';
   imports: [
     ConfigModule.forRoot(),
     LoggerModule.forRootAsync({ inject: [AppConfig], useFactory: loggerOptions }),
-    DatabaseModule,
+    databaseModule(billingSessionSettings),
     HealthModule,
     HydraModule,
     AccessModule,

@@ -4,7 +4,7 @@ import { PrincipalLoader } from '../src/access/principal-loader';
 import type { Principal } from '../src/access/principal';
 import { DataProvider } from '../src/hydra/collection/data-provider';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
-import { quoteIdent } from '../src/hydra/query/sql-query';
+import { quoteIdent } from '../src/hydra/core/sql-query';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
 import { createTenant } from './factories/tenant.factory';

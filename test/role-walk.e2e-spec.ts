@@ -1,9 +1,9 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
+import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { DELEGATED_REFUSAL, isWriteLevel, type AccessLevel } from '../src/access/access-level';
-import { inputSchema } from '../src/hydra/actions/action-schemas';
-import type { ResourceMeta } from '../src/hydra/metadata/resource-metadata';
+import { classSchema } from '../src/hydra/actions/action-schemas';
+import type { ResourceMeta } from '../src/hydra/core/resource-meta';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { closeTestApp, createTestApp } from './support/app';
 import { JSON_LD, MERGE_PATCH } from './support/http';
@@ -115,7 +115,7 @@ describe('role walk: every route, every role, from the declarations', () => {
     }
     const input = route.action?.input;
     if (!input) return {};
-    const schema = inputSchema(input) as { properties?: Record<string, { type?: string }> };
+    const schema = classSchema(input) as { properties?: Record<string, { type?: string }> };
     const body: Record<string, unknown> = {};
     const shipment = registry.all().find((r) => r.path === '/shipments')!;
     for (const [name, prop] of Object.entries(schema.properties ?? {})) {

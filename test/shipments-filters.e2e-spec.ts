@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
-import type { SearchVariable } from '../src/hydra/filters/filter';
-import type { ResourceMeta } from '../src/hydra/metadata/resource-metadata';
+import type { SearchVariable } from '../src/hydra/core/filter';
+import type { ResourceMeta } from '../src/hydra/core/resource-meta';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { searchVariables } from '../src/hydra/metadata/search-variables';
 import { Order } from '../src/orders/order.entity';

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../src/access/principal';
 import { DataProvider } from '../src/hydra/collection/data-provider';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
-import { QueryParams } from '../src/hydra/query/query-params';
+import { QueryParams } from '../src/hydra/core/query-params';
 import { Order } from '../src/orders/order.entity';
 import { Shipment } from '../src/shipments/shipment.entity';
 import { closeTestApp, createTestApp } from './support/app';

@@ -3,9 +3,9 @@ import request from 'supertest';
 import { PrincipalLoader } from '../src/access/principal-loader';
 import type { Principal } from '../src/access/principal';
 import { DataProvider } from '../src/hydra/collection/data-provider';
-import type { ResourceMeta } from '../src/hydra/metadata/resource-metadata';
+import type { ResourceMeta } from '../src/hydra/core/resource-meta';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
-import { QueryParams } from '../src/hydra/query/query-params';
+import { QueryParams } from '../src/hydra/core/query-params';
 import { closeTestApp, createTestApp } from './support/app';
 import { api, JSON_LD, MERGE_PATCH } from './support/http';
 import {

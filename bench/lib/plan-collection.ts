@@ -3,7 +3,7 @@ import { AppModule } from '../../src/app.module';
 import { PrincipalLoader } from '../../src/access/principal-loader';
 import { DataProvider } from '../../src/hydra/collection/data-provider';
 import { ResourceRegistry } from '../../src/hydra/metadata/resource-registry';
-import { QueryParams } from '../../src/hydra/query/query-params';
+import { QueryParams } from '../../src/hydra/core/query-params';
 
 /**
  * The SQL the API runs for each URL, taken from the Hydra layer itself, so

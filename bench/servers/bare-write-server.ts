@@ -12,7 +12,7 @@ import http from 'node:http';
 import { readFileSync } from 'node:fs';
 import { Pool } from 'pg';
 import { PrincipalLoader } from '../../src/access/principal-loader';
-import { Clock } from '../../src/auth/clock';
+import { Clock } from '../../src/common/clock';
 import { PrincipalStore } from '../../src/auth/principal-store';
 import { preparedQuery } from '../../src/database/query';
 

@@ -1,4 +1,4 @@
-import { ForbiddenError, NotFoundError } from '../hydra/errors/api-errors';
+import { ForbiddenError, NotFoundError } from '../common/errors/api-errors';
 import type { Principal } from './principal';
 
 /**

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError } from '../common/errors/api-errors';
 import { fromInput, visibleFromInput, type LocateContext } from './access-target';
 import type { Principal } from './principal';
 

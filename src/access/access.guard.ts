@@ -2,7 +2,7 @@ import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { assertDelegation } from './access-level';
 import { ACCESS, type AccessDeclaration } from './access.decorator';
 import { principalOf } from './current-principal';

@@ -6,7 +6,6 @@ import { AccountThrottle } from '../security/account-throttle';
 import { UsersModule } from '../users/users.module';
 import { AccessTokenStore } from './access-token-store';
 import { AuthorizationRequests } from './authorization-request';
-import { Clock } from './clock';
 import { OAuthController } from './oauth.controller';
 import { OAuthGrantStore } from './oauth-grant-store';
 import { OAuthModel } from './oauth-model';
@@ -29,7 +28,6 @@ import { TOKEN_RETENTION } from './token-retention-store';
   providers: [
     AccessTokenStore,
     AuthorizationRequests,
-    Clock,
     OAuthGrantStore,
     OAuthModel,
     OAuthService,
@@ -41,6 +39,6 @@ import { TOKEN_RETENTION } from './token-retention-store';
     AccountThrottle,
     { provide: RETENTION_RULES, useValue: TOKEN_RETENTION },
   ],
-  exports: [Clock, OAuthModel, PasswordLogin, TokenIssuer, AccountThrottle, PRINCIPAL_SOURCE],
+  exports: [OAuthModel, PasswordLogin, TokenIssuer, AccountThrottle, PRINCIPAL_SOURCE],
 })
 export class AuthModule {}

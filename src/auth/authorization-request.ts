@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { isStorableText } from '../hydra/filters/filter';
+import { isStorableText } from '../hydra/core/identifiers';
 import { OauthClientStore } from '../oauth-clients/oauth-client-store';
 
 /** Parameters of the authorization request carried through the login form. */

@@ -16,7 +16,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { OauthClientStore } from '../oauth-clients/oauth-client-store';
 import { UserStore } from '../users/user-store';
 import { AccessTokenStore } from './access-token-store';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { OAuthGrantStore } from './oauth-grant-store';
 import { hashToken } from './secret-token';
 

@@ -2,20 +2,21 @@ import { Controller, UseGuards } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { Answer, PageAnswer, RedirectAnswer, type HtmlPage } from '../hydra/actions/action-result';
+import {
+  Answer,
+  ErrorAnswer,
+  PageAnswer,
+  RedirectAnswer,
+  type HtmlPage,
+} from '../hydra/actions/action-result';
 import { RateLimited } from '../rate-limit/rate-budget';
 import { AccountThrottle } from '../security/account-throttle';
 import { authorizationPage, errorPage } from './authorization-page';
 import { AuthorizationRequests, authorizationParams } from './authorization-request';
 import { CSRF_FIELD, csrfTokenValid, issueCsrfToken } from './consent-csrf';
-import {
-  AUTHORIZE_PAGE_RESPONSES,
-  AUTHORIZE_RESPONSES,
-  TOKEN_DESCRIPTION,
-  TOKEN_RESPONSE,
-  TOKEN_RESPONSES,
-} from './oauth.docs';
+import { AUTHORIZE_PAGE_RESPONSES, AUTHORIZE_RESPONSES, TOKEN_RESPONSES } from './oauth.docs';
 import { AuthorizationRequestInput, AuthorizeInput, TokenRequestInput } from './oauth.input';
+import { OAuthToken } from './oauth.output';
 import { OAuthService } from './oauth.service';
 import { PasswordLogin } from './password-login';
 import { TokenThrottlerGuard } from './token-throttler.guard';
@@ -44,10 +45,11 @@ export class OAuthController {
     method: 'GET',
     path: '/oauth/v2/token',
     summary: 'Issues an access token from query parameters.',
-    description: `${TOKEN_DESCRIPTION} The parameters come in the query string (prefer the POST: secrets in URLs end up in logs).`,
+    description:
+      'Issues an access token for the `client_credentials`, `authorization_code` or `refresh_token` grant, in RFC 6749 JSON (errors included), never cached. Prefer the POST: secrets in URLs end up in logs.',
     operationId: 'oauthTokenFromQuery',
     input: TokenRequestInput,
-    output: { json: TOKEN_RESPONSE },
+    output: { json: OAuthToken },
     formats: 'any',
     responses: TOKEN_RESPONSES,
     access: 'public',
@@ -61,12 +63,13 @@ export class OAuthController {
     method: 'POST',
     path: '/oauth/v2/token',
     summary: 'Issues an access token (RFC 6749).',
-    description: TOKEN_DESCRIPTION,
+    description:
+      'Issues an access token for the `client_credentials`, `authorization_code` or `refresh_token` grant, in RFC 6749 JSON (errors included), never cached. The client authenticates with `client_id`/`client_secret` or HTTP Basic.',
     operationId: 'oauthToken',
     input: TokenRequestInput,
     form: true,
     lenientBody: true,
-    output: { json: TOKEN_RESPONSE },
+    output: { json: OAuthToken },
     formats: 'any',
     responses: TOKEN_RESPONSES,
     access: 'public',
@@ -82,7 +85,7 @@ export class OAuthController {
     path: '/oauth/v2/auth',
     summary: 'Shows the login and consent page (authorization code flow).',
     description:
-      'Public, for browsers. Checks the client and the exact redirect URI, then answers an HTML page where the user signs in and allows or denies the client; the page carries a CSRF token bound to a cookie set here. An unknown client, an unregistered redirect URI or a `response_type` other than `code` is a 400 error page, never a redirect (RFC 9700). Never cached; a Content-Security-Policy lets the form post here only.',
+      'Checks the client and the exact redirect URI, then answers the page where the user signs in and allows or denies the client. An invalid request is an error page, never a redirect.',
     operationId: 'oauthAuthorizePage',
     input: AuthorizationRequestInput,
     output: { html: true },
@@ -122,12 +125,12 @@ export class OAuthController {
     path: '/oauth/v2/auth',
     summary: 'Signs in and allows or denies a client; or exchanges a code.',
     description:
-      'Public. The consent page\u2019s form (`email`, `password`, `allowed`, the authorization parameters and the CSRF token): on success a 302 to the redirect URI with `code` and `state`; `allowed=false` redirects with `error=access_denied`. Wrong credentials answer the page again (401); an expired or foreign form 403; too many sign-in attempts 429 (Retry-After); an invalid request a 400 error page. A body with `grant_type` is the spec\u2019s code exchange and answers like `POST /oauth/v2/token`.',
+      'The consent page’s form: on success a redirect to the client with `code` and `state`, else the page again or an error page. A body with `grant_type` is the spec’s code exchange and answers like `POST /oauth/v2/token`.',
     operationId: 'oauthAuthorize',
     input: AuthorizeInput,
     form: true,
     lenientBody: true,
-    output: { oneOf: { json: TOKEN_RESPONSE, html: true, redirect: true } },
+    output: { oneOf: { json: OAuthToken, html: true, redirect: true } },
     formats: 'any',
     responses: AUTHORIZE_RESPONSES,
     access: 'public',
@@ -197,14 +200,17 @@ export class OAuthController {
   }
 
   /** A token request's RFC 6749 answer: the token, or the error with its status and headers. */
-  private async token(params: object, context: ActionContext): Promise<Answer> {
+  private async token(
+    params: object,
+    context: ActionContext,
+  ): Promise<Answer<OAuthToken> | ErrorAnswer> {
     const outcome = await this.oauth.token(
       params as Record<string, unknown>,
       context.header('authorization'),
     );
     if (outcome.ok) return new Answer(outcome.body, 200, NO_STORE);
     const { status, body, headers } = outcome.failure;
-    return new Answer(body, status, { ...NO_STORE, ...headers });
+    return new ErrorAnswer(body, status, { ...NO_STORE, ...headers });
   }
 }
 

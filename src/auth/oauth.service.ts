@@ -5,7 +5,7 @@ import OAuth2Server, {
   Request as OAuthRequest,
   Response as OAuthResponse,
 } from '@node-oauth/oauth2-server';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { AUTHORIZATION_CODE_LIFETIME, OAuthModel } from './oauth-model';
 import { ACCESS_TOKEN_LIFETIME, REFRESH_TOKEN_LIFETIME, TokenResponse } from './token-issuer';
 import type { AuthenticatedUser } from './password-login';

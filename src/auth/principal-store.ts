@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import type { PrincipalSource } from '../access/principal-source';
 import { preparedQuery } from '../database/query';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { teamIdsOfMemberSql, ADMIN_ROLES } from '../teams/team-member-store';
 import { joinUserSql, userEmailSql } from '../users/user-store';
 import {

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { SqlRunner } from '../database/query';
 import { UserStore } from '../users/user-store';
 import { AccessTokenStore } from './access-token-store';
-import { Clock } from './clock';
+import { Clock } from '../common/clock';
 import { OAuthGrantStore } from './oauth-grant-store';
 import { USER_SCOPE } from './oauth-model';
 import { hashToken, randomSecret } from './secret-token';

@@ -7,7 +7,7 @@ import {
 } from '@nestjs/throttler';
 import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
 import { tokenClient } from './token-client';
 

@@ -13,7 +13,7 @@ import { ShipmentItemsService } from '../shipment-items/shipment-items.service';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentBatchStore } from '../shipments/shipment-batch-store';
 import { ShipmentsService } from '../shipments/shipments.service';
-import type { ResourceHooks } from '../hydra/write/resource-hooks';
+import type { ResourceHooks } from '../hydra/core/resource-hooks';
 import type { StatusEntity } from '../statuses/status.entity';
 
 /** What every batch needs of a kind of record's table, from its owner's store. */

@@ -4,6 +4,7 @@ import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorator
 import { Status } from '../statuses/status.entity';
 import { User } from '../users/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
+import { ChangeStatusBatchResult } from './batch.output';
 
 export const BATCH_JOB_STATES = ['queued', 'running', 'done', 'failed'] as const;
 export type BatchJobState = (typeof BATCH_JOB_STATES)[number];
@@ -70,7 +71,7 @@ export class BatchJob {
   changedCount: number;
 
   /** When done: `{count, ids, unchangedIds, statuses}` as the synchronous form answers. */
-  @ApiProperty({ type: 'object', nullable: true, csv: false })
+  @ApiProperty({ type: 'object', of: () => ChangeStatusBatchResult, nullable: true, csv: false })
   @Column('jsonb', { nullable: true })
   result: Record<string, unknown> | null;
 

@@ -8,8 +8,8 @@ import {
   ValidationError,
   ViolationCodes,
   type Violation,
-} from '../hydra/errors/api-errors';
-import type { ResourceHooks } from '../hydra/write/resource-hooks';
+} from '../common/errors/api-errors';
+import type { ResourceHooks } from '../hydra/core/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { StatusStore } from '../statuses/status-store';
 import type { BatchEntity, BatchRecordStore, StatusBatchStore } from './batch-entities';

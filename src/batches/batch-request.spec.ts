@@ -1,4 +1,4 @@
-import { ApiError, NotFoundError, ValidationError } from '../hydra/errors/api-errors';
+import { ApiError, NotFoundError, ValidationError } from '../common/errors/api-errors';
 import { BATCH_ENTITIES, DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './batch-entities';
 import { batchRequest, statusSpec } from './batch-request';
 

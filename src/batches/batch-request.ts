@@ -1,5 +1,5 @@
-import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { identifierFrom, isUuid } from '../hydra/filters/filter';
+import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import { identifierFrom, isUuid } from '../hydra/core/identifiers';
 import { typeError } from '../hydra/write/denormalizer';
 import { optionalString, stringList } from '../lookups/request-fields';
 import { BATCH_ENTITIES, type BatchEntity } from './batch-entities';

@@ -7,6 +7,7 @@ import { BATCH_ENTITIES, DELETE_BATCH_ENTITIES, STATUS_BATCH_ENTITIES } from './
 import { BatchJob } from './batch-job.entity';
 import { BatchJobs } from './batch-jobs';
 import { BatchOperations } from './batch-operations';
+import { ChangeStatusBatchResult, DeleteRecordsBatchResult } from './batch.output';
 import { MAX_ASYNC_BATCH, MAX_SYNC_BATCH, batchRequest, statusSpec } from './batch-request';
 import {
   ChangeStatusBatchAsyncInput,
@@ -37,9 +38,9 @@ export class BatchesController {
     path: '/change_status_batch',
     summary: 'Sets the status of up to 1000 shipments or orders at once.',
     description:
-      'Gives every named record the status `statusId` (id or /statuses IRI) or `status` (IRI, id, or the code of a status of the records\u2019 workspace). Answers `{entity, count, ids, unchangedIds, statuses}`: what changed and what already had the status. Needs write access to every workspace involved.',
+      'Gives every named record the status `statusId` or `status` (IRI, id, or a code of the records’ workspace). Answers what changed and what already had the status.',
     input: ChangeStatusBatchInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: ChangeStatusBatchResult },
     access: 'workspace:write',
     workspace: batchWorkspaces,
   })
@@ -79,9 +80,9 @@ export class BatchesController {
     path: '/delete_records_batch',
     summary: 'Deletes up to 1000 shipments, orders, order items or shipment items.',
     description:
-      'Deletes every named record through its own DELETE rules, or none. Answers `{entity, count, ids}`. Needs write access to every workspace involved.',
+      'Deletes every named record through its own DELETE rules, or none. Answers `{entity, count, ids}`.',
     input: DeleteRecordsBatchInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: DeleteRecordsBatchResult },
     access: 'workspace:write',
     workspace: batchWorkspaces,
   })

@@ -1,4 +1,4 @@
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { typeError } from '../hydra/write/denormalizer';
 import { readString, requireString } from '../security/body-fields';
 import { ADDONS, PLANS, Plan, addonById, planById } from './plan-catalogue';

@@ -16,9 +16,11 @@ export function billingConfigured(config: Pick<AppConfig, 'billingProviderUrl'>)
   return config.billingProviderUrl !== undefined;
 }
 
-/** The libpq `options` startup parameter that tells the database session the mode. */
-export function billingSessionOptions(config: Pick<AppConfig, 'billingProviderUrl'>): string {
-  return `-c ${BILLING_MODE_SETTING}=${billingConfigured(config) ? 'on' : 'off'}`;
+/** The session setting that tells the database the mode (given to `databaseModule` by the app). */
+export function billingSessionSettings(
+  config: Pick<AppConfig, 'billingProviderUrl'>,
+): Record<string, string> {
+  return { [BILLING_MODE_SETTING]: billingConfigured(config) ? 'on' : 'off' };
 }
 
 /** SQL true when the session's installation does not bill (see above). */

@@ -2,8 +2,8 @@ import { Injectable, Logger } from '@nestjs/common';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import { isUuid } from '../hydra/core/identifiers';
 import { typeError } from '../hydra/write/denormalizer';
 import { TeamLookupStore } from '../teams/team-lookup-store';
 import { BillingEventStore, type WebhookEvent } from './billing-event-store';
@@ -111,7 +111,9 @@ export class BillingWebhooks {
     }
   }
 
-  async receive(body: Record<string, unknown>): Promise<{ eventId: string; outcome: string }> {
+  async receive(
+    body: Record<string, unknown>,
+  ): Promise<{ eventId: string; outcome: WebhookOutcome }> {
     const event: WebhookEvent = {
       eventId: eventIdOf(body.id),
       eventType: typeof body.event_type === 'string' ? body.event_type : 'unknown',

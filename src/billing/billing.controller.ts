@@ -26,19 +26,17 @@ import {
 import { BillingWebhooks, SIGNATURE_HEADER } from './billing-webhooks';
 import { BillingService } from './billing.service';
 import {
-  RETURN_OUTCOMES,
-  STOREFRONT_SIGNATURE_HEADER,
-  StorefrontBilling,
-} from './storefront-billing';
+  BillingProviderHostedPage,
+  BillingProviderSession,
+  StorefrontSubscriptionCheckout,
+  SubscriptionEstimate,
+  WebhookReceipt,
+} from './billing.output';
+import { STOREFRONT_SIGNATURE_HEADER, StorefrontBilling } from './storefront-billing';
 
 /** The team a billing action is about: `teamId` (id or IRI). */
 const billedTeam = fromInput(Team, 'teamId');
 
-const ADMINS =
-  'Only owners and admins of the team `teamId` (id or IRI) may act: 403 for its other members, 404 for a team the caller does not see. 400 for wrong JSON types, 422 for a blank team.';
-const PLAN =
-  '`planId` is a paid plan of the catalogue (422 otherwise); add-ons are `{key: 0-1000}` of the catalogue. 502 when the provider is unavailable, 422 when it refuses.';
-const OBJECT = { type: 'object', additionalProperties: true };
 const HTML = { 'text/html': { schema: { type: 'string' } } };
 /** The layer's error bodies, for answers it does not document itself. */
 const ERROR = {
@@ -65,15 +63,20 @@ export class BillingController {
     method: 'POST',
     path: '/billing/subscribe_to_trial',
     summary: 'Starts a 14-day trial of the Pro plan for a team.',
-    description: `Once per user (422 after). Answers the Team with its subscription and entitlements. ${ADMINS}`,
+    description:
+      'Starts the trial of the team `teamId`, once per user, and answers the Team with its subscription and entitlements.',
     input: TeamBillingInput,
     output: { item: Team },
     formats: ['jsonld', 'json'],
     access: 'team:admin',
     team: billedTeam,
   })
-  async subscribeToTrial(_input: TeamBillingInput, principal: Principal, context: ActionContext) {
-    const teamId = context.located[0];
+  async subscribeToTrial(
+    _input: TeamBillingInput,
+    principal: Principal,
+    context: ActionContext<'team'>,
+  ) {
+    const teamId = context.teamId;
     await this.billing.subscribeToTrial(principal, teamId);
     return teamId;
   }
@@ -82,16 +85,21 @@ export class BillingController {
     method: 'POST',
     path: '/billing/billing_provider/create_session',
     summary: 'Opens a billing portal session for a team.',
-    description: `Answers the provider\u2019s portal session \`{id, token, access_url, ...}\` (201); \`redirectUrl\` must be an absolute http(s) URL (422). ${ADMINS}`,
+    description:
+      'Answers the provider’s portal session `{id, token, access_url, ...}` (201) for the team `teamId`. `redirectUrl` must be an absolute http(s) URL.',
     input: PortalSessionInput,
-    output: { json: OBJECT },
+    output: { json: BillingProviderSession },
     status: 201,
     access: 'team:admin',
     team: billedTeam,
   })
-  async createSession(input: PortalSessionInput, _principal: Principal, context: ActionContext) {
+  async createSession(
+    input: PortalSessionInput,
+    _principal: Principal,
+    context: ActionContext<'team'>,
+  ) {
     const redirectUrl = urlFrom({ ...input }, 'redirectUrl');
-    const session = await this.billing.portalSession(context.located[0], redirectUrl);
+    const session = await this.billing.portalSession(context.teamId, redirectUrl);
     return typedJson(context, 'BillingProviderSession', { ...session });
   }
 
@@ -99,9 +107,10 @@ export class BillingController {
     method: 'POST',
     path: '/billing/billing_provider/created_hosted_page_checkout',
     summary: 'Creates the provider\u2019s hosted checkout page for a plan.',
-    description: `Answers the hosted page \`{id, url, state, ...}\` (201): a change checkout for a team with a live subscription, a new one otherwise (\`intent\` is accepted and not needed). ${PLAN} ${ADMINS}`,
+    description:
+      'Answers the provider’s hosted page `{id, url, state, ...}` (201) for a paid `planId` and add-ons: a change checkout for a team with a live subscription, a new one otherwise.',
     input: HostedCheckoutInput,
-    output: { json: OBJECT },
+    output: { json: BillingProviderHostedPage },
     status: 201,
     access: 'team:admin',
     team: billedTeam,
@@ -109,7 +118,7 @@ export class BillingController {
   async hostedPageCheckout(
     input: HostedCheckoutInput,
     principal: Principal,
-    context: ActionContext,
+    context: ActionContext<'team'>,
   ) {
     const body = { ...input };
     const plan = planFrom(body, { paid: true });
@@ -117,7 +126,7 @@ export class BillingController {
     const redirectUrl = urlFrom(body, 'redirectUrl');
     const page = await this.billing.hostedCheckout(
       principal,
-      context.located[0],
+      context.teamId,
       plan,
       addons,
       redirectUrl,
@@ -129,15 +138,16 @@ export class BillingController {
     method: 'POST',
     path: '/billing/billing_provider/downgrade_subscription',
     summary: 'Schedules a smaller plan for the end of the term.',
-    description: `Answers the Team. 422 when the team has no paid subscription, the plan is not smaller, or the team uses more than it allows. ${PLAN} ${ADMINS}`,
+    description:
+      'Schedules the smaller paid `planId` for the end of the term and answers the Team. The team must have a paid subscription and use no more than the plan allows.',
     input: PlanChangeInput,
     output: { item: Team },
     formats: ['jsonld', 'json'],
     access: 'team:admin',
     team: billedTeam,
   })
-  async downgrade(input: PlanChangeInput, _principal: Principal, context: ActionContext) {
-    const teamId = context.located[0];
+  async downgrade(input: PlanChangeInput, _principal: Principal, context: ActionContext<'team'>) {
+    const teamId = context.teamId;
     await this.billing.downgrade(teamId, planFrom({ ...input }, { paid: true }));
     return teamId;
   }
@@ -146,17 +156,18 @@ export class BillingController {
     method: 'POST',
     path: '/billing/billing_provider/get_subscription_estimate',
     summary: 'Estimates the next invoice for a plan and add-ons.',
-    description: `Answers \`{createdAt, nextBillingAt, nextTotal, ...}\` (201). ${PLAN} ${ADMINS}`,
+    description:
+      'Answers `{createdAt, nextBillingAt, nextTotal, ...}` (201) for a paid `planId` and add-ons of the catalogue.',
     input: EstimateInput,
-    output: { json: OBJECT },
+    output: { json: SubscriptionEstimate },
     status: 201,
     access: 'team:admin',
     team: billedTeam,
   })
-  async estimate(input: EstimateInput, _principal: Principal, context: ActionContext) {
+  async estimate(input: EstimateInput, _principal: Principal, context: ActionContext<'team'>) {
     const body = { ...input };
     const plan = planFrom(body, { paid: true });
-    const estimate = await this.billing.estimate(context.located[0], plan, addonsFrom(body));
+    const estimate = await this.billing.estimate(context.teamId, plan, addonsFrom(body));
     return typedJson(context, 'SubscriptionEstimate', { ...estimate });
   }
 
@@ -167,7 +178,7 @@ export class BillingController {
     description:
       'Public, authenticated by `X-Billing-Signature: sha256=<HMAC-SHA256 of the raw body with BILLING_WEBHOOK_SECRET>` (403 otherwise). Idempotent by event id; answers 202 `{eventId, outcome}` in plain JSON whatever the Accept header; 422 for an event without id.',
     input: BillingWebhookInput,
-    output: { json: OBJECT },
+    output: { json: WebhookReceipt },
     status: 202,
     formats: 'any',
     access: 'public',
@@ -181,21 +192,22 @@ export class BillingController {
     method: 'POST',
     path: '/billing/storefront/checkout_subscription',
     summary: 'Starts a storefront app charge for a plan.',
-    description: `Answers \`{confirmationUrl}\`, where the merchant approves the charge on the storefront platform; the platform then sends the browser to \`GET /billing/storefront/return\`, which activates the plan and redirects to \`returnUrl\` (required: an absolute URL on this service\u2019s origin, PUBLIC_URL or PUBLIC_TRACKING_BASE_URL, or https on a custom domain the team verified; 422 otherwise). 422 for a team without a storefront installation or billed through the billing provider, 503 without a storefront app, 502 when it is unavailable. ${PLAN} ${ADMINS}`,
+    description:
+      'Answers `{confirmationUrl}`, where the merchant approves the charge of a paid `planId` on the storefront platform. The platform then sends the browser to `GET /billing/storefront/return`, which activates the plan and redirects to `returnUrl` (this service’s origin or a custom domain the team verified).',
     input: StorefrontCheckoutInput,
-    output: { json: OBJECT },
+    output: { json: StorefrontSubscriptionCheckout },
     access: 'team:admin',
     team: billedTeam,
   })
   async storefrontCheckout(
     input: StorefrontCheckoutInput,
     principal: Principal,
-    context: ActionContext,
+    context: ActionContext<'team'>,
   ) {
     const body = { ...input };
     const plan = planFrom(body, { paid: true });
     const returnUrl = urlFrom(body, 'returnUrl', true)!;
-    const answer = await this.storefront.checkout(principal, context.located[0], plan, returnUrl);
+    const answer = await this.storefront.checkout(principal, context.teamId, plan, returnUrl);
     return typedJson(context, 'StorefrontSubscriptionCheckout', { ...answer });
   }
 
@@ -203,20 +215,16 @@ export class BillingController {
     method: 'GET',
     path: '/billing/storefront/return',
     summary: 'Takes the merchant back from a storefront charge\u2019s confirmation.',
-    description: `Public, for the merchant\u2019s browser (the return URL the storefront app gets with each charge; the platform adds \`charge_id\`). Reads the charge from the storefront app: once approved (\`active\`) the team is on the checkout\u2019s plan (subscription provider \`storefront\`). Redirects (302) to the checkout\u2019s \`returnUrl\` with \`subscription\` = ${Object.values(
-      RETURN_OUTCOMES,
-    )
-      .map((o) => `\`${o}\``)
-      .join(
-        ' | ',
-      )}, once: a settled checkout\u2019s first return spends it, later visits get a page with the outcome (200, no call to the app), and so does a returnUrl no longer allowed (a domain unverified since). An HTML page otherwise: 400 without \`checkout\` or \`charge_id\`, 404 when they do not name one checkout and its charge (nothing changes), 502 when the storefront app cannot confirm the charge (reload to try again), 503 without a storefront app. Never cached.`,
+    description:
+      'Reads the charge from the storefront app, activates the checkout’s plan once approved, and redirects (302) to the checkout’s `returnUrl` with the `subscription` outcome, once. A page says the outcome on later visits and what went wrong otherwise, never cached.',
     input: StorefrontReturnInput,
     output: { oneOf: { html: true, redirect: true } },
     // Every answer has its own status: the redirect, or a page saying what went wrong.
     status: 302,
     responses: {
       302: {
-        description: 'Back to the client\u2019s returnUrl with `subscription=<outcome>`.',
+        description:
+          'Reads the charge from the storefront app, activates the checkout’s plan once approved, and redirects (302) to the checkout’s `returnUrl` with the `subscription` outcome. An HTML page says what went wrong otherwise, never cached.',
         content: undefined,
         headers: { Location: { schema: { type: 'string', format: 'uri' } } },
       },
@@ -254,14 +262,15 @@ export class BillingController {
     path: '/billing/storefront/webhook',
     summary: 'Receives the storefront app\u2019s signed charge events.',
     description:
-      'Public, authenticated by `X-Storefront-Hmac-Sha256: <base64 HMAC-SHA256 of the raw body with STOREFRONT_APP_WEBHOOK_SECRET>` (403 otherwise). Body `{id, topic, occurredAt, tokenId, charge}`: the charge\u2019s new status moves the subscription activated from it (`frozen`: past_due; `cancelled`, `declined`, `expired`: cancelled; `active`: active), or settles its pending checkout. Idempotent by event id; answers 202 `{eventId, outcome}` (`applied | duplicate | stale | ignored | unknown_charge | unknown_plan`) in plain JSON whatever the Accept header; 422 for an event without id.',
+      'The charge’s new status (signed with `X-Storefront-Hmac-Sha256`) moves the subscription activated from it, or settles its pending checkout. Idempotent by event id; answers 202 `{eventId, outcome}` in plain JSON.',
     input: StorefrontWebhookInput,
-    output: { json: OBJECT },
+    output: { json: WebhookReceipt },
     status: 202,
     formats: 'any',
     responses: {
       403: {
-        description: 'A missing or wrong signature: nothing is recorded.',
+        description:
+          'The charge’s new status (signed with `X-Storefront-Hmac-Sha256`) moves the subscription activated from it, or settles its pending checkout. Idempotent by event id; answers 202 `{eventId, outcome}` in plain JSON.',
         content: ERROR,
       },
     },

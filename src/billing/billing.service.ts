@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { Clock } from '../auth/clock';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { Clock } from '../common/clock';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import {
   BILLING_PROVIDER,
   BillingProvider,

@@ -1,4 +1,4 @@
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 

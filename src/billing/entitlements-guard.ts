@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import type { SqlRunner } from '../database/query';
 import { COMPACT_AFTER_DELTAS, CountCompactor } from '../hydra/collection/maintained-counts';
-import { ValidationError, type Violation } from '../hydra/errors/api-errors';
+import { ValidationError, type Violation } from '../common/errors/api-errors';
 import { WriteRules } from '../hydra/write/write-rules';
 import { billingConfigured } from './billing-mode';
 import { ShipmentsService } from '../shipments/shipments.service';

@@ -2,10 +2,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createHmac, randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { AppConfig } from '../config/app-config';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import { isUuid } from '../hydra/core/identifiers';
 import { IntegrationLinkStore } from '../integrations/integration-link-store';
 import {
   CHARGE_STATUSES,
@@ -17,7 +17,8 @@ import {
   StorefrontAppUnavailable,
   chargeStateOf,
 } from '../integrations/storefront-app';
-import { link, publicBaseUrl } from '../mail/links';
+import { link } from '../mail/links';
+import { publicBaseUrl } from '../config/public-base-url';
 import { verifiedDomainsOfTeam } from '../tracking-pages/verified-domains';
 import {
   BillingWebhooks,

@@ -1,5 +1,6 @@
-import type { Filter, FilterApplyContext, SearchVariable } from '../hydra/filters/filter';
-import { isStorableText, parseBoolean } from '../hydra/filters/filter';
+import type { Filter, FilterApplyContext, SearchVariable } from '../hydra/core/filter';
+import { parseBoolean } from '../hydra/filters/filter';
+import { isStorableText } from '../hydra/core/identifiers';
 
 /**
  * `tag=<t>`: records whose `tags` array holds t (a parameter named unlike its property, as the

@@ -1,4 +1,4 @@
-import type { Violation } from '../hydra/errors/api-errors';
+import type { Violation } from '../common/errors/api-errors';
 import { MAX_SECRET_LENGTH, mergeSecrets, readParameters } from './credential-input';
 import { credentialType } from './credential-types';
 

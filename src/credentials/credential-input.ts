@@ -1,4 +1,4 @@
-import { type Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { type Violation, ViolationCodes } from '../common/errors/api-errors';
 import { typeError } from '../hydra/write/denormalizer';
 import { type CredentialTypeSpec, parameterProblem } from './credential-types';
 import { chosenSecretProblem } from './secret-strength';

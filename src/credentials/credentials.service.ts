@@ -9,9 +9,9 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { mergeSecrets, readParameters } from './credential-input';
 import { credentialType, destinationChanged } from './credential-types';

@@ -2,7 +2,6 @@ import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { billingSessionOptions } from '../billing/billing-mode';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source';
 import { DatabaseServer, openDatabaseServer } from './database-server';
@@ -63,6 +62,20 @@ class DatabaseServerModule implements OnApplicationShutdown {
 }
 
 /**
+ * Settings every pooled connection starts its session with (`-c name=value`), from the
+ * configuration: SQL computed on read may depend on them (the billing mode). The application
+ * root gives them, so the platform names no feature.
+ */
+export type SessionSettings = (config: AppConfig) => Readonly<Record<string, string>>;
+
+/** The libpq `options` startup parameter carrying the settings. */
+export function sessionOptions(settings: Readonly<Record<string, string>>): string {
+  return Object.entries(settings)
+    .map(([name, value]) => `-c ${name}=${value}`)
+    .join(' ');
+}
+
+/**
  * TypeORM with the shared options. `migrationsRun` is honoured by us, not by TypeORM: pending
  * migrations run before the pool opens, under the advisory lock (see runMigrationsLocked), on
  * a connection without the pool's statement_timeout (an index build may take minutes).
@@ -73,46 +86,46 @@ class DatabaseServerModule implements OnApplicationShutdown {
  * held ones nobody listens to (reportingClient), go to the outage monitor, which logs an
  * outage once.
  */
-export const DatabaseModule = TypeOrmModule.forRootAsync({
-  imports: [DatabaseServerModule],
-  inject: [DatabaseServer, AppConfig, DatabaseOutage],
-  useFactory: (server: DatabaseServer, config: AppConfig, outage: DatabaseOutage) => ({
-    ...dataSourceOptions(server.url, {
-      migrationsRun: config.migrateOnStart,
-      poolErrorHandler: (error: unknown) => outage.report(error, 'background'),
-      extra: {
-        Client: reportingClient((error) => outage.report(error, 'background')),
-        max: config.databasePoolSize,
-        connectionTimeoutMillis: config.databasePoolTimeoutMs,
-        // Session settings SQL computed on read depends on (src/billing/billing-mode.ts).
-        options: billingSessionOptions(config),
-        ...(config.databaseStatementTimeoutMs > 0
-          ? { statement_timeout: config.databaseStatementTimeoutMs }
-          : {}),
-      },
+export const databaseModule = (sessionSettings: SessionSettings = () => ({})) =>
+  TypeOrmModule.forRootAsync({
+    imports: [DatabaseServerModule],
+    inject: [DatabaseServer, AppConfig, DatabaseOutage],
+    useFactory: (server: DatabaseServer, config: AppConfig, outage: DatabaseOutage) => ({
+      ...dataSourceOptions(server.url, {
+        migrationsRun: config.migrateOnStart,
+        poolErrorHandler: (error: unknown) => outage.report(error, 'background'),
+        extra: {
+          Client: reportingClient((error) => outage.report(error, 'background')),
+          max: config.databasePoolSize,
+          connectionTimeoutMillis: config.databasePoolTimeoutMs,
+          options: sessionOptions(sessionSettings(config)),
+          ...(config.databaseStatementTimeoutMs > 0
+            ? { statement_timeout: config.databaseStatementTimeoutMs }
+            : {}),
+        },
+      }),
+      autoLoadEntities: false,
+      retryAttempts: 2,
+      retryDelay: 1000,
     }),
-    autoLoadEntities: false,
-    retryAttempts: 2,
-    retryDelay: 1000,
-  }),
-  dataSourceFactory: async (options) => {
-    const { migrationsRun, ...rest } = options as typeof options & { migrationsRun?: boolean };
-    if (migrationsRun) {
-      // The same database and entities, without the pool's limits and outage hooks.
-      const migrator = await new DataSource({
-        ...rest,
-        migrationsRun: false,
-        poolErrorHandler: undefined,
-        extra: { max: 2 },
-      } as any).initialize();
-      try {
-        const executed = await runMigrationsLocked(migrator);
-        const logger = new Logger('Migrations');
-        for (const migration of executed) logger.log(`executed ${migration.name}`);
-      } finally {
-        await migrator.destroy();
+    dataSourceFactory: async (options) => {
+      const { migrationsRun, ...rest } = options as typeof options & { migrationsRun?: boolean };
+      if (migrationsRun) {
+        // The same database and entities, without the pool's limits and outage hooks.
+        const migrator = await new DataSource({
+          ...rest,
+          migrationsRun: false,
+          poolErrorHandler: undefined,
+          extra: { max: 2 },
+        } as any).initialize();
+        try {
+          const executed = await runMigrationsLocked(migrator);
+          const logger = new Logger('Migrations');
+          for (const migration of executed) logger.log(`executed ${migration.name}`);
+        } finally {
+          await migrator.destroy();
+        }
       }
-    }
-    return new DataSource({ ...rest, migrationsRun: false } as any).initialize();
-  },
-});
+      return new DataSource({ ...rest, migrationsRun: false } as any).initialize();
+    },
+  });

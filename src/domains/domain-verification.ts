@@ -3,10 +3,11 @@ import { DataSource } from 'typeorm';
 import { assertAccess } from '../access/access-level';
 import type { Principal } from '../access/principal';
 import { AppConfig } from '../config/app-config';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { isHostname } from '../tracking-pages/subdomain';
 import { DNS_LOOKUP, DnsLookup, normalizeName } from './dns-lookup';
 import { TXT_PREFIX, judgeDomain, txtProof } from './domain-check';
+import type { DomainVerificationState } from './domain-verification.output';
 import type { DomainVerifyInput } from './domain-verify.input';
 import { TLS_PROBE, TlsProbe } from './tls-probe';
 
@@ -29,7 +30,7 @@ export class DomainVerification {
     @Inject(TLS_PROBE) private readonly tls: TlsProbe,
   ) {}
 
-  async verify(principal: Principal, input: DomainVerifyInput) {
+  async verify(principal: Principal, input: DomainVerifyInput): Promise<DomainVerificationState> {
     const domain = normalizeName(input.domain);
     if (!isHostname(domain))
       throw ValidationError.of(

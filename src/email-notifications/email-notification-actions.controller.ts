@@ -11,6 +11,11 @@ import {
   NotificationSendTestInput,
 } from './email-notification-actions.input';
 import { EmailNotificationActions } from './email-notification-actions.service';
+import {
+  EmailNotificationPreview,
+  EmailNotificationResetDefaults,
+  EmailNotificationSendTest,
+} from './email-notification-actions.output';
 import { EmailNotification } from './email-notification.entity';
 
 /**
@@ -25,8 +30,6 @@ const templateWorkspace = unlessInvisible(async (ctx) =>
 );
 const resetWorkspace = unlessInvisible(fromInput(Workspace, 'id', 'workspace'));
 
-const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
-
 /** Actions on e-mail notifications (bodies take ids or IRIs). */
 @Controller()
 export class EmailNotificationActionsController {
@@ -37,9 +40,9 @@ export class EmailNotificationActionsController {
     path: '/email_notifications/preview',
     summary: 'Renders an e-mail notification or a draft.',
     description:
-      'Renders the notification `id`, or a draft of `workspace` (`event`, `subject`, `body`), with the values of `shipment` or sample ones. Answers `{subject, html, text}`. 422 for an unknown template variable, a reference the caller cannot see, or a shipment of another workspace.',
+      'Renders the notification `id`, or a draft of `workspace`, with the values of `shipment` or sample ones. Answers `{subject, html, text}`.',
     input: NotificationPreviewInput,
-    output: JSON_OUT,
+    output: { json: EmailNotificationPreview },
     access: 'workspace:read',
     workspace: templateWorkspace,
   })
@@ -53,9 +56,9 @@ export class EmailNotificationActionsController {
     path: '/email_notifications/send_test',
     summary: 'Sends a rendered notification as a test e-mail.',
     description:
-      'Renders like `preview` and sends it now to `email` (default: the caller), through the workspace\u2019s SMTP credentials when it has some. Only to the caller\u2019s own verified address or a verified member of the team, within a budget per caller (429). Answers `{sent, to, subject}`; 502 when the mail server does not take it (naming a workspace\u2019s server and why, never its secrets).',
+      'Renders like `preview` and sends it now to `email` (default: the caller), through the workspace’s SMTP credentials when it has some. Only to verified addresses of the caller or the team, within a budget per caller.',
     input: NotificationSendTestInput,
-    output: JSON_OUT,
+    output: { json: EmailNotificationSendTest },
     access: 'workspace:write',
     workspace: templateWorkspace,
   })
@@ -71,7 +74,7 @@ export class EmailNotificationActionsController {
     description:
       'Replaces the system notifications of the workspace `id` (or `workspace`) with the defaults, one per main status event, and keeps the ones users made. Answers `{workspace, emailNotifications}`.',
     input: NotificationResetInput,
-    output: JSON_OUT,
+    output: { json: EmailNotificationResetDefaults },
     access: 'workspace:write',
     workspace: resetWorkspace,
   })

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isEmail } from 'class-validator';
-import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { Violation, ViolationCodes } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { TEMPLATE_VARIABLES, unknownVariables } from './email-template';
 import { EmailNotification } from './email-notification.entity';

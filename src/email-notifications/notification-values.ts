@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { formatDateTime } from '../hydra/serialization/record-reader';
-import { publicBaseUrl } from '../mail/links';
+import { publicBaseUrl } from '../config/public-base-url';
 import { TrackingPageLinksService } from '../tracking-pages/tracking-page-links.service';
 import { findTrackingStatus } from '../tracking/statuses';
 import type { TemplateValues } from './email-template';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { canWriteWorkspace, type Principal } from '../access/principal';
-import { ForbiddenError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ForbiddenError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { RateBudgets } from '../rate-limit/rate-budget';
 
 /** Test e-mails one caller may send per window. */

@@ -2,11 +2,11 @@ import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { NotFoundError } from '../hydra/errors/api-errors';
-import { QueryParams } from '../hydra/query/query-params';
+import { typedJson, typedList } from '../hydra/actions/action-result';
+import { NotFoundError } from '../common/errors/api-errors';
+import { QueryParams } from '../hydra/core/query-params';
+import { EntityTypeOutput } from './entity-type.output';
 import { EntityTypesService } from './entity-types.service';
-
-const ENTITY_TYPE = { type: 'object', additionalProperties: true };
 
 /**
  * `GET /entity_types`, `GET /entity_types/{id}`: the entities that carry custom fields, with
@@ -21,29 +21,13 @@ export class EntityTypesController {
     path: '/entity_types',
     summary: 'Lists the entities that carry custom fields, with their field layout.',
     description:
-      '`?workspace=<id>` includes that workspace\u2019s custom fields and default layout. A JSON-LD collection (`hydra:member`), a bare array in JSON. Any signed-in member may read.',
-    output: {
-      json: {
-        type: 'object',
-        properties: { 'hydra:member': { type: 'array', items: ENTITY_TYPE } },
-      },
-    },
+      'A JSON-LD collection (a bare array in JSON) of the entities that carry custom fields. `?workspace=<id>` includes that workspace’s custom fields and default layout.',
+    output: { json: [EntityTypeOutput] },
     access: 'workspace:read',
   })
   async list(_input: unknown, principal: Principal, context: ActionContext) {
     const members = await this.types.all(principal, QueryParams.fromUrl(context.url));
-    if (context.format === 'json') return members;
-    return {
-      '@context': '/contexts/EntityType',
-      '@id': '/entity_types',
-      '@type': 'hydra:Collection',
-      'hydra:member': members.map((m) => ({
-        '@id': `/entity_types/${m.id}`,
-        '@type': 'EntityType',
-        ...m,
-      })),
-      'hydra:totalItems': members.length,
-    };
+    return typedList(context, 'EntityType', members, (m) => `/entity_types/${m.id}`);
   }
 
   @Action({
@@ -52,7 +36,7 @@ export class EntityTypesController {
     summary: 'Reads one entity type (`orders`, `shipments`) with its field layout.',
     description:
       '`?workspace=<id>` includes that workspace\u2019s custom fields and default layout; 404 for an unknown entity. Any signed-in member may read.',
-    output: { json: ENTITY_TYPE },
+    output: { json: EntityTypeOutput },
     access: 'workspace:read',
   })
   async get(_input: unknown, principal: Principal, context: ActionContext) {
@@ -61,12 +45,6 @@ export class EntityTypesController {
       (m) => m.id === id,
     );
     if (!member) throw new NotFoundError();
-    if (context.format === 'json') return member;
-    return {
-      '@context': '/contexts/EntityType',
-      '@id': `/entity_types/${id}`,
-      '@type': 'EntityType',
-      ...member,
-    };
+    return typedJson(context, 'EntityType', member, `/entity_types/${id}`);
   }
 }

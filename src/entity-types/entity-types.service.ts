@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
-import { identifierFrom } from '../hydra/filters/filter';
-import type { QueryParams } from '../hydra/query/query-params';
+import { identifierFrom } from '../hydra/core/identifiers';
+import type { QueryParams } from '../hydra/core/query-params';
 import { CUSTOM_FIELD_ENTITIES } from '../fields/custom-field-values';
 import { FieldsLayoutsService } from '../fields/fields-layouts.service';
 import { FieldsService } from '../fields/fields.service';

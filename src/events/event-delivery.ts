@@ -1,5 +1,5 @@
 import { pausePoint } from '../common/pause-point';
-import { PeriodicTask } from '../jobs/periodic-task';
+import { PeriodicTask } from '../common/periodic-task';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';

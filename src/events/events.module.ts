@@ -12,8 +12,13 @@ import { EventDelivery } from './event-delivery';
 import { EventDeliveryStore } from './event-delivery-store';
 import { EventDispatch } from './event-dispatch';
 import { OUTBOX_RETENTION, OutboxStore } from './outbox-store';
+import { WRITE_TRANSACTION_OPENED } from '../hydra/write/transaction-rules';
+import { ignoredWebhookRule } from './ignored-webhook.rule';
 
-/** Delivery of the outbox to webhook workflows, e-mail notifications and in-app notices. */
+/**
+ * Delivery of the outbox to webhook workflows, e-mail notifications and in-app notices; the
+ * writes' `?ignoreWebhookId=` rule.
+ */
 @Module({
   imports: [
     WebhooksModule,
@@ -31,6 +36,7 @@ import { OUTBOX_RETENTION, OutboxStore } from './outbox-store';
     OutboxStore,
     EventDeliveryStore,
     { provide: RETENTION_RULES, useValue: OUTBOX_RETENTION },
+    { provide: WRITE_TRANSACTION_OPENED, useValue: ignoredWebhookRule },
   ],
   exports: [EventDelivery, OutboxStore, EventDeliveryStore],
 })

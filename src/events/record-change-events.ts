@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DataProvider } from '../hydra/collection/data-provider';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import { SqlQuery } from '../hydra/query/sql-query';
+import { SqlQuery } from '../hydra/core/sql-query';
 import { changedFields } from '../shipments/shipment-changes';
 import {
   INDIRECT_CAUSE,

@@ -1,4 +1,4 @@
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { exportFilters, exportRequest } from './export-request';
 
 function statusOf(fn: () => unknown): number {

@@ -1,5 +1,5 @@
-import { BadRequestError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { QueryParams } from '../hydra/query/query-params';
+import { BadRequestError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import { QueryParams } from '../hydra/core/query-params';
 import { typeError } from '../hydra/write/denormalizer';
 import { optionalString } from '../lookups/request-fields';
 import { EXPORT_ENTITIES, EXPORT_FORMATS } from './export.entity';

@@ -22,15 +22,15 @@ export class ExportsController {
     path: '/export',
     summary: 'Exports the shipments or orders matching a collection query to a CSV file.',
     description:
-      'Answers the export (status `queued`, `message`, `link` null) at once; a job writes every matching row (`filters`/`params` are the collection\u2019s query parameters; paging is ignored) and notifies the caller (tag `export`). Searches all of the caller\u2019s workspaces, or the one `workspaceId`/`workspace` names (404 when the caller does not see it). Any member who may read the records may export them. 400 for wrong JSON types, 422 for a missing or unknown entity or format.',
+      'Answers the queued export at once; a job writes every row the collection query (`filters`/`params`) matches and notifies the caller (tag `export`). Searches the caller’s workspaces, or the one `workspaceId` names.',
     input: ExportInput,
     output: { item: Export },
     formats: ['jsonld', 'json'],
     access: 'workspace:read',
     workspace: scopedWorkspace,
   })
-  create(input: ExportInput, principal: Principal, context: ActionContext) {
-    return this.exports.queue(principal, exportRequest({ ...input }), context.located[0]);
+  create(input: ExportInput, principal: Principal, context: ActionContext<'workspace?'>) {
+    return this.exports.queue(principal, exportRequest({ ...input }), context.workspaceId);
   }
 
   /**

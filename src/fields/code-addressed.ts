@@ -3,13 +3,14 @@ import type { Principal } from '../access/principal';
 import { query } from '../database/query';
 import type { DataProvider } from '../hydra/collection/data-provider';
 import { applyTenancy } from '../hydra/collection/tenancy';
-import { BadRequestError } from '../hydra/errors/api-errors';
-import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
+import { BadRequestError } from '../common/errors/api-errors';
+import type { ResourceMeta } from '../hydra/core/resource-meta';
 import type { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import { ResolvedPath, resolvePropertyPath } from '../hydra/query/property-path';
-import type { QueryParams } from '../hydra/query/query-params';
-import { SqlQuery } from '../hydra/query/sql-query';
-import type { ApiRecord } from '../hydra/serialization/record-reader';
+import { resolvePropertyPath } from '../hydra/query/property-path';
+import { ResolvedPath } from '../hydra/core/filter';
+import type { QueryParams } from '../hydra/core/query-params';
+import { SqlQuery } from '../hydra/core/sql-query';
+import type { ApiRecord } from '../hydra/core/api-record';
 
 export interface StoredRecord {
   /** The row's uuid (the record's IRI uses its code). */

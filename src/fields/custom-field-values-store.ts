@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { queryOne, query, type SqlRunner } from '../database/query';
-import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
-import { quoteIdent } from '../hydra/query/sql-query';
+import type { ResourceMeta } from '../hydra/core/resource-meta';
+import { quoteIdent } from '../hydra/core/sql-query';
 
 /** A record's custom field values as stored, with its workspace. */
 export interface StoredValues {

@@ -1,6 +1,6 @@
 import { isEmail } from 'class-validator';
 import { isValidPhoneNumber } from 'libphonenumber-js';
-import { ViolationCodes, type Violation } from '../hydra/errors/api-errors';
+import { ViolationCodes, type Violation } from '../common/errors/api-errors';
 
 export const FIELD_TYPES = [
   'text',

@@ -1,5 +1,5 @@
-import type { Filter, FilterApplyContext, SearchVariable } from '../hydra/filters/filter';
-import { identifierFrom, isStorableText } from '../hydra/filters/filter';
+import type { Filter, FilterApplyContext, SearchVariable } from '../hydra/core/filter';
+import { identifierFrom, isStorableText } from '../hydra/core/identifiers';
 
 /**
  * The query parameters of `GET /fields` besides `workspace.id`: `entity` (required; `orders`

@@ -12,6 +12,7 @@ import { Choice, MaxLength, NotBlank, Regex } from '../hydra/validation/constrai
 import { Workspace } from '../workspaces/workspace.entity';
 import { FieldListParameters } from './field-list-parameters';
 import { CUSTOM_FIELD_ENTITIES, FIELD_TYPES, type SelectOptions } from './custom-field-values';
+import { SelectOptionsOutput } from './field.output';
 
 export const FIELD_CODE_PATTERN = /^[a-zA-Z][a-zA-Z_\d]*$/;
 
@@ -79,7 +80,12 @@ export class Field {
   @Column('boolean', { nullable: true })
   sorting: boolean | null;
 
-  @ApiProperty({ writable: ['post', 'put'], type: 'object', nullable: true })
+  @ApiProperty({
+    writable: ['post', 'put'],
+    type: 'object',
+    of: () => SelectOptionsOutput,
+    nullable: true,
+  })
   @Column('jsonb', { nullable: true })
   selectOptions: SelectOptions | null;
 

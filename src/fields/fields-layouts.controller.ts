@@ -2,7 +2,7 @@ import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
-import { QueryParams } from '../hydra/query/query-params';
+import { QueryParams } from '../hydra/core/query-params';
 import { FieldsLayout } from './fields-layout.entity';
 import { FieldsLayoutsService } from './fields-layouts.service';
 
@@ -61,7 +61,8 @@ export class FieldsLayoutsController {
     method: 'PUT',
     path: '/fields_layouts/:code',
     summary: 'Replaces a field layout.',
-    description: `No \`fields\` means an empty layout. ${BY_CODE} Needs write access to the layout\u2019s workspace (read-only members: 403).`,
+    description:
+      'Replaces the layout found by code among the caller’s workspaces (`?workspace=` picks one when several have it). No `fields` means an empty layout.',
     input: FieldsLayout,
     output: { item: FieldsLayout },
     access: 'workspace:write',

@@ -7,13 +7,12 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
-import { itemIdentifier } from '../hydra/metadata/resource-identifier';
-import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
+} from '../common/errors/api-errors';
+import { identifierFrom, itemIdentifier } from '../hydra/core/identifiers';
+import type { ResourceMeta } from '../hydra/core/resource-meta';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { QueryParams } from '../hydra/query/query-params';
-import type { ApiRecord } from '../hydra/serialization/record-reader';
+import type { QueryParams } from '../hydra/core/query-params';
+import type { ApiRecord } from '../hydra/core/api-record';
 import { validateEntity } from '../hydra/validation/validate-entity';
 import { Denormalizer } from '../hydra/write/denormalizer';
 import {

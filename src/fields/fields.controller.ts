@@ -3,10 +3,10 @@ import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { CollectionPage } from '../hydra/actions/action-result';
-import { parsePagination } from '../hydra/collection/pagination';
-import { BadRequestError, ValidationError } from '../hydra/errors/api-errors';
+import { parsePagination } from '../hydra/query/pagination';
+import { BadRequestError, ValidationError } from '../common/errors/api-errors';
 import { parseBoolean } from '../hydra/filters/filter';
-import { QueryParams } from '../hydra/query/query-params';
+import { QueryParams } from '../hydra/core/query-params';
 import { CUSTOM_FIELD_ENTITIES } from './custom-field-values';
 import { Field } from './field.entity';
 import { FieldsService } from './fields.service';
@@ -32,7 +32,7 @@ export class FieldsController {
     path: '/fields',
     summary: 'Lists the built-in and custom fields of an entity.',
     description:
-      'Needs `?entity=` (shipments, orders, ...; 400 when missing or unknown). Built-in fields first, then the custom fields of the caller\u2019s workspaces (`workspace`, `code` ... filters); `primary=true` only built-in ones, `primary=false` only custom ones. Any member may read.',
+      'The built-in fields of `?entity=` first, then the custom fields of the caller’s workspaces (filtered by `workspace`, `code` and others). `primary=true` lists built-in fields only, `primary=false` custom ones only.',
     output: { collection: Field },
     access: 'workspace:read',
   })
@@ -91,7 +91,8 @@ export class FieldsController {
     method: 'PUT',
     path: '/fields/:code',
     summary: 'Replaces a custom field.',
-    description: `Members left out go back to empty; \`fieldType\` is kept. ${BY_CODE} Built-in fields cannot be changed (422). Needs write access to the field\u2019s workspace (read-only members: 403).`,
+    description:
+      'Replaces the custom field found by code among the caller’s workspaces (`?workspace=` and `?entity=` pick one when several have it); members left out go back to empty. Built-in fields cannot be changed.',
     input: Field,
     output: { item: Field },
     access: 'workspace:write',
@@ -106,7 +107,8 @@ export class FieldsController {
     method: 'DELETE',
     path: '/fields/:code',
     summary: 'Deletes a custom field and its values.',
-    description: `Removes the definition and its values from the records of its entity. ${BY_CODE} Built-in fields cannot be removed (422). Needs write access to the field\u2019s workspace (read-only members: 403).`,
+    description:
+      'Removes the custom field found by code among the caller’s workspaces, and its values from the records of its entity. Built-in fields cannot be removed.',
     output: 'none',
     access: 'workspace:write',
   })

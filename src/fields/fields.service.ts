@@ -7,13 +7,13 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
-import { itemIdentifier } from '../hydra/metadata/resource-identifier';
-import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
+} from '../common/errors/api-errors';
+import { itemIdentifier } from '../hydra/core/identifiers';
+import type { ResourceMeta } from '../hydra/core/resource-meta';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { QueryParams } from '../hydra/query/query-params';
-import { SqlQuery } from '../hydra/query/sql-query';
-import type { ApiRecord } from '../hydra/serialization/record-reader';
+import type { QueryParams } from '../hydra/core/query-params';
+import { SqlQuery } from '../hydra/core/sql-query';
+import type { ApiRecord } from '../hydra/core/api-record';
 import { validateEntity } from '../hydra/validation/validate-entity';
 import { Denormalizer, typeError } from '../hydra/write/denormalizer';
 import {

@@ -1,8 +1,8 @@
 import { getMetadataStorage } from 'class-validator';
-import type { PropertyMeta, ResourceMeta } from '../hydra/metadata/resource-metadata';
+import type { PropertyMeta, ResourceMeta } from '../hydra/core/resource-meta';
 import type { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { searchVariables } from '../hydra/metadata/search-variables';
-import type { ApiRecord } from '../hydra/serialization/record-reader';
+import type { ApiRecord } from '../hydra/core/api-record';
 import type { FieldType, SelectOptions } from './custom-field-values';
 
 /** Properties that are not fields of the entity as a user sees it. */

@@ -3,7 +3,7 @@ import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
 import { DataSource } from 'typeorm';
 import { ApiOperation } from '@nestjs/swagger';
 import { Access } from '../access/access.decorator';
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { DATABASE_RETRY_AFTER } from '../database/outage/database-failure';
 import { DatabaseOutage } from '../database/outage/database-outage';
 import { pingDatabase } from './database-ping';

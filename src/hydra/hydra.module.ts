@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
-import { AccessTargets } from './actions/access-targets';
+import { AccessTargets } from './collection/access-targets';
 import { HydraInterceptor } from './actions/hydra.interceptor';
 import { DataProvider } from './collection/data-provider';
 import { MaintainedCountSweeper } from './collection/maintained-count-sweeper';
@@ -8,7 +8,7 @@ import { HydraApi } from './controller/hydra-api';
 import { HydraDocsController } from './docs/docs.controller';
 import { MultipartReader } from './serialization/multipart-reader';
 import { ResourceRegistry } from './metadata/resource-registry';
-import { Responder } from './serialization/responder';
+import { Responder } from './actions/responder';
 import { Denormalizer } from './write/denormalizer';
 import { PropertyValidators } from './write/property-validators';
 import { ResourceWriter } from './write/resource-writer';

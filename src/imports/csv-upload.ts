@@ -1,5 +1,5 @@
 import type { UploadedFile } from '../hydra/actions/action-declaration';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { decodeCsvText } from './csv-table';
 
 /** A CSV document sent with a request: an uploaded file or text in a body field. */

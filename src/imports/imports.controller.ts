@@ -7,13 +7,11 @@ import { typedJson } from '../hydra/actions/action-result';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Import } from './import.entity';
 import { ImportInput } from './import.input';
+import { ImportPreUpload } from './import.output';
 import { ImportsService } from './imports.service';
 
 /** Imports write the workspace they name; one the caller cannot see is the reference's 422. */
 const importWorkspace = visibleFromInput(Workspace, 'workspace');
-
-const INPUT =
-  'The CSV comes as the multipart file `file` or the text `content`, with the `workspace` (id or IRI) and optionally the `entity` (shipments or orders; guessed from the columns otherwise). Needs write access to the workspace (read-only members: 403). 400 for wrong types, 422 for a blank or unknown workspace ("Item not found"), no CSV, an empty file, malformed CSV (at `file` or `content`) or an unknown entity.';
 
 /** `POST /imports/pre-upload` and `POST /imports`; progress at `GET /imports/{id}`. */
 @Controller()
@@ -25,14 +23,15 @@ export class ImportsController {
     method: 'POST',
     path: '/imports/pre-upload',
     summary: 'Previews a CSV import: columns, first rows and a suggested mapping.',
-    description: `Answers the headers, delimiter, row count, a preview of the first rows, the suggested column mapping and the entity\u2019s fields; nothing is stored. ${INPUT}`,
+    description:
+      'Answers the headers, delimiter, row count, first rows, suggested column mapping and the entity’s fields of a CSV (`file` or `content`) for the `workspace`. Nothing is stored.',
     input: ImportInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: ImportPreUpload },
     access: 'workspace:write',
     workspace: importWorkspace,
   })
-  preUpload(input: ImportInput, _principal: Principal, context: ActionContext) {
-    const preview = this.imports.preview(input, context.files, context.located[0]);
+  preUpload(input: ImportInput, _principal: Principal, context: ActionContext<'workspace?'>) {
+    const preview = this.imports.preview(input, context.files, context.workspaceId);
     return typedJson(context, 'ImportPreUpload', preview);
   }
 
@@ -41,14 +40,15 @@ export class ImportsController {
     method: 'POST',
     path: '/imports',
     summary: 'Starts a CSV import of shipments or orders.',
-    description: `Stores the import with its checked \`mapping\` ({column: field}, JSON text in a multipart form; default: the suggested one) and queues it; answers the Import (201), whose progress and refused rows \`GET /imports/{id}\` shows. Each row goes through the resource\u2019s own write rules. ${INPUT} 400 for a mapping that is not an object, 422 for one that cannot be applied (at \`mapping[column]\`).`,
+    description:
+      'Stores the import of a CSV (`file` or `content`) into the `workspace` with its checked `mapping` (default: the suggested one), queues it, and answers the Import (201). Each row goes through the resource’s own write rules.',
     input: ImportInput,
     output: { item: Import },
     status: 201,
     access: 'workspace:write',
     workspace: importWorkspace,
   })
-  create(input: ImportInput, principal: Principal, context: ActionContext) {
-    return this.imports.start(principal, input, context.files, context.located[0]);
+  create(input: ImportInput, principal: Principal, context: ActionContext<'workspace?'>) {
+    return this.imports.start(principal, input, context.files, context.workspaceId);
   }
 }

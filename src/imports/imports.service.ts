@@ -9,8 +9,8 @@ import {
   BadRequestError,
   ValidationError,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
-import type { ResourceHooks } from '../hydra/write/resource-hooks';
+} from '../common/errors/api-errors';
+import type { ResourceHooks } from '../hydra/core/resource-hooks';
 import { JobQueue } from '../jobs/job-queue';
 import { NotificationsService } from '../notifications/notifications.service';
 import { Order } from '../orders/order.entity';
@@ -21,6 +21,7 @@ import { CsvTable, CsvTableError, readCsvTable } from './csv-table';
 import type { UploadedFile } from '../hydra/actions/action-declaration';
 import { CsvUpload, csvUpload } from './csv-upload';
 import type { ImportInput } from './import.input';
+import type { ImportPreUpload } from './import.output';
 import {
   IMPORT_FIELDS,
   ImportEntity,
@@ -90,7 +91,7 @@ export class ImportsService {
     input: ImportInput,
     files: Readonly<Record<string, readonly UploadedFile[]>>,
     workspaceId: string | undefined,
-  ): Record<string, unknown> {
+  ): ImportPreUpload {
     const { entity, upload, table } = this.readRequest(input, files, workspaceId);
     return {
       workspace: `/workspaces/${workspaceId}`,

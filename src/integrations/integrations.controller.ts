@@ -14,9 +14,8 @@ import { Workspace } from '../workspaces/workspace.entity';
 import { IntegrationSecretGuard } from './integration-secret.guard';
 import { IntegrationWorkspaces } from './integration-workspaces';
 import { IntegrationWorkspaceInput, StorefrontRegisterInput } from './integrations.input';
+import { IntegrationWorkspaceResponse, StorefrontRegisterResponse } from './integrations.output';
 import { StorefrontRegistration } from './storefront-registration';
-
-const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
 
 /** The shared secret of the server-to-server routes (checked first), and their 403. */
 const SecretDocs = () =>
@@ -29,9 +28,6 @@ const SecretDocs = () =>
     }),
     ApiResponse({ status: 403, description: 'Invalid or missing integration secret.' }),
   );
-
-const LINK_DESCRIPTION = (what: string) =>
-  `Server to server: the app sends \`X-Integration-Secret: INTEGRATION_SECRET\` (403 without it or with a wrong one; a user token is no substitute). Links ${what} \`tokenId\` to the workspace \`workspaceId\` (id or IRI), moving it there when it was linked elsewhere, and answers \`{teamId, workspaceId, workflowId}\` (201; \`workflowId\` is null: links are recorded in integration_link). 422 for a blank \`tokenId\` or an unknown workspace; 400 for wrong types.`;
 
 /**
  * Integrations (spec "Integrations"): sign-up from the storefront app, and the apps' links of
@@ -53,9 +49,9 @@ export class IntegrationsController {
     path: '/integration/storefront/register',
     summary: 'Signs a merchant up from the storefront app.',
     description:
-      'Public: the merchant who installed the app in a shop (`tokenId`) creates an account, a team, its first workspace with a tracking page at `subdomain`, and the shop is linked to it, in one transaction. An installation registers once (a replay is a 422 on `tokenId`, even after its workspace is gone). When the address is the shop\u2019s own and new, the account is verified and the answer (201) carries `{accessToken, refreshToken, user, team, workspace, workflowId}` so the app continues as the user. Otherwise the answer (201) is the same whether or not the address has an account: tokens, team and workspace null, and a mail to the address, with a code that finishes the registration (`POST /security/verify-email` signs in) or, for an address that has an account, a notice (nothing is created). 422 for blank, long or malformed values (all listed), an installation the storefront app does not know or already used, a shop already linked, or a taken subdomain; 400 for wrong types; 502/503 when the storefront app is unavailable or not configured. Within a budget per client address and per e-mail address (429 with Retry-After beyond it; a malformed request spends nothing).',
+      'The merchant who installed the app in a shop (`tokenId`) gets an account, a team, a workspace with a tracking page at `subdomain`, and the shop linked to it, in one transaction. Answers `{accessToken, refreshToken, user, team, workspace, workflowId}` (201).',
     input: StorefrontRegisterInput,
-    output: JSON_OUT,
+    output: { json: StorefrontRegisterResponse },
     status: 201,
     access: 'public',
   })
@@ -92,9 +88,10 @@ export class IntegrationsController {
     method: 'POST',
     path: '/integration-secure/storefront/workspace',
     summary: 'Links a storefront installation to a workspace.',
-    description: `${LINK_DESCRIPTION('the storefront installation')} The installation must be known to the storefront app (422 else; 502/503 when the app is unavailable or not configured).`,
+    description:
+      'Server to server (`X-Integration-Secret`): links the storefront installation `tokenId` to the workspace `workspaceId`, moving it when it was linked elsewhere. Answers `{teamId, workspaceId, workflowId}` (201).',
     input: IntegrationWorkspaceInput,
-    output: JSON_OUT,
+    output: { json: IntegrationWorkspaceResponse },
     status: 201,
     access: 'public',
   })
@@ -112,9 +109,10 @@ export class IntegrationsController {
     method: 'POST',
     path: '/integration-secure/marketing_provider/workspace',
     summary: 'Links a marketing provider account to a workspace.',
-    description: `${LINK_DESCRIPTION('the marketing account')} \`accountName\` (optional) names the account.`,
+    description:
+      'Server to server (`X-Integration-Secret`): links the marketing account `tokenId` (named `accountName`) to the workspace `workspaceId`, moving it when it was linked elsewhere. Answers `{teamId, workspaceId, workflowId}` (201).',
     input: IntegrationWorkspaceInput,
-    output: JSON_OUT,
+    output: { json: IntegrationWorkspaceResponse },
     status: 201,
     access: 'public',
   })

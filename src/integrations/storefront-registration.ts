@@ -7,7 +7,7 @@ import { hashPassword } from '../auth/password-hasher';
 import { hashToken } from '../auth/secret-token';
 import { TokenIssuer, TokenResponse } from '../auth/token-issuer';
 import { AppConfig } from '../config/app-config';
-import { ApiError, ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { typeError } from '../hydra/write/denormalizer';
 import { ResourceWriter } from '../hydra/write/resource-writer';

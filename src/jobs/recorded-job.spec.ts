@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
-import { NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError } from '../common/errors/api-errors';
 import { runRecordedJob, type RecordedJob } from './recorded-job';
 
 describe('runRecordedJob', () => {

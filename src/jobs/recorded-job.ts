@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { DataSource, EntityManager } from 'typeorm';
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { RecordedJobStore, type RecordedJobTable } from './recorded-job-store';
 
 /**

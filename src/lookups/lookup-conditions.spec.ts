@@ -1,4 +1,4 @@
-import { SqlQuery } from '../hydra/query/sql-query';
+import { SqlQuery } from '../hydra/core/sql-query';
 import { lookupCondition } from './lookup-conditions';
 import { lookupCriteria } from './lookup-criteria';
 

@@ -1,5 +1,5 @@
-import { isStorableText } from '../hydra/filters/filter';
-import type { SqlQuery } from '../hydra/query/sql-query';
+import { isStorableText } from '../hydra/core/identifiers';
+import type { SqlQuery } from '../hydra/core/sql-query';
 import { orderLookupSql } from '../orders/order-lookup-sql';
 import { shipmentLookupSql } from '../shipments/shipment-lookup-sql';
 import type { LookupCriteria } from './lookup-criteria';

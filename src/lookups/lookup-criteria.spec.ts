@@ -1,4 +1,4 @@
-import { ApiError, ValidationError } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError } from '../common/errors/api-errors';
 import { lookupCriteria, phoneSuffix } from './lookup-criteria';
 
 describe('phoneSuffix', () => {

@@ -1,5 +1,5 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js';
-import { ValidationError, ViolationCodes, type Violation } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes, type Violation } from '../common/errors/api-errors';
 import { optionalString } from './request-fields';
 
 /** The fewest trailing digits a phone look-up compares: shorter numbers match too much. */

@@ -10,9 +10,6 @@ import { type LookupEntity, lookupCondition } from './lookup-conditions';
 import { lookupCriteria } from './lookup-criteria';
 import { LookupInput } from './lookup.input';
 
-const DESCRIPTION =
-  'Every given criterion (`trackingNumber`, `orderNumber`, `email`, `phoneNumber`) must match; `query` is one value matched against all four. E-mails and tracking numbers compare without case, phone numbers by their national digits. Searches all of the caller\u2019s workspaces, or the one `workspaceId`/`workspace` names (404 when the caller does not see it). Answers a page of the collection, ordered and paged like it (`?page=`, `?itemsPerPage=` and its filters work on the query string). 400 for a non-string criterion, 422 when no usable criterion is given or a phone number has fewer than 6 digits.';
-
 /** `POST /shipments/lookup` and `POST /orders/lookup`: the caller's records matching a search. */
 @Controller()
 export class LookupsController {
@@ -20,14 +17,19 @@ export class LookupsController {
     method: 'POST',
     path: '/shipments/lookup',
     summary: 'Finds shipments by tracking number, order number, e-mail or phone number.',
-    description: `${DESCRIPTION} A shipment matches an order number through its \`orderNumbers\`.`,
+    description:
+      'Every given criterion (`trackingNumber`, `orderNumber`, `email`, `phoneNumber`; `query` matches any) must match, in the caller’s workspaces or the one `workspaceId` names. Answers a page of the collection, ordered, paged and filtered like it.',
     input: LookupInput,
     output: { collection: Shipment },
     formats: ['jsonld', 'json'],
     access: 'workspace:read',
     workspace: scopedWorkspace,
   })
-  shipments(input: LookupInput, principal: Principal, context: ActionContext): CollectionQuery {
+  shipments(
+    input: LookupInput,
+    principal: Principal,
+    context: ActionContext<'workspace?'>,
+  ): CollectionQuery {
     return lookup('shipments', input, principal, context);
   }
 
@@ -35,14 +37,19 @@ export class LookupsController {
     method: 'POST',
     path: '/orders/lookup',
     summary: 'Finds orders by order number, tracking number, e-mail or phone number.',
-    description: `${DESCRIPTION} An order matches a tracking number through its shipments.`,
+    description:
+      'Every given criterion (`trackingNumber`, `orderNumber`, `email`, `phoneNumber`; `query` matches any) must match, in the caller’s workspaces or the one `workspaceId` names. Answers a page of the collection, ordered, paged and filtered like it.',
     input: LookupInput,
     output: { collection: Order },
     formats: ['jsonld', 'json'],
     access: 'workspace:read',
     workspace: scopedWorkspace,
   })
-  orders(input: LookupInput, principal: Principal, context: ActionContext): CollectionQuery {
+  orders(
+    input: LookupInput,
+    principal: Principal,
+    context: ActionContext<'workspace?'>,
+  ): CollectionQuery {
     return lookup('orders', input, principal, context);
   }
 }
@@ -51,10 +58,10 @@ function lookup(
   entity: LookupEntity,
   input: LookupInput,
   principal: Principal,
-  context: ActionContext,
+  context: ActionContext<'workspace?'>,
 ): CollectionQuery {
   const criteria = lookupCriteria({ ...input });
-  const workspaceId = context.located[0];
+  const workspaceId = context.workspaceId;
   return {
     scope: workspaceId ? [{ path: 'workspace', id: workspaceId }] : [],
     hooks: {

@@ -1,9 +1,5 @@
 import type { AppConfig } from '../config/app-config';
-
-/** Base URL of links in mail: PUBLIC_URL, else the local server. Never the request's Host. */
-export function publicBaseUrl(config: AppConfig): string {
-  return (config.publicUrl ?? `http://localhost:${config.port}`).replace(/\/+$/, '');
-}
+import { publicBaseUrl } from '../config/public-base-url';
 
 export function link(config: AppConfig, path: string, query: Record<string, string> = {}): string {
   const url = new URL(publicBaseUrl(config) + path);

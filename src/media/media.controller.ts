@@ -10,7 +10,7 @@ import {
   NotFoundError,
   ValidationError,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { Workspace } from '../workspaces/workspace.entity';
 import { FileStorage, STORAGE_KEY } from './file-storage';
 import { MediaUploadInput } from './media-upload.input';
@@ -54,7 +54,7 @@ export class MediaFilesController {
     path: '/media',
     summary: 'Uploads a file (an image for logos and pages, or any document).',
     description:
-      'A multipart/form-data body with the file in the part `file`; optional fields `workspace` (id or IRI of a workspace the caller may write: the media belongs to it at once) and `fileOriginalName` (the name to keep). Any signed-in user; with a workspace, full access to it (read-only members 403). Answers the Media record, whose `filePath` serves the bytes. Errors: 415 a body that is not multipart, 413 a file over the size limit, 400 wrong field types, 422 no file, an empty file, or a workspace the caller cannot see ("Item not found").',
+      'A multipart body with the file in the part `file`, and optionally the `workspace` it belongs to and the `fileOriginalName` to keep. Answers the Media record, whose `filePath` serves the bytes.',
     input: MediaUploadInput,
     output: { item: Media },
     status: 201,
@@ -62,9 +62,13 @@ export class MediaFilesController {
     workspace: visibleFromInput(Workspace, 'workspace'),
     uploads: true,
   })
-  async upload(input: MediaUploadInput, principal: Principal, context: ActionContext) {
+  async upload(
+    input: MediaUploadInput,
+    principal: Principal,
+    context: ActionContext<'workspace?'>,
+  ) {
     const file = uploadedFile(context);
-    const [workspaceId] = context.located;
+    const workspaceId = context.workspaceId;
     if (input.workspace && !workspaceId) {
       throw new ValidationError([
         {
@@ -90,7 +94,7 @@ export class MediaFilesController {
     path: '/media/files/:dir/:name',
     summary: 'Downloads a stored media file.',
     description:
-      'Public: the path (the Media record\u2019s `filePath`) holds a random UUID and is the capability. Streams the bytes with the stored media type, cached for a year; only verified images are shown inline, anything else is an attachment with a sandboxing Content-Security-Policy. 404 for an unknown or removed file.',
+      'Streams the bytes with the stored media type, cached for a year; the path (the Media record’s `filePath`) holds a random UUID and is the capability. Only verified images are shown inline, anything else is a sandboxed attachment.',
     output: { file: ['*/*'] },
     access: 'public',
   })

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { quoteIdent } from '../hydra/query/sql-query';
+import { quoteIdent } from '../hydra/core/sql-query';
 
 interface MediaReference {
   table: string;

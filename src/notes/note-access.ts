@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { Principal, canWriteWorkspace } from '../access/principal';
-import { ForbiddenError, NotFoundError } from '../hydra/errors/api-errors';
+import { ForbiddenError, NotFoundError } from '../common/errors/api-errors';
 
 export interface NoteOwner {
   workspaceId: string;

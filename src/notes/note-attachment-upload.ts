@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import type { UploadedFile } from '../hydra/actions/action-declaration';
 import { DataProvider } from '../hydra/collection/data-provider';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { Media } from '../media/media.entity';
 import { MediaService } from '../media/media.service';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeUnusedMedia } from '../media/unused-media';
 import { assertMayChange, noteOwner } from './note-access';
 import { NoteAttachment } from './note-attachment.entity';

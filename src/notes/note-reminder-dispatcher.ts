@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { PeriodicTask } from '../jobs/periodic-task';
+import { PeriodicTask } from '../common/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { userSeesWorkspaceSql } from '../workspaces/workspace-member-store';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ForbiddenError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { ForbiddenError, Violation, ViolationCodes } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { User } from '../users/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { noteOwner } from './note-access';

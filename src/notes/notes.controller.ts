@@ -35,7 +35,7 @@ export class NoteAttachmentUploadController {
     path: '/notes/:id/attachments',
     summary: 'Attaches a file to a note.',
     description:
-      'The file uploaded in the same request (multipart, field `file`) or already uploaded (`{"media": "/media/<id>"}`); answers the NoteAttachment (201). Needs write access to the note\u2019s workspace (read-only members: 403) and to be the note\u2019s author or a team admin (403); another tenant\u2019s note is 404. 422 without a file or media, for an empty file, a media the caller does not see, or a file already attached.',
+      'Attaches the file uploaded in the same request (multipart, `file`) or an uploaded media (`{"media": "/media/<id>"}`), and answers the NoteAttachment. Only the note’s author or a team admin may attach.',
     input: NoteAttachmentUploadInput,
     output: { item: NoteAttachment },
     status: 201,

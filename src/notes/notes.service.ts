@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { BadRequestError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
-import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
+import { BadRequestError, Violation, ViolationCodes } from '../common/errors/api-errors';
+import { identifierFrom } from '../hydra/core/identifiers';
+import type { ResourceMeta } from '../hydra/core/resource-meta';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { resolvePropertyPath } from '../hydra/query/property-path';
-import { SqlQuery, quoteIdent } from '../hydra/query/sql-query';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { SqlQuery, quoteIdent } from '../hydra/core/sql-query';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import type { EntityManager } from 'typeorm';
 import { MediaService } from '../media/media.service';
 import { User } from '../users/user.entity';

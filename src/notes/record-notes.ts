@@ -1,6 +1,6 @@
 import type { EntityManager } from 'typeorm';
-import { quoteIdent } from '../hydra/query/sql-query';
-import type { WriteContext } from '../hydra/write/resource-hooks';
+import { quoteIdent } from '../hydra/core/sql-query';
+import type { WriteContext } from '../hydra/core/resource-hooks';
 import { removeUnusedMedia } from '../media/unused-media';
 import { attachMedia } from '../media/workspace-media';
 

@@ -2,11 +2,12 @@ import { Controller } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import { Action } from '../hydra/actions/action.decorator';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { NotFoundError } from '../hydra/errors/api-errors';
-import { identifierFrom } from '../hydra/filters';
+import { NotFoundError } from '../common/errors/api-errors';
+import { identifierFrom } from '../hydra/core/identifiers';
 import { MarkAllAsReadInput, MarkAsReadInput } from './notification-actions.input';
 import { Notification } from './notification.entity';
 import { NotificationsService } from './notifications.service';
+import { MarkedAllAsRead, MarkedAsRead } from './notifications.output';
 
 export class NotificationsResourceController extends ResourceController(
   Notification,
@@ -25,7 +26,7 @@ export class NotificationActionsController {
     description:
       'The notifications `ids` (ids or IRIs), or all of the caller\u2019s when left out; answers `{markedAsRead}`. An id that is not one of the caller\u2019s notifications is 404 and nothing changes; 400 for a non-string id.',
     input: MarkAsReadInput,
-    output: { json: { type: 'object', properties: { markedAsRead: { type: 'integer' } } } },
+    output: { json: MarkedAsRead },
     access: 'user',
   })
   async markAsRead(input: MarkAsReadInput, principal: Principal) {
@@ -42,12 +43,7 @@ export class NotificationActionsController {
     description:
       'The reference\u2019s name; `userId` is optional and may only be the caller\u2019s own (404 otherwise). Answers 201 `{userId, markedAsRead}`.',
     input: MarkAllAsReadInput,
-    output: {
-      json: {
-        type: 'object',
-        properties: { userId: { type: 'string' }, markedAsRead: { type: 'integer' } },
-      },
-    },
+    output: { json: MarkedAllAsRead },
     status: 201,
     access: 'user',
   })

@@ -2,9 +2,9 @@ import { Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { query, type SqlRunner } from '../database/query';
-import { NotFoundError } from '../hydra/errors/api-errors';
-import { identifierFrom } from '../hydra/filters';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { NotFoundError } from '../common/errors/api-errors';
+import { identifierFrom } from '../hydra/core/identifiers';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import type { Notification } from './notification.entity';
 
 export interface NewNotification {

@@ -20,7 +20,7 @@ export class OauthClientsController extends ResourceController(OauthClient) {
     path: '/oauth_clients',
     summary: 'Registers an OAuth client of the caller.',
     description:
-      'Creates a client `{name, redirectUris}` owned by the caller (a verified account; redirect URIs https, or http on loopback). The answer is the only time its `secret` is shown; later reads mask it.',
+      'Creates a client `{name, redirectUris}` owned by the caller (a verified account; redirect URIs https, or http on loopback); the answer is the only time its `secret` is shown.',
     input: OauthClient,
     output: { item: OauthClient },
     status: 201,

@@ -1,4 +1,4 @@
-import { ViolationCodes, type Violation } from '../hydra/errors/api-errors';
+import { ViolationCodes, type Violation } from '../common/errors/api-errors';
 import type { CatalogueTeams } from '../products/product-store';
 import { blankToNull } from '../shipments/text-input';
 import type { OrderItem } from './order-item.entity';

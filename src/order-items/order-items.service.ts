@@ -4,8 +4,8 @@ import {
   type RecordSnapshot,
   type RecordsBefore,
 } from '../events/record-change-events';
-import type { Violation } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { Violation } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 import { orderIdsOf } from '../orders/order-aggregates';

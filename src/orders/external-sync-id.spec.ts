@@ -1,4 +1,4 @@
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { refuseDuplicateSyncId } from './external-sync-id';
 
 describe('refuseDuplicateSyncId', () => {

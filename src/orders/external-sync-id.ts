@@ -1,4 +1,4 @@
-import { BadRequestError } from '../hydra/errors/api-errors';
+import { BadRequestError } from '../common/errors/api-errors';
 
 /** Records a store integration syncs by the store's own id. */
 export type SyncedRecord = 'order' | 'order_item' | 'product';

@@ -1,6 +1,6 @@
-import { normalizeAddress } from '../common/address-rules';
-import { ViolationCodes, type Violation } from '../hydra/errors/api-errors';
-import type { WriteOperation } from '../hydra/metadata/decorators';
+import { normalizeAddress } from '../addresses/address-rules';
+import { ViolationCodes, type Violation } from '../common/errors/api-errors';
+import type { WriteOperation } from '../hydra/core/declaration';
 import { blankToNull } from '../shipments/text-input';
 import type { Order } from './order.entity';
 

@@ -1,8 +1,8 @@
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import type { RecordChangeEvents } from '../events/record-change-events';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import type { WriteContext } from '../hydra/write/resource-hooks';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import type { WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import type { ShipmentEvents } from '../shipments/shipment-events';
 import { linkShipmentsToOrder, unlinkShipmentsFromOrder } from '../shipments/shipment-orders';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
-import { ValidationError, Violation } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { ValidationError, Violation } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { ShipmentEvents } from '../shipments/shipment-events';
 import { linkShipmentsToOrder, unlinkShipmentsFromOrder } from '../shipments/shipment-orders';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { Violation, ViolationCodes } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 import { blankToNull } from '../shipments/text-input';
 import { ProductVariant } from './product-variant.entity';

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { createHash } from 'node:crypto';
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { RATE_LIMIT_STORAGE } from './rate-limit-storage.token';
 
 export interface Budget {

@@ -10,7 +10,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { PeriodicTask } from '../jobs/periodic-task';
+import { PeriodicTask } from '../common/periodic-task';
 import { MemoryThrottlerStorage } from './memory-throttler-storage';
 import { PostgresThrottlerStorage } from './postgres-throttler-storage';
 import { RateBudgets } from './rate-budget';

@@ -4,7 +4,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { PeriodicTask } from '../jobs/periodic-task';
+import { PeriodicTask } from '../common/periodic-task';
 import { MediaService } from '../media/media.service';
 import { removeUnusedMedia } from '../media/unused-media';
 import { RETENTION_RULES, type RetentionRule } from './retention-rule';

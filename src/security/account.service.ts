@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { hashPassword } from '../auth/password-hasher';
 import { TokenIssuer, type TokenResponse } from '../auth/token-issuer';
 import { AppConfig } from '../config/app-config';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { MailDispatcher } from '../mail/mail-dispatcher';
 import { InvitationsService } from '../teams/invitations.service';
 import { AccessRevocation } from '../users/access-revocation';

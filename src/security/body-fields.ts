@@ -1,5 +1,5 @@
 import { isEmail } from 'class-validator';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { typeError } from '../hydra/write/denormalizer';
 
 /** Readers of action bodies (not resources): wrong type 400, missing or invalid 422. */

@@ -3,8 +3,9 @@ import type { Principal } from '../access/principal';
 import { errorPage } from '../auth/authorization-page';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
+import { classSchema } from '../hydra/actions/action-schemas';
 import { PageAnswer, type HtmlPage } from '../hydra/actions/action-result';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { User } from '../users/user.entity';
 import { UserView } from '../users/user-view';
 import { readNewPassword } from '../users/password-policy';
@@ -19,30 +20,14 @@ import {
   VerifyEmailInput,
   VerifyEmailLinkInput,
 } from './security.input';
+import { EmailEcho, InvitationTeamName, SignedIn, SignupResponse } from './security.output';
 import { verifyEmailPage, verifiedPage } from './verify-email-page';
-
-const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
-const EMAIL_OUT = {
-  json: { type: 'object', properties: { email: { type: 'string' } }, required: ['email'] },
-} as const;
-
-/** `{user, token}` of an account signed in at once. */
-const SIGNED_IN = {
-  type: 'object',
-  properties: {
-    user: { type: 'object', additionalProperties: true },
-    token: { type: 'object', additionalProperties: true },
-  },
-};
 
 const PAGE_HEADERS = {
   'Cache-Control': 'no-store',
   'Content-Security-Policy':
     "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
 };
-
-const BUDGET =
-  'Within a budget per client address and per e-mail address (429 with Retry-After beyond it; a malformed request spends nothing).';
 
 /**
  * Public account endpoints (spec "Users and security"). Bodies are JSON (or forms);
@@ -61,9 +46,10 @@ export class SecurityController {
     method: 'POST',
     path: '/security/signup',
     summary: 'Creates an account.',
-    description: `Public. Body \`{email, password?, invitationCode?, firstName?, lastName?}\`. With a valid invitation code the account is ready at once: answers \`{user, token}\`. Without one the account waits for e-mail verification: \`user\` shows only the address, \`token\` is null and a code is mailed, whether or not the address was known (its owner is told instead). 422 for a blank or invalid address, a weak password, names over 255 characters or an unknown invitation; 400 for wrong types. ${BUDGET}`,
+    description:
+      'With a valid invitation code the account is ready at once and answers `{user, token}`. Without one it waits for e-mail verification: `token` is null and a code is mailed, whether or not the address was known.',
     input: SignupInput,
-    output: JSON_OUT,
+    output: { json: SignupResponse },
     access: 'public',
   })
   async signup(input: SignupInput, _principal: Principal | null, context: ActionContext) {
@@ -97,7 +83,7 @@ export class SecurityController {
     path: '/security/verify-email',
     summary: 'Shows the page of the verification link.',
     description:
-      'Public: the link of the verification e-mail (`?code=`). An HTML page whose button posts the code to `POST /security/verify-email`, so link scanners that fetch every URL of a mail do not spend it. 400 (an HTML page) when the link has no code. Never cached.',
+      'The link of the verification e-mail (`?code=`): a page whose button posts the code to `POST /security/verify-email`, so link scanners do not spend it. Never cached.',
     input: VerifyEmailLinkInput,
     output: { html: true },
     access: 'public',
@@ -120,21 +106,24 @@ export class SecurityController {
     method: 'POST',
     path: '/security/verify-email',
     summary: 'Verifies an e-mail address with its code.',
-    description: `Public. Body \`{code}\` (JSON, or the verification page\u2019s form). Marks the address verified and signs the user in: answers \`{user, token}\` (201); the page\u2019s form (Accept: text/html) gets a page saying so (200). 422 for a blank, unknown, used or expired code. ${BUDGET}`,
+    description:
+      'Marks the address of `code` verified and signs the user in: answers `{user, token}` (201). The page’s form (Accept: text/html) gets a page saying so.',
     input: VerifyEmailInput,
     form: { formats: ['jsonld', 'json', 'html'] },
-    output: { oneOf: { json: SIGNED_IN, html: true } },
+    output: { oneOf: { json: SignedIn, html: true } },
     status: 201,
     responses: {
       201: {
-        description: 'Verified and signed in.',
+        description:
+          'Marks the address of `code` verified and signs the user in: answers `{user, token}` (201). The page’s form (Accept: text/html) gets a page saying so.',
         content: {
-          'application/ld+json': { schema: SIGNED_IN },
-          'application/json': { schema: SIGNED_IN },
+          'application/ld+json': { schema: classSchema(SignedIn) },
+          'application/json': { schema: classSchema(SignedIn) },
         },
       },
       200: {
-        description: 'The page\u2019s form: a page saying the address is verified.',
+        description:
+          'Marks the address of `code` verified and signs the user in: answers `{user, token}` (201). The page’s form (Accept: text/html) gets a page saying so.',
         content: { 'text/html': { schema: { type: 'string' } } },
       },
     },
@@ -153,9 +142,10 @@ export class SecurityController {
     method: 'POST',
     path: '/security/resend-email',
     summary: 'Sends a new verification code.',
-    description: `Public. Body \`{email}\`. A new code goes out if the address awaits verification; the answer \`{email}\` (201) is the same either way, so it tells nobody whether the address has an account. 422 for a blank or invalid address. ${BUDGET}`,
+    description:
+      'Mails a new code if the address awaits verification. The answer `{email}` is the same either way, so it tells nobody whether the address has an account.',
     input: EmailInput,
-    output: EMAIL_OUT,
+    output: { json: EmailEcho },
     status: 201,
     access: 'public',
   })
@@ -170,9 +160,10 @@ export class SecurityController {
     method: 'POST',
     path: '/security/forgot-password/send-email',
     summary: 'Mails a password reset code.',
-    description: `Public. Body \`{email}\`. A reset code goes out if the address has an account; the answer \`{email}\` (201) is the same either way. 422 for a blank or invalid address. ${BUDGET}`,
+    description:
+      'Mails a reset code if the address has an account. The answer `{email}` is the same either way.',
     input: EmailInput,
-    output: EMAIL_OUT,
+    output: { json: EmailEcho },
     status: 201,
     access: 'public',
   })
@@ -187,7 +178,8 @@ export class SecurityController {
     method: 'POST',
     path: '/security/forgot-password/reset',
     summary: 'Sets a new password with a reset code.',
-    description: `Public. Body \`{code, newPassword, keepOAuthClients?}\`. Sets the password and answers the user. Everything issued before stops working: access and refresh tokens, authorization codes, and the OAuth clients the account made (deleted, with the tokens they issued) unless \`keepOAuthClients\` is true. 422 for a blank, unknown, used or expired code or a weak password; 400 for wrong types. ${BUDGET}`,
+    description:
+      'Sets the password of the reset `code` and answers the user. Tokens, authorization codes and, unless `keepOAuthClients` is true, the OAuth clients the account made stop working.',
     input: ResetPasswordInput,
     output: { item: User },
     access: 'public',
@@ -214,9 +206,10 @@ export class SecurityController {
     method: 'POST',
     path: '/security/lookup-team-name',
     summary: 'Names the team of an invitation.',
-    description: `Public. Body \`{email, code}\` of an invitation; answers \`{email, code, teamName}\` so the sign-up form can show which team the user joins. 422 for a blank or invalid address or code, or an invitation that does not match. ${BUDGET}`,
+    description:
+      'Answers `{email, code, teamName}` of an invitation, so the sign-up form can show which team the user joins.',
     input: LookupTeamNameInput,
-    output: JSON_OUT,
+    output: { json: InvitationTeamName },
     access: 'public',
   })
   async lookupTeamName(

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '../database/query';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { hashToken, randomSecret } from '../auth/secret-token';
 import { UserTokenStore } from './user-token-store';
 

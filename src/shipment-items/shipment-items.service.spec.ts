@@ -1,9 +1,9 @@
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import type { RecordChangeEvents } from '../events/record-change-events';
-import { ApiError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import type { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { WriteContext } from '../hydra/write/resource-hooks';
+import type { WriteContext } from '../hydra/core/resource-hooks';
 import type { ResourceWriter } from '../hydra/write/resource-writer';
 import type { OrderItemStore } from '../order-items/order-item-store';
 import type { OrderStore } from '../orders/order-store';

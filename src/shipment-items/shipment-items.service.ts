@@ -4,10 +4,9 @@ import {
   type RecordsBefore,
   type RecordSnapshot,
 } from '../events/record-change-events';
-import type { NestedElement } from '../hydra/write/denormalizer';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import type { NestedElement, ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { OrderItemStore } from '../order-items/order-item-store';

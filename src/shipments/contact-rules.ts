@@ -1,7 +1,7 @@
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import type { CountryCode } from 'libphonenumber-js';
 import { ValidateBy } from 'class-validator';
-import { ViolationCodes } from '../hydra/errors/api-errors';
+import { ViolationCodes } from '../common/errors/api-errors';
 
 /**
  * A customer phone number is valid in international form (`+14155552671`)

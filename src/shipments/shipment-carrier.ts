@@ -1,6 +1,6 @@
 import { findCarrier, resolveCarrier } from '../tracking/carriers';
-import type { Violation } from '../hydra/errors/api-errors';
-import { ViolationCodes } from '../hydra/errors/api-errors';
+import type { Violation } from '../common/errors/api-errors';
+import { ViolationCodes } from '../common/errors/api-errors';
 
 export type CarrierDecision =
   | { carrier: string | null }

@@ -5,8 +5,8 @@ import { announcedElsewhere, updatesSince, watchRecords } from '../events/indire
 import { recordEvents, type OutboxEvent } from '../events/outbox';
 import { DataProvider } from '../hydra/collection/data-provider';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import { SqlQuery } from '../hydra/query/sql-query';
-import type { ApiRecord } from '../hydra/serialization/record-reader';
+import { SqlQuery } from '../hydra/core/sql-query';
+import type { ApiRecord } from '../hydra/core/api-record';
 import { changedFields } from './shipment-changes';
 import { Shipment } from './shipment.entity';
 import { NEW_SHIPMENT, type NewShipmentRead } from './shipment-store';

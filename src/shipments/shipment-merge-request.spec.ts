@@ -1,4 +1,4 @@
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { MAX_MERGED, mergeRequest } from './shipment-merge-request';
 
 const A = '11111111-1111-4111-8111-111111111111';

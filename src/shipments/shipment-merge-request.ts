@@ -3,8 +3,8 @@ import {
   ValidationError,
   ViolationCodes,
   type Violation,
-} from '../hydra/errors/api-errors';
-import { identifierFrom } from '../hydra/filters/filter';
+} from '../common/errors/api-errors';
+import { identifierFrom } from '../hydra/core/identifiers';
 import { typeError } from '../hydra/write/denormalizer';
 import { stringList } from '../lookups/request-fields';
 

@@ -17,7 +17,7 @@ export class ShipmentMergeController {
     path: '/shipments/merge',
     summary: 'Merges duplicate shipments into one.',
     description:
-      'Folds the `shipments` (ids or IRIs) into `target`: their items, checkpoints and order numbers move to it and they are deleted. Answers the merged shipment. Needs write access to the shipments\u2019 workspace.',
+      'Folds the `shipments` (ids or IRIs) into `target`: their items, checkpoints and order numbers move to it and they are deleted. Answers the merged shipment.',
     input: MergeShipmentsInput,
     output: { item: Shipment },
     access: 'workspace:write',

@@ -9,7 +9,7 @@ import {
   ValidationError,
   ViolationCodes,
   type Violation,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { NoteTransferStore } from '../notes/note-transfer-store';
 import { orderIdsOf } from '../orders/order-aggregates';

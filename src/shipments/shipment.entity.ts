@@ -10,7 +10,7 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { ValidateNested } from 'class-validator';
-import { Address } from '../common/address';
+import { Address } from '../addresses/address';
 import {
   DateFilter,
   EmptyFilter,

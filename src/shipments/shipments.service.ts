@@ -4,12 +4,16 @@ import type { EntityManager } from 'typeorm';
 import type { OutboxEvent } from '../events/outbox';
 import { announcedByCaller } from '../events/indirect-changes';
 import { RecordChangeEvents, type RecordsBefore } from '../events/record-change-events';
-import { identifierFrom } from '../hydra/filters/filter';
-import { normalizeAddress } from '../common/address-rules';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import type { ApiRecord } from '../hydra/serialization/record-reader';
-import { referenceNotFound, type NestedElement } from '../hydra/write/denormalizer';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { identifierFrom } from '../hydra/core/identifiers';
+import { normalizeAddress } from '../addresses/address-rules';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
+import type { ApiRecord } from '../hydra/core/api-record';
+import { referenceNotFound } from '../hydra/write/denormalizer';
+import {
+  type NestedElement,
+  type ResourceHooks,
+  type WriteContext,
+} from '../hydra/core/resource-hooks';
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import { Status } from '../statuses/status.entity';
 import { ordersOfShipment, refreshOrderAggregates } from '../orders/order-aggregates';

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { Violation, ViolationCodes } from '../common/errors/api-errors';
 
 /** The workflow references of shipments and shipment items. */
 export const WORKFLOW_REFERENCES = ['externalSourceIntegration', 'fulfillmentIntegration'] as const;

@@ -8,6 +8,7 @@ import {
   MigrateStatusReferencesInput,
 } from './status-references.input';
 import { StatusReferencesService } from './status-references.service';
+import { StatusReferencesCount, StatusReferencesMigrated } from './status-references.output';
 
 /** Moving references writes the workspace of both statuses (404 when one is not visible). */
 const migratedWorkspace: TargetLocator = ({ input, targets }) =>
@@ -23,11 +24,9 @@ export class StatusReferencesController {
     path: '/statuses/check-references',
     summary: 'Counts the records that use a status.',
     description:
-      'Answers `{refsCount}`: how many shipments or orders have the status `statusId` (id or IRI). Any member who sees the status may ask. 422 at `statusId` when it is blank, not a string, not a status the caller sees ("Item not found"), or not of `workspaceId` when that is given.',
+      'Answers `{refsCount}`: how many shipments or orders have the status `statusId` (id or IRI).',
     input: CheckStatusReferencesInput,
-    output: {
-      json: { type: 'object', properties: { refsCount: { type: 'integer', minimum: 0 } } },
-    },
+    output: { json: StatusReferencesCount },
     access: 'workspace:read',
   })
   async check(input: CheckStatusReferencesInput, principal: Principal) {
@@ -39,11 +38,9 @@ export class StatusReferencesController {
     path: '/statuses/migrate-references',
     summary: 'Moves every record from one status to another.',
     description:
-      'Gives the records of status `fromStatusId` the status `toStatusId` (ids or IRIs; same workspace and entity, not the same status), so the first can be deleted; answers `{updatedRefsCount}`. Needs write access to the statuses\u2019 workspace (read-only members: 403); a status the caller does not see is 404. 422 for a blank or non-string id, a target of another workspace or entity, the same status twice, or statuses outside `workspaceId` when given.',
+      'Gives the records of status `fromStatusId` the status `toStatusId` (same workspace and entity), so the first can be deleted. Answers `{updatedRefsCount}`.',
     input: MigrateStatusReferencesInput,
-    output: {
-      json: { type: 'object', properties: { updatedRefsCount: { type: 'integer', minimum: 0 } } },
-    },
+    output: { json: StatusReferencesMigrated },
     access: 'workspace:write',
     workspace: migratedWorkspace,
   })

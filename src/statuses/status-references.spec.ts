@@ -1,4 +1,4 @@
-import { ApiError, ValidationError } from '../hydra/errors/api-errors';
+import { ApiError, ValidationError } from '../common/errors/api-errors';
 import { assertStatusOf, statusCodeInput } from './status-references';
 
 function violationOf(fn: () => unknown): string {

@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import type { StatusEntity } from './status.entity';
 import { StatusStore, type StatusRow } from './status-store';
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { StatusReferencesService } from './status-references.service';
 import { StatusStore } from './status-store';

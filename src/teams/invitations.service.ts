@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../auth/clock';
+import { Clock } from '../common/clock';
 import { hashToken, randomSecret } from '../auth/secret-token';
 import { AppConfig } from '../config/app-config';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { link } from '../mail/links';
 import { MailDispatcher } from '../mail/mail-dispatcher';
 import { removeNotesOfDeleted } from '../notes/record-notes';

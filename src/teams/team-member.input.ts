@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { Allow, isEmail } from 'class-validator';
-import { ViolationCodes } from '../hydra/errors/api-errors';
+import { ViolationCodes } from '../common/errors/api-errors';
 import { Assert, NotBlank } from '../hydra/validation/constraints';
 import { Typed } from '../hydra/validation/input-types';
 

@@ -4,7 +4,7 @@ import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { TeamMember } from './team-member.entity';
 import { TeamMemberInviteInput, TeamMemberRoleInput } from './team-member.input';
 import { TeamMembersService } from './team-members.service';
@@ -24,15 +24,15 @@ export class TeamMembersController extends ResourceController(TeamMember) {
     path: '/team_members',
     summary: 'Invites someone into a team by e-mail.',
     description:
-      'Creates (or renews) a pending membership of `invitedEmail` in `team` (an IRI of a team the caller administers), as admin when `teamAdmin` is true, with optional workspace access `permissions: [{workspaceId, accessLevel}]` granted on acceptance, and mails the invitation code. Team owners and admins only (403 for plain members). The invitation takes a seat of the team\u2019s plan. Errors: 400 wrong types; 422 blank or invalid e-mail, a team the caller cannot see ("Item not found"), an address already in the team, workspaces outside the team, an unknown access level, or no seat left.',
+      'Creates (or renews) a pending membership of `invitedEmail` in `team`, as admin when `teamAdmin` is true, with workspace `permissions` granted on acceptance, and mails the invitation code. The invitation takes a seat of the team’s plan.',
     input: TeamMemberInviteInput,
     output: { item: TeamMember },
     status: 201,
     access: 'team:admin',
     team: visibleFromInput(Team, 'team'),
   })
-  invite(input: TeamMemberInviteInput, principal: Principal, context: ActionContext) {
-    const [teamId] = context.located;
+  invite(input: TeamMemberInviteInput, principal: Principal, context: ActionContext<'team?'>) {
+    const teamId = context.teamId;
     if (!teamId) {
       throw ValidationError.of(
         'team',
@@ -54,7 +54,7 @@ export class TeamMembersController extends ResourceController(TeamMember) {
     path: '/team_members/:id',
     summary: 'Promotes a team member to admin or demotes them.',
     description:
-      'Sets the role of the membership from `teamAdmin` (true: admin, false: member; absent: unchanged) and answers it. Team owners and admins only (403). Errors: 400 wrong type; 404 a membership of a team the caller is not in; 422 demoting a team owner (an owner\u2019s role never changes).',
+      'Sets the role of the membership from `teamAdmin` (true: admin, false: member) and answers it. An owner’s role never changes.',
     input: TeamMemberRoleInput,
     output: { item: TeamMember },
     access: 'team:admin',
@@ -70,7 +70,7 @@ export class TeamMembersController extends ResourceController(TeamMember) {
     path: '/team_members/:id',
     summary: 'Removes a team member, cancels an invitation, or leaves the team.',
     description:
-      'Deletes the membership and the member\u2019s access to the team\u2019s workspaces. Any member may remove their own membership (leave); removing someone else needs the team\u2019s owner or admin role (403), and an owner is never removed by someone else (403). Errors: 404 a membership of a team the caller is not in; 422 the last owner leaving (delete the team instead).',
+      'Deletes the membership and the member’s access to the team’s workspaces. Any member may leave; removing someone else needs the owner or admin role.',
     output: 'none',
     access: 'team:member',
     // Removing members (or leaving) is managing the team: not for third-party applications.
@@ -86,7 +86,7 @@ export class TeamMembersController extends ResourceController(TeamMember) {
     path: '/team_members/:id/resend_invite',
     summary: 'Sends a pending invitation again, with a new code.',
     description:
-      'Mails a new invitation code to the invited address; the previous code stops working. Takes no body. Team owners and admins only (403). Errors: 404 a membership of a team the caller is not in; 422 an invitation already accepted.',
+      'Mails a new invitation code to the invited address; the previous code stops working. Takes no body.',
     output: { item: TeamMember },
     status: 201,
     access: 'team:admin',

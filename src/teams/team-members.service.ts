@@ -8,7 +8,7 @@ import {
   NotFoundError,
   ValidationError,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { removeNotesOfDeleted } from '../notes/record-notes';
 import { checkPermissionTargets, readPermissions } from '../workspace-members/permissions-input';
 import { WorkspaceMemberStore } from '../workspaces/workspace-member-store';

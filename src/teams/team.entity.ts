@@ -14,6 +14,7 @@ import {
   SUBSCRIPTION_SQL,
 } from '../billing/team-billing-sql';
 import { workspaceCountOfTeamSql } from '../workspaces/workspace-store';
+import { TeamSubscription } from '../billing/billing.output';
 
 /** What a team member's embedded `team` shows (the reference embeds the whole team). */
 export const TEAM_EMBEDDED_PROPERTIES = [
@@ -60,7 +61,13 @@ export class Team {
   entitlements?: Record<string, unknown>;
 
   /** The team's subscription (plan, status, period end, provider ids), or null. */
-  @ApiProperty({ sql: SUBSCRIPTION_SQL, type: 'object', nullable: true, csv: false })
+  @ApiProperty({
+    sql: SUBSCRIPTION_SQL,
+    type: 'object',
+    of: () => TeamSubscription,
+    nullable: true,
+    csv: false,
+  })
   subscription?: Record<string, unknown> | null;
 
   /** Who bills the team: `billing_provider` (hosted checkout) or `storefront` (app charges). */

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../access/principal';
 import type { SqlRunner } from '../database/query';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { TeamMemberStore } from './team-member-store';
+import { Team } from './team.entity';
 import { grantTeam } from './team-membership';
 import { TeamStore } from './team-store';
-import type { Team } from './team.entity';
 
 /** Teams: the creator becomes owner (who renames and deletes: the declaration's access). */
 @Injectable()

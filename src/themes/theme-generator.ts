@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { customThemeOf } from '../tracking-pages/custom-theme';
 import { BrandTheme, builderOf, extractBrand, stylesheetUrls } from './brand-extractor';
 import { PAGE_FETCHER, PageFetchError, PageFetcher } from './page-fetcher';

@@ -2,25 +2,11 @@ import { Controller } from '@nestjs/common';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { typedJson } from '../hydra/actions/action-result';
-import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import { isUuid } from '../hydra/core/identifiers';
 import { ThemeGenerateInput } from './theme-generate.input';
 import { ThemeGenerator } from './theme-generator';
-
-/** The answer of both routes, for the docs. */
-const GENERATED_THEME = {
-  type: 'object',
-  properties: {
-    themeId: { type: 'string', format: 'uuid' },
-    link: { type: 'string' },
-    colors: { type: 'object', additionalProperties: true },
-    fonts: { type: 'object', additionalProperties: true },
-    detected: { type: 'object', additionalProperties: true },
-    builder: { type: 'object', additionalProperties: true },
-    css: { type: 'string' },
-  },
-  additionalProperties: true,
-};
+import { GeneratedThemeOutput } from './theme.output';
 
 /**
  * Tracking page themes made from a shop's page. Public, like the other /public routes; the
@@ -35,9 +21,9 @@ export class ThemesController {
     path: '/public/generate-theme',
     summary: 'Generates a tracking page theme from a shop\u2019s web page.',
     description:
-      'Public (no token). Fetches `url` (public addresses only) and extracts the brand: name, logo, favicon, colors and fonts, answered with the page builder settings and CSS as `{themeId, link, name, logo, favicon, colors, fonts, detected, builder, css}`; `link` reads the theme again. `reuse: true` answers the theme already generated from the same URL, if any. Errors: 400 wrong types; 422 a blank or invalid URL, or a page that cannot be fetched.',
+      'Fetches `url` (public addresses only) and answers the brand it shows (name, logo, favicon, colors, fonts) with a page builder and its CSS; `link` reads the theme again. `reuse: true` answers the theme already generated from the same URL, if any.',
     input: ThemeGenerateInput,
-    output: { json: GENERATED_THEME },
+    output: { json: GeneratedThemeOutput },
     status: 201,
     access: 'public',
   })
@@ -52,8 +38,8 @@ export class ThemesController {
     path: '/public/generate-theme/:id',
     summary: 'Reads a generated tracking page theme.',
     description:
-      'Public (no token): the theme id (a random UUID, the `link` of the generation) is the capability. Answers the stored theme like the generation did. 404 for an unknown id.',
-    output: { json: GENERATED_THEME },
+      'Answers the stored theme like the generation did: its id (a random UUID) is the capability.',
+    output: { json: GeneratedThemeOutput },
     access: 'public',
   })
   async show(_input: unknown, _principal: unknown, context: ActionContext) {

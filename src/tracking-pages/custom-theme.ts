@@ -1,5 +1,5 @@
-import type { Violation } from '../hydra/errors/api-errors';
-import { ViolationCodes } from '../hydra/errors/api-errors';
+import type { Violation } from '../common/errors/api-errors';
+import { ViolationCodes } from '../common/errors/api-errors';
 
 /** Builder colours, as the reference service's builder schema writes them. */
 const HEX_COLOR = /^#[A-Fa-f0-9]{3,8}$/;

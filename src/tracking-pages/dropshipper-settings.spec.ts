@@ -1,4 +1,4 @@
-import { BadRequestError } from '../hydra/errors/api-errors';
+import { BadRequestError } from '../common/errors/api-errors';
 import { normalizeDropshipperSettings } from './dropshipper-settings';
 
 describe('normalizeDropshipperSettings', () => {

@@ -1,5 +1,5 @@
 import { typeError } from '../hydra/write/denormalizer';
-import { ViolationCodes, type Violation } from '../hydra/errors/api-errors';
+import { ViolationCodes, type Violation } from '../common/errors/api-errors';
 
 export interface DropshipperSettings {
   enabled: boolean;

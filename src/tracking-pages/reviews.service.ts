@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { Budget } from '../rate-limit/rate-budget';
 import { RateBudgets } from '../rate-limit/rate-budget';
 import { TrackingPageLinksService } from './tracking-page-links.service';

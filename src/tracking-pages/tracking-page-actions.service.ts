@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import { customThemeOf } from './custom-theme';
+import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import { type CustomTheme, customThemeOf } from './custom-theme';
 import { subdomainFormProblem } from './subdomain';
 import { TrackingPage } from './tracking-page.entity';
 import { TrackingPagesService } from './tracking-pages.service';
@@ -15,7 +15,7 @@ export class TrackingPageActions {
   ) {}
 
   /** The page's CSS theme: the last regenerated snapshot, else built from the current builder. */
-  async customTheme(id: string): Promise<Record<string, unknown>> {
+  async customTheme(id: string): Promise<CustomTheme> {
     const [row] = await this.dataSource.query(
       `SELECT builder, custom_theme, custom_theme_id FROM tracking_page WHERE id = $1`,
       [id],

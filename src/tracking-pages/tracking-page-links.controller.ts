@@ -3,9 +3,10 @@ import { unlessInvisible } from '../access/access-target';
 import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
+import { classSchema } from '../hydra/actions/action-schemas';
 import { Answer, PageAnswer, RedirectAnswer, typedJson } from '../hydra/actions/action-result';
 import { ResourceController } from '../hydra/controller/resource-controller';
-import { NotFoundError, ValidationError } from '../hydra/errors/api-errors';
+import { NotFoundError, ValidationError } from '../common/errors/api-errors';
 import { RateLimited } from '../rate-limit/rate-budget';
 import { HomeSite } from './page/home-site';
 import { actionPageRequest } from './page/page-context';
@@ -17,14 +18,12 @@ import { TrackingPage } from './tracking-page.entity';
 import { TrackingPageLinkGenerator } from './tracking-page-link-generator';
 import { TrackingPageLinksService } from './tracking-page-links.service';
 import { GenerateLinkInput } from './tracking-pages.input';
-
-const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
-
-const REVIEW_ID = {
-  type: 'object',
-  properties: { id: { type: 'string', format: 'uuid' } },
-  required: ['id'],
-};
+import {
+  PostReviewResponse,
+  PublicTrackingPage,
+  TrackingPageLinkOutput,
+  TrackingPageLinksOutput,
+} from './tracking-pages.output';
 
 /** GET /reviews, GET /reviews/{id}. */
 export class ReviewsController extends ResourceController(Review) {}
@@ -52,9 +51,9 @@ export class TrackingPageLinksController {
     path: '/generate_tracking_page_link',
     summary: 'Generates the public link of a shipment on a tracking page.',
     description:
-      'Body: `trackingPageId` (id or IRI) and the shipment as `filter.id` (id or IRI) or `trackingNumber`, of the page\u2019s workspace. Answers `{link}` (201); the same page and shipment always get the same link. Needs write access to the page\u2019s workspace (403 for read-only members). 422 for a missing page or shipment, one the caller cannot see, or a shipment of another workspace; 400 for wrong types.',
+      'Answers `{link}` for the page `trackingPageId` and the shipment named by `filter.id` or `trackingNumber`, of the page’s workspace. The same page and shipment always get the same link.',
     input: GenerateLinkInput,
-    output: JSON_OUT,
+    output: { json: TrackingPageLinkOutput },
     status: 201,
     access: 'workspace:write',
     workspace: trackingPageWorkspace,
@@ -69,9 +68,9 @@ export class TrackingPageLinksController {
     path: '/generate_tracking_page_links',
     summary: 'Generates the public links of several shipments on a tracking page.',
     description:
-      'Body: `trackingPageId` (id or IRI) and `filter.id`, a list of up to 1000 shipment ids or IRIs of the page\u2019s workspace. Answers `{links: [{id, link}]}` (201) in the given order, all or nothing: 422 lists every shipment that is missing, invisible or of another workspace (`filter.id[i]`). Needs write access to the page\u2019s workspace (403 for read-only members).',
+      'Answers `{links: [{id, link}]}` for up to 1000 shipments (`filter.id`) of the page’s workspace, in the given order. All or nothing: a 422 lists every shipment refused.',
     input: GenerateLinkInput,
-    output: JSON_OUT,
+    output: { json: TrackingPageLinksOutput },
     status: 201,
     access: 'workspace:write',
     workspace: trackingPageWorkspace,
@@ -87,12 +86,12 @@ export class TrackingPageLinksController {
     summary: 'Reads a shipment through its public tracking page link.',
     description:
       'Anyone holding the link may read it, without a token: the page\u2019s look, the shipment without contact data, its review, and its checkpoints. 404 for an unknown link or a disabled page.',
-    output: JSON_OUT,
+    output: { json: PublicTrackingPage },
     access: 'public',
   })
   async view(_input: object, _principal: Principal | null, context: ActionContext) {
     const view = await this.links.view(context.params.hash);
-    return typedJson(context, 'PublicTrackingPage', view as unknown as Record<string, unknown>);
+    return typedJson(context, 'PublicTrackingPage', view);
   }
 }
 
@@ -109,17 +108,18 @@ export class TrackingPageReviewsController {
     path: '/public/tracking_page_links/:hash/reviews',
     summary: 'Posts a review of a shipment through its public link.',
     description:
-      'Public: anyone holding the link, while the page takes reviews, once the shipment is delivered. A JSON body with an overall `score` or `carrierScore`/`productScore`/`packagingScore` (1 to 5, at least one) and an optional `comment` answers `{id}` (201, Location /reviews/{id}); one review per shipment, which a later post edits: a review and three edits per link and hour, then 429 with Retry-After. 422 for no score, one out of range, a too long comment, a shipment not delivered or a page without reviews; 400 for wrong types, 404 for an unknown link. The tracking page\u2019s form (application/x-www-form-urlencoded) is redirected (303) back to the page saying thanks or that the rating was missing or refused, whatever Accept says; an unknown link is the 404 page, a spent budget a 429 page with Retry-After.',
+      'A JSON body with scores (1 to 5) and an optional `comment` answers `{id}` (201), to anyone holding the link while the page takes reviews, once the shipment is delivered. The tracking page’s form is redirected (303) back to the page.',
     input: ReviewInput,
     form: { input: ReviewFormInput, formats: 'any' },
-    output: { oneOf: { json: REVIEW_ID, html: true, redirect: true } },
+    output: { oneOf: { json: PostReviewResponse, html: true, redirect: true } },
     status: 201,
     responses: {
       201: {
-        description: 'The review (JSON clients).',
+        description:
+          'A JSON body with scores (1 to 5) and an optional `comment` answers `{id}` (201), to anyone holding the link while the page takes reviews. The tracking page’s form is redirected (303) back to the page.',
         content: {
-          'application/ld+json': { schema: REVIEW_ID },
-          'application/json': { schema: REVIEW_ID },
+          'application/ld+json': { schema: classSchema(PostReviewResponse) },
+          'application/json': { schema: classSchema(PostReviewResponse) },
         },
       },
       303: { description: 'The form: back to the page, saying how the review went.' },

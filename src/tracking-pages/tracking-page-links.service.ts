@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import { NotFoundError, ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import type { LinkFilter } from './link-filter';
 import { formatDateTime } from '../hydra/serialization/record-reader';
 import { DropshipperSettings, normalizeDropshipperSettings } from './dropshipper-settings';

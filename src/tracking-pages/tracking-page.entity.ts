@@ -9,6 +9,7 @@ import {
 import { ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Workspace } from '../workspaces/workspace.entity';
+import { DropshipperSettingsOutput } from './tracking-pages.output';
 
 /**
  * A public tracking page of a workspace, served at `<subdomain>` (unique across the service)
@@ -97,7 +98,12 @@ export class TrackingPage {
   @Column('jsonb', { default: () => "'{}'::jsonb" })
   builder: Record<string, unknown>;
 
-  @ApiProperty({ writable: ['post', 'put'], type: 'object', csv: false })
+  @ApiProperty({
+    writable: ['post', 'put'],
+    type: 'object',
+    of: () => DropshipperSettingsOutput,
+    csv: false,
+  })
   @Column('jsonb', { default: () => "'{}'::jsonb" })
   dropshipperSettings: Record<string, unknown>;
 

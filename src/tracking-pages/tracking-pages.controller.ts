@@ -8,14 +8,13 @@ import { ResourceController } from '../hydra/controller/resource-controller';
 import { TrackingPage } from './tracking-page.entity';
 import { TrackingPageActions } from './tracking-page-actions.service';
 import { SubdomainCheckInput } from './tracking-pages.input';
+import { CustomThemeOutput, SubdomainCheckResponse } from './tracking-pages.output';
 import { TrackingPagesService } from './tracking-pages.service';
 
 export class TrackingPagesController extends ResourceController(
   TrackingPage,
   TrackingPagesService,
 ) {}
-
-const JSON_OUT = { json: { type: 'object', additionalProperties: true } } as const;
 
 /** Tracking page actions: custom theme, subdomain check. */
 @Controller()
@@ -27,8 +26,8 @@ export class TrackingPageActionsController {
     path: '/tracking_pages/:id/custom_theme',
     summary: 'Gets the CSS theme of a tracking page.',
     description:
-      'Answers the page\u2019s theme (colours, fonts, `customThemeId`): the snapshot taken by the last `regenerate_custom_theme`, else one built from the page\u2019s current builder. Any member of the page\u2019s workspace may read it, read-only ones too. 404 for a page the caller cannot see.',
-    output: JSON_OUT,
+      'The page’s theme (colours, fonts, `customThemeId`): the snapshot of the last `regenerate_custom_theme`, else one built from the page’s builder.',
+    output: { json: CustomThemeOutput },
     access: 'workspace:read',
     workspace: ownerOfParam(TrackingPage),
   })
@@ -58,9 +57,9 @@ export class TrackingPageActionsController {
     path: '/subdomain/check',
     summary: 'Checks whether a tracking page subdomain is valid and free.',
     description:
-      'Any signed-in user may ask. Answers `{subdomain, available}`: `available` is false when a tracking page of any tenant uses it, or it is reserved. 422 for a blank subdomain or one of a wrong form (lower-case letters, digits and hyphens, at most 63 characters); 400 for a non-string.',
+      'Answers `{subdomain, available}`: `available` is false when a tracking page of any tenant uses it, or it is reserved. The subdomain must be lower-case letters, digits and hyphens, at most 63 characters.',
     input: SubdomainCheckInput,
-    output: JSON_OUT,
+    output: { json: SubdomainCheckResponse },
     access: 'user',
   })
   async checkSubdomain(input: SubdomainCheckInput, _principal: Principal, context: ActionContext) {

@@ -1,9 +1,16 @@
 import { NotBlank } from '../hydra/validation/constraints';
+import { Documented } from '../hydra/validation/documented';
 import { Typed } from '../hydra/validation/input-types';
 
 /** `POST /subdomain/check`: the subdomain to check (its form is checked by the service). */
 export class SubdomainCheckInput {
   @Typed('string') @NotBlank() subdomain!: string;
+}
+
+/** The shipments of `POST /generate_tracking_page_link(s)` (documented; read by the service). */
+export class LinkFilterInput {
+  @Documented({ description: 'A shipment id or IRI, or a list of them (the bulk action).' })
+  id?: unknown;
 }
 
 /**
@@ -13,6 +20,6 @@ export class SubdomainCheckInput {
  */
 export class GenerateLinkInput {
   @Typed('string') @NotBlank() trackingPageId!: string;
-  @Typed('object') filter?: Record<string, unknown>;
+  @Typed('object') @Documented({ of: () => LinkFilterInput }) filter?: Record<string, unknown>;
   @Typed('string') trackingNumber?: string | null;
 }

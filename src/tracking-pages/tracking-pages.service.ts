@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { ViolationCodes, type Violation } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { ViolationCodes, type Violation } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { builderViolations, customThemeOf } from './custom-theme';
 import { normalizeDropshipperSettings } from './dropshipper-settings';

@@ -11,7 +11,7 @@ import { TrackingChecksController } from './checks/tracking-checks.controller';
 import { Clock } from './clock';
 import { TrackingIngest } from './ingest/tracking-ingest';
 import { TrackingIngestController } from './ingest/tracking-ingest.controller';
-import { CarrierDetectionController } from './carriers/carrier-detection.controller';
+import { CarrierDetectionController } from './carrier-detection.controller';
 import { SandboxTrackingProvider, TrackingProviderRegistry } from './providers';
 import { TrackingRerouter } from './refresh/tracking-rerouter';
 import { ProviderCredentialsStore } from './providers/remote/provider-credentials-store';

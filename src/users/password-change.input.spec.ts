@@ -1,4 +1,4 @@
-import { BadRequestError, ValidationError } from '../hydra/errors/api-errors';
+import { BadRequestError, ValidationError } from '../common/errors/api-errors';
 import { readPasswordChange } from './password-change.input';
 
 describe('readPasswordChange', () => {

@@ -1,6 +1,6 @@
 import { plainToInstance } from 'class-transformer';
 import { IsBoolean, IsOptional, IsString, MaxLength, validateSync } from 'class-validator';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { typeError } from '../hydra/write/denormalizer';
 import { MAX_PASSWORD_LENGTH } from './password-policy';
 

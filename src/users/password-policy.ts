@@ -1,4 +1,4 @@
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { typeError } from '../hydra/write/denormalizer';
 
 /** Shortest password accepted anywhere (sign-up, PUT /users plainPassword, reset). */

@@ -2,12 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { PrincipalLoader } from '../access/principal-loader';
 import { DataProvider } from '../hydra/collection/data-provider';
-import { NotFoundError } from '../hydra/errors/api-errors';
+import { NotFoundError } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import { Responder } from '../hydra/serialization/responder';
+import { Responder } from '../hydra/actions/responder';
 import { jsonLdItem } from '../hydra/serialization/jsonld';
 import type { Format } from '../hydra/serialization/negotiation';
-import type { ApiRecord } from '../hydra/serialization/record-reader';
+import type { ApiRecord } from '../hydra/core/api-record';
 import { User } from './user.entity';
 
 /**

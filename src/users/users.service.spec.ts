@@ -1,8 +1,8 @@
 import type { Request } from 'express';
 import type { EntityManager } from 'typeorm';
 import { hashPassword, verifyPassword } from '../auth/password-hasher';
-import type { WriteContext } from '../hydra/write/resource-hooks';
-import { ValidationError } from '../hydra/errors/api-errors';
+import type { WriteContext } from '../hydra/core/resource-hooks';
+import { ValidationError } from '../common/errors/api-errors';
 import type { AccountThrottle } from '../security/account-throttle';
 import type { AccessRevocation, KeptAccess } from './access-revocation';
 import type { User } from './user.entity';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { hashPassword, verifyPassword } from '../auth/password-hasher';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { AccountThrottle } from '../security/account-throttle';
 import { AccessRevocation } from './access-revocation';
 import { readPasswordChange } from './password-change.input';

@@ -2,6 +2,7 @@ import { Controller, UseGuards } from '@nestjs/common';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { typedJson } from '../hydra/actions/action-result';
+import { PublicWidgetOutput, WidgetLookup } from './public-widgets.output';
 import { WidgetLookupInput } from './widget-lookup.input';
 import { WidgetLookupThrottlerGuard } from './widget-lookup-throttler.guard';
 import { WidgetLookupService } from './widget-lookup.service';
@@ -18,18 +19,8 @@ export class PublicWidgetsController {
     path: '/public/widgets/:id',
     summary: 'Reads an enabled widget for the store page embedding it.',
     description:
-      'Public (no token): the widget id is published in the store\u2019s page. Answers `{id, title, type, options}` of an enabled widget. 404 for an unknown or disabled widget.',
-    output: {
-      json: {
-        type: 'object',
-        properties: {
-          id: { type: 'string', format: 'uuid' },
-          title: { type: 'string' },
-          type: { type: 'string', enum: ['tracking_form', 'order_lookup'] },
-          options: { type: 'array', items: { type: 'string' } },
-        },
-      },
-    },
+      'Answers `{id, title, type, options}` of an enabled widget, without a token: the widget id is published in the store’s page.',
+    output: { json: PublicWidgetOutput },
     access: 'public',
   })
   async widget(_input: unknown, _principal: unknown, context: ActionContext) {
@@ -44,17 +35,9 @@ export class PublicWidgetsController {
     path: '/public/widgets/:id/lookup',
     summary: 'Looks up shipments through a widget, as a store visitor.',
     description:
-      'Public (no token). A tracking_form widget takes `trackingNumber`; an order_lookup widget `orderNumber` with the order\u2019s `email`. Answers `{widget, shipments}`: the matching shipments of the widget\u2019s workspace, with the fields its options show, hidden as the workspace\u2019s default tracking page hides them (its dropshipper settings: carriers, origin country, checkpoint texts); every lookup, refused ones included, is written to the widget\u2019s log. Rate-limited per widget and client address (429 with Retry-After). Errors: 404 an unknown or disabled widget; 422 a missing, blank, too long or non-string attribute.',
+      'Answers the shipments of the widget’s workspace matching `trackingNumber` (tracking_form) or `orderNumber` and `email` (order_lookup), with the fields its options show, hidden as the workspace’s default tracking page hides them. Every lookup is logged, within a budget per widget and client address.',
     input: WidgetLookupInput,
-    output: {
-      json: {
-        type: 'object',
-        properties: {
-          widget: { type: 'string' },
-          shipments: { type: 'array', items: { type: 'object', additionalProperties: true } },
-        },
-      },
-    },
+    output: { json: WidgetLookup },
     access: 'public',
   })
   @UseGuards(WidgetLookupThrottlerGuard)

@@ -1,5 +1,5 @@
 import { ThrottlerStorageService } from '@nestjs/throttler';
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import {
   WIDGET_LOOKUPS_PER_WINDOW,
   WIDGET_LOOKUP_WINDOW_MS,

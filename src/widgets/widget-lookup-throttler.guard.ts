@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import type { Request } from 'express';
-import { ApiError } from '../hydra/errors/api-errors';
+import { ApiError } from '../common/errors/api-errors';
 import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
 
 /** Lookups one client address may make through one widget per window. */

@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { NotFoundError, ValidationError } from '../hydra/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { NotFoundError, ValidationError } from '../common/errors/api-errors';
+import { isUuid } from '../hydra/core/identifiers';
 import { defaultPageHiding } from '../tracking-pages/default-page-hiding';
 import { type PublicCheckpoint, publicTrackingView } from '../tracking-pages/public-tracking-view';
 import type { WidgetOption, WidgetType } from './widget.entity';
 import { LookupQuery, lookupLogInfo, parseLookup, refusedLogInfo } from './widget-lookup';
+import type { WidgetShipment } from './public-widgets.output';
 
 export interface PublicWidget {
   id: string;
@@ -17,9 +18,6 @@ export interface PublicWidget {
 interface StoredWidget extends PublicWidget {
   workspaceId: string;
 }
-
-/** A shipment as a widget shows it: the status always, the rest as the widget's options say. */
-export type WidgetShipment = Record<string, unknown>;
 
 /** Shipments one lookup may answer (an order rarely has more). */
 const MAX_SHIPMENTS = 20;

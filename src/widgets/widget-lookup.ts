@@ -1,5 +1,5 @@
-import type { Violation } from '../hydra/errors/api-errors';
-import { ViolationCodes } from '../hydra/errors/api-errors';
+import type { Violation } from '../common/errors/api-errors';
+import { ViolationCodes } from '../common/errors/api-errors';
 import type { WidgetType } from './widget.entity';
 
 /** What a visitor asks a widget for, checked against the widget's type. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { Widget } from './widget.entity';
 

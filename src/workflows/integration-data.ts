@@ -4,7 +4,7 @@ import { BATCH_ENTITIES } from '../batches/batch-entities';
 import type { SqlRunner } from '../database/query';
 import { announcedByCaller, type AnnouncedRecord } from '../events/indirect-changes';
 import { HydraApi } from '../hydra/controller/hydra-api';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { OrderItemIntegrationStore } from '../order-items/order-item-integration-store';
 import { OrderIntegrationStore } from '../orders/order-integration-store';
 import { ProductIntegrationStore } from '../products/product-integration-store';

@@ -4,10 +4,11 @@ import type { Principal } from '../access/principal';
 import type { ActionContext } from '../hydra/actions/action-declaration';
 import { Action } from '../hydra/actions/action.decorator';
 import { typedJson } from '../hydra/actions/action-result';
-import { ValidationError, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WorkflowActions } from './workflow-actions';
 import { ExecuteWorkflowsInput, WorkflowSuggestionInput } from './workflow-actions.input';
+import { WorkflowExecution, WorkflowSuggestion } from './workflow-actions.output';
 
 /** `POST /workflows/execute` and `POST /workflows/submit-suggestion`. */
 @Controller()
@@ -19,22 +20,18 @@ export class WorkflowActionsController {
     path: '/workflows/execute',
     summary: 'Runs the caller\u2019s executable workflows now.',
     description:
-      'Every enabled workflow with an executor (webhooks) of the workspace `workspace`, or of every workspace the caller may write: deliveries they hold (period manual), wait for (hourly, daily) or retry later are attempted at once. Answers `{workflows, runs}` (IRIs). Needs write access to the workspace (read-only members: 403); 422 for a workspace the caller does not see ("Item not found"), 400 for a non-string one.',
+      'Attempts at once the deliveries that the enabled webhook workflows of `workspace` (or of every workspace the caller may write) hold, wait for or retry later. Answers `{workflows, runs}` (IRIs).',
     input: ExecuteWorkflowsInput,
-    output: {
-      json: {
-        type: 'object',
-        properties: {
-          workflows: { type: 'array', items: { type: 'string' } },
-          runs: { type: 'array', items: { type: 'string' } },
-        },
-      },
-    },
+    output: { json: WorkflowExecution },
     access: 'workspace:write',
     workspace: visibleFromInput(Workspace, 'workspace'),
   })
-  async execute(input: ExecuteWorkflowsInput, principal: Principal, context: ActionContext) {
-    const workspaceId = context.located[0];
+  async execute(
+    input: ExecuteWorkflowsInput,
+    principal: Principal,
+    context: ActionContext<'workspace?'>,
+  ) {
+    const workspaceId = context.workspaceId;
     if (input.workspace !== undefined && input.workspace !== null && !workspaceId)
       throw ValidationError.of(
         'workspace',
@@ -55,16 +52,7 @@ export class WorkflowActionsController {
     description:
       'Stores the caller\u2019s `comment` (trimmed, up to 5000 characters; 422 when blank or longer, 400 when not a string); answers `{id, comment, createdAt}`.',
     input: WorkflowSuggestionInput,
-    output: {
-      json: {
-        type: 'object',
-        properties: {
-          id: { type: 'string' },
-          comment: { type: 'string' },
-          createdAt: { type: 'string', format: 'date-time' },
-        },
-      },
-    },
+    output: { json: WorkflowSuggestion },
     access: 'user',
   })
   async submitSuggestion(

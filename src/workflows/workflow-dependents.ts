@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { EventDeliveryStore } from '../events/event-delivery-store';
-import type { WriteContext } from '../hydra/write/resource-hooks';
+import type { WriteContext } from '../hydra/core/resource-hooks';
 import { moveNotesOf, removeNotesOfRecord } from '../notes/record-notes';
 import { WorkflowRunStore } from './workflow-run-store';
 

@@ -1,5 +1,5 @@
 import { isEmail } from 'class-validator';
-import { type Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { type Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { Workflow } from './workflow.entity';
 import { MAX_WEBHOOK_CONCURRENCY, type WorkflowTypeSpec, workflowType } from './workflow-types';
 

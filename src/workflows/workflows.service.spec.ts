@@ -1,10 +1,10 @@
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
 import type { CredentialsService, OpenedCredentials } from '../credentials/credentials.service';
-import type { Violation } from '../hydra/errors/api-errors';
+import type { Violation } from '../common/errors/api-errors';
 import type { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { ResourceMeta } from '../hydra/metadata/resource-metadata';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceMeta } from '../hydra/core/resource-meta';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import type { ResourceWriter } from '../hydra/write/resource-writer';
 import type { WebhookSender } from '../webhooks/webhook-sender';
 import type { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';

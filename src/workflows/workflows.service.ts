@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { CredentialsService } from '../credentials/credentials.service';
 import type { Credentials } from '../credentials/credentials.entity';
-import type { Violation } from '../hydra/errors/api-errors';
+import type { Violation } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';

@@ -1,5 +1,5 @@
 import type { Principal } from '../access/principal';
-import { BadRequestError, ValidationError } from '../hydra/errors/api-errors';
+import { BadRequestError, ValidationError } from '../common/errors/api-errors';
 import { checkPermissionTargets, readPermissions } from './permissions-input';
 
 const W1 = '00000000-0000-4000-8000-000000000001';

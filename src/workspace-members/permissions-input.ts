@@ -1,6 +1,6 @@
 import type { Principal } from '../access/principal';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
-import { isUuid } from '../hydra/filters/filter';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
+import { isUuid } from '../hydra/core/identifiers';
 import { typeError } from '../hydra/write/denormalizer';
 import type { WorkspacePermission } from '../teams/team-member-store';
 import { ACCESS_LEVELS } from '../workspaces/workspace-member.entity';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ForbiddenError } from '../hydra/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import { ForbiddenError } from '../common/errors/api-errors';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import type { WorkspaceMember } from '../workspaces/workspace-member.entity';
 import { WorkspaceMemberStore } from '../workspaces/workspace-member-store';

@@ -1,8 +1,21 @@
 import { Transform, Type } from 'class-transformer';
 import { Allow, ValidateNested, isEmail } from 'class-validator';
-import { ViolationCodes } from '../hydra/errors/api-errors';
+import { ViolationCodes } from '../common/errors/api-errors';
 import { Assert, NotBlank } from '../hydra/validation/constraints';
+import { Documented } from '../hydra/validation/documented';
 import { Typed } from '../hydra/validation/input-types';
+
+/** One workspace's access in a change (documented; read leniently by readPermissions). */
+export class WorkspacePermissionInput {
+  @Documented({ type: 'string', required: true, description: 'A workspace id or IRI.' })
+  workspaceId?: unknown;
+  @Documented({
+    type: 'string',
+    nullable: true,
+    description: '`full` or `read` grants; null or `none` revokes.',
+  })
+  accessLevel?: unknown;
+}
 
 /** One person's changes: `permissions: [{workspaceId, accessLevel}]` (read by readPermissions). */
 export class PermissionChangeInput {
@@ -21,7 +34,9 @@ export class PermissionChangeInput {
    * `[{workspaceId, accessLevel}]`: a workspace id or IRI, and `full`, `read`, or null/"none"
    * to revoke.
    */
-  @Allow() permissions?: unknown;
+  @Allow()
+  @Documented({ type: 'array', of: () => WorkspacePermissionInput })
+  permissions?: unknown;
 }
 
 /** `POST /workspace_permissions_batch`. */

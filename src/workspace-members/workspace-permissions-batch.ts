@@ -3,12 +3,13 @@ import { ModuleRef } from '@nestjs/core';
 import { EntitlementsGuard } from '../billing/entitlements-guard';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
-import { ValidationError, Violation, ViolationCodes } from '../hydra/errors/api-errors';
+import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { InvitationsService } from '../teams/invitations.service';
 import { TeamMemberStore, type WorkspacePermission } from '../teams/team-member-store';
 import { WorkspaceStore } from '../workspaces/workspace-store';
 import { checkPermissionTargets, readPermissions } from './permissions-input';
 import type { WorkspacePermissionsBatchInput } from './workspace-permissions-batch.input';
+import type { WorkspacePermissionsBatchResult } from './workspace-permissions-batch.output';
 
 type Outcome = 'updated' | 'invited';
 
@@ -29,7 +30,10 @@ export class WorkspacePermissionsBatch {
     private readonly workspaces: WorkspaceStore,
   ) {}
 
-  async apply(principal: Principal, input: WorkspacePermissionsBatchInput) {
+  async apply(
+    principal: Principal,
+    input: WorkspacePermissionsBatchInput,
+  ): Promise<WorkspacePermissionsBatchResult> {
     const inviteMode = input.inviteMode ?? false;
     const changes = (input.changes ?? []).map((change, i) => ({
       email: change.email,

@@ -15,6 +15,7 @@ export class WorkspaceScopedInput {
 
 /**
  * The locator of a `WorkspaceScopedInput`: the workspace it names (404 when the caller does
- * not see it), or none; the handler reads the resolved id from `context.located[0]`.
+ * not see it), or none; the handler reads the resolved id as `context.workspaceId` (an
+ * `ActionContext<'workspace?'>`).
  */
 export const scopedWorkspace = fromInput(Workspace, 'workspaceId', 'workspace');

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { execute, query, queryOne, type SqlRunner } from '../database/query';
-import { quoteIdent } from '../hydra/query/sql-query';
+import { quoteIdent } from '../hydra/core/sql-query';
 import { orderCountUpToSql } from '../orders/order-counts-sql';
 import { shipmentCountUpToSql } from '../shipments/shipment-counts-sql';
 

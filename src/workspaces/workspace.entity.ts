@@ -16,6 +16,7 @@ import { Team } from '../teams/team.entity';
 import { TrackingPage } from '../tracking-pages/tracking-page.entity';
 import { widgetIrisOfWorkspaceSql } from '../widgets/widget-iris-sql';
 import { workflowCountOfWorkspaceSql } from '../workflows/workflow-counts-sql';
+import { EmailSettingsOutput } from './workspace.output';
 
 @ApiResource({
   path: '/workspaces',
@@ -73,7 +74,7 @@ export class Workspace {
    * `{logo, signature, smtpCredentials}`: logo is stored as the `{id, filePath}` clients read
    * and written as a media IRI (see WorkspacesService.emailSettings).
    */
-  @ApiProperty({ writable: ['post', 'put'], type: 'object' })
+  @ApiProperty({ writable: ['post', 'put'], type: 'object', of: () => EmailSettingsOutput })
   @Column('jsonb', {
     default: () => `'{"logo": null, "signature": null, "smtpCredentials": null}'::jsonb`,
   })

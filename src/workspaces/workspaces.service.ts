@@ -7,11 +7,11 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../hydra/errors/api-errors';
+} from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { validateEntity } from '../hydra/validation/validate-entity';
 import { Denormalizer, typeError } from '../hydra/write/denormalizer';
-import type { ResourceHooks, WriteContext } from '../hydra/write/resource-hooks';
+import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { Media } from '../media/media.entity';
 import { MediaService } from '../media/media.service';
 import { isImage } from '../media/sniff-media-type';

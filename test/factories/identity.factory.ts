@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import { createHash, randomBytes } from 'node:crypto';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { Clock } from '../../src/auth/clock';
+import { Clock } from '../../src/common/clock';
 import { hashPassword } from '../../src/auth/password-hasher';
 import { api } from '../support/http';
 import { issueToken, type Tenant } from './tenant.factory';
@@ -32,7 +32,7 @@ export async function createClient(
 }
 
 /**
- * Moves the application's clock (src/auth/clock.ts) forward by `seconds` from now on;
+ * Moves the application's clock (src/common/clock.ts) forward by `seconds` from now on;
  * returns a function that puts it back.
  */
 export function travel(app: INestApplication, seconds: number): () => void {

@@ -5,7 +5,7 @@ import { ACCESS, type AccessDeclaration } from '../../src/access/access.decorato
 import { ACTION, type ActionDeclaration } from '../../src/hydra/actions/action-declaration';
 import { randomBytes } from 'node:crypto';
 import { RouteTable } from '../../src/hydra/errors/route-table';
-import type { ResourceMeta } from '../../src/hydra/metadata/resource-metadata';
+import type { ResourceMeta } from '../../src/hydra/core/resource-meta';
 import type { ResourceRegistry } from '../../src/hydra/metadata/resource-registry';
 import { relationTarget } from '../../src/hydra/metadata/search-variables';
 import { choicesOf } from '../../src/hydra/validation/constraints';

@@ -1,5 +1,5 @@
 import { runMigrationsLocked } from '../../database/migration-runner';
-import { publicBaseUrl } from '../../mail/links';
+import { publicBaseUrl } from '../../config/public-base-url';
 import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
 import { bootstrapAccount, checkBootstrapInput } from './bootstrap-account';
 

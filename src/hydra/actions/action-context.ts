@@ -1,21 +1,28 @@
 import type { Request } from 'express';
 import type { Format } from '../serialization/negotiation';
-import type { ActionContext, UploadedFile } from './action-declaration';
+import type { ActionContextBase, UploadedFile } from './action-declaration';
 
 /**
  * The ActionContext of an HTTP request. Its members are read from the request when a handler
  * asks for them: most handlers read `params` only, while `ip`, `origin` and `files` go through
  * Express's proxy-aware getters or build objects, which a look-up should not pay for.
  */
-export class HttpActionContext implements ActionContext {
+export class HttpActionContext implements ActionContextBase {
   private filesByField?: Record<string, UploadedFile[]>;
   private queryParams?: Readonly<Record<string, unknown>>;
+  readonly workspaceId?: string;
+  readonly teamId?: string;
 
   constructor(
     readonly request: Request,
     readonly format: Format | undefined,
-    readonly located: readonly string[],
-  ) {}
+    /** The ids the declared locator found (access-checked), and their scope. */
+    located: readonly string[] = [],
+    scope?: 'workspace' | 'team',
+  ) {
+    if (located.length === 1 && scope === 'workspace') this.workspaceId = located[0];
+    if (located.length === 1 && scope === 'team') this.teamId = located[0];
+  }
 
   get params(): Readonly<Record<string, string>> {
     return this.request.params as Record<string, string>;

@@ -15,8 +15,9 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   an action worked on -> those records as one page, in that order; or one id -> that record
  *   as an item (actions that answer one record or several, like the reference's); or a
  *   `CollectionPage` the action computed itself;
- * - `{ json: Schema }`: a plain value -> JSON-LD / JSON; `Schema` is a DTO class or a JSON
- *   schema, for the docs;
+ * - `{ json: OutputClass }`: a value of that shape -> JSON-LD / JSON; the class's `@Documented`
+ *   attributes give the OpenAPI schema, and the decorator checks the handler's return type
+ *   against it;
  * - `{ html: true }`: an `HtmlPage` (or a string) -> text/html;
  * - `{ redirect: true }`: a `Redirect` -> 302/303 with Location;
  * - `{ file: types }`: a `SentFile` -> its bytes (a buffer or a stream) with its media type,
@@ -26,10 +27,19 @@ export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
  *   text/html, a `RedirectAnswer` -> the redirect, any other value -> the JSON answer;
  * - `'none'`: nothing -> 204.
  */
+/**
+ * The class an action's JSON answer has: its properties carry `@Documented` (or `Typed`)
+ * declarations, read for the OpenAPI schema (action-schemas.ts) as input DTOs are.
+ */
+export type OutputClass<T extends object = object> = new (...args: any[]) => T;
+
+/** `[Class]`: a list of values of the class (a hydra:Collection in JSON-LD, see typedList). */
+export type OutputList = readonly [OutputClass];
+
 export type ActionOutput =
   | { item: Function }
   | { collection: Function }
-  | { json: Function | Record<string, unknown> }
+  | { json: OutputClass | OutputList }
   | { html: true }
   | { redirect: true }
   | { file: readonly string[] }
@@ -38,8 +48,8 @@ export type ActionOutput =
 
 /** The kinds of answer a `{ oneOf }` action chooses from (at least two). */
 export interface AnswerKinds {
-  /** A DTO class or a JSON schema, for the docs. */
-  json?: Function | Record<string, unknown>;
+  /** The class of the JSON answer. */
+  json?: OutputClass;
   html?: true;
   redirect?: true;
 }
@@ -57,7 +67,10 @@ export interface ActionDeclaration {
   path: string;
   /** One line: what the action does. */
   summary: string;
-  /** Who may call it, what it changes, its errors: shown in the OpenAPI description. */
+  /**
+   * At most two sentences beside the summary (what it answers, what it changes); the rules in
+   * detail belong in the module's README. The layer adds who may call it and its errors.
+   */
   description?: string;
   /**
    * The input DTO (class-validator + class-transformer): the body of POST/PUT/PATCH, the
@@ -123,8 +136,31 @@ export interface ActionDeclaration {
   responses?: Readonly<Record<number, ResponseDoc>>;
 }
 
-/** Who is calling and what the route said, for handlers (they never see req/res). */
-export interface ActionContext {
+/** The scopes an action's locators find: `'workspace?'` when the locator may find none. */
+export type LocatedScope = 'workspace' | 'team' | 'workspace?' | 'team?';
+
+/** The named ids of the located scopes (`ActionContext<'workspace'>` has `workspaceId`). */
+export type LocatedIds<S extends LocatedScope> = ('workspace' extends S
+  ? { readonly workspaceId: string }
+  : 'workspace?' extends S
+    ? { readonly workspaceId?: string }
+    : unknown) &
+  ('team' extends S
+    ? { readonly teamId: string }
+    : 'team?' extends S
+      ? { readonly teamId?: string }
+      : unknown);
+
+/**
+ * Who is calling and what the route said, for handlers (they never see req/res). A handler of
+ * an action declaring `workspace` (or `team`) reads the id its locator found as
+ * `context.workspaceId` (`teamId`), by taking an `ActionContext<'workspace'>`; `'workspace?'`
+ * when the locator may find none (an optional `workspaceId` input). The decorator refuses such
+ * a handler on an action without that locator.
+ */
+export type ActionContext<S extends LocatedScope = never> = ActionContextBase & LocatedIds<S>;
+
+export interface ActionContextBase {
   /** Route parameters (`:id` ...), percent-decoded. */
   readonly params: Readonly<Record<string, string>>;
   /** The raw query string parameters, for actions that pass them on (collections do). */
@@ -148,11 +184,13 @@ export interface ActionContext {
   /** The raw body bytes, for receivers that check a signature over them. */
   readonly rawBody?: Buffer;
   /**
-   * The workspace (or team) ids the declared locator found, already access-checked: the
-   * handler scopes its work to them instead of resolving the input's references again.
-   * Empty when the locator found none (an optional `workspaceId` left out).
+   * The workspace the declared `workspace` locator found, already access-checked: the handler
+   * scopes its work to it instead of resolving the input's reference again. Undefined when the
+   * locator found none (an optional `workspaceId` left out) or several (each was checked).
    */
-  readonly located: readonly string[];
+  readonly workspaceId?: string;
+  /** The team the declared `team` locator found, likewise. */
+  readonly teamId?: string;
   /**
    * The request, handed on to the resource write pipeline's hooks (which key recursion
    * guards on it); handlers never read it.

@@ -1,4 +1,4 @@
-import { ValidationError, ViolationCodes } from '../errors/api-errors';
+import { ValidationError, ViolationCodes } from '../../common/errors/api-errors';
 import type { ActionContext, UploadedFile } from './action-declaration';
 
 /**

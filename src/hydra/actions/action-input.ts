@@ -2,7 +2,7 @@ import type { Type } from '@nestjs/common';
 import { plainToInstance } from 'class-transformer';
 import { validate, type ValidationError as ClassValidationError } from 'class-validator';
 import type { Request } from 'express';
-import { ApiError, ValidationError, type Violation } from '../errors/api-errors';
+import { ApiError, ValidationError, type Violation } from '../../common/errors/api-errors';
 import { getResourceOptions } from '../metadata/decorators';
 import { typeError } from '../write/denormalizer';
 import {
@@ -13,6 +13,7 @@ import {
 } from '../validation/input-types';
 import { isAcceptedBodyType } from '../serialization/negotiation';
 import { emptyArraysAsObjects } from '../validation/empty-map';
+import { isFormBody } from '../core/form';
 import type { ActionDeclaration } from './action-declaration';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
@@ -35,10 +36,7 @@ export async function readActionInput(
   if (!dto) return raw;
   if (getResourceOptions(dto)) {
     // A resource's own body: its write pipeline (denormalizer, constraints) reads it.
-    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(
-      req.headers['content-type'] ?? '',
-    );
-    return form ? coerceForm(dto, raw) : raw;
+    return isFormBody(req.headers['content-type']) ? coerceForm(dto, raw) : raw;
   }
   const instance = plainToInstance(dto, raw, {
     exposeDefaultValues: true,

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
-import type { CollectionResult } from '../collection/data-provider';
-import type { ActionContext } from './action-declaration';
-import type { ResourceHooks } from '../write/resource-hooks';
+import type { CollectionResult } from '../query/pagination';
+import type { ApiRecord } from '../core/api-record';
+import type { ActionContext, ActionOutput, AnswerKinds, OutputClass } from './action-declaration';
+import type { ResourceHooks } from '../core/resource-hooks';
 
 /**
  * What a `{ collection }` action returns: the conditions that select its records, on top of
@@ -30,6 +31,15 @@ export class Answer<T = unknown> {
     readonly status?: number,
     readonly headers: Readonly<Record<string, string>> = {},
   ) {}
+}
+
+/**
+ * A protocol's own error body (OAuth 2's `{error}`), answered with its status instead of the
+ * declared output; the declaration documents it in `responses`. Any action may return one.
+ */
+export class ErrorAnswer extends Answer<object> {
+  /** Keeps an ordinary Answer of another shape from passing for one. */
+  private readonly protocolError = true;
 }
 
 /** An HTML page (`{ html: true }` actions). */
@@ -70,12 +80,12 @@ export class RedirectAnswer {
  * in JSON-LD with `@context` (`/contexts/<type>`), `@id` (default: the request path) and
  * `@type`; in plain JSON the payload alone.
  */
-export function typedJson(
+export function typedJson<T extends object>(
   context: ActionContext,
   type: string,
-  payload: Record<string, unknown>,
+  payload: T,
   id?: string,
-): Record<string, unknown> {
+): T {
   if (context.format === 'json') return payload;
   return {
     '@context': `/contexts/${type}`,
@@ -84,3 +94,67 @@ export function typedJson(
     ...payload,
   };
 }
+
+/**
+ * A `{ json: [Class] }` answer: in JSON the members as an array; in JSON-LD a hydra:Collection
+ * of them (`@id` the request path), each with its `@id` (`iriOf`) and `@type`.
+ */
+export function typedList<T extends object>(
+  context: ActionContext,
+  type: string,
+  members: T[],
+  iriOf: (member: T) => string,
+): T[] {
+  if (context.format === 'json') return members;
+  const collection = {
+    '@context': `/contexts/${type}`,
+    '@id': context.url.split('?')[0],
+    '@type': 'hydra:Collection',
+    'hydra:member': members.map((m) => ({ '@id': iriOf(m), '@type': type, ...m })),
+    'hydra:totalItems': members.length,
+  };
+  // The JSON-LD form of the list: documented as such (action-schemas.ts).
+  return collection as unknown as T[];
+}
+
+/** The value an output class describes. */
+type Shape<C> = C extends readonly [infer E]
+  ? Array<Shape<E>>
+  : C extends OutputClass<infer T>
+    ? T
+    : never;
+
+/** What a `{ oneOf }` handler may return: the JSON value, a page, a redirect. */
+type OneOfValue<K extends AnswerKinds> =
+  | (K extends { json: infer C } ? Shape<C> : never)
+  | (K extends { html: true } ? PageAnswer : never)
+  | (K extends { redirect: true } ? RedirectAnswer : never);
+
+/** What a handler returns for each kind of output (action-declaration.ts). */
+export type ActionValue<O extends ActionOutput> = O extends 'none'
+  ? void
+  : O extends { item: Function }
+    ? string | ApiRecord
+    : O extends { collection: Function }
+      ? CollectionQuery | CollectionPage | readonly string[] | string | void
+      : O extends { json: infer C }
+        ? Shape<C>
+        : O extends { html: true }
+          ? HtmlPage | string
+          : O extends { redirect: true }
+            ? Redirect
+            : O extends { file: readonly string[] }
+              ? SentFile
+              : O extends { oneOf: infer K extends AnswerKinds }
+                ? OneOfValue<K>
+                : never;
+
+/**
+ * The return type the `@Action` decorator demands of a handler: the output's value, or that
+ * value in an `Answer` (another status, headers), possibly as a promise.
+ */
+export type ActionResult<O extends ActionOutput> =
+  | ActionValue<O>
+  | Answer<ActionValue<O>>
+  | ErrorAnswer
+  | Promise<ActionValue<O> | Answer<ActionValue<O>> | ErrorAnswer>;

@@ -3,7 +3,7 @@ import { Documented } from '../validation/documented';
 import { Typed } from '../validation/input-types';
 import type { ActionDeclaration } from './action-declaration';
 import { readActionInput, readBody } from './action-input';
-import { inputSchema, outputSchema, queryParameters } from './action-schemas';
+import { classSchema, outputSchema, queryParameters } from './action-schemas';
 
 class TokenLike {
   @Documented({ type: 'string', description: 'The grant.', enum: ['a', 'b'], required: true })
@@ -14,6 +14,12 @@ class TokenLike {
 class Scored {
   @Typed('integer') @Documented({ minimum: 1, maximum: 5, nullable: true }) score?: number;
 }
+
+/** Named like an input OPEN_MAPS lists. */
+class EstimateInput {
+  @Typed('object') addonsQtyByKey?: Record<string, unknown>;
+}
+const EstimateLike = EstimateInput;
 
 class FormScored {
   @Documented({ type: 'string' }) score?: unknown;
@@ -33,7 +39,7 @@ const declaration = (more: Partial<ActionDeclaration>): ActionDeclaration => ({
 
 describe('documented attributes', () => {
   it('are described, typed and required in the docs', () => {
-    expect(inputSchema(TokenLike)).toEqual({
+    expect(classSchema(TokenLike)).toEqual({
       type: 'object',
       properties: {
         grant_type: { type: 'string', description: 'The grant.', enum: ['a', 'b'] },
@@ -41,7 +47,7 @@ describe('documented attributes', () => {
       },
       required: ['grant_type'],
     });
-    expect(inputSchema(Scored).properties).toEqual({
+    expect(classSchema(Scored).properties).toEqual({
       score: { type: 'integer', minimum: 1, maximum: 5, nullable: true },
     });
   });
@@ -95,10 +101,57 @@ describe('form posts and lenient bodies', () => {
   });
 });
 
+class Part {
+  @Documented({ type: 'string', required: true }) code!: string;
+}
+
+class Assembled {
+  @Documented({ type: 'integer', required: true, description: 'How many.' }) count!: number;
+  @Documented({ type: 'array', of: () => Part }) parts?: Part[];
+  @Documented({ of: () => Part, nullable: true }) main?: Part | null;
+  @Documented({ type: 'array', items: 'string' }) tags?: string[];
+}
+
+class WithOpenMap {
+  @Documented({ type: 'object' }) anything?: Record<string, unknown>;
+}
+
+class WithOpenList {
+  @Typed('object', { each: true }) anything?: Array<Record<string, unknown>>;
+}
+
+describe('output classes', () => {
+  it('are documented from their attributes, nested classes included', () => {
+    const part = { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] };
+    expect(outputSchema(declaration({ output: { json: Assembled } }))).toEqual({
+      description: 'The result.',
+      schema: {
+        type: 'object',
+        properties: {
+          count: { type: 'integer', description: 'How many.' },
+          parts: { type: 'array', items: part },
+          main: { ...part, nullable: true },
+          tags: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['count'],
+      },
+    });
+  });
+
+  it('refuse an object attribute without a class unless OPEN_MAPS names it', () => {
+    expect(() => classSchema(WithOpenMap)).toThrow(/WithOpenMap.anything is an object without/);
+    expect(() => classSchema(WithOpenList)).toThrow(/WithOpenList.anything is an object without/);
+    // Named there (the billing add-ons map): documented as an open map.
+    expect(classSchema(EstimateLike).properties).toEqual({
+      addonsQtyByKey: { type: 'object', additionalProperties: true },
+    });
+  });
+});
+
 describe('oneOf outputs', () => {
   it('document each kind the handler may answer', () => {
     const doc = outputSchema(
-      declaration({ output: { oneOf: { json: { type: 'object' }, html: true, redirect: true } } }),
+      declaration({ output: { oneOf: { json: Scored, html: true, redirect: true } } }),
     );
     expect(Object.keys(doc.content ?? {})).toEqual([
       'application/ld+json',
@@ -109,7 +162,7 @@ describe('oneOf outputs', () => {
       'The result, or an HTML page, or a redirect (Location header), as the request asks.',
     );
     const plain = outputSchema(
-      declaration({ output: { oneOf: { json: { type: 'object' } } }, formats: 'any' }),
+      declaration({ output: { oneOf: { json: Scored } }, formats: 'any' }),
     );
     expect(Object.keys(plain.content ?? {})).toEqual(['application/json']);
   });

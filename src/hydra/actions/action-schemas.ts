@@ -4,7 +4,8 @@ import { getResourceOptions } from '../metadata/decorators';
 import { DOCUMENTED, type DocumentedAttribute } from '../validation/documented';
 import { TYPE_CONSTRAINT, declaredInputType, type InputType } from '../validation/input-types';
 import { MEDIA_TYPES } from '../serialization/negotiation';
-import type { ActionDeclaration, AnswerKinds } from './action-declaration';
+import type { ActionDeclaration, AnswerKinds, OutputClass, OutputList } from './action-declaration';
+import { allowOpenMap, isOpenClass } from './open-maps';
 
 type Schema = Record<string, unknown>;
 
@@ -14,18 +15,28 @@ const JSON_TYPES: Record<InputType, Schema> = {
   number: { type: 'number' },
   boolean: { type: 'boolean' },
   array: { type: 'array', items: {} },
-  object: { type: 'object', additionalProperties: true },
+  // An open map unless a class describes it: see openMap().
+  object: { type: 'object' },
 };
 
 const REQUIRED = new Set(['notBlank', 'notNull']);
 
 /**
- * The JSON schema of a DTO class, read from its class-validator declarations (types, required
- * attributes, choices, lengths, nested DTOs), so the docs cannot drift from the validation.
+ * The JSON schema of a DTO or output class, read from its class-validator declarations (types,
+ * required attributes, choices, lengths, nested classes) and `@Documented` attributes, so the
+ * docs cannot drift from the validation or from the type a handler returns.
  */
-export function inputSchema(dto: Function, seen = new Set<Function>()): Schema {
-  if (seen.has(dto)) return { type: 'object' };
+export function classSchema(dto: Function, seen: Set<Function> = new Set()): Schema {
+  if (seen.has(dto)) return { type: 'object', description: `A ${dto.name} (recursive).` };
   seen.add(dto);
+  try {
+    return describeClass(dto, seen);
+  } finally {
+    seen.delete(dto);
+  }
+}
+
+function describeClass(dto: Function, seen: Set<Function>): Schema {
   const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
@@ -34,10 +45,28 @@ export function inputSchema(dto: Function, seen = new Set<Function>()): Schema {
     const name = m.name ?? m.type;
     if (name === TYPE_CONSTRAINT) {
       const { type, each } = declaredInputType(String(m.message));
-      Object.assign(schema, each ? { type: 'array', items: JSON_TYPES[type] } : JSON_TYPES[type]);
+      // A nested class (ValidateNested) read before describes the elements better.
+      if (each && !(schema.items as Schema | undefined)?.properties)
+        Object.assign(schema, { type: 'array', items: { ...JSON_TYPES[type] } });
+      else if (!each && !schema.properties) Object.assign(schema, JSON_TYPES[type]);
     } else if (name === DOCUMENTED) {
-      const { required: isRequired, ...attribute } = m.constraints[0] as DocumentedAttribute;
-      Object.assign(schema, attribute);
+      const {
+        required: isRequired,
+        of,
+        items,
+        ...attribute
+      } = m.constraints[0] as DocumentedAttribute;
+      if (of && attribute.type === 'array')
+        Object.assign(schema, attribute, { items: described(of(), seen) });
+      else if (of && getResourceOptions(of())) {
+        const { type: _type, ...rest } = attribute;
+        // A $ref takes no siblings (OpenAPI 3.0): a described one goes in an allOf.
+        Object.assign(
+          schema,
+          Object.keys(rest).length ? { allOf: [resourceRef(of())], ...rest } : resourceRef(of()),
+        );
+      } else if (of) Object.assign(schema, classSchema(of(), seen), attribute, { type: 'object' });
+      else Object.assign(schema, attribute, items ? { items: { type: items } } : {});
       if (isRequired) required.push(m.propertyName);
     } else if (name === 'ofType') {
       Object.assign(schema, JSON_TYPES[m.constraints[0] as InputType]);
@@ -51,23 +80,44 @@ export function inputSchema(dto: Function, seen = new Set<Function>()): Schema {
       const nested = defaultMetadataStorage.findTypeMetadata(dto, m.propertyName);
       const target = nested?.typeFunction() as Function | undefined;
       if (target) {
-        const item = inputSchema(target, seen);
+        const item = classSchema(target, seen);
         if (m.each || schema.type === 'array')
           Object.assign(schema, { type: 'array', items: item });
         else Object.assign(schema, item);
       }
     }
   }
+  for (const [property, schema] of Object.entries(properties))
+    openMap(schema, `${dto.name}.${property}`);
   return {
     type: 'object',
     properties,
     ...(required.length ? { required: [...new Set(required)] } : {}),
+    ...(isOpenClass(dto.name) ? { additionalProperties: true } : {}),
   };
+}
+
+/** A class's schema: a resource's own (a record embedded in an answer), else its attributes'. */
+function described(target: Function, seen: Set<Function>): Schema {
+  return getResourceOptions(target) ? resourceRef(target) : classSchema(target, seen);
+}
+
+/**
+ * An attribute that is an object (or an array of objects) no class describes is an open map:
+ * documented as such where the spec leaves it free-form (OPEN_MAPS names it), a mistake
+ * anywhere else, refused when the declaration is read.
+ */
+function openMap(schema: Schema, key: string): void {
+  const target = schema.type === 'array' ? (schema.items as Schema | undefined) : schema;
+  if (!target || target.type !== 'object' || target.properties || 'additionalProperties' in target)
+    return;
+  allowOpenMap(key);
+  target.additionalProperties = true;
 }
 
 /** The documented request body of an action: its DTO's schema, or the resource's. */
 export function bodySchema(input: Function): Schema {
-  return getResourceOptions(input) ? resourceRef(input) : inputSchema(input);
+  return getResourceOptions(input) ? resourceRef(input) : classSchema(input);
 }
 
 /** The documented success answer of an action (for @nestjs/swagger's ApiResponse). */
@@ -104,10 +154,30 @@ export function outputSchema(declaration: ActionDeclaration): {
         },
       },
     };
-  return {
-    description: 'The result.',
-    schema: typeof output.json === 'function' ? inputSchema(output.json) : output.json,
-  };
+  const json = output.json;
+  if (isOutputList(json)) {
+    const item = classSchema(json[0]);
+    return {
+      description: 'The list: a hydra:Collection in JSON-LD, an array in JSON.',
+      content: {
+        [MEDIA_TYPES.jsonld]: {
+          schema: {
+            type: 'object',
+            properties: {
+              'hydra:member': { type: 'array', items: item },
+              'hydra:totalItems': { type: 'integer', minimum: 0 },
+            },
+          },
+        },
+        [MEDIA_TYPES.json]: { schema: { type: 'array', items: item } },
+      },
+    };
+  }
+  return { description: 'The result.', schema: classSchema(json) };
+}
+
+function isOutputList(json: OutputClass | OutputList): json is OutputList {
+  return Array.isArray(json);
 }
 
 /** The answers of a `{ oneOf }` action: JSON (as negotiated, or plain), a page, a redirect. */
@@ -118,7 +188,7 @@ function oneOfSchema(
   const content: Record<string, { schema: Schema }> = {};
   const words: string[] = [];
   if (kinds.json) {
-    const schema = typeof kinds.json === 'function' ? inputSchema(kinds.json) : kinds.json;
+    const schema = classSchema(kinds.json);
     const types =
       declaration.formats === 'any'
         ? ['application/json']
@@ -150,7 +220,7 @@ export function queryParameters(input: Function): Array<{
   description?: string;
   schema: Schema;
 }> {
-  const schema = inputSchema(input);
+  const schema = classSchema(input);
   const required = new Set((schema.required as string[] | undefined) ?? []);
   return Object.entries(schema.properties as Record<string, Schema>).map(([name, property]) => {
     const { description, ...rest } = property;

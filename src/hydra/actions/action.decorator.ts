@@ -23,10 +23,12 @@ import {
 } from '@nestjs/swagger';
 import { delegatedByDefault } from '../../access/access-level';
 import { ACCESS, type AccessDeclaration } from '../../access/access.decorator';
-import { ACTION, type ActionDeclaration } from './action-declaration';
+import type { TargetLocator } from '../../access/access-target';
+import { ACTION, type ActionContextBase, type ActionDeclaration } from './action-declaration';
+import type { ActionResult } from './action-result';
 import { actionRequestOf } from './action-request';
 import { getResourceOptions } from '../metadata/decorators';
-import { FORM_BODY_EXTENSION } from '../docs/openapi-contract';
+import { FORM_BODY_EXTENSION } from '../core/form';
 import { bodySchema, outputSchema, queryParameters } from './action-schemas';
 import { declareAction } from './action-registry';
 
@@ -71,7 +73,29 @@ function responses(declaration: ActionDeclaration, status: number): MethodDecora
   ];
 }
 
-export function Action(declaration: ActionDeclaration): MethodDecorator {
+/** The context a handler of this declaration gets: the ids its locators find, named. */
+type ContextOf<D extends ActionDeclaration> = ActionContextBase &
+  (D extends { workspace: TargetLocator } ? { readonly workspaceId: string } : unknown) &
+  (D extends { team: TargetLocator } ? { readonly teamId: string } : unknown);
+
+/**
+ * A handler `@Action(declaration)` accepts: it returns the declared output (ActionResult), and
+ * reads in its context only the ids the declaration locates.
+ */
+export type ActionHandler<D extends ActionDeclaration> = (
+  input: any,
+  principal: any,
+  context: ContextOf<D>,
+  ...rest: any[]
+) => ActionResult<D['output']>;
+
+export function Action<const D extends ActionDeclaration>(
+  declaration: D,
+): <H extends ActionHandler<D>>(
+  target: object,
+  key: string | symbol,
+  descriptor: TypedPropertyDescriptor<H>,
+) => void {
   const status = declaration.status ?? (declaration.output === 'none' ? 204 : 200);
   const access: AccessDeclaration = {
     level: declaration.access,

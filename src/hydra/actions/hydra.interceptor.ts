@@ -13,14 +13,14 @@ import type { TargetLocator } from '../../access/access-target';
 import { principalOf } from '../../access/current-principal';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
-import { coerceForm } from '../controller/hydra-api';
-import { ApiError, NotFoundError } from '../errors/api-errors';
-import type { ResourceMeta } from '../metadata/resource-metadata';
+import { coerceForm } from '../core/form';
+import { ApiError, NotFoundError } from '../../common/errors/api-errors';
+import type { ResourceMeta } from '../core/resource-meta';
 import { ResourceRegistry } from '../metadata/resource-registry';
-import { QueryParams } from '../query/query-params';
+import { QueryParams } from '../core/query-params';
 import type { Format } from '../serialization/negotiation';
 import { MultipartReader } from '../serialization/multipart-reader';
-import { JSON_FORMATS, Responder } from '../serialization/responder';
+import { JSON_FORMATS, Responder } from './responder';
 import { ACTION, type ActionDeclaration } from './action-declaration';
 import { HttpActionContext } from './action-context';
 import { isFormPost, readActionInput } from './action-input';
@@ -35,7 +35,7 @@ import {
   RedirectAnswer,
   type SentFile,
 } from './action-result';
-import { AccessTargets } from './access-targets';
+import { AccessTargets } from '../collection/access-targets';
 
 const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
 
@@ -89,10 +89,11 @@ export class HydraInterceptor implements NestInterceptor {
     const located = principal
       ? await this.checkTargets(declaration, principal, input, req.params as Record<string, string>)
       : [];
+    const scope = scopeOf(declaration.access);
     setActionRequest(req, {
       input,
       principal,
-      context: new HttpActionContext(req, format, located),
+      context: new HttpActionContext(req, format, located, scope === 'none' ? undefined : scope),
     });
   }
 

@@ -2,16 +2,16 @@ import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Pool, PoolClient } from 'pg';
 import type { Principal } from '../../access/principal';
-import { identifierFrom } from '../filters/filter';
-import { collectionView, type RecordView } from '../filters/serialization-groups';
-import { identifierCast, itemIdentifier } from '../metadata/resource-identifier';
-import type { ResourceMeta } from '../metadata/resource-metadata';
+import { identifierFrom, identifierCast, itemIdentifier } from '../core/identifiers';
+import { collectionView, type RecordView } from '../serialization/serialization-groups';
+import type { ResourceMeta } from '../core/resource-meta';
 import { ResourceRegistry } from '../metadata/resource-registry';
-import { QueryParams } from '../query/query-params';
+import { QueryParams } from '../core/query-params';
 import { resolvePropertyPath } from '../query/property-path';
-import { SqlQuery, quoteIdent } from '../query/sql-query';
-import { ApiRecord, RecordReader } from '../serialization/record-reader';
-import { Pagination, parsePagination } from './pagination';
+import { SqlQuery, quoteIdent } from '../core/sql-query';
+import { RecordReader } from '../serialization/record-reader';
+import { ApiRecord } from '../core/api-record';
+import { Pagination, parsePagination, type CollectionResult } from '../query/pagination';
 import { applyTenancy, tenancyAdmitsId } from './tenancy';
 import {
   COMPACT_AFTER_DELTAS,
@@ -21,8 +21,8 @@ import {
   loadCountDefinitions,
 } from './maintained-counts';
 import { READ_COUNT_SQL } from './maintained-counts.sql';
-import { NotFoundError } from '../errors/api-errors';
-import type { ResourceHooks } from '../write/resource-hooks';
+import { NotFoundError } from '../../common/errors/api-errors';
+import type { ResourceHooks } from '../core/resource-hooks';
 import type { Request } from 'express';
 import { preparedQuery, query as runQuery } from '../../database/query';
 
@@ -49,12 +49,6 @@ export interface CollectionPlan {
   pageParams: unknown[];
   /** The properties its rows show (serialization-groups.ts). */
   view: RecordView;
-}
-
-export interface CollectionResult {
-  members: ApiRecord[];
-  totalItems: number;
-  pagination: Pagination;
 }
 
 /**

@@ -3,7 +3,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
 import { AppConfig } from '../../config/app-config';
-import { PeriodicTask } from '../../jobs/periodic-task';
+import { PeriodicTask } from '../../common/periodic-task';
 import { COMPACT_AFTER_DELTAS } from './maintained-counts';
 import { SWEEP_COUNTS_SQL, VACUUM_COUNTS_SQL } from './maintained-counts.sql';
 

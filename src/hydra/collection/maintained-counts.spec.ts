@@ -1,4 +1,4 @@
-import { SqlQuery } from '../query/sql-query';
+import { SqlQuery } from '../core/sql-query';
 import { countKeyOf, type CountDefinition } from './maintained-counts';
 
 const definition: CountDefinition = {

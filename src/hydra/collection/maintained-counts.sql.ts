@@ -1,4 +1,4 @@
-import { quoteIdent } from '../query/sql-query';
+import { quoteIdent } from '../core/sql-query';
 
 /**
  * The SQL of maintained counts (see README "Maintained counts"): one table of count deltas for

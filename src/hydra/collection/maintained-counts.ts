@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { quoteIdent, type SqlQuery } from '../query/sql-query';
+import { quoteIdent, type SqlQuery } from '../core/sql-query';
 import { COUNT_DEFINITION_TABLE, COMPACT_COUNT_SQL } from './maintained-counts.sql';
 
 /** What a migration installed for one table (maintained-counts.sql.ts). */

@@ -1,8 +1,8 @@
 import type { Principal } from '../../access/principal';
-import type { TenancyRule } from '../metadata/decorators';
-import type { ResourceMeta } from '../metadata/resource-metadata';
-import type { ResolvedPath } from '../query/property-path';
-import { SqlQuery } from '../query/sql-query';
+import type { TenancyRule } from '../core/declaration';
+import type { ResourceMeta } from '../core/resource-meta';
+import type { ResolvedPath } from '../core/filter';
+import { SqlQuery } from '../core/sql-query';
 import { applyTenancy, tenancyAdmitsId } from './tenancy';
 
 const principal: Principal = {

@@ -1,8 +1,8 @@
 import type { Principal } from '../../access/principal';
-import type { TenancyRule } from '../metadata/decorators';
-import type { ResourceMeta } from '../metadata/resource-metadata';
-import type { ResolvedPath } from '../query/property-path';
-import { Equality, SqlQuery, quoteIdent } from '../query/sql-query';
+import type { TenancyRule } from '../core/declaration';
+import type { ResourceMeta } from '../core/resource-meta';
+import type { ResolvedPath } from '../core/filter';
+import { Equality, SqlQuery, quoteIdent } from '../core/sql-query';
 
 type SingleRule = Exclude<TenancyRule, 'public' | { anyOf: unknown }>;
 

@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
-import { NotFoundError } from '../errors/api-errors';
-import { itemIdentifier } from '../metadata/resource-identifier';
-import type { ResourceMeta } from '../metadata/resource-metadata';
+import { NotFoundError } from '../../common/errors/api-errors';
+import { itemIdentifier } from '../core/identifiers';
+import type { ResourceMeta } from '../core/resource-meta';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { relationTarget } from '../metadata/search-variables';
 import { ResourceWriter } from '../write/resource-writer';
+import { coerceForm, isFormBody } from '../core/form';
 
 /**
  * The pieces the generated resource operations share (declared actions answered by the
@@ -31,10 +32,7 @@ export class HydraApi {
     body: Record<string, unknown>,
     contentType: string | undefined,
   ): Record<string, unknown> {
-    const form = /^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(
-      contentType ?? '',
-    );
-    return form ? coerceForm(resource, body) : body;
+    return isFormBody(contentType) ? coerceForm(resource, body) : body;
   }
 
   /**
@@ -57,24 +55,6 @@ export class HydraApi {
     }
     return scope;
   }
-}
-
-/** Form fields arrive as strings; read them as the declared types. */
-export function coerceForm(
-  resource: ResourceMeta,
-  body: Record<string, unknown>,
-): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...body };
-  for (const prop of resource.properties) {
-    const v = out[prop.name];
-    if (typeof v !== 'string') continue;
-    if (prop.type === 'integer' && /^-?\d+$/.test(v)) out[prop.name] = Number(v);
-    else if (prop.type === 'number' && /^-?\d+(\.\d+)?$/.test(v)) out[prop.name] = Number(v);
-    else if (prop.type === 'boolean' && /^(true|false|1|0)$/i.test(v))
-      out[prop.name] = /^(true|1)$/i.test(v);
-    else if (v === '' && prop.nullable) out[prop.name] = null;
-  }
-  return out;
 }
 
 export function routeParam(req: Request, name: string): string {

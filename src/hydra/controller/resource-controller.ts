@@ -3,9 +3,10 @@ import type { Principal } from '../../access/principal';
 import type { ActionContext } from '../actions/action-declaration';
 import { Action } from '../actions/action.decorator';
 import { Answer, type CollectionQuery } from '../actions/action-result';
-import { Operation, getResourceOptions } from '../metadata/decorators';
+import { Operation } from '../core/declaration';
+import { getResourceOptions } from '../metadata/decorators';
 import { resourceAccess, resourceDelegation } from '../metadata/resource-access';
-import type { ResourceHooks } from '../write/resource-hooks';
+import type { ResourceHooks } from '../core/resource-hooks';
 import { HydraApi } from './hydra-api';
 
 const ALL: Operation[] = ['list', 'get', 'post', 'put', 'delete'];

@@ -3,9 +3,9 @@ import type { Principal } from '../../access/principal';
 import type { ActionContext } from '../actions/action-declaration';
 import { Action } from '../actions/action.decorator';
 import { Answer, RedirectAnswer } from '../actions/action-result';
-import { NotFoundError } from '../errors/api-errors';
+import { NotFoundError } from '../../common/errors/api-errors';
 import { ResourceRegistry } from '../metadata/resource-registry';
-import { DOCS_LINK } from '../serialization/responder';
+import { DOCS_LINK } from '../actions/responder';
 import {
   apiDocumentation,
   entrypoint,
@@ -13,13 +13,11 @@ import {
   errorContext,
   resourceContext,
 } from './hydra-documentation';
-
-const DOCUMENT = (description: string) => ({
-  json: { type: 'object', additionalProperties: true, description },
-});
-
-const ENTRYPOINT_WORDS =
-  'Public (no token). Answers the Hydra Entrypoint in JSON-LD (or plain JSON) with the documentation Link header; a browser asking for HTML is redirected (302) to the interactive docs at /docs. 406 for other formats.';
+import {
+  HydraApiDocumentation,
+  HydraEntrypoint,
+  JsonLdContextDocument,
+} from './hydra-documentation.output';
 
 /**
  * Entry point, JSON-LD contexts and the Hydra documentation, generated from the declarations.
@@ -34,8 +32,9 @@ export class HydraDocsController {
     method: 'GET',
     path: '/',
     summary: 'The API entry point: the IRI of every collection.',
-    description: ENTRYPOINT_WORDS,
-    output: { oneOf: { ...DOCUMENT('The hydra Entrypoint.'), redirect: true } },
+    description:
+      'The Hydra Entrypoint in JSON-LD (or plain JSON), with the documentation Link header. A browser asking for HTML is redirected to the interactive docs at /docs.',
+    output: { oneOf: { json: HydraEntrypoint, redirect: true } },
     formats: ['jsonld', 'json', 'html'],
     access: 'public',
   })
@@ -47,8 +46,9 @@ export class HydraDocsController {
     method: 'GET',
     path: '/index.jsonld',
     summary: 'The API entry point (as `GET /`).',
-    description: ENTRYPOINT_WORDS,
-    output: { oneOf: { ...DOCUMENT('The hydra Entrypoint.'), redirect: true } },
+    description:
+      'The Hydra Entrypoint in JSON-LD (or plain JSON), with the documentation Link header. A browser asking for HTML is redirected to the interactive docs at /docs.',
+    output: { oneOf: { json: HydraEntrypoint, redirect: true } },
     formats: ['jsonld', 'json', 'html'],
     access: 'public',
   })
@@ -61,8 +61,8 @@ export class HydraDocsController {
     path: '/docs.jsonld',
     summary: 'The Hydra API documentation (hydra:ApiDocumentation).',
     description:
-      'Public (no token). Every resource class with its properties and operations, generated from the declarations, in JSON-LD (or plain JSON). 406 for other formats.',
-    output: DOCUMENT('The hydra:ApiDocumentation.'),
+      'Every resource class with its properties and operations, generated from the declarations, in JSON-LD (or plain JSON).',
+    output: { json: HydraApiDocumentation },
     access: 'public',
   })
   docs(_input: unknown, _principal: Principal | null, context: ActionContext) {
@@ -74,8 +74,8 @@ export class HydraDocsController {
     path: '/contexts/:name',
     summary: 'The JSON-LD context of a resource, the entry point or the errors.',
     description:
-      'Public (no token). `name` is a resource short name (`Shipment`), `Entrypoint`, `Error` or `ConstraintViolationList`, with or without `.jsonld`; answers the context mapping its terms to the vocabulary of /docs.jsonld. 404 for an unknown name, 406 for formats other than JSON-LD and JSON.',
-    output: DOCUMENT('A JSON-LD context.'),
+      'The context mapping the terms of a resource (`Shipment`), `Entrypoint`, `Error` or `ConstraintViolationList` to the vocabulary of /docs.jsonld. `.jsonld` may end the name.',
+    output: { json: JsonLdContextDocument },
     access: 'public',
   })
   context(_input: unknown, _principal: Principal | null, context: ActionContext) {
@@ -97,7 +97,7 @@ export class HydraDocsController {
 }
 
 /** A document as it is, with the Link header to the Hydra documentation. */
-function document(body: Record<string, unknown>): Answer {
+function document<T extends object>(body: T): Answer<T> {
   return new Answer(body, undefined, { Link: DOCS_LINK });
 }
 

@@ -1,5 +1,10 @@
-import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import type { PropertyMeta, ResourceMeta } from '../core/resource-meta';
 import { API_VERSION } from './api-version';
+import type {
+  HydraApiDocumentation,
+  HydraEntrypoint,
+  JsonLdContextDocument,
+} from './hydra-documentation.output';
 
 const XMLS: Record<string, string> = {
   string: 'xmls:string',
@@ -15,8 +20,8 @@ export function entrypointKey(resource: ResourceMeta): string {
 }
 
 /** `GET /`: one IRI per resource collection. */
-export function entrypoint(resources: ResourceMeta[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function entrypoint(resources: ResourceMeta[]): HydraEntrypoint {
+  const body: HydraEntrypoint = {
     '@context': '/contexts/Entrypoint',
     '@id': '/',
     '@type': 'Entrypoint',
@@ -28,7 +33,7 @@ export function entrypoint(resources: ResourceMeta[]): Record<string, unknown> {
 }
 
 /** `/contexts/<Resource>`: maps property names to vocabulary terms; references are typed `@id`. */
-export function resourceContext(resource: ResourceMeta, vocab: string): Record<string, unknown> {
+export function resourceContext(resource: ResourceMeta, vocab: string): JsonLdContextDocument {
   const ctx: Record<string, unknown> = {
     '@vocab': vocab,
     hydra: 'http://www.w3.org/ns/hydra/core#',
@@ -43,10 +48,7 @@ export function resourceContext(resource: ResourceMeta, vocab: string): Record<s
   return { '@context': ctx };
 }
 
-export function entrypointContext(
-  resources: ResourceMeta[],
-  vocab: string,
-): Record<string, unknown> {
+export function entrypointContext(resources: ResourceMeta[], vocab: string): JsonLdContextDocument {
   const ctx: Record<string, unknown> = {
     '@vocab': vocab,
     hydra: 'http://www.w3.org/ns/hydra/core#',
@@ -60,7 +62,7 @@ export function entrypointContext(
 export function errorContext(
   vocab: string,
   kind: 'Error' | 'ConstraintViolationList',
-): Record<string, unknown> {
+): JsonLdContextDocument {
   const base: Record<string, unknown> = {
     '@vocab': vocab,
     hydra: 'http://www.w3.org/ns/hydra/core#',
@@ -122,10 +124,7 @@ function supportedOperations(r: ResourceMeta): Record<string, unknown>[] {
 }
 
 /** `/docs.jsonld`: the hydra:ApiDocumentation of every resource. */
-export function apiDocumentation(
-  resources: ResourceMeta[],
-  vocab: string,
-): Record<string, unknown> {
+export function apiDocumentation(resources: ResourceMeta[], vocab: string): HydraApiDocumentation {
   const classes: Record<string, unknown>[] = resources.map((r) => ({
     '@id': `#${r.shortName}`,
     '@type': 'hydra:Class',

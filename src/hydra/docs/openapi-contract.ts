@@ -1,12 +1,10 @@
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { AccessLevel } from '../../access/access-level';
 import type { ResourceRegistry } from '../metadata/resource-registry';
+import { FORM_BODY_EXTENSION } from '../core/form';
 
 type Operation = Record<string, any>;
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-/** Where an action with a form of its own puts the form's schema (moved into requestBody). */
-export const FORM_BODY_EXTENSION = 'x-form-body';
 
 /** Who may call an operation, in words, from its declared access level. */
 export const ACCESS_WORDS: Record<AccessLevel, string> = {

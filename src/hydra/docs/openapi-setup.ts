@@ -6,7 +6,7 @@ import { API_VERSION } from './api-version';
 import { resourcesOpenApi } from './openapi';
 import { finishContract } from './openapi-contract';
 import { AppConfig } from '../../config/app-config';
-import { publicBaseUrl } from '../../mail/links';
+import { publicBaseUrl } from '../../config/public-base-url';
 
 /**
  * `/docs.json` (OpenAPI 3) and `/docs` (Swagger UI). Custom endpoints come

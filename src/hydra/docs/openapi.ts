@@ -1,7 +1,9 @@
-import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import type { PropertyMeta, ResourceLookup, ResourceMeta } from '../core/resource-meta';
+import { classSchema } from '../actions/action-schemas';
+import { allowOpenMap } from '../actions/open-maps';
 import type { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';
-import type { WriteOperation } from '../metadata/decorators';
+import type { WriteOperation } from '../core/declaration';
 import { resourceAccess, resourceDelegation } from '../metadata/resource-access';
 
 type Schema = Record<string, unknown>;
@@ -14,7 +16,8 @@ export function openApiPath(expressPath: string): string {
   return expressPath.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function valueSchema(p: PropertyMeta): Schema {
+/** A property's value: `owner` names open maps (`Shipment.customFields`), `lookup` embedded records. */
+function valueSchema(p: PropertyMeta, owner: string, lookup: ResourceLookup): Schema {
   switch (p.kind) {
     case 'reference':
       return { type: 'string', format: 'iri-reference', nullable: p.nullable };
@@ -24,10 +27,12 @@ function valueSchema(p: PropertyMeta): Schema {
       return {
         type: 'object',
         nullable: true,
-        properties: Object.fromEntries((p.children ?? []).map((c) => [c.name, valueSchema(c)])),
+        properties: Object.fromEntries(
+          (p.children ?? []).map((c) => [c.name, valueSchema(c, owner, lookup)]),
+        ),
       };
     case 'object':
-      return { type: 'object', nullable: p.nullable, additionalProperties: true };
+      return { ...embeddedSchema(p, lookup), nullable: p.nullable };
     default:
       break;
   }
@@ -46,7 +51,7 @@ function valueSchema(p: PropertyMeta): Schema {
       case 'array':
         return { type: 'array', items: { type: p.items === 'integer' ? 'integer' : 'string' } };
       case 'object':
-        return { type: 'object', additionalProperties: true };
+        return objectSchema(p, `${owner}.${p.name}`);
       default:
         return p.isUuid ? { type: 'string', format: 'uuid' } : { type: 'string' };
     }
@@ -56,11 +61,33 @@ function valueSchema(p: PropertyMeta): Schema {
   return base;
 }
 
-function readSchema(r: ResourceMeta): Schema {
+/** A JSON value: its class's schema, or an open map OPEN_MAPS allows. */
+function objectSchema(p: PropertyMeta, key: string): Schema {
+  if (p.options.of) return { ...classSchema(p.options.of()), type: 'object' };
+  allowOpenMap(key);
+  return { type: 'object', additionalProperties: true };
+}
+
+/** A related record embedded (`embed: true`): the members it shows (record-reader.ts). */
+function embeddedSchema(p: PropertyMeta, lookup: ResourceLookup): Schema {
+  const target = lookup.get(p.target!);
+  const shown = p.options.embedProperties;
+  const members = target.properties
+    .filter((m) => m.readable && (m.kind === 'column' || (shown && m.kind === 'computed')))
+    .filter((m) => !shown || shown.includes(m.name));
+  return {
+    type: 'object',
+    properties: Object.fromEntries(
+      members.map((m) => [m.name, valueSchema(m, target.shortName, lookup)]),
+    ),
+  };
+}
+
+function readSchema(r: ResourceMeta, lookup: ResourceLookup): Schema {
   const properties: Schema = {};
   for (const p of r.properties) {
     if (!p.readable) continue;
-    const schema = valueSchema(p);
+    const schema = valueSchema(p, r.shortName, lookup);
     if (p.itemOnly) {
       const note = `Shown in the collection ${r.path} only with \`groups[]=${r.itemGroup}\`.`;
       schema.description = schema.description ? `${schema.description}. ${note}` : note;
@@ -73,11 +100,11 @@ function readSchema(r: ResourceMeta): Schema {
   return { type: 'object', description: r.options.description, properties };
 }
 
-function writeSchema(r: ResourceMeta, op: WriteOperation): Schema {
+function writeSchema(r: ResourceMeta, op: WriteOperation, lookup: ResourceLookup): Schema {
   const properties: Schema = {};
   for (const p of r.properties) {
     if (!p.writable.has(op)) continue;
-    const schema = valueSchema(p);
+    const schema = valueSchema(p, r.shortName, lookup);
     const objects = p.options.acceptObjectOn?.includes(op);
     properties[p.name] = !objects
       ? schema
@@ -127,9 +154,9 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
   };
   for (const r of registry.all()) {
     const name = r.shortName;
-    schemas[name] = readSchema(r);
-    if (r.operations.has('post')) schemas[`${name}-post`] = writeSchema(r, 'post');
-    if (r.operations.has('put')) schemas[`${name}-put`] = writeSchema(r, 'put');
+    schemas[name] = readSchema(r, registry);
+    if (r.operations.has('post')) schemas[`${name}-post`] = writeSchema(r, 'post', registry);
+    if (r.operations.has('put')) schemas[`${name}-put`] = writeSchema(r, 'put', registry);
     const itemRef = `#/components/schemas/${name}`;
     const security =
       r.options.tenancy === 'public' && !r.options.requireToken ? [] : [{ bearer: [] }];

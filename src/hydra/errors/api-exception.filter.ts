@@ -10,7 +10,12 @@ import {
   type DatabaseFailure,
 } from '../../database/outage/database-failure';
 import type { DatabaseOutage } from '../../database/outage/database-outage';
-import { ApiError, ValidationError, Violation, ViolationCodes } from './api-errors';
+import {
+  ApiError,
+  ValidationError,
+  Violation,
+  ViolationCodes,
+} from '../../common/errors/api-errors';
 import { jsonLdError, problemError } from './error-body';
 import type { RouteTable } from './route-table';
 

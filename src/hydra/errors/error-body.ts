@@ -1,4 +1,4 @@
-import type { Violation } from './api-errors';
+import type { Violation } from '../../common/errors/api-errors';
 
 export const ERROR_TITLE = 'An error occurred';
 

@@ -1,4 +1,5 @@
-import { Filter, FilterApplyContext, SearchVariable, parseBoolean } from './filter';
+import { parseBoolean } from './filter';
+import { Filter, FilterApplyContext, SearchVariable } from '../core/filter';
 
 /** `p=true|false|1|0` on boolean properties; other values are ignored. */
 export class BooleanFilter implements Filter {

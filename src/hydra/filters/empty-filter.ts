@@ -1,4 +1,5 @@
-import { Filter, FilterApplyContext, SearchVariable, parseBoolean } from './filter';
+import { parseBoolean } from './filter';
+import { Filter, FilterApplyContext, SearchVariable } from '../core/filter';
 
 /** `empty[p]=true` selects null, empty string or empty array; `false` the opposite. */
 export class EmptyFilter implements Filter {

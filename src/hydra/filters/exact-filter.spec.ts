@@ -1,6 +1,6 @@
-import { QueryParams } from '../query/query-params';
-import type { ResolvedPath } from '../query/property-path';
-import { SqlQuery } from '../query/sql-query';
+import { QueryParams } from '../core/query-params';
+import type { ResolvedPath } from '../core/filter';
+import { SqlQuery } from '../core/sql-query';
 import { ExactFilter } from './exact-filter';
 
 const arrayPath: ResolvedPath = {

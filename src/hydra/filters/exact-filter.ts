@@ -1,14 +1,7 @@
-import type { ApiValueType } from '../metadata/decorators';
-import type { ResolvedPath } from '../query/property-path';
-import {
-  Filter,
-  FilterApplyContext,
-  SearchVariable,
-  identifierFrom,
-  isStorableText,
-  parseBoolean,
-  scalarSchema,
-} from './filter';
+import type { ApiValueType } from '../core/declaration';
+import { type ResolvedPath, Filter, FilterApplyContext, SearchVariable } from '../core/filter';
+import { parseBoolean, scalarSchema } from './filter';
+import { identifierFrom, isStorableText } from '../core/identifiers';
 
 export interface ExactFilterOptions {
   /** Also accept `p[]` (default true). */

@@ -1,4 +1,5 @@
-import { Filter, FilterApplyContext, SearchVariable, parseBoolean } from './filter';
+import { parseBoolean } from './filter';
+import { Filter, FilterApplyContext, SearchVariable } from '../core/filter';
 
 /** `exists[p]=true|1` is IS NOT NULL, `false|0` IS NULL; for arrays: non-empty or empty. */
 export class ExistsFilter implements Filter {

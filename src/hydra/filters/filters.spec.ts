@@ -1,12 +1,11 @@
-import type { ResolvedPath } from '../query/property-path';
-import { QueryParams } from '../query/query-params';
-import { SqlQuery } from '../query/sql-query';
+import type { ResolvedPath, Filter } from '../core/filter';
+import { QueryParams } from '../core/query-params';
+import { SqlQuery } from '../core/sql-query';
 import { BooleanFilter } from './boolean-filter';
 import { DateFilter } from './date-filter';
 import { EmptyFilter } from './empty-filter';
 import { ExactFilter } from './exact-filter';
 import { ExistsFilter } from './exists-filter';
-import type { Filter } from './filter';
 import { JsonKeyFilter } from './json-key-filter';
 import { OrderFilter } from './order-filter';
 import { RangeFilter } from './range-filter';

@@ -1,4 +1,5 @@
-import { Filter, FilterApplyContext, SearchVariable, isStorableText } from './filter';
+import { Filter, FilterApplyContext, SearchVariable } from '../core/filter';
+import { isStorableText } from '../core/identifiers';
 
 /**
  * Exact match on keys of a JSON object property: `customFields.color=red`

@@ -1,4 +1,4 @@
-import { Filter, FilterApplyContext, SearchVariable } from './filter';
+import { Filter, FilterApplyContext, SearchVariable } from '../core/filter';
 
 /** `order[p]=asc|desc` (any case), applied in request order; unknown fields are ignored. */
 export class OrderFilter implements Filter {

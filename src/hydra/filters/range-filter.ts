@@ -1,4 +1,4 @@
-import { Filter, FilterApplyContext, SearchVariable } from './filter';
+import { Filter, FilterApplyContext, SearchVariable } from '../core/filter';
 
 const NUMBER = /^-?\d+(\.\d+)?$/;
 const OPERATORS: Array<[string, string]> = [

@@ -1,6 +1,6 @@
 import { assertDelegation, delegatedByDefault } from '../../access/access-level';
 import type { Principal } from '../../access/principal';
-import type { ApiResourceOptions } from './decorators';
+import type { ApiResourceOptions } from '../core/declaration';
 import { resourceAccess, resourceDelegation } from './resource-access';
 
 const team: ApiResourceOptions = {

@@ -1,5 +1,5 @@
 import { delegatedByDefault, type AccessLevel } from '../../access/access-level';
-import type { ApiResourceOptions, Operation } from './decorators';
+import type { ApiResourceOptions, Operation } from '../core/declaration';
 
 /**
  * The access each operation of a resource needs: what the declaration says

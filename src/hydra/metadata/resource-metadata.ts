@@ -1,64 +1,10 @@
 import type { DataSource, EntityMetadata } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import type { RelationMetadata } from 'typeorm/metadata/RelationMetadata';
-import type { Filter } from '../filters/filter';
-import { itemGroupOf, SerializationGroupsParameter } from '../filters/serialization-groups';
-import {
-  ApiPropertyOptions,
-  ApiResourceOptions,
-  ApiValueType,
-  Operation,
-  WriteOperation,
-  getFilterDeclarations,
-  getPropertyOptions,
-  getResourceOptions,
-} from './decorators';
-
-export type PropertyKind =
-  'column' | 'embedded' | 'reference' | 'object' | 'collection' | 'computed';
-
-export interface PropertyMeta {
-  name: string;
-  kind: PropertyKind;
-  type: ApiValueType;
-  items?: ApiValueType;
-  nullable: boolean;
-  readable: boolean;
-  /** Left out of the resource's own collection unless its item group is asked for. */
-  itemOnly: boolean;
-  writable: ReadonlySet<WriteOperation>;
-  options: ApiPropertyOptions;
-  /** Column of a plain or embedded value; FK column of a to-one relation. */
-  column?: ColumnMetadata;
-  /** Sub-properties of an embedded value object (address). */
-  children?: PropertyMeta[];
-  relation?: RelationMetadata;
-  /** Related entity class (references, embedded relations, collections). */
-  target?: Function;
-  /** Class of an embedded value object. */
-  embeddedType?: Function;
-  isUuid: boolean;
-}
-
-export interface ResourceMeta {
-  target: Function;
-  shortName: string;
-  path: string;
-  options: ApiResourceOptions;
-  operations: ReadonlySet<Operation>;
-  entity: EntityMetadata;
-  table: string;
-  idProperty: string;
-  idColumn: string;
-  /** False when items are identified by a text code (see resource-identifier.ts). */
-  idIsUuid: boolean;
-  properties: PropertyMeta[];
-  byName: Map<string, PropertyMeta>;
-  filters: Filter[];
-  maxItemsPerPage: number;
-  /** `get<ShortName>` when some properties are `itemOnly` (serialization-groups.ts), else null. */
-  itemGroup: string | null;
-}
+import type { Filter } from '../core/filter';
+import { itemGroupOf, SerializationGroupsParameter } from '../serialization/serialization-groups';
+import { getFilterDeclarations, getPropertyOptions, getResourceOptions } from './decorators';
+import { ApiPropertyOptions, ApiValueType, Operation, WriteOperation } from '../core/declaration';
+import type { ColumnDescriber, PropertyMeta, ResourceMeta } from '../core/resource-meta';
 
 const ALL_OPERATIONS: Operation[] = ['list', 'get', 'post', 'put', 'delete'];
 
@@ -168,8 +114,6 @@ function buildProperty(
     throw new Error(`${entity.name}.${name}: @ApiProperty on something that is not mapped`);
   return columnProperty(column, name, base, dataSource);
 }
-
-export type ColumnDescriber = (column: ColumnMetadata) => { type: ApiValueType; isUuid: boolean };
 
 export function columnDescriber(dataSource: DataSource): ColumnDescriber {
   return (column) => {

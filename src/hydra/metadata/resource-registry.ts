@@ -1,18 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import {
-  ColumnDescriber,
-  ResourceMeta,
-  buildResourceMeta,
-  columnDescriber,
-} from './resource-metadata';
+import { buildResourceMeta, columnDescriber } from './resource-metadata';
+import type { ColumnDescriber, ResourceLookup, ResourceMeta } from '../core/resource-meta';
 import { getResourceOptions } from './decorators';
-import { identifierFromSegment, iriSegment } from './resource-identifier';
+import { identifierFromSegment, iriSegment } from '../core/identifiers';
 import { declaredResources } from './declared-resources';
 
 /** The resolved metadata of every resource known to the data source; built once. */
 @Injectable()
-export class ResourceRegistry {
+export class ResourceRegistry implements ResourceLookup {
   private readonly byTarget = new Map<Function, ResourceMeta>();
   private readonly byShortName = new Map<string, ResourceMeta>();
   private readonly byPath = new Map<string, ResourceMeta>();

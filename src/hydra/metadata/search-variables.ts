@@ -1,7 +1,7 @@
-import type { SearchVariable } from '../filters/filter';
+import type { SearchVariable } from '../core/filter';
 import { resolvePropertyPath } from '../query/property-path';
-import { SqlQuery } from '../query/sql-query';
-import type { ResourceMeta } from './resource-metadata';
+import { SqlQuery } from '../core/sql-query';
+import type { ResourceMeta } from '../core/resource-meta';
 import type { ResourceRegistry } from './resource-registry';
 
 const cache = new WeakMap<ResourceMeta, SearchVariable[]>();

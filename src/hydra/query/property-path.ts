@@ -1,16 +1,6 @@
-import type { ApiValueType } from '../metadata/decorators';
-import type { ColumnDescriber, ResourceMeta } from '../metadata/resource-metadata';
-import { SqlQuery, quoteIdent } from './sql-query';
-
-export interface ResolvedPath {
-  /** SQL expression of the value, using aliases joined into the query. */
-  sql: string;
-  type: ApiValueType;
-  isArray: boolean;
-  isUuid: boolean;
-  /** Text columns can be empty strings; `empty[...]` checks them. */
-  isText: boolean;
-}
+import type { ColumnDescriber, ResourceMeta } from '../core/resource-meta';
+import { SqlQuery, quoteIdent } from '../core/sql-query';
+import type { ResolvedPath } from '../core/filter';
 
 /**
  * Resolves a dotted property path (`address.city`, `shipmentStatus.code`,

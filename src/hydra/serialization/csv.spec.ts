@@ -1,4 +1,4 @@
-import type { ResourceMeta } from '../metadata/resource-metadata';
+import type { ResourceMeta } from '../core/resource-meta';
 import { csvDocument, csvField, flatten, plannedColumns } from './csv';
 
 describe('CSV', () => {

@@ -1,6 +1,7 @@
-import type { ResourceMeta } from '../metadata/resource-metadata';
-import type { RecordView } from '../filters/serialization-groups';
-import { shownProperties, type ApiRecord } from './record-reader';
+import type { ResourceMeta } from '../core/resource-meta';
+import type { RecordView } from './serialization-groups';
+import { shownProperties } from './record-reader';
+import { type ApiRecord } from '../core/api-record';
 
 /** A cell a spreadsheet would run as a formula starts with one of these (OWASP CSV injection). */
 const FORMULA_START = /^[=+\-@\t\r]/;

@@ -1,4 +1,4 @@
-import type { ApiRecord } from './record-reader';
+import type { ApiRecord } from '../core/api-record';
 import { flatten } from './csv';
 
 const escape = (s: string) =>

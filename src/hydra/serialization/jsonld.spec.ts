@@ -1,4 +1,4 @@
-import { QueryParams } from '../query/query-params';
+import { QueryParams } from '../core/query-params';
 import { hydraView } from './jsonld';
 import { rebuildQuery, rawUrlEncode } from './query-string';
 

@@ -1,10 +1,9 @@
-import type { Filter, SearchVariable } from '../filters/filter';
-import { iriSegment } from '../metadata/resource-identifier';
-import type { ResourceMeta } from '../metadata/resource-metadata';
-import type { QueryParams } from '../query/query-params';
-import { lastPage } from '../collection/pagination';
-import type { CollectionResult } from '../collection/data-provider';
-import type { ApiRecord } from './record-reader';
+import type { Filter, SearchVariable } from '../core/filter';
+import { iriSegment } from '../core/identifiers';
+import type { ResourceMeta } from '../core/resource-meta';
+import type { QueryParams } from '../core/query-params';
+import { lastPage, type CollectionResult } from '../query/pagination';
+import type { ApiRecord } from '../core/api-record';
 import { rebuildQuery } from './query-string';
 
 /** The JSON-LD keys in front of a record's own: `@context` (unless embedded), `@id`, `@type`. */

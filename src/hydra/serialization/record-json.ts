@@ -1,5 +1,5 @@
-import type { PropertyMeta } from '../metadata/resource-metadata';
-import { quoteIdent } from '../query/sql-query';
+import type { PropertyMeta } from '../core/resource-meta';
+import { quoteIdent } from '../core/sql-query';
 
 /**
  * The same rendering as RecordReader's row mapper (record-reader.ts `valueConverter`), written

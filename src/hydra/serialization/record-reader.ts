@@ -1,11 +1,8 @@
-import type { ResourceMeta, PropertyMeta } from '../metadata/resource-metadata';
-import type { ResourceRegistry } from '../metadata/resource-registry';
-import { SqlQuery, quoteIdent } from '../query/sql-query';
-import type { RecordView } from '../filters/serialization-groups';
+import type { PropertyMeta, ResourceLookup, ResourceMeta } from '../core/resource-meta';
+import { SqlQuery, quoteIdent } from '../core/sql-query';
+import type { RecordView } from './serialization-groups';
 import { iriSql, jsonObjectSql, jsonValueSql, presentSql, sqlString } from './record-json';
-
-/** A record as the API shows it: properties in declaration order, references as IRIs. */
-export type ApiRecord = Record<string, unknown>;
+import type { ApiRecord } from '../core/api-record';
 
 interface Reader {
   /** SELECT list entries (`expr AS "cN"`). */
@@ -44,7 +41,7 @@ export class RecordReader {
     list: new Map(),
   };
 
-  constructor(private readonly registry: ResourceRegistry) {}
+  constructor(private readonly registry: ResourceLookup) {}
 
   /** The reader of a resource's records, whole or in its collection's view. */
   reader(resource: ResourceMeta, view: RecordView = 'whole'): Reader {

@@ -1,5 +1,5 @@
 import { validate } from 'class-validator';
-import { ViolationCodes } from '../errors/api-errors';
+import { ViolationCodes } from '../../common/errors/api-errors';
 import { Assert, Choice, OfType, choicesOf } from './constraints';
 
 class Example {

@@ -1,6 +1,6 @@
 import { ValidateBy, ValidationOptions, getMetadataStorage, isEmail } from 'class-validator';
-import { ViolationCodes } from '../errors/api-errors';
-import type { WriteOperation } from '../metadata/decorators';
+import { ViolationCodes } from '../../common/errors/api-errors';
+import type { WriteOperation } from '../core/declaration';
 import { hasInputType, type InputType } from './input-types';
 
 /**

@@ -1,6 +1,6 @@
 import { validate } from 'class-validator';
-import { Violation } from '../errors/api-errors';
-import type { WriteOperation } from '../metadata/decorators';
+import { Violation } from '../../common/errors/api-errors';
+import type { WriteOperation } from '../core/declaration';
 
 /** Runs the entity's constraints for one operation and returns violations in Symfony's shape. */
 export async function validateEntity(

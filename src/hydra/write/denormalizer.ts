@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { DataProvider } from '../collection/data-provider';
-import { BadRequestError, Violation } from '../errors/api-errors';
-import type { WriteOperation } from '../metadata/decorators';
-import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import { BadRequestError, Violation } from '../../common/errors/api-errors';
+import type { WriteOperation } from '../core/declaration';
+import type { PropertyMeta, ResourceMeta } from '../core/resource-meta';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { asObjectInput } from '../validation/empty-map';
+import type { NestedElement } from '../core/resource-hooks';
 
 export interface DenormalizeResult {
   /** Reference problems (missing or foreign IRIs), reported as 422. */
@@ -33,13 +34,6 @@ export interface DenormalizeOptions {
 /** The violation of a reference to a row that is missing or outside the caller's tenancy. */
 export function referenceNotFound(path: string, iri: string): Violation {
   return { propertyPath: path, message: `Item not found for "${iri}".`, code: null };
-}
-
-export interface NestedElement {
-  index: number;
-  /** The element's `@id` resolved within the caller's tenancy; absent for a new record. */
-  id?: string;
-  value: Record<string, unknown>;
 }
 
 const PHP_TYPE: Record<string, string> = {

@@ -1,6 +1,6 @@
-import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import type { PropertyMeta, ResourceMeta } from '../core/resource-meta';
 import { PropertyValidators } from './property-validators';
-import type { WriteContext } from './resource-hooks';
+import type { WriteContext } from '../core/resource-hooks';
 
 const prop = (name: string, validatedBy?: string): PropertyMeta =>
   ({

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Violation } from '../errors/api-errors';
-import type { PropertyMeta } from '../metadata/resource-metadata';
-import type { WriteContext } from './resource-hooks';
+import type { Violation } from '../../common/errors/api-errors';
+import type { PropertyMeta } from '../core/resource-meta';
+import type { WriteContext } from '../core/resource-hooks';
 
 export interface PropertyValidationContext extends WriteContext {
   property: PropertyMeta;

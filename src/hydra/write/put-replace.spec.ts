@@ -1,6 +1,7 @@
 import { Column, DataSource, Entity, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
 import { ApiProperty, ApiResource } from '../metadata/decorators';
-import { ResourceMeta, buildResourceMeta } from '../metadata/resource-metadata';
+import { buildResourceMeta } from '../metadata/resource-metadata';
+import { ResourceMeta } from '../core/resource-meta';
 import { resetOmittedOnPut } from './put-replace';
 
 class Settings {

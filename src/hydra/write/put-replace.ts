@@ -1,4 +1,4 @@
-import type { PropertyMeta, ResourceMeta } from '../metadata/resource-metadata';
+import type { PropertyMeta, ResourceMeta } from '../core/resource-meta';
 
 /**
  * PUT as a replacement (`@ApiResource({ replaceOnPut: true })`): before the body is applied to

@@ -1,28 +1,31 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
 import type { Request } from 'express';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
-import { itemIdentifier } from '../metadata/resource-identifier';
+import { itemIdentifier } from '../core/identifiers';
 import { DataProvider } from '../collection/data-provider';
-import { NotFoundError, ValidationError, Violation } from '../errors/api-errors';
+import { NotFoundError, ValidationError, Violation } from '../../common/errors/api-errors';
 import { assertAccess, assertDelegation, isWriteLevel, scopeOf } from '../../access/access-level';
-import { AccessTargets, ownerPath } from '../actions/access-targets';
+import { AccessTargets, ownerPath } from '../collection/access-targets';
 import { resourceAccess, resourceDelegation } from '../metadata/resource-access';
 import { relationTarget } from '../metadata/search-variables';
-import type { WriteOperation } from '../metadata/decorators';
-import type { ResourceMeta } from '../metadata/resource-metadata';
-import type { ApiRecord } from '../serialization/record-reader';
+import type { WriteOperation } from '../core/declaration';
+import type { ResourceMeta } from '../core/resource-meta';
+import type { ApiRecord } from '../core/api-record';
 import { validateEntity } from '../validation/validate-entity';
 import { Denormalizer } from './denormalizer';
 import { PropertyValidators } from './property-validators';
 import { resetOmittedOnPut } from './put-replace';
-import type { ResourceHooks, WriteContext } from './resource-hooks';
+import type { ResourceHooks, WriteContext } from '../core/resource-hooks';
 import { WriteRules } from './write-rules';
-import { ignoreWebhookFor } from '../../events/outbox';
+import { transactionRulesOf, type WriteTransactionRule } from './transaction-rules';
 
 /** Creates, replaces and deletes resources through one transactional pipeline. */
 @Injectable()
-export class ResourceWriter {
+export class ResourceWriter implements OnModuleInit {
+  private transactionRules: WriteTransactionRule[] = [];
+
   constructor(
     private readonly dataSource: DataSource,
     private readonly data: DataProvider,
@@ -30,7 +33,12 @@ export class ResourceWriter {
     private readonly propertyValidators: PropertyValidators = new PropertyValidators(),
     private readonly writeRules: WriteRules = new WriteRules(),
     private readonly targets: AccessTargets = new AccessTargets(data),
+    @Optional() private readonly moduleRef?: ModuleRef,
   ) {}
+
+  onModuleInit(): void {
+    if (this.moduleRef) this.transactionRules = transactionRulesOf(this.moduleRef);
+  }
 
   async create(
     resource: ResourceMeta,
@@ -56,7 +64,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<{ id: string; record?: ApiRecord }> {
     return this.dataSource.transaction(async (em) => {
-      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
+      await this.opened(em, request);
       const entity = em.create(resource.target as any) as Record<string, any>;
       const state = await this.write(resource, entity, body, 'post', principal, hooks, em, request);
       return { id: String(entity[resource.idProperty]), record: hooks.written?.(entity, state) };
@@ -114,7 +122,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
+      await this.opened(em, request);
       const entity = await this.load(resource, id, principal, em);
       await this.write(resource, entity, body, 'put', principal, hooks, em, request);
     });
@@ -128,7 +136,7 @@ export class ResourceWriter {
     request?: Request,
   ): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      await ignoreWebhookFor(em, request?.query?.ignoreWebhookId);
+      await this.opened(em, request);
       const entity = await this.load(resource, id, principal, em, 'delete');
       await this.removeWithin(em, resource, entity, principal, hooks, request);
     });
@@ -161,6 +169,11 @@ export class ResourceWriter {
     await hooks.beforeRemove?.(entity, ctx);
     if (hooks.remove) await hooks.remove(entity, ctx);
     else await em.delete(resource.target, { [resource.idProperty]: entity[resource.idProperty] });
+  }
+
+  /** The transaction rules of other modules (WRITE_TRANSACTION_OPENED), first in a write's transaction. */
+  private async opened(em: EntityManager, request: Request | undefined): Promise<void> {
+    for (const rule of this.transactionRules) await rule.opened(em, request);
   }
 
   /** The entity, locked for the transaction, if the principal may see it; 404 otherwise. */

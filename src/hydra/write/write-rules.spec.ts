@@ -1,5 +1,5 @@
-import type { ResourceMeta } from '../metadata/resource-metadata';
-import type { WriteContext } from './resource-hooks';
+import type { ResourceMeta } from '../core/resource-meta';
+import type { WriteContext } from '../core/resource-hooks';
 import { WriteRules } from './write-rules';
 
 class Workspace {}

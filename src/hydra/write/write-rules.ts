@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Violation } from '../errors/api-errors';
-import type { WriteContext } from './resource-hooks';
+import type { Violation } from '../../common/errors/api-errors';
+import type { WriteContext } from '../core/resource-hooks';
 
 /** A rule another module attaches to a resource's writes; violations become a 422. */
 export type WriteRule = (

@@ -10,13 +10,14 @@ import {
   ValidationError,
   Violation,
   ViolationCodes,
-} from '../../hydra/errors/api-errors';
+} from '../../common/errors/api-errors';
 import { CsvTableError, readCsvTable } from '../../imports/csv-table';
 import { csvUpload } from '../../imports/csv-upload';
 import { Team } from '../../teams/team.entity';
 import { TrackingPage } from '../../tracking-pages/tracking-page.entity';
 import { FeedIssue, ProductsFeed, previewItems, readProductsFeed } from './products-feed';
 import { ImportProductsFeedInput, VerifyProductsFeedInput } from './products-feed.input';
+import { ImportProductsFeedResponse, VerifyProductsFeedResponse } from './products-feed.output';
 import { ProductsFeedService } from './products-feed.service';
 
 /** Rows a feed may have: beyond this a catalogue should come from an integration. */
@@ -41,9 +42,6 @@ const feedTeam: TargetLocator = async (ctx) => {
   }
 };
 
-const FEED =
-  'A CSV of variants (`sku`, `productSku`, `name`, `price`, `imageUrl`, `originUrl`; usual aliases accepted) sent inline as `feed` or as the multipart file `file`.';
-
 /**
  * Products feeds: `POST /products_feed/verify` answers a report (columns, counts, issues,
  * preview cards); `POST /products_feed/import` upserts the products and variants of a team by
@@ -58,9 +56,10 @@ export class ProductsFeedController {
     method: 'POST',
     path: '/products_feed/verify',
     summary: 'Checks a products feed and previews it; nothing is stored.',
-    description: `${FEED} Answers a report: columns, row/product/variant counts, errors and warnings by line and column, preview cards. Any signed-in user. 400 for wrong types, 422 for no feed, an empty or undecodable file or an unknown \`feedType\`.`,
+    description:
+      'Reads a CSV of variants (inline `feed` or the multipart `file`) and answers a report: columns, counts, errors and warnings by line and column, preview cards. Nothing is stored.',
     input: VerifyProductsFeedInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: VerifyProductsFeedResponse },
     access: 'user',
   })
   verify(input: VerifyProductsFeedInput, _principal: Principal, context: ActionContext) {
@@ -98,14 +97,19 @@ export class ProductsFeedController {
     method: 'POST',
     path: '/products_feed/import',
     summary: 'Imports a products feed into a team\u2019s catalogue.',
-    description: `${FEED} Upserts the products and variants of the team \`team\` (or of the tracking page \`trackingPageId\`) by SKU in one transaction, or imports nothing when the feed has errors (422 naming lines and columns, \`errorCount\`). Any member of the team, like the products themselves. 422 for a team or tracking page the caller does not see ("Item not found") or none given.`,
+    description:
+      'Upserts the products and variants of a CSV feed by SKU into the catalogue of `team` (or of the tracking page `trackingPageId`), in one transaction. A feed with errors imports nothing (422 naming lines and columns).',
     input: ImportProductsFeedInput,
-    output: { json: { type: 'object', additionalProperties: true } },
+    output: { json: ImportProductsFeedResponse },
     access: 'team:member',
     team: feedTeam,
   })
-  async import(input: ImportProductsFeedInput, _principal: Principal, context: ActionContext) {
-    const teamId = teamOf(input, context.located[0]);
+  async import(
+    input: ImportProductsFeedInput,
+    _principal: Principal,
+    context: ActionContext<'team?'>,
+  ) {
+    const teamId = teamOf(input, context.teamId);
     const feed = readFeed(context.files, { ...input });
     if ('error' in feed) throw new ValidationError([feedViolation(feed.error)]);
     if (feed.errors.length > 0)
@@ -115,7 +119,7 @@ export class ProductsFeedController {
     const counts = await this.feeds.import(teamId, feed.products);
     return typedJson(context, 'ImportProductsFeedResponse', {
       team: `/teams/${teamId}`,
-      feedType: 'csv',
+      feedType: 'csv' as const,
       rowCount: feed.rowCount,
       ...counts,
       warnings: feed.warnings.slice(0, MAX_LISTED_ISSUES),

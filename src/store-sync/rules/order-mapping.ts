@@ -1,7 +1,7 @@
 import { isEmail } from 'class-validator';
 import * as countries from 'i18n-iso-countries';
-import type { Address } from '../../common/address';
-import { normalizeAddress } from '../../common/address-rules';
+import type { Address } from '../../addresses/address';
+import { normalizeAddress } from '../../addresses/address-rules';
 import { isValidPhone } from '../../shipments/contact-rules';
 import type { StoreAddress, StoreOrder, StoreShipment } from '../store-platform';
 import { carrierCodeForStoreName } from './carrier-names';

@@ -32,7 +32,7 @@ export class ImageProxyController {
     path: '/public/images/:signature',
     summary: 'Shows a remote image of a tracking page (a shop\u2019s product picture or logo).',
     description:
-      'Public, for the `<img>` elements of tracking pages: `signature` is the HMAC the page signed `url` with for its workspace, so only images a page shows are fetched (a missing or wrong signature is a 404, nothing fetched). The image is fetched from public addresses only, with no data of the visitor, at most IMAGE_PROXY_MAX_FETCHES at once per node and IMAGE_PROXY_MAX_FETCHES_PER_WORKSPACE for one workspace\u2019s pages (a request waits up to IMAGE_PROXY_QUEUE_WAIT_MS for one, then 503 with Retry-After), and streamed when its first bytes prove a PNG, JPEG, GIF or WebP image (within OUTBOUND_HTTP_TIMEOUT_MS), with that type, `X-Content-Type-Options: nosniff` and `Cache-Control: public, max-age=86400`; at most 5 MB (beyond, the answer is cut off); images up to 1 MB are cached in process. Every failure (no such image, not an image, too large, too slow, unreachable or private address) is 502 `Image unavailable.`, whatever the other host did.',
+      'For the `<img>` elements of tracking pages: `signature` is the HMAC the page signed `url` with, so only images a page shows are fetched. Answers PNG, JPEG, GIF or WebP bytes only, fetched from public addresses within a size, time and concurrency limit.',
     input: ImageProxyInput,
     output: { file: IMAGE_TYPES },
     tags: ['TrackingSite'],

@@ -5,7 +5,7 @@ import { outboundOpen, type OutboundStream } from '../../common/outbound/outboun
 import type { OutboundPolicy } from '../../common/outbound/outbound-target';
 import { AppConfig } from '../../config/app-config';
 import { CredentialsCipher } from '../../credentials/credentials-cipher';
-import { ApiError, NotFoundError } from '../../hydra/errors/api-errors';
+import { ApiError, NotFoundError } from '../../common/errors/api-errors';
 import { isImage, sniffMediaType } from '../../media/sniff-media-type';
 import {
   FetchSlots,

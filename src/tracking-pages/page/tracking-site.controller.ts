@@ -3,7 +3,7 @@ import type { Principal } from '../../access/principal';
 import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { Action } from '../../hydra/actions/action.decorator';
 import { PageAnswer, type HtmlPage } from '../../hydra/actions/action-result';
-import { NotFoundError } from '../../hydra/errors/api-errors';
+import { NotFoundError } from '../../common/errors/api-errors';
 import { TrackingPageLinksService } from '../tracking-page-links.service';
 import { HomeSite } from './home-site';
 import { HomeSearchInput } from './home-search.input';
@@ -12,9 +12,6 @@ import { PageRenderer } from './page-renderer';
 import { ShipmentPageService } from './shipment-page.service';
 
 const REVIEW_OUTCOMES = new Set(['thanks', 'invalid']);
-
-const PAGE_WORDS =
-  'An HTML page in the visitor\u2019s language (`?lang=`, else Accept-Language, else the page\u2019s default) and time zone (`?tz=`), with a strict Content-Security-Policy carrying a nonce of its own, never cached. An unknown or disabled one is the 404 page, in the visitor\u2019s language.';
 
 /**
  * The public tracking site, for browsers: a shipment's page behind its link (`/t/{hash}`;
@@ -34,7 +31,8 @@ export class TrackingSiteController {
     method: 'GET',
     path: '/t/:hash',
     summary: 'Shows a shipment\u2019s tracking page behind its link.',
-    description: `Public: anyone holding the link. The page\u2019s brand, the shipment\u2019s status, progress and checkpoints, without contact data, and the review form when the page takes reviews (\`?review=thanks|invalid\` shows the form\u2019s outcome). ${PAGE_WORDS}`,
+    description:
+      'The page’s brand, the shipment’s status, progress and checkpoints without contact data, and the review form when the page takes reviews, to anyone holding the link. An HTML page in the visitor’s language and time zone, never cached.',
     output: { html: true },
     access: 'public',
     tags: ['TrackingSite'],
@@ -63,7 +61,8 @@ export class TrackingSiteController {
     method: 'GET',
     path: '/track/:subdomain',
     summary: 'Shows a tracking page\u2019s home with its search form.',
-    description: `Public. The home of the tracking page at \`subdomain\` (also served at \`/\` on its own host or verified custom domain): its brand and a form to find a parcel by tracking number and e-mail or order number, posting to \`POST /track/{subdomain}\`. ${PAGE_WORDS}`,
+    description:
+      'The home of the tracking page at `subdomain` (also served at `/` on its own host or custom domain), with a form to find a parcel. An HTML page in the visitor’s language and time zone, never cached.',
     output: { html: true },
     access: 'public',
     tags: ['TrackingSite'],
@@ -84,13 +83,14 @@ export class TrackingSiteController {
     path: '/track/:subdomain',
     summary: 'Searches a parcel from a tracking page\u2019s home.',
     description:
-      'Public, for the home\u2019s form (`application/x-www-form-urlencoded`: tracking number with e-mail or order number). A match redirects (303) to the parcel\u2019s page; otherwise the home again with one neutral message (200 not found, 400 a body that is not the form\u2019s, 422 incomplete or bad values), so it never tells whether a parcel exists. Beyond the search budget of the page and the visitor\u2019s address: 429 with Retry-After. An unknown page is the 404 page.',
+      'The home’s form (tracking number with e-mail or order number): a match redirects (303) to the parcel’s page, anything else shows the home again with one neutral message. It never tells whether a parcel exists, within a search budget per page and visitor.',
     input: HomeSearchInput,
     form: true,
     output: { oneOf: { html: true, redirect: true } },
     responses: {
       200: {
-        description: 'The home again, saying nothing was found (or why the search failed).',
+        description:
+          'The home’s form (tracking number with e-mail or order number): a match redirects (303) to the parcel’s page, anything else shows the home again with one neutral message. It never tells whether a parcel exists, within a search budget per page and visitor.',
         content: { 'text/html': { schema: { type: 'string' } } },
       },
       303: { description: 'The parcel\u2019s page (Location header).' },

@@ -1,4 +1,4 @@
-import type { Violation } from '../../hydra/errors/api-errors';
+import type { Violation } from '../../common/errors/api-errors';
 import { findCarrier, trackingUrlFor } from './carrier-catalogue';
 import { detectCarriers, normaliseTrackingNumber } from './carrier-detector';
 import { resolveFromCandidates } from './carrier-resolver';

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { Principal } from '../../access/principal';
 import { HydraApi } from '../../hydra/controller/hydra-api';
-import { identifierFrom, isStorableText } from '../../hydra/filters';
-import { NotFoundError, ValidationError, type Violation } from '../../hydra/errors/api-errors';
+import { identifierFrom, isStorableText } from '../../hydra/core/identifiers';
+import { NotFoundError, ValidationError, type Violation } from '../../common/errors/api-errors';
 import { typeError } from '../../hydra/write/denormalizer';
 
 /**

@@ -1,5 +1,5 @@
 import { Transform } from 'class-transformer';
-import { ViolationCodes } from '../../hydra/errors/api-errors';
+import { ViolationCodes } from '../../common/errors/api-errors';
 import { Assert, MaxCount, MinCount } from '../../hydra/validation/constraints';
 import { Typed } from '../../hydra/validation/input-types';
 

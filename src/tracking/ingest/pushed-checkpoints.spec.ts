@@ -1,4 +1,4 @@
-import { BadRequestError } from '../../hydra/errors/api-errors';
+import { BadRequestError } from '../../common/errors/api-errors';
 import { parsePushedCheckpoints, PUSH_ID_PREFIX } from './pushed-checkpoints';
 
 describe('parsePushedCheckpoints', () => {

@@ -1,4 +1,4 @@
-import { BadRequestError, type Violation, ViolationCodes } from '../../hydra/errors/api-errors';
+import { BadRequestError, type Violation, ViolationCodes } from '../../common/errors/api-errors';
 import { typeError } from '../../hydra/write/denormalizer';
 import { normalizeCountryIso2 } from '../engine';
 import type { ProviderCheckpoint } from '../providers';

@@ -30,14 +30,14 @@ export class TrackingIngestController {
     path: '/tracking/ingest',
     summary: 'Adds checkpoints pushed for one shipment and recomputes it.',
     description:
-      'Names the shipment by `shipment` (IRI or id), or by `trackingNumber` and `workspace`; `checkpoints` are stored idempotently (a checkpoint id pushed again updates it), then the shipment is recomputed like a refresh (status, counters, next check, a status-change event) in one transaction. Answers the updated shipment. Needs write access to the shipment\u2019s workspace (read-only members: 403); a shipment or workspace the caller does not see, or an unknown tracking number, is 404. 400 for wrong JSON types or more than 500 checkpoints; 422 for a missing shipment, an empty list or invalid checkpoint values (at `checkpoints[i].<field>`).',
+      'Stores the `checkpoints` of the shipment (by `shipment`, or `trackingNumber` and `workspace`) idempotently and recomputes it like a refresh, in one transaction. Answers the updated shipment.',
     input: TrackingIngestInput,
     output: { item: Shipment },
     formats: ['jsonld', 'json'],
     access: 'workspace:write',
     workspace: ingestWorkspace,
   })
-  ingest(input: TrackingIngestInput, principal: Principal, context: ActionContext) {
-    return this.ingestion.ingest(principal, input, context.located[0]);
+  ingest(input: TrackingIngestInput, principal: Principal, context: ActionContext<'workspace?'>) {
+    return this.ingestion.ingest(principal, input, context.workspaceId);
   }
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../../access/principal';
-import { ValidationError, ViolationCodes } from '../../hydra/errors/api-errors';
+import { ValidationError, ViolationCodes } from '../../common/errors/api-errors';
 import { ShipmentLookup } from '../checks/shipment-lookup';
 import { TrackingService } from '../tracking-service/tracking.service';
 import { parsePushedCheckpoints } from './pushed-checkpoints';

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { pausePoint } from '../../common/pause-point';
-import { PeriodicTask } from '../../jobs/periodic-task';
+import { PeriodicTask } from '../../common/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';

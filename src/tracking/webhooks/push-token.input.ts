@@ -36,16 +36,6 @@ const errorContent = (codes: string[]) => ({
   },
 });
 
-export const PUSH_TOKEN_RESPONSE = {
-  type: 'object',
-  required: ['access_token', 'token_type', 'expires_in'],
-  properties: {
-    access_token: { type: 'string', description: 'The token the provider\u2019s pushes carry.' },
-    token_type: { type: 'string', enum: ['Bearer'] },
-    expires_in: { type: 'integer', description: 'Seconds until the token expires.' },
-  },
-};
-
 /** The token endpoint's answers besides the layer's errors: RFC 6749 bodies, never cached. */
 export const PUSH_TOKEN_RESPONSES: Record<number, ResponseDoc> = {
   200: { description: 'The token.', headers: NO_STORE },

@@ -3,10 +3,12 @@ import type { Principal } from '../../access/principal';
 import { TokenThrottlerGuard } from '../../auth/token-throttler.guard';
 import type { ActionContext } from '../../hydra/actions/action-declaration';
 import { Action } from '../../hydra/actions/action.decorator';
-import { Answer } from '../../hydra/actions/action-result';
-import { ApiError } from '../../hydra/errors/api-errors';
-import { PUSH_TOKEN_RESPONSE, PUSH_TOKEN_RESPONSES, PushTokenInput } from './push-token.input';
-import { TrackingWebhooks, type PushReceipt, type PushTokenReceipt } from './tracking-webhooks';
+import { Answer, ErrorAnswer } from '../../hydra/actions/action-result';
+import { classSchema } from '../../hydra/actions/action-schemas';
+import { ApiError } from '../../common/errors/api-errors';
+import { PUSH_TOKEN_RESPONSES, PushTokenInput } from './push-token.input';
+import { TrackingWebhooks, type PushReceipt } from './tracking-webhooks';
+import { PushReceiptOutput, PushToken, TrackingPushPayload } from './tracking-webhooks.output';
 
 /**
  * Where tracking providers push updates (configure the URL in the provider's dashboard;
@@ -19,8 +21,7 @@ export class TrackingWebhooksController {
 
   @Action({
     bodySchema: {
-      type: 'object',
-      additionalProperties: true,
+      ...classSchema(TrackingPushPayload),
       description:
         'The provider\u2019s own push payload, exactly as it sends it (signatures cover the raw bytes).',
     },
@@ -28,17 +29,8 @@ export class TrackingWebhooksController {
     path: '/public/tracking_webhooks/:provider/:credentialsId',
     summary: 'Receives a tracking provider\u2019s push of shipment updates.',
     description:
-      'Public: no token; the provider\u2019s signature (or shared secret) over the exact body bytes authenticates the push, for the provider credentials `credentialsId` (`instance` for the server\u2019s own TRACKING_PROVIDER). Applies the tracking events to the shipments whose numbers match. Answers plain JSON `{received, applied, unknown}` whatever the Accept header: 200 when shipments were updated, 202 when none matched (unknown numbers, or an event without tracking). Errors: 415 a body that is not JSON, 400 JSON that is not an object, 404 an unknown provider or credentials, 401 a missing or wrong signature, 429 (with Retry-After) once wrong signatures spent the budget of these credentials or of the client address (PUSH_FAILURE_LIMIT_PER_CREDENTIALS / _PER_ADDRESS per PUSH_FAILURE_WINDOW_SECONDS): then every push for them waits, valid ones too.',
-    output: {
-      json: {
-        type: 'object',
-        properties: {
-          received: { type: 'integer' },
-          applied: { type: 'integer' },
-          unknown: { type: 'array', items: { type: 'string' } },
-        },
-      },
-    },
+      'Applies a provider’s push to the shipments whose numbers match, authenticated by the provider’s signature over the exact body bytes. Answers plain JSON `{received, applied, unknown}`: 200 when shipments were updated, 202 when none matched.',
+    output: { json: PushReceiptOutput },
     formats: 'any',
     responses: {
       401: { description: 'A missing or wrong signature (spends the failure budgets).' },
@@ -79,10 +71,10 @@ export class TrackingWebhooksController {
     path: '/public/tracking_webhooks/:provider/:credentialsId/token',
     summary: 'Issues the OAuth token a tracking provider authenticates its pushes with.',
     description:
-      'Public, for providers that get an OAuth token from the subscriber before pushing (UPS Track Alert v2: configure this URL as the webhook\u2019s token URL in the UPS portal). OAuth 2 client credentials (RFC 6749 4.4): the client is the credentials record (`credentialsId`, `instance` for TRACKING_PROVIDER) authenticated by HTTP Basic (or `client_id` / `client_secret` fields; a `client_id` field beside Basic must name the same client) with its `webhookSecret`; answers `{access_token, token_type: "Bearer", expires_in}` (3600 s), never cached. Errors as RFC 6749 bodies: 401 `invalid_client` (wrong id or secret, or no webhookSecret set), 400 `unsupported_grant_type` or `invalid_request` (malformed Basic credentials, or a `client_id` field naming another client); 404 an unknown provider or credentials, or a provider that gets no tokens here; 429 beyond the budget of the token routes (per client address and per client: the HTTP Basic client when Basic is used, as `/oauth/v2/token`), or once wrong client secrets spent the push failure budgets (as wrong push signatures).',
+      'OAuth 2 client credentials for providers that get a token before pushing (UPS Track Alert): the client is the credentials record, authenticated with its `webhookSecret`. Answers `{access_token, token_type, expires_in}` or RFC 6749 errors, never cached.',
     input: PushTokenInput,
     form: true,
-    output: { json: PUSH_TOKEN_RESPONSE },
+    output: { json: PushToken },
     formats: 'any',
     responses: PUSH_TOKEN_RESPONSES,
     access: 'public',
@@ -94,7 +86,7 @@ export class TrackingWebhooksController {
     input: PushTokenInput,
     _principal: Principal | undefined,
     context: ActionContext,
-  ): Promise<Answer<PushTokenReceipt['body']>> {
+  ): Promise<Answer<PushToken> | ErrorAnswer> {
     const receipt = await this.webhooks.issueToken(
       context.params.provider,
       context.params.credentialsId,
@@ -104,7 +96,10 @@ export class TrackingWebhooksController {
     );
     const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
     if (receipt.status === 401) headers['WWW-Authenticate'] = 'Basic realm="tracking webhooks"';
-    return new Answer(receipt.body, receipt.status, headers);
+    const { body } = receipt;
+    return 'error' in body
+      ? new ErrorAnswer(body, receipt.status, headers)
+      : new Answer(body, receipt.status, headers);
   }
 }
 

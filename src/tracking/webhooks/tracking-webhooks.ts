@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { tokenClient } from '../../auth/token-client';
-import { ApiError, NotFoundError } from '../../hydra/errors/api-errors';
+import { ApiError, NotFoundError } from '../../common/errors/api-errors';
 import { Clock } from '../clock';
 import { adapterFor } from '../providers/remote/adapters';
 import { ProviderCredentialsStore } from '../providers/remote/provider-credentials-store';

@@ -1,9 +1,4 @@
-import {
-  identifierCast,
-  identifierFromSegment,
-  iriSegment,
-  itemIdentifier,
-} from './resource-identifier';
+import { identifierCast, identifierFromSegment, iriSegment, itemIdentifier } from './identifiers';
 
 describe('itemIdentifier', () => {
   const uuidResource = { idIsUuid: true };

@@ -1,6 +1,6 @@
 import * as countries from 'i18n-iso-countries';
 import { ValidateBy } from 'class-validator';
-import { ViolationCodes } from '../hydra/errors/api-errors';
+import { ViolationCodes } from '../common/errors/api-errors';
 import type { Address } from './address';
 
 const FIELDS: Array<keyof Address> = [

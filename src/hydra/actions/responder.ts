@@ -1,17 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { CollectionRequest, CollectionResult, DataProvider } from '../collection/data-provider';
-import { ApiError } from '../errors/api-errors';
-import type { ResourceMeta } from '../metadata/resource-metadata';
+import { CollectionRequest, DataProvider } from '../collection/data-provider';
+import { CollectionResult } from '../query/pagination';
+import { ApiError } from '../../common/errors/api-errors';
+import type { ResourceMeta } from '../core/resource-meta';
 import { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';
-import { QueryParams } from '../query/query-params';
-import { csvDocument } from './csv';
-import { writeCollectionCsv } from './csv-stream';
-import { htmlDocument } from './html';
-import { jsonLdCollectionJson, jsonLdItem, jsonLdItemText } from './jsonld';
-import { Format, MEDIA_TYPES, negotiateFormat } from './negotiation';
-import type { ApiRecord } from './record-reader';
+import { QueryParams } from '../core/query-params';
+import { csvDocument } from '../serialization/csv';
+import { writeCollectionCsv } from '../collection/csv-stream';
+import { htmlDocument } from '../serialization/html';
+import { jsonLdCollectionJson, jsonLdItem, jsonLdItemText } from '../serialization/jsonld';
+import { Format, MEDIA_TYPES, negotiateFormat } from '../serialization/negotiation';
+import type { ApiRecord } from '../core/api-record';
 
 /** The JSON formats: JSON-LD and plain JSON (actions' JSON answers, items' JSON text). */
 export const JSON_FORMATS: readonly Format[] = ['jsonld', 'json'];

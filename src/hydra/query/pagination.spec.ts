@@ -1,4 +1,4 @@
-import { QueryParams } from '../query/query-params';
+import { QueryParams } from '../core/query-params';
 import { lastPage, parsePagination } from './pagination';
 
 const parse = (qs: string, max = 500) => parsePagination(QueryParams.fromUrl(`/x?${qs}`), max);

@@ -1,10 +1,18 @@
-import { BadRequestError } from '../errors/api-errors';
-import type { QueryParams } from '../query/query-params';
+import type { ApiRecord } from '../core/api-record';
+import { BadRequestError } from '../../common/errors/api-errors';
+import type { QueryParams } from '../core/query-params';
 
 export interface Pagination {
   page: number;
   itemsPerPage: number;
   offset: number;
+}
+
+/** A page of a collection as read: its records, the count of all, the page asked for. */
+export interface CollectionResult {
+  members: ApiRecord[];
+  totalItems: number;
+  pagination: Pagination;
 }
 
 export const DEFAULT_ITEMS_PER_PAGE = 30;

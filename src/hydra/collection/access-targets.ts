@@ -2,14 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AccessTargetResolver } from '../../access/access-target';
 import type { Principal } from '../../access/principal';
-import { DataProvider } from '../collection/data-provider';
-import { applyTenancy } from '../collection/tenancy';
-import { NotFoundError } from '../errors/api-errors';
-import { identifierFrom } from '../filters/filter';
-import { itemIdentifier } from '../metadata/resource-identifier';
-import type { ResourceMeta } from '../metadata/resource-metadata';
+import { DataProvider } from './data-provider';
+import { applyTenancy } from './tenancy';
+import { NotFoundError } from '../../common/errors/api-errors';
+import { identifierFrom, itemIdentifier } from '../core/identifiers';
+import type { ResourceMeta } from '../core/resource-meta';
 import { resolvePropertyPath } from '../query/property-path';
-import { SqlQuery, quoteIdent } from '../query/sql-query';
+import { SqlQuery, quoteIdent } from '../core/sql-query';
 
 /**
  * Resolves the workspaces and teams named by a request for declared access checks, from the

@@ -1,5 +1,5 @@
-import type { QueryParams } from '../query/query-params';
-import type { Filter, SearchVariable } from './filter';
+import type { QueryParams } from '../core/query-params';
+import type { Filter, SearchVariable } from '../core/filter';
 
 /**
  * Which properties a record shows: `whole` (items, writes, nested collection routes) or

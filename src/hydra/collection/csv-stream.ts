@@ -1,9 +1,9 @@
 import { Readable, type Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { CollectionRequest, DataProvider } from '../collection/data-provider';
-import { parsePagination } from '../collection/pagination';
+import type { CollectionRequest, DataProvider } from './data-provider';
+import { parsePagination } from '../query/pagination';
 import type { ResourceRegistry } from '../metadata/resource-registry';
-import { csvLine, plannedColumns } from './csv';
+import { csvLine, plannedColumns } from '../serialization/csv';
 
 export interface CollectionCsvOptions {
   /**

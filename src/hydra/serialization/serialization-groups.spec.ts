@@ -1,4 +1,4 @@
-import { QueryParams } from '../query/query-params';
+import { QueryParams } from '../core/query-params';
 import { collectionView, itemGroupOf, SerializationGroupsParameter } from './serialization-groups';
 
 describe('serialization groups', () => {

@@ -1,4 +1,27 @@
-import { isStorableText, isUuid } from '../filters/filter';
+/**
+ * Identifiers and IRIs: what a route segment, an IRI or a filter value names, checked before
+ * it reaches SQL (a malformed one is a 404 or matches nothing, never an SQL error).
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Accepts an IRI (`/workspaces/<uuid>`) or a raw id; null when neither is a UUID. */
+export function identifierFrom(value: string): string | null {
+  const id = value.includes('/') ? value.slice(value.lastIndexOf('/') + 1) : value;
+  return UUID.test(id) ? id.toLowerCase() : null;
+}
+
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
+/**
+ * Whether PostgreSQL text can hold the string: anything but U+0000 (NUL). No stored text
+ * equals a value with a NUL, and binding one fails the whole statement (22021), so filters
+ * let such values match nothing instead of sending them.
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes('\u0000');
+}
 
 /** What identifier checks need to know about a resource. */
 export interface IdentifierShape {

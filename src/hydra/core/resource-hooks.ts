@@ -1,12 +1,19 @@
 import type { Request } from 'express';
 import type { EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
-import type { Violation } from '../errors/api-errors';
-import type { WriteOperation } from '../metadata/decorators';
-import type { ResourceMeta } from '../metadata/resource-metadata';
-import type { SqlQuery } from '../query/sql-query';
-import type { ApiRecord } from '../serialization/record-reader';
-import type { NestedElement } from './denormalizer';
+import type { Violation } from '../../common/errors/api-errors';
+import type { WriteOperation } from './declaration';
+import type { ResourceMeta } from './resource-meta';
+import type { SqlQuery } from './sql-query';
+import type { ApiRecord } from './api-record';
+
+/** An object given as an element of a to-many property that accepts objects (acceptObjectOn). */
+export interface NestedElement {
+  index: number;
+  /** The element's `@id` resolved within the caller's tenancy; absent for a new record. */
+  id?: string;
+  value: Record<string, unknown>;
+}
 
 export interface WriteContext<S = unknown> {
   principal: Principal;
