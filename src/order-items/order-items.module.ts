@@ -3,6 +3,7 @@ import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentsModule } from '../shipments/shipments.module';
 import { OrderItem } from './order-item.entity';
+import { OrderItemPageStore } from './order-item-page-store';
 import { OrderItemsService } from './order-items.service';
 
 export class OrderItemsController extends ResourceController(OrderItem, OrderItemsService) {}
@@ -10,7 +11,7 @@ export class OrderItemsController extends ResourceController(OrderItem, OrderIte
 @Module({
   imports: [ShipmentsModule],
   controllers: [OrderItemsController],
-  providers: [OrderItemsService, RecordChangeEvents],
-  exports: [OrderItemsService],
+  providers: [OrderItemsService, RecordChangeEvents, OrderItemPageStore],
+  exports: [OrderItemsService, OrderItemPageStore],
 })
 export class OrderItemsModule {}

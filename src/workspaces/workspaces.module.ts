@@ -1,17 +1,18 @@
-import { Module } from '@nestjs/common';
+import { Module, forwardRef } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { MediaModule } from '../media/media.module';
 import { TrackingPagesModule } from '../tracking-pages/tracking-pages.module';
 import { WorkspaceDeletion } from './workspace-deletion';
+import { WorkspacePageStore } from './workspace-page-store';
 import { Workspace } from './workspace.entity';
 import { WorkspacesService } from './workspaces.service';
 
 export class WorkspacesController extends ResourceController(Workspace, WorkspacesService) {}
 
 @Module({
-  imports: [MediaModule, TrackingPagesModule],
+  imports: [MediaModule, forwardRef(() => TrackingPagesModule)],
   controllers: [WorkspacesController],
-  providers: [WorkspacesService, WorkspaceDeletion],
-  exports: [WorkspacesService, WorkspaceDeletion],
+  providers: [WorkspacesService, WorkspaceDeletion, WorkspacePageStore],
+  exports: [WorkspacesService, WorkspaceDeletion, WorkspacePageStore],
 })
 export class WorkspacesModule {}
