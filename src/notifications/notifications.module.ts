@@ -4,11 +4,12 @@ import {
   NotificationsResourceController,
 } from './notifications.controller';
 import { NotificationsService } from './notifications.service';
+import { NotificationStore } from './notification-store';
 
 /** In-app notifications: GET/PUT /notifications, /users/{id}/notifications, mark_as_read. */
 @Module({
   controllers: [NotificationActionsController, NotificationsResourceController],
-  providers: [NotificationsService],
+  providers: [NotificationsService, NotificationStore],
   exports: [NotificationsService],
 })
 export class NotificationsModule {}
