@@ -126,6 +126,21 @@ export class MediaStore {
     return row.id;
   }
 
+  /** Those of the media rows that are not of the workspace, in id order. */
+  async outsideWorkspace(
+    runner: SqlRunner,
+    ids: readonly string[],
+    workspaceId: string,
+  ): Promise<string[]> {
+    const rows = await query<{ id: string }>(
+      runner,
+      `SELECT id FROM media WHERE id = ANY($1::uuid[]) AND workspace_id IS DISTINCT FROM $2
+        ORDER BY id`,
+      [ids, workspaceId],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Locks the media rows, in id order (the order every writer takes them in). */
   async lock(runner: SqlRunner, ids: readonly string[]): Promise<void> {
     await execute(
