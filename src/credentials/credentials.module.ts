@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { CredentialsCipher } from './credentials-cipher';
+import { CredentialsMailStore } from './credentials-mail-store';
 import { Credentials } from './credentials.entity';
 import { CredentialsService } from './credentials.service';
 
@@ -9,7 +10,7 @@ export class CredentialsController extends ResourceController(Credentials, Crede
 /** /credentials and /teams/{id}/credentials; secrets sealed with CREDENTIALS_ENCRYPTION_KEY. */
 @Module({
   controllers: [CredentialsController],
-  providers: [CredentialsCipher, CredentialsService],
-  exports: [CredentialsCipher, CredentialsService],
+  providers: [CredentialsCipher, CredentialsService, CredentialsMailStore],
+  exports: [CredentialsCipher, CredentialsService, CredentialsMailStore],
 })
 export class CredentialsModule {}

@@ -3,6 +3,7 @@ import { RecordChangeEvents } from '../events/record-change-events';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { ShipmentEvents } from './shipment-events';
 import { Shipment } from './shipment.entity';
+import { ShipmentNotificationStore } from './shipment-notification-store';
 import { ShipmentPageStore } from './shipment-page-store';
 import { ShipmentStore } from './shipment-store';
 import { ShipmentsService } from './shipments.service';
@@ -17,7 +18,8 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
     ShipmentStore,
     RecordChangeEvents,
     ShipmentPageStore,
+    ShipmentNotificationStore,
   ],
-  exports: [ShipmentsService, ShipmentEvents, ShipmentPageStore],
+  exports: [ShipmentsService, ShipmentEvents, ShipmentPageStore, ShipmentNotificationStore],
 })
 export class ShipmentsModule {}
