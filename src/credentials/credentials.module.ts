@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { CredentialsCipher } from './credentials-cipher';
 import { CredentialsStore } from './credentials-store';
+import { CredentialsMailStore } from './credentials-mail-store';
 import { Credentials } from './credentials.entity';
 import { CredentialsService } from './credentials.service';
 import { WorkspaceSmtpCredentialsStore } from './workspace-smtp-credentials-store';
@@ -16,7 +17,13 @@ export class CredentialsController extends ResourceController(Credentials, Crede
     CredentialsService,
     CredentialsStore,
     WorkspaceSmtpCredentialsStore,
+    CredentialsMailStore,
   ],
-  exports: [CredentialsCipher, CredentialsService, WorkspaceSmtpCredentialsStore],
+  exports: [
+    CredentialsCipher,
+    CredentialsService,
+    WorkspaceSmtpCredentialsStore,
+    CredentialsMailStore,
+  ],
 })
 export class CredentialsModule {}

@@ -5,9 +5,11 @@ import type { Principal } from '../access/principal';
 import { AppConfig } from '../config/app-config';
 import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { isHostname } from '../tracking-pages/subdomain';
+import { TrackingPageStore } from '../tracking-pages/tracking-page-store';
 import { DNS_LOOKUP, DnsLookup, normalizeName } from './dns-lookup';
 import { TXT_PREFIX, judgeDomain, txtProof } from './domain-check';
 import type { DomainVerificationState } from './domain-verification.output';
+import { DomainVerificationStore } from './domain-verification-store';
 import type { DomainVerifyInput } from './domain-verify.input';
 import { TLS_PROBE, TlsProbe } from './tls-probe';
 
@@ -28,6 +30,8 @@ export class DomainVerification {
     private readonly config: AppConfig,
     @Inject(DNS_LOOKUP) private readonly dns: DnsLookup,
     @Inject(TLS_PROBE) private readonly tls: TlsProbe,
+    private readonly pages: TrackingPageStore,
+    private readonly checks: DomainVerificationStore,
   ) {}
 
   async verify(principal: Principal, input: DomainVerifyInput): Promise<DomainVerificationState> {
@@ -39,12 +43,7 @@ export class DomainVerification {
         ViolationCodes.invalid,
       );
     // Pages of other tenants answer exactly like a domain no page uses.
-    const pages: PageClaim[] = await this.dataSource.query(
-      `SELECT id, workspace_id, domain_token FROM tracking_page
-        WHERE lower(domain) = $1 AND workspace_id = ANY($2::uuid[])
-        ORDER BY updated_at DESC, id`,
-      [domain, principal.workspaceIds],
-    );
+    const pages = await this.pages.domainClaims(this.dataSource, domain, principal.workspaceIds);
     if (!pages.length)
       throw ValidationError.of(
         'domain',
@@ -67,35 +66,20 @@ export class DomainVerification {
       check.verified && addresses.length > 0
         ? await this.tls.validCertificate(domain, addresses[0])
         : false;
-    const [row] = await this.dataSource.transaction(async (em) => {
-      await em.query(`SELECT pg_advisory_xact_lock(hashtext('custom-domain:' || $1))`, [domain]);
-      if (check.verified)
-        await em.query(
-          `UPDATE tracking_page SET domain_enabled = false, updated_at = now()
-            WHERE lower(domain) = $1 AND id <> $2 AND domain_enabled`,
-          [domain, page.id],
-        );
-      await em.query(
-        `UPDATE tracking_page SET domain_enabled = $2, updated_at = now()
-          WHERE id = $1 AND domain_enabled IS DISTINCT FROM $2`,
-        [page.id, check.verified],
-      );
-      return em.query(
-        `INSERT INTO domain_verification
-           (workspace_id, tracking_page_id, domain, accessible, ssl, verified, method, records, checked_by)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING checked_at`,
-        [
-          page.workspace_id,
-          page.id,
-          domain,
-          check.accessible,
-          ssl,
-          check.verified,
-          check.method,
-          JSON.stringify(answers),
-          principal.userId,
-        ],
-      );
+    const checkedAt = await this.dataSource.transaction(async (em) => {
+      await this.checks.lockDomain(em, domain);
+      await this.pages.recordDomainCheck(em, domain, page.id, check.verified);
+      return this.checks.record(em, {
+        workspaceId: page.workspace_id,
+        trackingPageId: page.id,
+        domain,
+        accessible: check.accessible,
+        ssl,
+        verified: check.verified,
+        method: check.method,
+        records: answers,
+        checkedBy: principal.userId,
+      });
     });
     return {
       domain,
@@ -105,17 +89,11 @@ export class DomainVerification {
       ssl,
       verified: check.verified,
       method: check.method,
-      checkedAt: (row.checked_at as Date).toISOString(),
+      checkedAt: checkedAt.toISOString(),
       expected: {
         cname: target ?? null,
         txt: { name: `${TXT_PREFIX}${domain}`, value: txtProof(page.domain_token) },
       },
     };
   }
-}
-
-interface PageClaim {
-  id: string;
-  workspace_id: string;
-  domain_token: string;
 }

@@ -8,7 +8,9 @@ import { HydraApi } from '../hydra/controller/hydra-api';
 import { ApiError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/core/identifiers';
 import { removeNotesOfDeleted } from '../notes/record-notes';
+import { ShipmentNotificationStore } from '../shipments/shipment-notification-store';
 import { Shipment } from '../shipments/shipment.entity';
+import { WorkspaceNotificationStore } from '../workspaces/workspace-notification-store';
 import { Workspace } from '../workspaces/workspace.entity';
 import { DEFAULT_NOTIFICATIONS } from './default-notifications';
 import { composeEmail } from './email-composer';
@@ -18,6 +20,7 @@ import type {
   NotificationSendTestInput,
 } from './email-notification-actions.input';
 import { EmailNotification } from './email-notification.entity';
+import { EmailNotificationStore } from './email-notification-store';
 import { unknownVariables } from './email-template';
 import { NotificationMailer, WorkspaceSmtpError } from './notification-mailer';
 import { NotificationValues } from './notification-values';
@@ -43,6 +46,9 @@ export class EmailNotificationActions {
     private readonly values: NotificationValues,
     private readonly mailer: NotificationMailer,
     private readonly testRecipients: TestRecipients,
+    private readonly store: EmailNotificationStore,
+    private readonly workspaces: WorkspaceNotificationStore,
+    private readonly shipments: ShipmentNotificationStore,
   ) {}
 
   async preview(principal: Principal, input: NotificationPreviewInput) {
@@ -85,26 +91,13 @@ export class EmailNotificationActions {
     const workspaceId = await this.visibleId(principal, Workspace, input[field], field);
     const ids = await this.dataSource.transaction(async (em) => {
       // Serialises concurrent resets of one workspace.
-      await em.query(`SELECT id FROM workspace WHERE id = $1 FOR UPDATE`, [workspaceId]);
-      // DELETE ... RETURNING answers [rows, count] through TypeORM.
-      const [gone]: [Array<{ id: string; workspace_id: string }>, number] = await em.query(
-        `DELETE FROM email_notification WHERE workspace_id = $1 AND system RETURNING id, workspace_id`,
-        [workspaceId],
-      );
+      await this.workspaces.lock(em, workspaceId);
+      const gone = await this.store.deleteDefaults(em, workspaceId);
       // The replaced defaults go as DELETE /email_notifications/{id} would take them.
       await removeNotesOfDeleted(em, 'email_notifications', gone);
       const ids: string[] = [];
-      for (const d of DEFAULT_NOTIFICATIONS) {
-        // clock_timestamp(): distinct creation times keep the defaults in their listed order.
-        const [row] = await em.query(
-          `INSERT INTO email_notification
-             (workspace_id, event, system, enabled, title, subject, body, created_at, updated_at)
-           VALUES ($1, $2, true, true, $3, $4, $5, clock_timestamp(), clock_timestamp())
-           RETURNING id`,
-          [workspaceId, d.event, d.title, d.subject, d.body],
-        );
-        ids.push(row.id);
-      }
+      for (const d of DEFAULT_NOTIFICATIONS)
+        ids.push(await this.store.insertDefault(em, workspaceId, d));
       return ids;
     });
     const resource = this.api.resource(EmailNotification);
@@ -118,10 +111,7 @@ export class EmailNotificationActions {
     let shipmentId: string | null = null;
     if (body.shipment !== undefined && body.shipment !== null) {
       shipmentId = await this.visibleId(principal, Shipment, body.shipment, 'shipment');
-      const [row] = await this.dataSource.query(`SELECT workspace_id FROM shipment WHERE id = $1`, [
-        shipmentId,
-      ]);
-      if (row.workspace_id !== template.workspaceId) {
+      if ((await this.shipments.workspaceOf(shipmentId)) !== template.workspaceId) {
         throw ValidationError.of(
           'shipment',
           'The shipment must belong to the workspace of the notification.',
@@ -130,12 +120,9 @@ export class EmailNotificationActions {
       }
     }
     const values = shipmentId
-      ? (await this.values.forShipment(
-          this.dataSource.manager,
-          shipmentId,
-          template.trackingPageId,
-          { event: template.event },
-        ))!.values
+      ? (await this.values.forShipment(this.dataSource, shipmentId, template.trackingPageId, {
+          event: template.event,
+        }))!.values
       : this.values.sample(template.event, await this.workspaceTitle(template.workspaceId));
     return { ...composeEmail(template, values), workspaceId: template.workspaceId };
   }
@@ -147,10 +134,9 @@ export class EmailNotificationActions {
   ): Promise<NotificationTemplate> {
     if (body.id !== undefined && body.id !== null) {
       const id = await this.visibleId(principal, EmailNotification, body.id, 'id');
-      const [row] = await this.dataSource.query(
-        `SELECT workspace_id, event, subject, body, tracking_page_id FROM email_notification WHERE id = $1`,
-        [id],
-      );
+      const row = await this.store.template(id);
+      if (!row)
+        throw ValidationError.of('id', `Item not found for "${body.id}".`, ViolationCodes.invalid);
       return {
         id,
         workspaceId: row.workspace_id,
@@ -213,9 +199,6 @@ export class EmailNotificationActions {
   }
 
   private async workspaceTitle(workspaceId: string): Promise<string> {
-    const [row] = await this.dataSource.query(`SELECT title FROM workspace WHERE id = $1`, [
-      workspaceId,
-    ]);
-    return row?.title ?? '';
+    return (await this.workspaces.title(workspaceId)) ?? '';
   }
 }

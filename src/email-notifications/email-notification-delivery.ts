@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { EventTypes } from '../events/event-types';
 import { composeEmail } from './email-composer';
+import { EmailNotificationStore } from './email-notification-store';
 import { conditionHolds } from './notification-condition';
 import { NotificationMailer } from './notification-mailer';
 import { allRecipients, notificationMessage, notificationRecipients } from './notification-message';
@@ -37,25 +38,11 @@ export class EmailNotificationDelivery {
     private readonly dataSource: DataSource,
     private readonly values: NotificationValues,
     private readonly mailer: NotificationMailer,
+    private readonly store: EmailNotificationStore,
   ) {}
 
   async deliver(notificationId: string, event: DeliverableEvent): Promise<EmailOutcome> {
-    const rows: Array<{
-      event: string;
-      enabled: boolean;
-      condition: string | null;
-      subject: string | null;
-      body: string | null;
-      cc: string[];
-      bcc: string[];
-      tracking_page_id: string | null;
-      workspace_id: string;
-    }> = await this.dataSource.query(
-      `SELECT event, enabled, condition, subject, body, cc, bcc, tracking_page_id, workspace_id
-         FROM email_notification WHERE id = $1`,
-      [notificationId],
-    );
-    const n = rows[0];
+    const n = await this.store.deliverable(notificationId);
     if (!n) return { sent: false, detail: 'the notification no longer exists' };
     if (!n.enabled) return { sent: false, detail: 'the notification is disabled' };
     if (event.aggregateType !== 'shipment') {
@@ -70,7 +57,7 @@ export class EmailNotificationDelivery {
           }
         : { event: n.event };
     const subject = await this.values.forShipment(
-      this.dataSource.manager,
+      this.dataSource,
       event.aggregateId,
       n.tracking_page_id,
       facts,
@@ -84,10 +71,7 @@ export class EmailNotificationDelivery {
     if (addresses.length === 0) return { sent: false, detail: 'no recipient' };
     const mail = composeEmail(n, subject.values);
     const receipt = await this.mailer.send(n.workspace_id, notificationMessage(recipients, mail));
-    await this.dataSource.query(
-      `UPDATE email_notification SET last_email_sent_at = now() WHERE id = $1`,
-      [notificationId],
-    );
+    await this.store.markSent(notificationId);
     const rejected = receipt?.rejected ?? [];
     return {
       sent: true,

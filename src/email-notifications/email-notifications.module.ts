@@ -7,11 +7,15 @@ import { EmailNotificationActions } from './email-notification-actions.service';
 import { EmailNotificationDelivery } from './email-notification-delivery';
 import { EmailNotification } from './email-notification.entity';
 import { EmailNotificationTargetStore } from './email-notification-target-store';
+import { EmailNotificationStore } from './email-notification-store';
 import { EmailNotificationsService } from './email-notifications.service';
 import { NotificationMailer } from './notification-mailer';
 import { NotificationValues } from './notification-values';
 import { TestRecipients } from './test-recipients';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
+import { ShipmentsModule } from '../shipments/shipments.module';
+import { UsersModule } from '../users/users.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
 
 export class EmailNotificationsController extends ResourceController(
   EmailNotification,
@@ -20,10 +24,19 @@ export class EmailNotificationsController extends ResourceController(
 
 /** /email_notifications (+ workspace and team forms), preview, send_test, reset_defaults. */
 @Module({
-  imports: [TrackingPagesModule, CredentialsModule, RateLimitModule],
+  imports: [
+    TrackingPagesModule,
+    CredentialsModule,
+    RateLimitModule,
+    // Owners of what notifications read: their notification stores.
+    ShipmentsModule,
+    WorkspacesModule,
+    UsersModule,
+  ],
   // The actions first: their paths must not be taken for `/email_notifications/:id`.
   controllers: [EmailNotificationActionsController, EmailNotificationsController],
   providers: [
+    EmailNotificationStore,
     EmailNotificationActions,
     EmailNotificationsService,
     NotificationValues,

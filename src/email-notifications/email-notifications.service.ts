@@ -3,8 +3,10 @@ import { isEmail } from 'class-validator';
 import { Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
+import { TrackingPageStore } from '../tracking-pages/tracking-page-store';
 import { TEMPLATE_VARIABLES, unknownVariables } from './email-template';
 import { EmailNotification } from './email-notification.entity';
+import { EmailNotificationStore } from './email-notification-store';
 import { parseCondition } from './notification-condition';
 
 const MAX_COPIES = 20;
@@ -17,6 +19,11 @@ const MAX_COPIES = 20;
  */
 @Injectable()
 export class EmailNotificationsService implements ResourceHooks<EmailNotification> {
+  constructor(
+    private readonly store: EmailNotificationStore,
+    private readonly pages: TrackingPageStore,
+  ) {}
+
   prepare(notification: EmailNotification, ctx: WriteContext): void {
     if (ctx.operation === 'post') {
       notification.enabled ??= true;
@@ -73,17 +80,8 @@ export class EmailNotificationsService implements ResourceHooks<EmailNotificatio
     const pageId = notification.trackingPage?.id;
     if (pageId) {
       const workspaceId =
-        notification.workspace?.id ??
-        (
-          await ctx.em.query(`SELECT workspace_id FROM email_notification WHERE id = $1`, [
-            notification.id,
-          ])
-        )[0]?.workspace_id;
-      const rows = await ctx.em.query(
-        `SELECT 1 FROM tracking_page WHERE id = $1 AND workspace_id = $2`,
-        [pageId, workspaceId ?? null],
-      );
-      if (rows.length === 0) {
+        notification.workspace?.id ?? (await this.store.workspaceOf(ctx.em, notification.id));
+      if (!(await this.pages.inWorkspace(ctx.em, pageId, workspaceId ?? null))) {
         out.push(invalid('trackingPage', 'This tracking page does not belong to the workspace.'));
       }
     }

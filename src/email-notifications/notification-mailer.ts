@@ -2,9 +2,11 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createTransport, type Transporter } from 'nodemailer';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { CredentialsMailStore } from '../credentials/credentials-mail-store';
 import { CredentialsService } from '../credentials/credentials.service';
 import { PermanentDeliveryError } from '../events/delivery-error';
 import { MAILER, type Mailer, type MailMessage, type MailReceipt } from '../mail/mailer';
+import { WorkspaceNotificationStore } from '../workspaces/workspace-notification-store';
 import {
   receiptOf,
   redactSecrets,
@@ -81,23 +83,16 @@ export class NotificationMailer implements OnApplicationShutdown {
     private readonly config: AppConfig,
     private readonly credentials: CredentialsService,
     @Inject(MAILER) private readonly mailer: Mailer,
+    private readonly workspaces: WorkspaceNotificationStore,
+    private readonly credentialVersions: CredentialsMailStore,
   ) {}
 
   async send(workspaceId: string, message: MailMessage): Promise<MailReceipt | void> {
-    const [workspace]: Array<{ title: string; team_id: string; iri: string | null }> =
-      await this.dataSource.query(
-        `SELECT title, team_id, email_settings->>'smtpCredentials' AS iri FROM workspace WHERE id = $1`,
-        [workspaceId],
-      );
-    if (!workspace?.iri) return this.mailer.send(message);
-    const iri = workspace.iri;
+    const workspace = await this.workspaces.mailSettings(workspaceId);
+    if (!workspace?.smtp_credentials) return this.mailer.send(message);
+    const iri = workspace.smtp_credentials;
     const id = CREDENTIALS_IRI.exec(iri)?.[1]?.toLowerCase();
-    const [row]: Array<{ id: string; team_id: string; type: string; updated_at: Date }> = id
-      ? await this.dataSource.query(
-          `SELECT id, team_id, type, updated_at FROM credentials WHERE id = $1`,
-          [id],
-        )
-      : [];
+    const row = id ? await this.credentialVersions.version(id) : undefined;
     if (!row) throw new PermanentDeliveryError(`the SMTP credentials ${iri} no longer exist`);
     if (row.type !== 'smtp') {
       throw new PermanentDeliveryError(`the credentials ${iri} are not SMTP credentials`);

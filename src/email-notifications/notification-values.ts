@@ -1,34 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import type { SqlRunner } from '../database/query';
 import { formatDateTime } from '../hydra/serialization/record-reader';
 import { publicBaseUrl } from '../config/public-base-url';
+import { ShipmentNotificationStore } from '../shipments/shipment-notification-store';
 import { TrackingPageLinksService } from '../tracking-pages/tracking-page-links.service';
 import { findTrackingStatus } from '../tracking/statuses';
 import type { TemplateValues } from './email-template';
-import { query } from '../database/query';
-
-interface ShipmentRow {
-  id: string;
-  workspace_id: string;
-  tracking_number: string | null;
-  tracking_status: string | null;
-  origin_carrier: string | null;
-  destination_carrier: string | null;
-  destination_country: string | null;
-  email: string | null;
-  order_numbers: string[];
-  shipped_at: Date | null;
-  expected_delivery_date: Date | null;
-  address_first_name: string | null;
-  address_last_name: string | null;
-  address_city: string | null;
-  address_country_iso2: string | null;
-  status_title: string | null;
-  status_code: string | null;
-  workspace_title: string;
-  default_tracking_page_id: string | null;
-}
 
 export interface NotificationSubject {
   values: TemplateValues;
@@ -57,29 +35,17 @@ export class NotificationValues {
   constructor(
     private readonly links: TrackingPageLinksService,
     private readonly config: AppConfig,
+    private readonly shipments: ShipmentNotificationStore,
   ) {}
 
   async forShipment(
-    em: EntityManager,
+    em: SqlRunner,
     shipmentId: string,
     trackingPageId: string | null,
     facts: EventFacts,
   ): Promise<NotificationSubject | null> {
-    const rows = await query<ShipmentRow>(
-      em,
-      `SELECT s.id, s.workspace_id, s.tracking_number, s.tracking_status, s.origin_carrier,
-              s.destination_carrier, s.destination_country, s.email, s.order_numbers, s.shipped_at,
-              s.expected_delivery_date, s.address_first_name, s.address_last_name, s.address_city,
-              s.address_country_iso2, st.title AS status_title, st.code AS status_code,
-              w.title AS workspace_title, w.default_tracking_page_id
-         FROM shipment s
-         JOIN workspace w ON w.id = s.workspace_id
-         LEFT JOIN status st ON st.id = s.shipment_status_id
-        WHERE s.id = $1`,
-      [shipmentId],
-    );
-    if (rows.length === 0) return null;
-    const s = rows[0];
+    const s = await this.shipments.facts(em, shipmentId);
+    if (!s) return null;
     const pageId = trackingPageId ?? s.default_tracking_page_id;
     const trackingUrl = pageId
       ? `${this.trackingBase()}/t/${await this.links.hashFor(em, s.workspace_id, pageId, s.id)}`

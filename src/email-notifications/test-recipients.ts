@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { canWriteWorkspace, type Principal } from '../access/principal';
 import { ForbiddenError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { RateBudgets } from '../rate-limit/rate-budget';
+import { UserMailStore } from '../users/user-mail-store';
 
 /** Test e-mails one caller may send per window. */
 export const SEND_TEST_BUDGET = { name: 'send-test', limit: 10, windowMs: 15 * 60_000 };
@@ -16,22 +16,14 @@ export const SEND_TEST_BUDGET = { name: 'send-test', limit: 10, windowMs: 15 * 6
 @Injectable()
 export class TestRecipients {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly users: UserMailStore,
     private readonly budgets: RateBudgets,
   ) {}
 
   async check(principal: Principal, workspaceId: string, to: string): Promise<void> {
     if (!canWriteWorkspace(principal, workspaceId))
       throw new ForbiddenError('Read-only access to this workspace.');
-    const [allowed] = await this.dataSource.query(
-      `SELECT 1 FROM "user" u
-        WHERE u.email = $1 AND u.email_verified
-          AND (u.id = $2 OR EXISTS (
-                SELECT 1 FROM team_member m JOIN workspace w ON w.team_id = m.team_id
-                 WHERE w.id = $3 AND m.member_id = u.id))`,
-      [to, principal.userId, workspaceId],
-    );
-    if (!allowed) {
+    if (!(await this.users.isTestRecipient(to, principal.userId, workspaceId))) {
       throw ValidationError.of(
         'email',
         'A test e-mail goes to your own verified address or to a member of the team.',

@@ -5,11 +5,13 @@ import { FileStorage } from './file-storage';
 import { LocalFileStorage } from './local-file-storage';
 import { MediaController, MediaFilesController } from './media.controller';
 import { MediaService } from './media.service';
+import { MediaStore } from './media-store';
 
 @Module({
   controllers: [MediaController, MediaFilesController],
   providers: [
     MediaService,
+    MediaStore,
     {
       provide: FileStorage,
       inject: [AppConfig],
@@ -20,6 +22,6 @@ import { MediaService } from './media.service';
         ),
     },
   ],
-  exports: [MediaService, FileStorage],
+  exports: [MediaService, MediaStore, FileStorage],
 })
 export class MediaModule {}

@@ -1,4 +1,8 @@
-import type { EntityManager } from 'typeorm';
+import type { SqlRunner } from '../database/query';
+import { MediaStore } from './media-store';
+
+/** The store of this plain function: it holds no connection, only the caller's runner. */
+const store = new MediaStore();
 
 /**
  * The id of a media row of `workspaceId` showing the same file: an unattached upload is
@@ -8,23 +12,16 @@ import type { EntityManager } from 'typeorm';
  * in SQL of their own (record-notes.ts).
  */
 export async function attachMedia(
-  em: EntityManager,
+  em: SqlRunner,
   mediaId: string,
   workspaceId: string,
 ): Promise<string> {
-  const rows = await em.query(`SELECT workspace_id FROM media WHERE id = $1 FOR UPDATE`, [mediaId]);
-  if (rows.length === 0) throw new Error(`media ${mediaId} vanished`);
-  const owner = rows[0].workspace_id as string | null;
-  if (owner === workspaceId) return mediaId;
-  if (owner === null) {
-    await em.query(`UPDATE media SET workspace_id = $2 WHERE id = $1`, [mediaId, workspaceId]);
+  const owner = await store.lockOwner(em, mediaId);
+  if (!owner) throw new Error(`media ${mediaId} vanished`);
+  if (owner.workspaceId === workspaceId) return mediaId;
+  if (owner.workspaceId === null) {
+    await store.claim(em, mediaId, workspaceId);
     return mediaId;
   }
-  const copy = await em.query(
-    `INSERT INTO media (workspace_id, uploaded_by_id, storage_key, file_path, original_name, mime_type, size)
-     SELECT $2, uploaded_by_id, storage_key, file_path, original_name, mime_type, size FROM media WHERE id = $1
-     RETURNING id`,
-    [mediaId, workspaceId],
-  );
-  return copy[0].id as string;
+  return store.copyTo(em, mediaId, workspaceId);
 }

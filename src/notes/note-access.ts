@@ -1,6 +1,7 @@
-import type { EntityManager } from 'typeorm';
 import { Principal, canWriteWorkspace } from '../access/principal';
 import { ForbiddenError, NotFoundError } from '../common/errors/api-errors';
+import type { SqlRunner } from '../database/query';
+import type { NoteStore } from './note-store';
 
 export interface NoteOwner {
   workspaceId: string;
@@ -9,13 +10,14 @@ export interface NoteOwner {
 }
 
 /** The note's workspace, author and team; 404 when it is gone. */
-export async function noteOwner(em: EntityManager, noteId: string): Promise<NoteOwner> {
-  const rows = await em.query(
-    `SELECT n.workspace_id, n.user_id, w.team_id FROM note n JOIN workspace w ON w.id = n.workspace_id WHERE n.id = $1`,
-    [noteId],
-  );
-  if (rows.length === 0) throw new NotFoundError();
-  return { workspaceId: rows[0].workspace_id, userId: rows[0].user_id, teamId: rows[0].team_id };
+export async function noteOwner(
+  store: Pick<NoteStore, 'owner'>,
+  em: SqlRunner,
+  noteId: string,
+): Promise<NoteOwner> {
+  const row = await store.owner(em, noteId);
+  if (!row) throw new NotFoundError();
+  return { workspaceId: row.workspace_id, userId: row.user_id, teamId: row.team_id };
 }
 
 /**

@@ -8,6 +8,7 @@ import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { Media } from '../media/media.entity';
 import { MediaService } from '../media/media.service';
 import { assertMayChange, noteOwner } from './note-access';
+import { NoteStore } from './note-store';
 
 /**
  * Attaching a file to a note: uploaded with the request, or an existing media of the
@@ -21,6 +22,7 @@ export class NoteAttachmentUpload {
     private readonly data: DataProvider,
     private readonly registry: ResourceRegistry,
     private readonly media: MediaService,
+    private readonly store: NoteStore,
   ) {}
 
   /** Returns the new NoteAttachment's id. */
@@ -31,24 +33,20 @@ export class NoteAttachmentUpload {
   ): Promise<string> {
     const mediaId = 'media' in source ? await this.mediaOf(principal, source.media) : null;
     return this.dataSource.transaction(async (em) => {
-      const owner = await noteOwner(em, noteId);
+      const owner = await noteOwner(this.store, em, noteId);
       assertMayChange(principal, owner);
       const stored =
         'file' in source
           ? await this.media.upload(principal, source.file, { workspaceId: owner.workspaceId, em })
           : await this.media.attach(em, mediaId!, owner.workspaceId);
-      const rows = await em.query(
-        `INSERT INTO note_attachment (workspace_id, note_id, media_id) VALUES ($1, $2, $3)
-         ON CONFLICT (note_id, media_id) DO NOTHING RETURNING id`,
-        [owner.workspaceId, noteId, stored],
-      );
-      if (rows.length === 0)
+      const id = await this.store.addAttachment(em, owner.workspaceId, noteId, stored);
+      if (id === undefined)
         throw ValidationError.of(
           'media',
           'This file is already attached to the note.',
           ViolationCodes.unique,
         );
-      return rows[0].id as string;
+      return id;
     });
   }
 

@@ -1,6 +1,7 @@
 import { CreateDateColumn, Entity, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { Media } from '../media/media.entity';
+import { mediaFieldSql } from '../media/media-store';
 import { Workspace } from '../workspaces/workspace.entity';
 import { Note } from './note.entity';
 
@@ -44,13 +45,13 @@ export class NoteAttachment {
   @ManyToOne(() => Media, { nullable: false, onDelete: 'CASCADE' })
   media: Media;
 
-  @ApiProperty({ sql: '(SELECT m.original_name FROM media m WHERE m.id = {a}.media_id)' })
+  @ApiProperty({ sql: mediaFieldSql('originalName', '{a}.media_id') })
   fileName?: string | null;
 
-  @ApiProperty({ sql: '(SELECT m.mime_type FROM media m WHERE m.id = {a}.media_id)' })
+  @ApiProperty({ sql: mediaFieldSql('mimeType', '{a}.media_id') })
   mimeType?: string;
 
-  @ApiProperty({ sql: '(SELECT m.size FROM media m WHERE m.id = {a}.media_id)', type: 'integer' })
+  @ApiProperty({ sql: mediaFieldSql('size', '{a}.media_id'), type: 'integer' })
   size?: number;
 
   @ApiProperty()

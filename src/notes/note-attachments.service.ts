@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
+import { NotFoundError } from '../common/errors/api-errors';
 import { removeUnusedMedia } from '../media/unused-media';
 import { assertMayChange, noteOwner } from './note-access';
 import { NoteAttachment } from './note-attachment.entity';
+import { NoteStore } from './note-store';
 
 /**
  * Removing a file is changing the note: its author or a team admin. The media row goes with
@@ -10,24 +12,19 @@ import { NoteAttachment } from './note-attachment.entity';
  */
 @Injectable()
 export class NoteAttachmentsService implements ResourceHooks<NoteAttachment> {
+  constructor(private readonly store: NoteStore) {}
+
   async beforeRemove(attachment: NoteAttachment, ctx: WriteContext): Promise<void> {
-    const [row] = await ctx.em.query(`SELECT note_id FROM note_attachment WHERE id = $1`, [
-      attachment.id,
-    ]);
-    assertMayChange(ctx.principal, await noteOwner(ctx.em, row.note_id));
+    const noteId = await this.store.attachmentNote(ctx.em, attachment.id);
+    if (noteId === undefined) throw new NotFoundError();
+    assertMayChange(ctx.principal, await noteOwner(this.store, ctx.em, noteId));
   }
 
   async remove(attachment: NoteAttachment, ctx: WriteContext): Promise<void> {
-    // DELETE ... RETURNING answers [rows, count] through TypeORM.
-    const [[row]] = await ctx.em.query(
-      `DELETE FROM note_attachment WHERE id = $1 RETURNING note_id, media_id`,
-      [attachment.id],
-    );
+    const row = await this.store.deleteAttachment(ctx.em, attachment.id);
+    if (!row) throw new NotFoundError();
     // The note's main file goes with it.
-    await ctx.em.query(
-      `UPDATE note SET attachment_id = NULL WHERE id = $1 AND attachment_id = $2`,
-      [row.note_id, row.media_id],
-    );
+    await this.store.clearAttachment(ctx.em, row.note_id, row.media_id);
     // So does the media, unless another record uses it (its file then goes after commit).
     await removeUnusedMedia(ctx.em, [row.media_id]);
   }

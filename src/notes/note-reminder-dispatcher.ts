@@ -2,10 +2,9 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { PeriodicTask } from '../common/periodic-task';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
-import { userSeesWorkspaceSql } from '../workspaces/workspace-member-store';
 import { AppConfig } from '../config/app-config';
 import { NotificationsService } from '../notifications/notifications.service';
-import { query } from '../database/query';
+import { NoteReminderStore } from './note-reminder-store';
 
 const INTERVAL_NAME = 'note-reminders';
 const BATCH = 200;
@@ -27,6 +26,7 @@ export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplica
     private readonly config: AppConfig,
     private readonly scheduler: SchedulerRegistry,
     private readonly notifications: NotificationsService,
+    private readonly store: NoteReminderStore,
   ) {}
 
   private get periodic(): PeriodicTask {
@@ -46,24 +46,7 @@ export class NoteReminderDispatcher implements OnApplicationBootstrap, OnApplica
     let sent = 0;
     for (;;) {
       const n = await this.dataSource.transaction(async (em) => {
-        const due = await query<{
-          id: string;
-          user_id: string;
-          note_id: string;
-          comment: string | null;
-          entity: string;
-          visible: boolean;
-        }>(
-          em,
-          `WITH due AS (
-               SELECT id FROM note_reminder WHERE sent_at IS NULL AND remind_at <= $1
-                ORDER BY remind_at, id LIMIT $2 FOR UPDATE SKIP LOCKED)
-             UPDATE note_reminder r SET sent_at = now() FROM due, note n
-              WHERE r.id = due.id AND n.id = r.note_id
-             RETURNING r.id, r.user_id, r.note_id, r.comment, n.entity,
-                       ${userSeesWorkspaceSql('r.user_id', 'n.workspace_id')} AS visible`,
-          [now, BATCH],
-        );
+        const due = await this.store.claimDue(em, now, BATCH);
         const unseen = due.filter((r) => !r.visible).length;
         if (unseen > 0)
           this.logger.log(`${unseen} due note reminder(s) dropped: their user lost the workspace`);

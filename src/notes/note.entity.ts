@@ -11,6 +11,7 @@ import { ApiFilter, ApiProperty, ApiResource, workspaceRoutes } from '../hydra/m
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Media } from '../media/media.entity';
 import { User } from '../users/user.entity';
+import { userFullNameSql } from '../users/user-note-store';
 import { userPhotoSql } from '../users/user-photo';
 import { Workspace } from '../workspaces/workspace.entity';
 
@@ -67,7 +68,7 @@ export class Note {
   attachment: Media | null;
 
   @ApiProperty({
-    sql: "(SELECT NULLIF(trim(concat_ws(' ', u.first_name, u.last_name)), '') FROM \"user\" u WHERE u.id = {a}.user_id)",
+    sql: userFullNameSql('{a}.user_id'),
   })
   userFullName?: string | null;
 

@@ -3,6 +3,8 @@ import { Module } from '@nestjs/common';
 import { MediaModule } from '../media/media.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { NoteReminderDispatcher } from './note-reminder-dispatcher';
+import { NoteReminderStore } from './note-reminder-store';
+import { NoteStore } from './note-store';
 import {
   NoteAttachmentUploadController,
   NoteAttachmentsController,
@@ -23,6 +25,8 @@ import { NotesService } from './notes.service';
     NoteAttachmentUploadController,
   ],
   providers: [
+    NoteStore,
+    NoteReminderStore,
     NotesService,
     NoteAttachmentsService,
     NoteAttachmentUpload,

@@ -8,6 +8,7 @@ import { SqlQuery, quoteIdent } from '../hydra/core/sql-query';
 import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import type { EntityManager } from 'typeorm';
 import { MediaService } from '../media/media.service';
+import { NoteStore } from './note-store';
 import { User } from '../users/user.entity';
 import { assertMayChange, noteOwner } from './note-access';
 import { NoteAttachment } from './note-attachment.entity';
@@ -28,6 +29,7 @@ export class NotesService implements ResourceHooks<Note> {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly media: MediaService,
+    private readonly store: NoteStore,
   ) {}
 
   /** Collection names a note may be about, from the registered resource declarations. */
@@ -48,7 +50,7 @@ export class NotesService implements ResourceHooks<Note> {
       if (typeof note.entityId === 'string' && note.entityId.includes('/'))
         note.entityId = identifierFrom(note.entityId) ?? note.entityId;
     } else {
-      assertMayChange(ctx.principal, await noteOwner(ctx.em, note.id));
+      assertMayChange(ctx.principal, await noteOwner(this.store, ctx.em, note.id));
       // PUT replaces the writable members.
       if (!('comment' in ctx.body)) note.comment = null;
       if (!('attachment' in ctx.body)) note.attachment = null;
@@ -77,19 +79,14 @@ export class NotesService implements ResourceHooks<Note> {
   async afterWrite(note: Note, ctx: WriteContext): Promise<void> {
     const mediaId = note.attachment?.id;
     if (!mediaId) return;
-    const { workspaceId } = await noteOwner(ctx.em, note.id);
+    const { workspaceId } = await noteOwner(this.store, ctx.em, note.id);
     const id = await this.media.attach(ctx.em, mediaId, workspaceId);
-    if (id !== mediaId)
-      await ctx.em.query(`UPDATE note SET attachment_id = $2 WHERE id = $1`, [note.id, id]);
-    await ctx.em.query(
-      `INSERT INTO note_attachment (workspace_id, note_id, media_id) VALUES ($1, $2, $3)
-       ON CONFLICT (note_id, media_id) DO NOTHING`,
-      [workspaceId, note.id, id],
-    );
+    if (id !== mediaId) await this.store.setAttachment(ctx.em, note.id, id);
+    await this.store.addAttachment(ctx.em, workspaceId, note.id, id);
   }
 
   async beforeRemove(note: Note, ctx: WriteContext): Promise<void> {
-    assertMayChange(ctx.principal, await noteOwner(ctx.em, note.id));
+    assertMayChange(ctx.principal, await noteOwner(this.store, ctx.em, note.id));
   }
 
   /** The note goes with its reminders and files; a file's media too once nothing uses it. */
@@ -132,11 +129,7 @@ export class NotesService implements ResourceHooks<Note> {
     // The key-share lock keeps the record until the note commits: a delete running meanwhile
     // waits, then removes this note with the record (removeNotesOf); one that went first
     // leaves no row to find here. Either way no note outlives its record.
-    const rows = await em.query(
-      `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1 FOR KEY SHARE OF t`,
-      query.params,
-    );
-    if (rows.length) return [];
+    if (await this.store.recordLocked(em, query)) return [];
     return [
       {
         propertyPath: 'entityId',

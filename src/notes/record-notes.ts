@@ -1,8 +1,16 @@
-import type { EntityManager } from 'typeorm';
-import { quoteIdent } from '../hydra/core/sql-query';
 import type { WriteContext } from '../hydra/core/resource-hooks';
+import type { SqlRunner } from '../database/query';
+import { MediaStore } from '../media/media-store';
 import { removeUnusedMedia } from '../media/unused-media';
 import { attachMedia } from '../media/workspace-media';
+import { NoteStore, type NoteSelection } from './note-store';
+
+/**
+ * The stores of these plain functions: they hold no connection, only the caller's runner (the
+ * deleting or moving transaction of whichever module calls).
+ */
+const notes = new NoteStore();
+const media = new MediaStore();
 
 /** Records of `entity` (a collection) stored in `table`, deleted with the parent named by `column`. */
 export interface CascadedRecords {
@@ -40,7 +48,7 @@ export const CASCADED_RECORDS: Readonly<Record<string, readonly CascadedRecords[
  * by then, the items a shipment PUT leaves out, ...) takes them. Returns how many notes went.
  */
 export async function removeNotesOf(
-  em: EntityManager,
+  em: SqlRunner,
   workspaceId: string,
   entity: string,
   entityIds: string[],
@@ -49,11 +57,7 @@ export async function removeNotesOf(
   const files: string[] = [];
   let count = 0;
   for (const [name, ids] of await withCascaded(em, entity, entityIds)) {
-    const gone = await deleteNotes(
-      em,
-      `n.workspace_id = $1 AND n.entity = $2 AND n.entity_id = ANY($3::uuid[])`,
-      [workspaceId, name, ids],
-    );
+    const gone = await deleteNotes(em, { workspaceId, entity: name, entityIds: ids });
     count += gone.count;
     files.push(...gone.mediaIds);
   }
@@ -66,7 +70,7 @@ export async function removeNotesOf(
  * workspace. Only for collections without CASCADED_RECORDS: the cascade has taken those.
  */
 export async function removeNotesOfDeleted(
-  em: EntityManager,
+  em: SqlRunner,
   entity: string,
   rows: ReadonlyArray<{ id: string; workspace_id: string }>,
 ): Promise<number> {
@@ -88,12 +92,9 @@ export async function removeNotesOfDeleted(
  */
 export async function removeNotesOfRecord(ctx: WriteContext, id: string): Promise<number> {
   const { em, resource } = ctx;
-  const [row]: Array<{ workspace_id: string }> = await em.query(
-    `SELECT workspace_id FROM ${quoteIdent(resource.table)} WHERE ${quoteIdent(resource.idColumn)} = $1`,
-    [id],
-  );
-  if (!row) return 0;
-  return removeNotesOf(em, row.workspace_id, resource.path.slice(1), [id]);
+  const workspaceId = await notes.workspaceOfRecord(em, resource, id);
+  if (workspaceId === undefined) return 0;
+  return removeNotesOf(em, workspaceId, resource.path.slice(1), [id]);
 }
 
 /**
@@ -108,7 +109,7 @@ export async function removeNotesOfRecord(ctx: WriteContext, id: string): Promis
  * Returns how many notes moved.
  */
 export async function moveNotesOf(
-  em: EntityManager,
+  em: SqlRunner,
   entity: string,
   entityIds: string[],
   workspaceId: string,
@@ -116,65 +117,37 @@ export async function moveNotesOf(
   if (entityIds.length === 0) return 0;
   const moved: string[] = [];
   for (const [name, ids] of await withCascaded(em, entity, entityIds)) {
-    // UPDATE ... RETURNING answers [rows, count] through TypeORM.
-    const [rows]: [Array<{ id: string }>, number] = await em.query(
-      `UPDATE note SET workspace_id = $1
-        WHERE entity = $2 AND entity_id = ANY($3::uuid[]) AND workspace_id <> $1 RETURNING id`,
-      [workspaceId, name, ids],
-    );
-    moved.push(...rows.map((r) => r.id));
+    moved.push(...(await notes.moveNotesOf(em, name, ids, workspaceId)));
   }
   if (moved.length === 0) return 0;
-  for (const table of ['note_reminder', 'note_attachment'])
-    await em.query(`UPDATE ${table} SET workspace_id = $1 WHERE note_id = ANY($2::uuid[])`, [
-      workspaceId,
-      moved,
-    ]);
+  await notes.moveParts(em, moved, workspaceId);
   await moveNoteMedia(em, moved, workspaceId);
   return moved.length;
 }
 
 /** The files of the moved notes get media rows of their new workspace (MediaService.attach). */
-async function moveNoteMedia(em: EntityManager, noteIds: string[], workspaceId: string) {
-  const files: Array<{ id: string }> = await em.query(
-    `SELECT m.id FROM media m
-      WHERE m.workspace_id IS DISTINCT FROM $2
-        AND m.id IN (SELECT na.media_id FROM note_attachment na WHERE na.note_id = ANY($1::uuid[])
-                     UNION
-                     SELECT n.attachment_id FROM note n WHERE n.id = ANY($1::uuid[]))
-      ORDER BY m.id`,
-    [noteIds, workspaceId],
-  );
-  for (const { id: old } of files) {
+async function moveNoteMedia(em: SqlRunner, noteIds: string[], workspaceId: string) {
+  const used = await notes.mediaOfNotes(em, noteIds);
+  const files = used.length ? await media.outsideWorkspace(em, used, workspaceId) : [];
+  for (const old of files) {
     const id = await attachMedia(em, old, workspaceId);
-    if (id === old) continue;
-    await em.query(
-      `UPDATE note SET attachment_id = $3 WHERE id = ANY($1::uuid[]) AND attachment_id = $2`,
-      [noteIds, old, id],
-    );
-    await em.query(
-      `UPDATE note_attachment SET media_id = $3 WHERE note_id = ANY($1::uuid[]) AND media_id = $2`,
-      [noteIds, old, id],
-    );
+    if (id !== old) await notes.replaceMedia(em, noteIds, old, id);
   }
-  await removeUnusedMedia(
-    em,
-    files.map((f) => f.id),
-  );
+  await removeUnusedMedia(em, files);
 }
 
 /**
  * Deletes one note (DELETE /notes/{id}) with its reminders and attachment rows, and the media
  * of its files that nothing else uses, in the caller's transaction.
  */
-export async function removeNote(em: EntityManager, noteId: string): Promise<void> {
-  const gone = await deleteNotes(em, `n.id = $1`, [noteId]);
+export async function removeNote(em: SqlRunner, noteId: string): Promise<void> {
+  const gone = await deleteNotes(em, { noteId });
   await removeUnusedMedia(em, gone.mediaIds);
 }
 
 /** The records named and those deleted with them, per collection. */
 async function withCascaded(
-  em: EntityManager,
+  em: SqlRunner,
   entity: string,
   ids: string[],
 ): Promise<Map<string, string[]>> {
@@ -187,34 +160,18 @@ async function withCascaded(
     for (const child of CASCADED_RECORDS[name] ?? []) {
       // Locked as the cascade would lock them, but now: a note being written on one of them
       // (NotesService holds a key-share lock on its record) commits first and is found below.
-      const rows: Array<{ id: string }> = await em.query(
-        `SELECT id FROM ${quoteIdent(child.table)} WHERE ${quoteIdent(child.column)} = ANY($1::uuid[])
-          ORDER BY id FOR UPDATE`,
-        [list],
-      );
-      await visit(
-        child.entity,
-        rows.map((r) => r.id),
-      );
+      await visit(child.entity, await notes.lockChildren(em, child, list));
     }
   };
   await visit(entity, ids);
   return new Map([...out].map(([name, set]) => [name, [...set]]));
 }
 
-/** Deletes the notes `where` selects (alias `n`); answers how many and the media they used. */
+/** Deletes the selected notes; answers how many and the media they used. */
 async function deleteNotes(
-  em: EntityManager,
-  where: string,
-  params: unknown[],
+  em: SqlRunner,
+  selection: NoteSelection,
 ): Promise<{ count: number; mediaIds: string[] }> {
-  const files: Array<{ media_id: string }> = await em.query(
-    `SELECT na.media_id FROM note n JOIN note_attachment na ON na.note_id = n.id WHERE ${where}
-     UNION
-     SELECT n.attachment_id FROM note n WHERE ${where} AND n.attachment_id IS NOT NULL`,
-    params,
-  );
-  // DELETE ... RETURNING answers [rows, count] through TypeORM.
-  const [, count]: [unknown, number] = await em.query(`DELETE FROM note n WHERE ${where}`, params);
-  return { count, mediaIds: files.map((f) => f.media_id) };
+  const mediaIds = await notes.mediaOfSelected(em, selection);
+  return { count: await notes.deleteSelected(em, selection), mediaIds };
 }

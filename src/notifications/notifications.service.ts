@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import type { Pool } from 'pg';
-import { DataSource } from 'typeorm';
-import { query, type SqlRunner } from '../database/query';
+import { type SqlRunner } from '../database/query';
 import { NotFoundError } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/core/identifiers';
 import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import type { Notification } from './notification.entity';
+import { NotificationStore } from './notification-store';
 
 export interface NewNotification {
   userId: string;
@@ -18,11 +17,7 @@ export interface NewNotification {
 /** Creates notifications for users and applies the read/unread rules of PUT. */
 @Injectable()
 export class NotificationsService implements ResourceHooks<Notification> {
-  constructor(private readonly dataSource: DataSource) {}
-
-  private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
-  }
+  constructor(private readonly store: NotificationStore) {}
 
   /** PUT: `readAt` follows `unread`; `updatedAt` records the change. */
   prepare(notification: Notification, ctx: WriteContext): void {
@@ -35,14 +30,7 @@ export class NotificationsService implements ResourceHooks<Notification> {
 
   /** Creates a notification, in the caller's transaction when a runner is given. */
   async notify(input: NewNotification, runner?: SqlRunner): Promise<string> {
-    const sql = `INSERT INTO notification (user_id, tag, message, data) VALUES ($1, $2, $3, $4::jsonb) RETURNING id`;
-    const params = [input.userId, input.tag, input.message, JSON.stringify(input.data ?? [])];
-    if (runner) {
-      const [row] = await query<{ id: string }>(runner, sql, params);
-      return row.id;
-    }
-    const { rows } = await this.pool.query(sql, params);
-    return rows[0].id;
+    return this.store.insert({ ...input, data: input.data ?? [] }, runner);
   }
 
   /**
@@ -55,20 +43,11 @@ export class NotificationsService implements ResourceHooks<Notification> {
   ): Promise<{ updated: number; missing: string[] }> {
     if (ids !== undefined && ids.length === 0) return { updated: 0, missing: [] };
     if (ids !== undefined) {
-      const { rows } = await this.pool.query<{ id: string }>(
-        `SELECT id FROM notification WHERE user_id = $1 AND id = ANY($2::uuid[])`,
-        [userId, ids],
-      );
-      const mine = new Set(rows.map((r) => r.id));
+      const mine = new Set(await this.store.ofUser(userId, ids));
       const missing = ids.filter((id) => !mine.has(id));
       if (missing.length > 0) return { updated: 0, missing };
     }
-    const { rowCount } = await this.pool.query(
-      `UPDATE notification SET unread = false, read_at = now(), updated_at = now()
-        WHERE user_id = $1 AND unread AND ($2::uuid[] IS NULL OR id = ANY($2::uuid[]))`,
-      [userId, ids ?? null],
-    );
-    return { updated: rowCount ?? 0, missing: [] };
+    return { updated: await this.store.markRead(userId, ids ?? null), missing: [] };
   }
 
   /**

@@ -7,6 +7,7 @@ import { ShipmentsModule } from '../shipments/shipments.module';
 import { OrderItemIntegrationStore } from './order-item-integration-store';
 import { OrderItem } from './order-item.entity';
 import { OrderItemStore } from './order-item-store';
+import { OrderItemPageStore } from './order-item-page-store';
 import { OrderItemsService } from './order-items.service';
 
 export class OrderItemsController extends ResourceController(OrderItem, OrderItemsService) {}
@@ -14,7 +15,13 @@ export class OrderItemsController extends ResourceController(OrderItem, OrderIte
 @Module({
   imports: [ShipmentsModule, OrdersModule, ProductsModule],
   controllers: [OrderItemsController],
-  providers: [OrderItemsService, OrderItemStore, RecordChangeEvents, OrderItemIntegrationStore],
-  exports: [OrderItemsService, OrderItemStore, OrderItemIntegrationStore],
+  providers: [
+    OrderItemsService,
+    OrderItemStore,
+    RecordChangeEvents,
+    OrderItemIntegrationStore,
+    OrderItemPageStore,
+  ],
+  exports: [OrderItemsService, OrderItemStore, OrderItemIntegrationStore, OrderItemPageStore],
 })
 export class OrderItemsModule {}

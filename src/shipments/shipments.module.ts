@@ -6,6 +6,8 @@ import { Shipment } from './shipment.entity';
 import { ShipmentIntegrationStore } from './shipment-integration-store';
 import { ShipmentBatchStore } from './shipment-batch-store';
 import { ShipmentRecordsStore } from './shipment-records-store';
+import { ShipmentNotificationStore } from './shipment-notification-store';
+import { ShipmentPageStore } from './shipment-page-store';
 import { ShipmentStore } from './shipment-store';
 import { ShipmentsService } from './shipments.service';
 
@@ -21,6 +23,8 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
     ShipmentIntegrationStore,
     ShipmentRecordsStore,
     ShipmentBatchStore,
+    ShipmentPageStore,
+    ShipmentNotificationStore,
   ],
   exports: [
     ShipmentsService,
@@ -28,6 +32,8 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
     ShipmentIntegrationStore,
     ShipmentRecordsStore,
     ShipmentBatchStore,
+    ShipmentPageStore,
+    ShipmentNotificationStore,
   ],
 })
 export class ShipmentsModule {}

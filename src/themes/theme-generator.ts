@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { customThemeOf } from '../tracking-pages/custom-theme';
 import { BrandTheme, builderOf, extractBrand, stylesheetUrls } from './brand-extractor';
+import { GeneratedThemeStore } from './generated-theme-store';
 import { PAGE_FETCHER, PageFetchError, PageFetcher } from './page-fetcher';
 
 export interface GeneratedTheme extends BrandTheme {
@@ -23,7 +23,7 @@ const REUSE_DAYS = 7;
 @Injectable()
 export class ThemeGenerator {
   constructor(
-    private readonly dataSource: DataSource,
+    private readonly store: GeneratedThemeStore,
     @Inject(PAGE_FETCHER) private readonly fetcher: PageFetcher,
   ) {}
 
@@ -32,12 +32,7 @@ export class ThemeGenerator {
     reuse: boolean,
   ): Promise<{ id: string; theme: GeneratedTheme; reused: boolean }> {
     if (reuse) {
-      const [row] = await this.dataSource.query(
-        `SELECT id, theme FROM generated_theme
-          WHERE source_url = $1 AND created_at > now() - make_interval(days => $2)
-          ORDER BY created_at DESC LIMIT 1`,
-        [url, REUSE_DAYS],
-      );
+      const row = await this.store.recent<GeneratedTheme>(url, REUSE_DAYS);
       if (row) return { id: row.id, theme: row.theme, reused: true };
     }
     const page = await this.fetch(url);
@@ -55,23 +50,14 @@ export class ThemeGenerator {
     }
     const brand = extractBrand(page.body, page.url, sheets);
     const builder = builderOf(brand);
-    const [row] = await this.dataSource.query(
-      `INSERT INTO generated_theme (source_url, theme) VALUES ($1, '{}'::jsonb) RETURNING id`,
-      [url],
-    );
-    const theme: GeneratedTheme = { ...brand, builder, css: customThemeOf(builder, row.id).css };
-    await this.dataSource.query(`UPDATE generated_theme SET theme = $2 WHERE id = $1`, [
-      row.id,
-      JSON.stringify(theme),
-    ]);
-    return { id: row.id, theme, reused: false };
+    const id = await this.store.create(url);
+    const theme: GeneratedTheme = { ...brand, builder, css: customThemeOf(builder, id).css };
+    await this.store.setTheme(id, theme);
+    return { id, theme, reused: false };
   }
 
   async find(id: string): Promise<GeneratedTheme | null> {
-    const [row] = await this.dataSource.query(`SELECT theme FROM generated_theme WHERE id = $1`, [
-      id,
-    ]);
-    return row?.theme ?? null;
+    return this.store.theme<GeneratedTheme>(id);
   }
 
   private async fetch(url: string) {

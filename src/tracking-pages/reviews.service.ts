@@ -3,6 +3,8 @@ import { DataSource } from 'typeorm';
 import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import type { Budget } from '../rate-limit/rate-budget';
 import { RateBudgets } from '../rate-limit/rate-budget';
+import { ShipmentPageStore } from '../shipments/shipment-page-store';
+import { ReviewStore } from './review-store';
 import { TrackingPageLinksService } from './tracking-page-links.service';
 
 const SCORES = ['carrierScore', 'productScore', 'packagingScore'] as const;
@@ -41,6 +43,8 @@ export class ReviewsService {
     private readonly dataSource: DataSource,
     private readonly links: TrackingPageLinksService,
     private readonly budgets: RateBudgets,
+    private readonly store: ReviewStore,
+    private readonly shipments: ShipmentPageStore,
   ) {}
 
   async submit(hash: string, body: ReviewSubmission): Promise<string> {
@@ -83,11 +87,8 @@ export class ReviewsService {
         code: ViolationCodes.tooLong,
       });
     if (violations.length) throw new ValidationError(violations);
-    const [shipment] = await this.dataSource.query(
-      `SELECT tracking_status FROM shipment WHERE id = $1`,
-      [linked.shipmentId],
-    );
-    if (!REVIEWABLE_STATUSES.has(shipment?.tracking_status))
+    const status = await this.shipments.trackingStatus(linked.shipmentId);
+    if (status === null || !REVIEWABLE_STATUSES.has(status))
       throw ValidationError.of(
         '',
         'Reviews can be left once the shipment is delivered.',
@@ -102,30 +103,18 @@ export class ReviewsService {
     const all = given.length ? given : [scores.score as number];
     const total = Math.round((all.reduce((a, b) => a + b, 0) / all.length) * 100) / 100;
     return this.dataSource.transaction(async (em) => {
-      const [review] = await em.query(
-        `INSERT INTO review (workspace_id, shipment_id, tracking_page_id, carrier_score, product_score, packaging_score, total_score, comment)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
-         ON CONFLICT (shipment_id) WHERE shipment_id IS NOT NULL DO UPDATE SET
-           tracking_page_id = EXCLUDED.tracking_page_id, carrier_score = EXCLUDED.carrier_score,
-           product_score = EXCLUDED.product_score, packaging_score = EXCLUDED.packaging_score,
-           total_score = EXCLUDED.total_score, comment = EXCLUDED.comment, updated_at = now()
-         RETURNING id`,
-        [
-          linked.workspaceId,
-          linked.shipmentId,
-          linked.trackingPageId,
-          scores.carrierScore,
-          scores.productScore,
-          scores.packagingScore,
-          total,
-          typeof comment === 'string' && comment.trim() ? comment : null,
-        ],
-      );
-      await em.query(
-        `UPDATE shipment SET review = $2, review_total_score = $3, updated_at = now() WHERE id = $1`,
-        [linked.shipmentId, `/reviews/${review.id}`, total],
-      );
-      return review.id as string;
+      const id = await this.store.upsert(em, {
+        workspaceId: linked.workspaceId,
+        shipmentId: linked.shipmentId,
+        trackingPageId: linked.trackingPageId,
+        carrierScore: scores.carrierScore,
+        productScore: scores.productScore,
+        packagingScore: scores.packagingScore,
+        totalScore: total,
+        comment: typeof comment === 'string' && comment.trim() ? comment : null,
+      });
+      await this.shipments.recordReview(em, linked.shipmentId, `/reviews/${id}`, total);
+      return id;
     });
   }
 }

@@ -1,4 +1,4 @@
-import { isHostname, subdomainFormProblem } from './subdomain';
+import { domainChanged, isHostname, subdomainFormProblem } from './subdomain';
 
 describe('subdomainFormProblem', () => {
   it.each(['abc', 'my-shop', 'a1b', '1shop2', 'a'.repeat(63)])('accepts %s', (value) => {
@@ -23,4 +23,14 @@ describe('isHostname', () => {
     'rejects %s',
     (v) => expect(isHostname(v)).toBe(false),
   );
+});
+
+describe('domainChanged', () => {
+  it('ignores case, and sees a domain set, changed or removed', () => {
+    expect(domainChanged('shop.example.com', 'Shop.Example.COM')).toBe(false);
+    expect(domainChanged(null, null)).toBe(false);
+    expect(domainChanged(null, 'shop.example.com')).toBe(true);
+    expect(domainChanged('shop.example.com', 'other.example.com')).toBe(true);
+    expect(domainChanged('shop.example.com', null)).toBe(true);
+  });
 });

@@ -36,3 +36,11 @@ const HOSTNAME =
 export function isHostname(value: string): boolean {
   return HOSTNAME.test(value);
 }
+
+/**
+ * Whether a page's custom domain changes (case aside): a page is then no longer verified for
+ * it until POST /domain/verify finds its TXT proof again.
+ */
+export function domainChanged(before: string | null, after: string | null): boolean {
+  return (before?.toLowerCase() ?? null) !== (after?.toLowerCase() ?? null);
+}

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import { type CustomTheme, customThemeOf } from './custom-theme';
 import { subdomainFormProblem } from './subdomain';
-import { TrackingPage } from './tracking-page.entity';
+import { TrackingPageStore } from './tracking-page-store';
 import { TrackingPagesService } from './tracking-pages.service';
 
 /** The tracking page actions' work: the CSS theme and the subdomain check. */
@@ -12,14 +12,12 @@ export class TrackingPageActions {
   constructor(
     private readonly dataSource: DataSource,
     private readonly pages: TrackingPagesService,
+    private readonly store: TrackingPageStore,
   ) {}
 
   /** The page's CSS theme: the last regenerated snapshot, else built from the current builder. */
   async customTheme(id: string): Promise<CustomTheme> {
-    const [row] = await this.dataSource.query(
-      `SELECT builder, custom_theme, custom_theme_id FROM tracking_page WHERE id = $1`,
-      [id],
-    );
+    const row = await this.store.theme(this.dataSource, id);
     if (!row) throw new NotFoundError();
     return row.custom_theme ?? customThemeOf(row.builder ?? {}, row.custom_theme_id);
   }
@@ -27,13 +25,10 @@ export class TrackingPageActions {
   /** Snapshots the page's theme under a new id; the caller's access was checked. */
   async regenerateTheme(id: string): Promise<void> {
     await this.dataSource.transaction(async (em) => {
-      const page = await em.findOne(TrackingPage, {
-        where: { id },
-        lock: { mode: 'pessimistic_write' },
-      });
+      const page = await this.store.lockedPage(em, id);
       if (!page) throw new NotFoundError();
       this.pages.regenerateTheme(page);
-      await em.save(page);
+      await this.store.save(em, page);
     });
   }
 

@@ -1,15 +1,18 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
+import type { SqlRunner } from '../database/query';
 import type { Principal } from '../access/principal';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { identifierFrom } from '../hydra/core/identifiers';
 import { typeError } from '../hydra/write/denormalizer';
+import { ShipmentPageStore } from '../shipments/shipment-page-store';
 import { Shipment } from '../shipments/shipment.entity';
 import { parseLinkFilter } from './link-filter';
 import type { GenerateLinkInput } from './tracking-pages.input';
 import { TrackingPage } from './tracking-page.entity';
 import { TrackingPageLinksService } from './tracking-page-links.service';
+import { TrackingPageStore } from './tracking-page-store';
 
 /** Most shipments one bulk request links. */
 const MAX_BULK = 1000;
@@ -27,6 +30,8 @@ export class TrackingPageLinkGenerator {
     private readonly api: HydraApi,
     private readonly links: TrackingPageLinksService,
     private readonly dataSource: DataSource,
+    private readonly pages: TrackingPageStore,
+    private readonly shipments: ShipmentPageStore,
   ) {}
 
   /**
@@ -98,16 +103,15 @@ export class TrackingPageLinkGenerator {
       raw,
     );
     if (!id) throw ValidationError.of('trackingPageId', `Item not found for "${raw}".`);
-    const [row] = await this.dataSource.query(
-      `SELECT workspace_id FROM tracking_page WHERE id = $1`,
-      [id],
-    );
-    return { id, workspaceId: row.workspace_id };
+    const workspaceId = await this.pages.workspaceOf(this.dataSource, id);
+    if (workspaceId === undefined)
+      throw ValidationError.of('trackingPageId', `Item not found for "${raw}".`);
+    return { id, workspaceId };
   }
 
   /** A shipment the caller sees, in the page's workspace; a violation at `path` otherwise. */
   private async shipment(
-    em: EntityManager,
+    em: SqlRunner,
     principal: Principal,
     page: Page,
     raw: string,
@@ -117,19 +121,13 @@ export class TrackingPageLinkGenerator {
     const visible = id
       ? await this.api.data.resolveReference(this.api.resource(Shipment), principal, id)
       : null;
-    const rows = visible
-      ? await em.query(`SELECT 1 FROM shipment WHERE id = $1 AND workspace_id = $2`, [
-          visible,
-          page.workspaceId,
-        ])
-      : [];
-    if (!rows.length)
+    if (!visible || !(await this.shipments.inWorkspace(em, visible, page.workspaceId)))
       throw ValidationError.of(path, `Item not found for "/shipments/${id ?? raw}".`);
-    return visible!;
+    return visible;
   }
 
   private async byTrackingNumber(
-    em: EntityManager,
+    em: SqlRunner,
     page: Page,
     trackingNumber: string | null | undefined,
   ): Promise<string> {
@@ -139,16 +137,13 @@ export class TrackingPageLinkGenerator {
         'This value should not be blank.',
         ViolationCodes.notBlank,
       );
-    const rows = await em.query(
-      `SELECT id FROM shipment WHERE workspace_id = $1 AND tracking_number = $2`,
-      [page.workspaceId, trackingNumber.trim()],
-    );
-    if (!rows.length)
+    const id = await this.shipments.withTrackingNumber(em, page.workspaceId, trackingNumber.trim());
+    if (id === undefined)
       throw ValidationError.of(
         'trackingNumber',
         `No shipment has the tracking number "${trackingNumber}".`,
       );
-    return rows[0].id;
+    return id;
   }
 }
 

@@ -1,12 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { NotFoundError, ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import type { LinkFilter } from './link-filter';
+import type { SqlRunner } from '../database/query';
 import { formatDateTime } from '../hydra/serialization/record-reader';
+import { ShipmentPageStore } from '../shipments/shipment-page-store';
+import { CheckpointPageStore } from '../tracking/checkpoints/checkpoint-page-store';
 import { DropshipperSettings, normalizeDropshipperSettings } from './dropshipper-settings';
 import { PublicCheckpoint, PublicShipment, publicTrackingView } from './public-tracking-view';
+import { TrackingPageLinkStore } from './tracking-page-link-store';
 
 export type PublicLinkView = {
   trackingPage: LinkedShipment['page'] & { reviewsEnabled: boolean };
@@ -46,41 +50,35 @@ export class TrackingPageLinksService {
   constructor(
     private readonly dataSource: DataSource,
     private readonly config: AppConfig,
+    private readonly store: TrackingPageLinkStore,
+    private readonly shipments: ShipmentPageStore,
+    private readonly checkpointStore: CheckpointPageStore,
   ) {}
 
   /** The link of a page and shipment, created on first request. */
   async hashFor(
-    em: EntityManager,
+    em: SqlRunner,
     workspaceId: string,
     pageId: string,
     shipmentId: string,
   ): Promise<string> {
-    const inserted = await em.query(
-      `INSERT INTO tracking_page_link (workspace_id, tracking_page_id, shipment_id, hash)
-       VALUES ($1, $2, $3, $4) ON CONFLICT (tracking_page_id, shipment_id) DO NOTHING RETURNING hash`,
-      [workspaceId, pageId, shipmentId, randomBytes(32).toString('base64url')],
-    );
-    if (inserted.length) return inserted[0].hash;
-    const [existing] = await em.query(
-      `SELECT hash FROM tracking_page_link WHERE tracking_page_id = $1 AND shipment_id = $2`,
-      [pageId, shipmentId],
-    );
-    return existing.hash;
+    const hash = randomBytes(32).toString('base64url');
+    const inserted = await this.store.insert(em, { workspaceId, pageId, shipmentId, hash });
+    if (inserted !== undefined) return inserted;
+    const existing = await this.store.hashOf(em, pageId, shipmentId);
+    if (existing === undefined) throw new Error(`link of ${pageId}/${shipmentId} vanished`);
+    return existing;
   }
 
   /** The links of several shipments on one page, made where missing (by shipment id). */
   async hashesFor(
-    em: EntityManager,
+    em: SqlRunner,
     workspaceId: string,
     pageId: string,
     shipmentIds: string[],
   ): Promise<Map<string, string>> {
     if (shipmentIds.length === 0) return new Map();
-    const rows: Array<{ shipment_id: string; hash: string }> = await em.query(
-      `SELECT shipment_id, hash FROM tracking_page_link
-        WHERE tracking_page_id = $1 AND shipment_id = ANY($2::uuid[])`,
-      [pageId, shipmentIds],
-    );
+    const rows = await this.store.hashesOf(em, pageId, shipmentIds);
     const hashes = new Map(rows.map((r) => [r.shipment_id, r.hash]));
     for (const id of shipmentIds)
       if (!hashes.has(id)) hashes.set(id, await this.hashFor(em, workspaceId, pageId, id));
@@ -93,26 +91,22 @@ export class TrackingPageLinksService {
    * violation naming the filter when there is none.
    */
   async shipmentMatching(
-    em: EntityManager,
+    em: SqlRunner,
     workspaceId: string,
     filter: Pick<LinkFilter, 'email' | 'orderNumbers'>,
   ): Promise<string> {
-    const [row] = await em.query(
-      `SELECT id FROM shipment
-        WHERE workspace_id = $1
-          AND ($2::text IS NULL OR lower(email) = lower($2))
-          AND ($3::text[] IS NULL OR order_numbers && $3::text[])
-        ORDER BY created_at DESC, id LIMIT 1`,
-      [workspaceId, filter.email ?? null, filter.orderNumbers ?? null],
-    );
-    if (!row) {
+    const id = await this.shipments.newestMatching(em, workspaceId, {
+      email: filter.email ?? null,
+      orderNumbers: filter.orderNumbers ?? null,
+    });
+    if (id === undefined) {
       throw ValidationError.of(
         filter.email !== undefined ? 'filter.email' : 'filter.orderNumbers',
         'No shipment of the workspace matches this filter.',
         ViolationCodes.invalid,
       );
     }
-    return row.id;
+    return id;
   }
 
   /** PUBLIC_TRACKING_BASE_URL, else PUBLIC_URL, else the address the request came to. */
@@ -122,19 +116,9 @@ export class TrackingPageLinksService {
   }
 
   /** The link's page and shipment; 404 for unknown hashes and disabled pages. */
-  async resolve(
-    hash: string,
-    em: EntityManager | DataSource = this.dataSource,
-  ): Promise<LinkedShipment> {
+  async resolve(hash: string, em: SqlRunner = this.dataSource): Promise<LinkedShipment> {
     if (!LINK_HASH.test(hash)) throw new NotFoundError();
-    const [row] = await em.query(
-      `SELECT l.id, l.workspace_id, l.tracking_page_id, l.shipment_id, p.reviews_enabled, p.title, p.subdomain,
-              p.domain, p.builder, p.custom_theme_id, p.dropshipper_settings, p.sidebar_field,
-              p.tracking_number_field
-         FROM tracking_page_link l JOIN tracking_page p ON p.id = l.tracking_page_id
-        WHERE l.hash = $1 AND p.enabled`,
-      [hash],
-    );
+    const row = await this.store.resolve(em, hash);
     if (!row) throw new NotFoundError();
     return {
       linkId: row.id,
@@ -162,13 +146,7 @@ export class TrackingPageLinksService {
 
   /** The public view of a resolved link. */
   async viewOf(linked: LinkedShipment): Promise<PublicLinkView> {
-    const [s] = await this.dataSource.query(
-      `SELECT tracking_number, tracking_status, origin_carrier, destination_carrier, origin_country,
-              origin_country_iso2, destination_country, destination_country_iso2, shipped_at,
-              expected_delivery_date, last_status_update, days_in_transit, review, review_total_score, created_at
-         FROM shipment WHERE id = $1`,
-      [linked.shipmentId],
-    );
+    const s = await this.shipments.publicFacts(linked.shipmentId);
     if (!s) throw new NotFoundError();
     const shipment: PublicShipment = {
       trackingNumber: s.tracking_number,
@@ -194,24 +172,16 @@ export class TrackingPageLinksService {
     };
   }
 
-  /** Checkpoints from the tracking engine's table, when it exists. */
+  /** The shipment's checkpoints, newest first. */
   private async checkpoints(shipmentId: string): Promise<PublicCheckpoint[]> {
-    const [{ exists }] = await this.dataSource.query(
-      `SELECT to_regclass('tracking_checkpoint') IS NOT NULL AS exists`,
-    );
-    if (!exists) return [];
-    const rows = await this.dataSource.query(
-      `SELECT checkpoint_date, status, info, location, country_iso2, carrier
-         FROM tracking_checkpoint WHERE shipment_id = $1 ORDER BY checkpoint_date DESC, id`,
-      [shipmentId],
-    );
-    return rows.map((r: Record<string, unknown>) => ({
+    const rows = await this.checkpointStore.ofShipment(shipmentId);
+    return rows.map((r) => ({
       checkpointDate: iso(r.checkpoint_date)!,
-      status: r.status as string,
-      info: (r.info as string | null) ?? null,
-      location: (r.location as string | null) ?? null,
-      countryIso2: (r.country_iso2 as string | null) ?? null,
-      carrier: (r.carrier as string | null) ?? null,
+      status: r.status,
+      info: r.info ?? null,
+      location: r.location ?? null,
+      countryIso2: r.country_iso2 ?? null,
+      carrier: r.carrier ?? null,
     }));
   }
 }

@@ -8,6 +8,7 @@ import {
 } from 'typeorm';
 import { ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/decorators';
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
+import { isDefaultTrackingPageSql } from '../workspaces/workspace-page-store';
 import { Workspace } from '../workspaces/workspace.entity';
 import { DropshipperSettingsOutput } from './tracking-pages.output';
 
@@ -117,7 +118,7 @@ export class TrackingPage {
   customTheme: Record<string, unknown> | null;
 
   @ApiProperty({
-    sql: 'EXISTS (SELECT 1 FROM workspace w WHERE w.default_tracking_page_id = {a}.id)',
+    sql: isDefaultTrackingPageSql('{a}.id'),
     type: 'boolean',
   })
   usedByDefault?: boolean;

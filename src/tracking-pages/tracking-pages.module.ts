@@ -1,15 +1,22 @@
-import { MiddlewareConsumer, Module, NestModule, RequestMethod } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule, RequestMethod, forwardRef } from '@nestjs/common';
+import { CarriersModule } from '../carriers/carriers.module';
 import { CredentialsModule } from '../credentials/credentials.module';
+import { OrderItemsModule } from '../order-items/order-items.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { DefaultTrackingPageStore } from './default-tracking-page-store';
+import { ShipmentsModule } from '../shipments/shipments.module';
+import { TrackingModule } from '../tracking/tracking.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { CustomDomainHomeMiddleware } from './page/custom-domain-home.middleware';
 import { HomeSearchService } from './page/home-search.service';
 import { HomeSite } from './page/home-site';
 import { ImageProxyController } from './page/image-proxy.controller';
 import { PageRenderer } from './page/page-renderer';
 import { RemoteImages } from './page/remote-images';
+import { ShipmentPageReads } from './page/shipment-page.reads';
 import { ShipmentPageService } from './page/shipment-page.service';
 import { TrackingSiteController } from './page/tracking-site.controller';
+import { ReviewStore } from './review-store';
 import { ReviewsService } from './reviews.service';
 import { ShipmentTransferStore } from './shipment-transfer-store';
 import {
@@ -19,7 +26,9 @@ import {
 } from './tracking-page-links.controller';
 import { TrackingPageActions } from './tracking-page-actions.service';
 import { TrackingPageLinkGenerator } from './tracking-page-link-generator';
+import { TrackingPageLinkStore } from './tracking-page-link-store';
 import { TrackingPageLinksService } from './tracking-page-links.service';
+import { TrackingPageStore } from './tracking-page-store';
 import {
   TrackingPageActionsController,
   TrackingPagesController,
@@ -27,7 +36,17 @@ import {
 import { TrackingPagesService } from './tracking-pages.service';
 
 @Module({
-  imports: [RateLimitModule, CredentialsModule],
+  imports: [
+    RateLimitModule,
+    CredentialsModule,
+    // The owners of what the public pages read: their page stores.
+    ShipmentsModule,
+    OrderItemsModule,
+    CarriersModule,
+    TrackingModule,
+    // Workspaces embed their default page (WorkspacesService), pages read their workspace.
+    forwardRef(() => WorkspacesModule),
+  ],
   controllers: [
     TrackingPagesController,
     TrackingPageActionsController,
@@ -38,11 +57,15 @@ import { TrackingPagesService } from './tracking-pages.service';
     ImageProxyController,
   ],
   providers: [
+    TrackingPageStore,
+    TrackingPageLinkStore,
+    ReviewStore,
     TrackingPagesService,
     TrackingPageLinksService,
     TrackingPageActions,
     TrackingPageLinkGenerator,
     ReviewsService,
+    ShipmentPageReads,
     ShipmentPageService,
     HomeSearchService,
     HomeSite,
@@ -56,6 +79,7 @@ import { TrackingPagesService } from './tracking-pages.service';
     TrackingPageLinksService,
     DefaultTrackingPageStore,
     ShipmentTransferStore,
+    TrackingPageStore,
   ],
 })
 export class TrackingPagesModule implements NestModule {

@@ -1,43 +1,71 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { ViolationCodes, type Violation } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
+import { DataSource } from 'typeorm';
+import type { SqlRunner } from '../database/query';
 import { removeNotesOfRecord } from '../notes/record-notes';
+import { WorkspacePageStore } from '../workspaces/workspace-page-store';
 import { builderViolations, customThemeOf } from './custom-theme';
-import { normalizeDropshipperSettings } from './dropshipper-settings';
-import { RESERVED_SUBDOMAINS, isHostname, subdomainFormProblem } from './subdomain';
+import { type DropshipperSettings, normalizeDropshipperSettings } from './dropshipper-settings';
+import { RESERVED_SUBDOMAINS, domainChanged, isHostname, subdomainFormProblem } from './subdomain';
 import { TrackingPage } from './tracking-page.entity';
+import { TrackingPageStore } from './tracking-page-store';
+
+/** What one write of a page carries from its first step to its last. */
+export interface PageWriteState {
+  /** Problems found while normalising the body (prepare), reported with validate's. */
+  normalized: Violation[];
+  /** The custom domain as stored before a PUT (undefined on POST and DELETE). */
+  domainBefore?: string | null;
+}
 
 /** Tracking page rules, shared by `/tracking_pages` and a workspace's `defaultTrackingPage`. */
 @Injectable()
-export class TrackingPagesService implements ResourceHooks<TrackingPage> {
-  prepare(page: TrackingPage): void {
-    this.normalize(page);
+export class TrackingPagesService implements ResourceHooks<TrackingPage, PageWriteState> {
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly pages: TrackingPageStore,
+    private readonly workspaces: WorkspacePageStore,
+  ) {}
+
+  begin(page: TrackingPage, ctx: WriteContext<undefined>): PageWriteState {
+    return {
+      normalized: [],
+      ...(ctx.operation === 'put' ? { domainBefore: page.domain } : {}),
+    };
   }
 
-  async validate(page: TrackingPage, ctx: WriteContext): Promise<Violation[]> {
-    return this.violations(page, ctx.em, '');
+  prepare(page: TrackingPage, ctx: WriteContext<PageWriteState>): void {
+    ctx.state.normalized = this.normalize(page);
+    // A page is verified for the domain it proved only (the trigger of the table says the same
+    // for writes that bypass this service).
+    if (ctx.state.domainBefore !== undefined && domainChanged(ctx.state.domainBefore, page.domain))
+      page.domainEnabled = false;
+  }
+
+  async validate(page: TrackingPage, ctx: WriteContext<PageWriteState>): Promise<Violation[]> {
+    return this.violations(page, ctx.em, '', ctx.state.normalized);
   }
 
   /**
    * A workspace's first tracking page becomes its default (the spec is silent; a page nobody
    * uses by default would otherwise need a second request).
    */
-  async afterWrite(page: TrackingPage, ctx: WriteContext): Promise<void> {
+  async afterWrite(page: TrackingPage, ctx: WriteContext<PageWriteState>): Promise<void> {
     if (ctx.operation !== 'post') return;
-    await ctx.em.query(
-      `UPDATE workspace SET default_tracking_page_id = $1 WHERE id = $2 AND default_tracking_page_id IS NULL`,
-      [page.id, page.workspace!.id],
-    );
+    await this.workspaces.defaultPageUnlessSet(ctx.em, page.workspace!.id, page.id);
   }
 
   /** DELETE: the notes on the page go with it (removeNotesOf). */
-  async beforeRemove(page: TrackingPage, ctx: WriteContext): Promise<void> {
+  async beforeRemove(page: TrackingPage, ctx: WriteContext<PageWriteState>): Promise<void> {
     await removeNotesOfRecord(ctx, page.id);
   }
 
-  /** Trims and canonicalises writable values; wrong nested types answer 400. */
+  /**
+   * Trims and canonicalises writable values; wrong nested types answer 400. Answers the
+   * problems found, for `violations` (their `normalized`).
+   */
   normalize(page: TrackingPage, path = ''): Violation[] {
     if (typeof page.domain === 'string') page.domain = page.domain.trim().toLowerCase() || null;
     page.builder ??= {};
@@ -46,15 +74,20 @@ export class TrackingPagesService implements ResourceHooks<TrackingPage> {
       `${path}dropshipperSettings`,
     );
     page.dropshipperSettings = value as unknown as Record<string, unknown>;
-    this.pending.set(page, violations);
     return violations;
   }
 
-  private readonly pending = new WeakMap<TrackingPage, Violation[]>();
-
-  /** Rules needing the database: the subdomain free across the service; the domain's form. */
-  async violations(page: TrackingPage, em: EntityManager, path: string): Promise<Violation[]> {
-    const out: Violation[] = [...(this.pending.get(page) ?? [])];
+  /**
+   * The page's violations: `normalized` (what `normalize` answered), then the rules needing
+   * the database (the subdomain free across the service) and the domain's and builder's form.
+   */
+  async violations(
+    page: TrackingPage,
+    em: SqlRunner,
+    path: string,
+    normalized: readonly Violation[] = [],
+  ): Promise<Violation[]> {
+    const out: Violation[] = [...normalized];
     const at = (p: string) => `${path}${p}`;
     if (typeof page.subdomain === 'string' && page.subdomain !== '') {
       const problem = subdomainFormProblem(page.subdomain);
@@ -86,16 +119,12 @@ export class TrackingPagesService implements ResourceHooks<TrackingPage> {
   }
 
   async subdomainAvailable(
-    em: EntityManager | { query: EntityManager['query'] },
+    runner: SqlRunner,
     subdomain: string,
     exceptId?: string | null,
   ): Promise<boolean> {
     if (RESERVED_SUBDOMAINS.has(subdomain)) return false;
-    const rows = await em.query(
-      `SELECT 1 FROM tracking_page WHERE subdomain = $1 AND id IS DISTINCT FROM $2::uuid LIMIT 1`,
-      [subdomain, exceptId ?? null],
-    );
-    return rows.length === 0;
+    return !(await this.pages.subdomainTaken(runner, subdomain, exceptId ?? null));
   }
 
   /** A new theme id and a snapshot of the theme built from the current builder. */
@@ -105,5 +134,15 @@ export class TrackingPagesService implements ResourceHooks<TrackingPage> {
       string,
       unknown
     >;
+  }
+
+  /**
+   * What the workspace's default tracking page hides from end customers (its dropshipper
+   * settings; none without a default page), for other public views of the workspace's
+   * shipments (widgets) to hide the same through `publicTrackingView`.
+   */
+  async defaultPageHiding(workspaceId: string): Promise<DropshipperSettings> {
+    const stored = await this.pages.defaultPageSettings(this.dataSource, workspaceId);
+    return normalizeDropshipperSettings(stored ?? {}).value;
   }
 }

@@ -1,18 +1,13 @@
-import type { EntityManager } from 'typeorm';
+import type { SqlRunner } from '../database/query';
+import { TrackingPageStore } from './tracking-page-store';
+
+/** The store of this plain function: it holds no connection, only the caller's runner. */
+const store = new TrackingPageStore();
 
 /**
  * Custom domains the team's tracking pages have verified (domain_enabled: its TXT proof was
  * found by the last /domain/verify), lower case. Other modules ask here, not tracking_page.
  */
-export async function verifiedDomainsOfTeam(
-  em: Pick<EntityManager, 'query'>,
-  teamId: string,
-): Promise<string[]> {
-  const rows: Array<{ domain: string }> = await em.query(
-    `SELECT DISTINCT lower(p.domain) AS domain FROM tracking_page p
-       JOIN workspace w ON w.id = p.workspace_id
-      WHERE w.team_id = $1 AND p.domain_enabled AND p.domain IS NOT NULL`,
-    [teamId],
-  );
-  return rows.map((r) => r.domain);
+export function verifiedDomainsOfTeam(runner: SqlRunner, teamId: string): Promise<string[]> {
+  return store.verifiedDomainsOfTeam(runner, teamId);
 }

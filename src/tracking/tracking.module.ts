@@ -4,6 +4,7 @@ import { CredentialsModule } from '../credentials/credentials.module';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RateLimitModule } from '../rate-limit/rate-limit.module';
 import { ShipmentsModule } from '../shipments/shipments.module';
+import { CheckpointPageStore } from './checkpoints/checkpoint-page-store';
 import { TrackingCheckpoint } from './checkpoints/tracking-checkpoint.entity';
 import { ShipmentLookup } from './checks/shipment-lookup';
 import { TrackingChecks } from './checks/tracking-checks';
@@ -65,6 +66,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     TrackingChecks,
     ShipmentLookup,
     TrackingIngest,
+    CheckpointPageStore,
   ],
   exports: [
     Clock,
@@ -73,6 +75,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     TrackingRefresher,
     TrackingChecks,
     RemoteTracking,
+    CheckpointPageStore,
   ],
 })
 export class TrackingModule {}

@@ -2,6 +2,7 @@ import { Module, forwardRef } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { OauthClientsModule } from '../oauth-clients/oauth-clients.module';
 import { AccessRevocation } from './access-revocation';
+import { UserMailStore } from './user-mail-store';
 import { User } from './user.entity';
 import { UserStore } from './user-store';
 import { UserRegistrationStore } from './user-registration-store';
@@ -21,7 +22,15 @@ export class UsersController extends ResourceController(User, UsersService) {}
     UserStore,
     UserTrialStore,
     UserRegistrationStore,
+    UserMailStore,
   ],
-  exports: [UserView, AccessRevocation, UserStore, UserTrialStore, UserRegistrationStore],
+  exports: [
+    UserView,
+    AccessRevocation,
+    UserStore,
+    UserTrialStore,
+    UserRegistrationStore,
+    UserMailStore,
+  ],
 })
 export class UsersModule {}

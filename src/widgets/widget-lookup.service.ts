@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
 import { NotFoundError, ValidationError } from '../common/errors/api-errors';
 import { isUuid } from '../hydra/core/identifiers';
-import { defaultPageHiding } from '../tracking-pages/default-page-hiding';
+import { ShipmentPageStore } from '../shipments/shipment-page-store';
+import { CheckpointPageStore } from '../tracking/checkpoints/checkpoint-page-store';
 import { type PublicCheckpoint, publicTrackingView } from '../tracking-pages/public-tracking-view';
+import { TrackingPagesService } from '../tracking-pages/tracking-pages.service';
 import type { WidgetOption, WidgetType } from './widget.entity';
 import { LookupQuery, lookupLogInfo, parseLookup, refusedLogInfo } from './widget-lookup';
 import type { WidgetShipment } from './public-widgets.output';
+import { WidgetStore } from './widget-store';
 
 export interface PublicWidget {
   id: string;
@@ -29,15 +31,17 @@ const MAX_CHECKPOINTS = 50;
  */
 @Injectable()
 export class WidgetLookupService {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly store: WidgetStore,
+    private readonly shipments: ShipmentPageStore,
+    private readonly checkpointStore: CheckpointPageStore,
+    private readonly pages: TrackingPagesService,
+  ) {}
 
   /** An enabled widget; 404 for unknown and disabled ones alike. */
   async publicWidget(id: string): Promise<StoredWidget> {
     if (!isUuid(id)) throw new NotFoundError();
-    const [row] = await this.dataSource.query(
-      `SELECT id, title, type, options, workspace_id FROM widget WHERE id = $1 AND enabled`,
-      [id.toLowerCase()],
-    );
+    const row = await this.store.enabled(id.toLowerCase());
     if (!row) throw new NotFoundError();
     return {
       id: row.id,
@@ -66,32 +70,16 @@ export class WidgetLookupService {
   }
 
   private async log(widget: StoredWidget, info: string): Promise<void> {
-    await this.dataSource.query(
-      `INSERT INTO widget_log (widget_id, workspace_id, info) VALUES ($1, $2, $3)`,
-      [widget.id, widget.workspaceId, info],
-    );
+    await this.store.log(widget.id, widget.workspaceId, info);
   }
 
   /** Shipment ids of the workspace answering the query (order lookups need the order's e-mail). */
   private async find(workspaceId: string, query: LookupQuery): Promise<string[]> {
-    const rows: Array<{ id: string }> =
-      query.kind === 'trackingNumber'
-        ? await this.dataSource.query(
-            `SELECT id FROM shipment
-              WHERE workspace_id = $1 AND tracking_number = ANY($2::text[])
-              ORDER BY created_at DESC, id LIMIT ${MAX_SHIPMENTS}`,
-            [workspaceId, [...new Set([query.trackingNumber, query.trackingNumber.toUpperCase()])]],
-          )
-        : await this.dataSource.query(
-            `SELECT s.id FROM "order" o
-               JOIN shipment_order so ON so.order_id = o.id
-               JOIN shipment s ON s.id = so.shipment_id
-              WHERE o.workspace_id = $1 AND o.order_number = $2
-                AND lower(o.email) = lower($3)
-              ORDER BY s.created_at DESC, s.id LIMIT ${MAX_SHIPMENTS}`,
-            [workspaceId, query.orderNumber, query.email],
-          );
-    return rows.map((r) => r.id);
+    if (query.kind === 'trackingNumber') {
+      const numbers = [...new Set([query.trackingNumber, query.trackingNumber.toUpperCase()])];
+      return this.shipments.byTrackingNumbers(workspaceId, numbers, MAX_SHIPMENTS);
+    }
+    return this.shipments.byOrderEmail(workspaceId, query.orderNumber, query.email, MAX_SHIPMENTS);
   }
 
   /**
@@ -105,28 +93,11 @@ export class WidgetLookupService {
     options: WidgetOption[],
   ): Promise<WidgetShipment[]> {
     if (ids.length === 0) return [];
-    const rows = await this.dataSource.query(
-      `SELECT id, tracking_number, tracking_status, shipped_at, last_status_update,
-              expected_delivery_date, origin_carrier, destination_carrier, origin_country,
-              origin_country_iso2, destination_country, destination_country_iso2,
-              days_in_transit, created_at
-         FROM shipment WHERE id = ANY($1::uuid[]) ORDER BY created_at DESC, id`,
-      [ids],
-    );
-    const hiding = await defaultPageHiding(this.dataSource, workspaceId);
+    const rows = await this.shipments.publicFactsOf(ids);
+    const hiding = await this.pages.defaultPageHiding(workspaceId);
     const checkpoints = new Map<string, PublicCheckpoint[]>();
     if (options.includes('show_checkpoints')) {
-      const cps = await this.dataSource.query(
-        `SELECT c.shipment_id, c.checkpoint_date, c.status, c.info, c.location, c.country_iso2,
-                c.carrier
-           FROM shipment s
-           CROSS JOIN LATERAL (
-             SELECT * FROM tracking_checkpoint t WHERE t.shipment_id = s.id
-              ORDER BY t.checkpoint_date DESC, t.id LIMIT ${MAX_CHECKPOINTS}) c
-          WHERE s.id = ANY($1::uuid[])
-          ORDER BY c.shipment_id, c.checkpoint_date DESC, c.id`,
-        [ids],
-      );
+      const cps = await this.checkpointStore.latestOf(ids, MAX_CHECKPOINTS);
       for (const c of cps) {
         const list = checkpoints.get(c.shipment_id) ?? [];
         list.push({
@@ -140,7 +111,7 @@ export class WidgetLookupService {
         checkpoints.set(c.shipment_id, list);
       }
     }
-    return rows.map((s: Record<string, any>) => {
+    return rows.map((s) => {
       const view = publicTrackingView(
         {
           trackingNumber: s.tracking_number,

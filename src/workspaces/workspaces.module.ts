@@ -10,6 +10,8 @@ import { WorkspaceStore } from './workspace-store';
 import { CREDENTIALS_USES } from '../credentials/credentials-use';
 import { WorkspaceCredentialsUse } from './workspace-credentials-use';
 import { WorkspaceLookupStore } from './workspace-lookup-store';
+import { WorkspaceNotificationStore } from './workspace-notification-store';
+import { WorkspacePageStore } from './workspace-page-store';
 import { Workspace } from './workspace.entity';
 import { WorkspacesService } from './workspaces.service';
 
@@ -18,7 +20,7 @@ export class WorkspacesController extends ResourceController(Workspace, Workspac
 @Module({
   imports: [
     MediaModule,
-    TrackingPagesModule,
+    forwardRef(() => TrackingPagesModule),
     CredentialsModule,
     // A workspace may be made with a new team; team members get and lose workspaces.
     forwardRef(() => TeamsModule),
@@ -30,6 +32,8 @@ export class WorkspacesController extends ResourceController(Workspace, Workspac
     WorkspaceStore,
     WorkspaceMemberStore,
     WorkspaceLookupStore,
+    WorkspacePageStore,
+    WorkspaceNotificationStore,
     // Credentials a workspace sends its e-mail through cannot be deleted.
     { provide: CREDENTIALS_USES, useClass: WorkspaceCredentialsUse },
   ],
@@ -39,6 +43,8 @@ export class WorkspacesController extends ResourceController(Workspace, Workspac
     WorkspaceStore,
     WorkspaceMemberStore,
     WorkspaceLookupStore,
+    WorkspacePageStore,
+    WorkspaceNotificationStore,
   ],
 })
 export class WorkspacesModule {}

@@ -44,6 +44,8 @@ export interface WorkspaceWrite {
   /** Default tracking page to create or update from the body's object. */
   page?: TrackingPage;
   pageOperation?: 'post' | 'put';
+  /** What TrackingPagesService.normalize found in the page's object. */
+  pageNormalized?: Violation[];
   emailLogoId?: string | null;
   /** Credentials emailSettings.smtpCredentials names, for validate() to check. */
   smtpCredentialsId?: string;
@@ -113,7 +115,14 @@ export class WorkspacesService implements ResourceHooks<Workspace, WorkspaceWrit
     if (pending.page) {
       for (const v of await validateEntity(pending.page, pending.pageOperation!))
         out.push({ ...v, propertyPath: PAGE_PATH + v.propertyPath });
-      out.push(...(await this.trackingPages.violations(pending.page, ctx.em, PAGE_PATH)));
+      out.push(
+        ...(await this.trackingPages.violations(
+          pending.page,
+          ctx.em,
+          PAGE_PATH,
+          pending.pageNormalized,
+        )),
+      );
     } else if (workspace.defaultTrackingPage?.id) {
       const id = workspace.defaultTrackingPage.id;
       if (!(await this.pages.belongsTo(ctx.em, id, workspace.id ?? null)))
@@ -323,7 +332,7 @@ export class WorkspacesService implements ResourceHooks<Workspace, WorkspaceWrit
     pending.violations.push(
       ...result.violations.map((v) => ({ ...v, propertyPath: PAGE_PATH + v.propertyPath })),
     );
-    this.trackingPages.normalize(page, PAGE_PATH);
+    pending.pageNormalized = this.trackingPages.normalize(page, PAGE_PATH);
     pending.page = page;
     pending.pageOperation = operation;
     // Set after the page is saved (afterWrite); keep the column as it is until then.

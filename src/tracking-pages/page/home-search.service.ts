@@ -4,8 +4,9 @@ import { DataSource } from 'typeorm';
 import { RATE_LIMIT_STORAGE } from '../../rate-limit/rate-limit.module';
 import { isHostname, subdomainFormProblem } from '../subdomain';
 import { TrackingPageLinksService } from '../tracking-page-links.service';
+import { TrackingPageStore } from '../tracking-page-store';
 import type { HomeSearch } from './home-search';
-import { shipmentPageQueries as q } from './shipment-page.queries';
+import { ShipmentPageReads } from './shipment-page.reads';
 
 /** Searches one client address may make on one tracking page per window. */
 export const HOME_SEARCHES_PER_WINDOW = 20;
@@ -30,6 +31,8 @@ export class HomeSearchService {
     private readonly dataSource: DataSource,
     private readonly links: TrackingPageLinksService,
     @Inject(RATE_LIMIT_STORAGE) private readonly storage: ThrottlerStorage,
+    private readonly pages: TrackingPageStore,
+    private readonly reads: ShipmentPageReads,
   ) {}
 
   /** The enabled page at a subdomain or a verified custom domain, or null. */
@@ -41,7 +44,12 @@ export class HomeSearchService {
     const domain =
       where.domain !== undefined && isHostname(where.domain) ? where.domain : undefined;
     if (subdomain === undefined && domain === undefined) return null;
-    return q.pageAt(this.dataSource, { subdomain, domain });
+    const row = await this.pages.enabledAt(
+      this.dataSource,
+      subdomain ?? null,
+      domain?.toLowerCase() ?? null,
+    );
+    return row ? { id: row.id, workspaceId: row.workspace_id, subdomain: row.subdomain } : null;
   }
 
   /** Counts one search; the seconds to wait when over budget, else null. */
@@ -60,9 +68,9 @@ export class HomeSearchService {
   async find(page: HomePage, search: HomeSearch): Promise<string | null> {
     const ids =
       search.kind === 'trackingNumber'
-        ? await q.byTrackingNumber(this.dataSource, page.workspaceId, search.trackingNumber)
-        : await q.byOrder(this.dataSource, page.workspaceId, search.orderNumber, search);
+        ? await this.reads.byTrackingNumber(page.workspaceId, search.trackingNumber)
+        : await this.reads.byOrder(page.workspaceId, search.orderNumber, search);
     if (ids.length === 0) return null;
-    return this.links.hashFor(this.dataSource.manager, page.workspaceId, page.id, ids[0]);
+    return this.links.hashFor(this.dataSource, page.workspaceId, page.id, ids[0]);
   }
 }

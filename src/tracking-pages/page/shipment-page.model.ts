@@ -2,7 +2,7 @@ import type { PublicCheckpoint, PublicShipment } from '../public-tracking-view';
 import { pageDates } from './dates';
 import { LANGUAGE_NAMES, MESSAGES, fill, type Messages, type PageLanguage } from './i18n/messages';
 import { type PageBrand } from './page-brand';
-import type { PageCarrier, PageItem, SiblingParcel } from './shipment-page.queries';
+import type { PageCarrier, PageItem, SiblingParcel } from './shipment-page.reads';
 import { PROGRESS_STEPS, progressOf } from './status-progress';
 
 /** Checkpoints shown at once; older ones are behind a "show all" disclosure. */

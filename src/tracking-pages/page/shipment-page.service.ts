@@ -5,8 +5,9 @@ import { TrackingPageLinksService, type LinkedShipment } from '../tracking-page-
 import { MESSAGES, type PageLanguage } from './i18n/messages';
 import { brandOf, pageImage, type PageBrand } from './page-brand';
 import { RemoteImages } from './remote-images';
-import { shipmentPageQueries as q } from './shipment-page.queries';
+import { TrackingPageStore } from '../tracking-page-store';
 import { shipmentPageModel, type ShipmentPageModel } from './shipment-page.model';
+import { ShipmentPageReads } from './shipment-page.reads';
 
 export interface PageContext {
   lang: PageLanguage;
@@ -24,6 +25,8 @@ export class ShipmentPageService {
     private readonly links: TrackingPageLinksService,
     private readonly config: AppConfig,
     private readonly remoteImages: RemoteImages,
+    private readonly pages: TrackingPageStore,
+    private readonly reads: ShipmentPageReads,
   ) {}
 
   private ownOrigins(ctx: PageContext): string[] {
@@ -40,14 +43,12 @@ export class ShipmentPageService {
 
   /** The brand of a tracking page (builder colours, logo, title). */
   async brand(pageId: string, ctx: PageContext): Promise<PageBrand> {
-    const [row] = await this.dataSource.query(
-      `SELECT title, builder, workspace_id FROM tracking_page WHERE id = $1`,
-      [pageId],
-    );
+    const row = await this.pages.brand(this.dataSource, pageId);
+    if (!row) throw new Error(`tracking page ${pageId} vanished`);
     return brandOf({
-      builder: row?.builder ?? {},
-      pageTitle: row?.title ?? null,
-      workspace: await q.workspace(this.dataSource, row.workspace_id),
+      builder: row.builder ?? {},
+      pageTitle: row.title ?? null,
+      workspace: await this.reads.workspace(row.workspace_id),
       ownOrigins: this.ownOrigins(ctx),
       remoteImage: (url) => this.remoteImages.pathFor(row.workspace_id, url),
       defaultTitle: MESSAGES[ctx.lang].defaultTitle,
@@ -56,11 +57,7 @@ export class ShipmentPageService {
 
   /** The builder's default language of a page, for pages opened without `?lang=`. */
   async defaultLanguage(pageId: string): Promise<unknown> {
-    const [row] = await this.dataSource.query(
-      `SELECT builder #>> '{languageMenu,defaultLan}' AS lang FROM tracking_page WHERE id = $1`,
-      [pageId],
-    );
-    return row?.lang ?? null;
+    return this.pages.defaultLanguage(this.dataSource, pageId);
   }
 
   async shipmentPage(
@@ -69,21 +66,20 @@ export class ShipmentPageService {
     ctx: PageContext,
     reviewOutcome: 'thanks' | 'invalid' | null,
   ): Promise<ShipmentPageModel> {
-    const db = this.dataSource;
     const [view, extras, workspace, items, siblings] = await Promise.all([
       this.links.viewOf(linked),
-      q.shipmentExtras(db, linked.shipmentId),
-      q.workspace(db, linked.workspaceId),
-      q.items(db, linked.shipmentId),
-      q.siblings(db, linked.workspaceId, linked.shipmentId),
+      this.reads.shipmentExtras(linked.shipmentId),
+      this.reads.workspace(linked.workspaceId),
+      this.reads.items(linked.shipmentId),
+      this.reads.siblings(linked.workspaceId, linked.shipmentId),
     ]);
     const s = view.shipment;
     const ownOrigins = this.ownOrigins(ctx);
     const [carriers, hashes] = await Promise.all([
-      q.carriers(db, [s.originCarrier, s.destinationCarrier]),
+      this.reads.carriers([s.originCarrier, s.destinationCarrier]),
       // Links of the order's other parcels on this page, made on first view like e-mail links.
       this.links.hashesFor(
-        db.manager,
+        this.dataSource,
         linked.workspaceId,
         linked.trackingPageId,
         siblings.map((p) => p.shipmentId),
