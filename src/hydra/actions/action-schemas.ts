@@ -2,6 +2,7 @@ import { getMetadataStorage } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getResourceOptions } from '../metadata/decorators';
 import { DOCUMENTED, type DocumentedAttribute } from '../validation/documented';
+import { REQUIRING_CONSTRAINTS } from '../validation/required';
 import { TYPE_CONSTRAINT, declaredInputType, type InputType } from '../validation/input-types';
 import { MEDIA_TYPES } from '../serialization/negotiation';
 import type { ActionDeclaration, AnswerKinds, OutputClass, OutputList } from './action-declaration';
@@ -18,8 +19,6 @@ const JSON_TYPES: Record<InputType, Schema> = {
   // An open map unless a class describes it: see openMap().
   object: { type: 'object' },
 };
-
-const REQUIRED = new Set(['notBlank', 'notNull']);
 
 /**
  * The JSON schema of a DTO or output class, read from its class-validator declarations (types,
@@ -70,7 +69,7 @@ function describeClass(dto: Function, seen: Set<Function>): Schema {
       if (isRequired) required.push(m.propertyName);
     } else if (name === 'ofType') {
       Object.assign(schema, JSON_TYPES[m.constraints[0] as InputType]);
-    } else if (REQUIRED.has(name)) {
+    } else if (REQUIRING_CONSTRAINTS.has(name)) {
       required.push(m.propertyName);
     } else if (name === 'choice') {
       schema.enum = [...(m.constraints[0] as unknown[])];
@@ -115,9 +114,13 @@ function openMap(schema: Schema, key: string): void {
   target.additionalProperties = true;
 }
 
-/** The documented request body of an action: its DTO's schema, or the resource's. */
-export function bodySchema(input: Function): Schema {
-  return getResourceOptions(input) ? resourceRef(input) : classSchema(input);
+/**
+ * The documented request body of an action: its DTO's schema, or the resource's write schema
+ * of the method (`Shipment-post`, `Shipment-put`: its write pipeline reads the body).
+ */
+export function bodySchema(input: Function, method: string = 'POST'): Schema {
+  if (!getResourceOptions(input)) return classSchema(input);
+  return resourceRef(input, method === 'POST' ? '-post' : '-put');
 }
 
 /** The documented success answer of an action (for @nestjs/swagger's ApiResponse). */
@@ -233,7 +236,7 @@ export function queryParameters(input: Function): Array<{
   });
 }
 
-function resourceRef(target: Function): Schema {
+function resourceRef(target: Function, suffix = ''): Schema {
   const name = getResourceOptions(target)?.shortName ?? target.name;
-  return { $ref: `#/components/schemas/${name}` };
+  return { $ref: `#/components/schemas/${name}${suffix}` };
 }

@@ -5,6 +5,7 @@ import type { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';
 import type { WriteOperation } from '../core/declaration';
 import { resourceAccess, resourceDelegation } from '../metadata/resource-access';
+import { declaredWrite } from './write-contract';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -114,7 +115,12 @@ function writeSchema(r: ResourceMeta, op: WriteOperation, lookup: ResourceLookup
   }
   for (const [name, schema] of Object.entries(r.options.writeOnly?.[op] ?? {}))
     properties[name] = { ...schema, writeOnly: true };
-  return { type: 'object', properties };
+  // What the create refuses to leave out (422), from the same constraints (hydra:required).
+  const required =
+    op === 'post'
+      ? [...declaredWrite(r, op)].filter(([, a]) => a.required).map(([name]) => name)
+      : [];
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
 const errorResponses = (codes: number[]): Record<string, unknown> =>
@@ -155,8 +161,10 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
   for (const r of registry.all()) {
     const name = r.shortName;
     schemas[name] = readSchema(r, registry);
-    if (r.operations.has('post')) schemas[`${name}-post`] = writeSchema(r, 'post', registry);
-    if (r.operations.has('put')) schemas[`${name}-put`] = writeSchema(r, 'put', registry);
+    // Also for actions that write the resource through its pipeline (`POST /oauth_clients`).
+    for (const op of ['post', 'put'] as const)
+      if (r.operations.has(op) || r.properties.some((p) => p.writable.has(op)))
+        schemas[`${name}-${op}`] = writeSchema(r, op, registry);
     const itemRef = `#/components/schemas/${name}`;
     const security =
       r.options.tenancy === 'public' && !r.options.requireToken ? [] : [{ bearer: [] }];
