@@ -117,6 +117,11 @@ export function Action<const D extends ActionDeclaration>(
     }),
     ...responses(declaration, status),
   ];
+  // A workspace or team named in the input that the caller cannot see: 404, as a foreign id.
+  if ((declaration.workspace || declaration.team) && !declaration.responses?.[404])
+    decorators.push(
+      ApiResponse({ status: 404, description: 'No such record, or one of another tenant.' }),
+    );
   if (declaration.tags) decorators.push(ApiTags(...declaration.tags));
   if (declaration.access !== 'public') decorators.push(ApiSecurity('bearer'));
   const hasBody = ['POST', 'PUT', 'PATCH'].includes(declaration.method);

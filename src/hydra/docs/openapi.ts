@@ -148,6 +148,15 @@ function jsonContent(ref: string): Record<string, unknown> {
   };
 }
 
+/** A record answered in the negotiated format (Responder.item: all of them). */
+function itemContent(ref: string): Record<string, unknown> {
+  return {
+    ...jsonContent(ref),
+    'text/csv': { schema: { type: 'string' } },
+    'text/html': { schema: { type: 'string' } },
+  };
+}
+
 /** OpenAPI 3 paths and schemas of every declared resource. */
 export function resourcesOpenApi(registry: ResourceRegistry): {
   paths: Record<string, Record<string, Operation>>;
@@ -267,7 +276,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         operationId: `post${name}`,
         requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-post`) },
         responses: {
-          201: { description: `${name} created`, content: jsonContent(itemRef) },
+          201: { description: `${name} created`, content: itemContent(itemRef) },
           ...errorResponses([400, 401, 415, 422]),
         },
       });
@@ -284,7 +293,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         operationId: `get${name}`,
         parameters: [idParam],
         responses: {
-          200: { description: `${name} resource`, content: jsonContent(itemRef) },
+          200: { description: `${name} resource`, content: itemContent(itemRef) },
           ...errorResponses([401, 404, 406]),
         },
       });
@@ -301,7 +310,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         parameters: [idParam],
         requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-put`) },
         responses: {
-          200: { description: `${name} updated`, content: jsonContent(itemRef) },
+          200: { description: `${name} updated`, content: itemContent(itemRef) },
           ...errorResponses([400, 401, 404, 415, 422]),
         },
       });
