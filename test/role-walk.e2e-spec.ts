@@ -6,6 +6,7 @@ import { classSchema } from '../src/hydra/actions/action-schemas';
 import type { ResourceMeta } from '../src/hydra/core/resource-meta';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { closeTestApp, createTestApp } from './support/app';
+import { answerProblems, recordAnswers, type RecordedAnswer } from './support/openapi-responses';
 import { JSON_LD, MERGE_PATCH } from './support/http';
 import {
   createEveryResourceFor,
@@ -51,6 +52,8 @@ const ACCOUNT_MANAGEMENT: RegExp[] = [
 
 describe('role walk: every route, every role, from the declarations', () => {
   let app: NestExpressApplication;
+  /** Every answer of the walk, checked against the OpenAPI description last. */
+  let answers: RecordedAnswer[] = [];
   let registry: ResourceRegistry;
   let a: Tenant;
   let other: Tenant;
@@ -60,6 +63,7 @@ describe('role walk: every route, every role, from the declarations', () => {
 
   beforeAll(async () => {
     app = await createTestApp();
+    answers = recordAnswers(app);
     registry = app.get(ResourceRegistry);
     a = await createTenant(app, { workspaceTitle: 'Role walk store' });
     other = await createTenant(app);
@@ -250,4 +254,9 @@ describe('role walk: every route, every role, from the declarations', () => {
     expect(failures).toEqual([]);
     expect(refused).toBeGreaterThan(20);
   }, 300_000);
+
+  it('answered everything as the OpenAPI description says: status, media type and schema', () => {
+    expect(answers.length).toBeGreaterThan(100);
+    expect(answerProblems(app, answers)).toEqual([]);
+  });
 });
