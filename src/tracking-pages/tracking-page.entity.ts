@@ -10,6 +10,7 @@ import { ApiProperty, ApiResource, workspaceRoutes } from '../hydra/metadata/dec
 import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { Workspace } from '../workspaces/workspace.entity';
 import { DropshipperSettingsOutput } from './tracking-pages.output';
+import { PageBuilder } from './page-builder.output';
 
 /**
  * A public tracking page of a workspace, served at `<subdomain>` (unique across the service)
@@ -94,7 +95,8 @@ export class TrackingPage {
   @Column('text', { nullable: true })
   trackingNumberField: string | null;
 
-  @ApiProperty({ writable: ['post', 'put'], type: 'object', csv: false })
+  /** Every member the reference declares, at its default when not given (page-builder.ts). */
+  @ApiProperty({ writable: ['post', 'put'], type: 'object', of: () => PageBuilder, csv: false })
   @Column('jsonb', { default: () => "'{}'::jsonb" })
   builder: Record<string, unknown>;
 

@@ -6,6 +6,7 @@ import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { builderViolations, customThemeOf } from './custom-theme';
 import { normalizeDropshipperSettings } from './dropshipper-settings';
+import { builderWithDefaults } from './page-builder';
 import { RESERVED_SUBDOMAINS, isHostname, subdomainFormProblem } from './subdomain';
 import { TrackingPage } from './tracking-page.entity';
 
@@ -40,7 +41,7 @@ export class TrackingPagesService implements ResourceHooks<TrackingPage> {
   /** Trims and canonicalises writable values; wrong nested types answer 400. */
   normalize(page: TrackingPage, path = ''): Violation[] {
     if (typeof page.domain === 'string') page.domain = page.domain.trim().toLowerCase() || null;
-    page.builder ??= {};
+    page.builder = builderWithDefaults(page.builder, `${path}builder`);
     const { value, violations } = normalizeDropshipperSettings(
       (page.dropshipperSettings ?? {}) as Record<string, unknown>,
       `${path}dropshipperSettings`,

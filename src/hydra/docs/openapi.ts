@@ -101,11 +101,25 @@ function readSchema(r: ResourceMeta, lookup: ResourceLookup): Schema {
   return { type: 'object', description: r.options.description, properties };
 }
 
+/**
+ * An object value as a body gives it: its members are optional (the service fills the ones
+ * left out, as dropshipperSettings and builder), whatever the answer always shows.
+ */
+function membersOptional(schema: Schema): Schema {
+  if (Array.isArray(schema)) return schema.map((s) => membersOptional(s as Schema)) as never;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'required' && Array.isArray(value)) continue;
+    out[key] = value && typeof value === 'object' ? membersOptional(value as Schema) : value;
+  }
+  return out;
+}
+
 function writeSchema(r: ResourceMeta, op: WriteOperation, lookup: ResourceLookup): Schema {
   const properties: Schema = {};
   for (const p of r.properties) {
     if (!p.writable.has(op)) continue;
-    const schema = valueSchema(p, r.shortName, lookup);
+    const schema = membersOptional(valueSchema(p, r.shortName, lookup));
     const objects = p.options.acceptObjectOn?.includes(op);
     properties[p.name] = !objects
       ? schema
