@@ -11,6 +11,7 @@ import { QueryParams } from '../src/hydra/core/query-params';
 import { NotificationsService } from '../src/notifications/notifications.service';
 import { RemoteImages } from '../src/tracking-pages/page/remote-images';
 import { closeTestApp, createTestApp, testAppUrl } from './support/app';
+import { answerProblems, recordAnswers, type RecordedAnswer } from './support/openapi-responses';
 import { api, JSON_LD, MERGE_PATCH, PLAIN_JSON } from './support/http';
 import {
   createEveryResourceFor,
@@ -816,6 +817,9 @@ interface Answer {
   headers: http.IncomingHttpHeaders;
   text: string;
 }
+// A walk visits every route, each in several ways: minutes on a loaded machine, not 60 s.
+jest.setTimeout(300_000);
+
 describe('bad-input walk: every route, malformed input, a tenant with records of every kind', () => {
   let app: NestExpressApplication;
   let registry: ResourceRegistry;
@@ -831,6 +835,8 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
   const postBodies = new Map<ResourceMeta, Record<string, unknown>>();
   /** What the current test found wrong. */
   let failures: string[] = [];
+  /** Every answer of the walk, checked against the OpenAPI description last. */
+  let answers: RecordedAnswer[] = [];
 
   beforeAll(async () => {
     shop = http.createServer((req, res) => {
@@ -843,6 +849,7 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
     });
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
     app = await createTestApp({ listen: true });
+    answers = recordAnswers(app);
     registry = app.get(ResourceRegistry);
     db = app.get(DataSource);
     base = new URL(testAppUrl(app));
@@ -1928,6 +1935,11 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
     expect({ changed, failures }).toEqual({ changed: [], failures: [] });
     expect(total).toBeGreaterThan(1000);
   }, 240_000);
+
+  it('answered everything as the OpenAPI description says: status, media type and schema', () => {
+    expect(answers.length).toBeGreaterThan(1000);
+    expect(answerProblems(app, answers)).toEqual([]);
+  });
 });
 
 function encodeKey(variable: string): string {

@@ -415,6 +415,8 @@ describe('billing', () => {
         .expect(200);
       expect(res.body['@id']).toBe(`/teams/${t.teamId}`);
       expect(res.body.subscription).toMatchObject({
+        '@id': `/teams/${t.teamId}#subscription`,
+        '@type': 'Subscription',
         status: 'trialing',
         planId: 'pro',
         planName: 'Pro',

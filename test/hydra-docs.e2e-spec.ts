@@ -2,6 +2,49 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
 
+/** The app built with these environment variables, as a start-up would read them. */
+async function appWith(env: Record<string, string>): Promise<NestExpressApplication> {
+  const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
+  Object.assign(process.env, env);
+  try {
+    return await createTestApp();
+  } finally {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  }
+}
+
+describe('the documentation URL behind a proxy', () => {
+  it('is PUBLIC_URL’s when set, whatever the Host', async () => {
+    const app = await appWith({ PUBLIC_URL: 'https://api.example.com/' });
+    try {
+      const res = await api(app).get('/').set('Host', 'internal:8080').expect(200);
+      expect(res.headers.link).toBe(
+        '<https://api.example.com/docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"',
+      );
+      const ctx = await api(app).get('/contexts/Shipment').expect(200);
+      expect(ctx.body['@context']['@vocab']).toBe('https://api.example.com/docs.jsonld#');
+    } finally {
+      await closeTestApp(app);
+    }
+  });
+
+  it('takes the scheme the trusted proxy forwards (TRUST_PROXY)', async () => {
+    const app = await appWith({ TRUST_PROXY: 'loopback' });
+    try {
+      const res = await api(app)
+        .get('/')
+        .set('Host', 'api.example.org')
+        .set('X-Forwarded-Proto', 'https')
+        .expect(200);
+      expect(res.headers.link).toMatch(/^<https:\/\/api\.example\.org\/docs\.jsonld>;/);
+    } finally {
+      await closeTestApp(app);
+    }
+  });
+});
+
 describe('entry point and documentation', () => {
   let app: NestExpressApplication;
 
@@ -19,6 +62,37 @@ describe('entry point and documentation', () => {
       workspace: '/workspaces',
     });
     expect(res.headers.link).toContain('rel="http://www.w3.org/ns/hydra/core#apiDocumentation"');
+  });
+
+  it('names the documentation by an absolute URL, the base of its ids and of every vocabulary', async () => {
+    const res = await api(app).get('/').expect(200);
+    const link =
+      /^<(http:\/\/127\.0\.0\.1:\d+\/docs\.jsonld)>; rel="http:\/\/www\.w3\.org\/ns\/hydra\/core#apiDocumentation"$/.exec(
+        res.headers.link,
+      );
+    expect(link).not.toBeNull();
+    // Records carry it too (API Platform's parser refuses a relative one).
+    const countries = await api(app).get('/public/carriers').expect(200);
+    expect(countries.headers.link).toMatch(/^<http:\/\/127\.0\.0\.1:\d+\/docs\.jsonld>/);
+    const docs = await api(app).get('/docs.jsonld').expect(200);
+    const [, url] = /^<([^>]+)>/.exec(docs.headers.link)!;
+    expect(docs.body['@context']).toMatchObject({ '@base': url, '@vocab': `${url}#` });
+    const context = await api(app).get('/contexts/Entrypoint').expect(200);
+    const [, contextUrl] = /^<([^>]+)>/.exec(context.headers.link)!;
+    expect(context.body['@context']['@vocab']).toBe(`${contextUrl}#`);
+  });
+
+  it('types the view links and the entry point as IRIs in every context', async () => {
+    for (const name of ['Shipment', 'Entrypoint', 'Error']) {
+      const ctx = (await api(app).get(`/contexts/${name}`).expect(200)).body['@context'];
+      for (const term of ['first', 'last', 'previous', 'next', 'entrypoint'])
+        expect(ctx[`hydra:${term}`]).toEqual({ '@id': `hydra:${term}`, '@type': '@id' });
+    }
+    const docs = (await api(app).get('/docs.jsonld').expect(200)).body;
+    expect(docs['@context']['hydra:entrypoint']).toEqual({
+      '@id': 'hydra:entrypoint',
+      '@type': '@id',
+    });
   });
 
   it('answers the entry point in JSON-LD or JSON, sends browsers to /docs, refuses the rest', async () => {

@@ -379,6 +379,11 @@ describe('notes', () => {
       await api(app, { token: t.token })
         .post('/note_reminders', { note: n.body['@id'], remindAt: 'tomorrow' })
         .expect(400);
+      // Dates JavaScript reads but RFC 3339 cannot write (years beyond four digits).
+      for (const remindAt of ['+275760-09-13T00:00:00Z', '8640000000000000', '10000-01-01T00:00Z'])
+        await api(app, { token: t.token })
+          .post('/note_reminders', { note: n.body['@id'], remindAt })
+          .expect(400);
       await api(app, { token: t.token })
         .post('/note_reminders', { note: n.body['@id'] })
         .expect(422);

@@ -6,6 +6,7 @@ import { classSchema } from '../src/hydra/actions/action-schemas';
 import type { ResourceMeta } from '../src/hydra/core/resource-meta';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { closeTestApp, createTestApp } from './support/app';
+import { answerProblems, recordAnswers, type RecordedAnswer } from './support/openapi-responses';
 import { JSON_LD, MERGE_PATCH } from './support/http';
 import {
   createEveryResourceFor,
@@ -49,8 +50,13 @@ const ACCOUNT_MANAGEMENT: RegExp[] = [
   /^POST \/billing\//,
 ];
 
+// A walk visits every route, each in several ways: minutes on a loaded machine, not 60 s.
+jest.setTimeout(300_000);
+
 describe('role walk: every route, every role, from the declarations', () => {
   let app: NestExpressApplication;
+  /** Every answer of the walk, checked against the OpenAPI description last. */
+  let answers: RecordedAnswer[] = [];
   let registry: ResourceRegistry;
   let a: Tenant;
   let other: Tenant;
@@ -60,6 +66,7 @@ describe('role walk: every route, every role, from the declarations', () => {
 
   beforeAll(async () => {
     app = await createTestApp();
+    answers = recordAnswers(app);
     registry = app.get(ResourceRegistry);
     a = await createTenant(app, { workspaceTitle: 'Role walk store' });
     other = await createTenant(app);
@@ -250,4 +257,9 @@ describe('role walk: every route, every role, from the declarations', () => {
     expect(failures).toEqual([]);
     expect(refused).toBeGreaterThan(20);
   }, 300_000);
+
+  it('answered everything as the OpenAPI description says: status, media type and schema', () => {
+    expect(answers.length).toBeGreaterThan(100);
+    expect(answerProblems(app, answers)).toEqual([]);
+  });
 });

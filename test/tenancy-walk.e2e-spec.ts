@@ -7,6 +7,7 @@ import type { ResourceMeta } from '../src/hydra/core/resource-meta';
 import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
 import { QueryParams } from '../src/hydra/core/query-params';
 import { closeTestApp, createTestApp } from './support/app';
+import { answerProblems, recordAnswers, type RecordedAnswer } from './support/openapi-responses';
 import { api, JSON_LD, MERGE_PATCH } from './support/http';
 import {
   createEveryResourceFor,
@@ -27,8 +28,13 @@ import { createClient, joinTeam } from './factories/identity.factory';
  * a body derived from its declaration (references to A's records), then whatever A can see.
  */
 
+// A walk visits every route, each in several ways: minutes on a loaded machine, not 60 s.
+jest.setTimeout(300_000);
+
 describe('tenancy walk: every route, tenant B against tenant A’s records', () => {
   let app: NestExpressApplication;
+  /** Every answer of the walk, checked against the OpenAPI description last. */
+  let answers: RecordedAnswer[] = [];
   let registry: ResourceRegistry;
   let data: DataProvider;
   let a: Tenant;
@@ -42,6 +48,7 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
 
   beforeAll(async () => {
     app = await createTestApp();
+    answers = recordAnswers(app);
     registry = app.get(ResourceRegistry);
     data = app.get(DataProvider);
     a = await createTenant(app, { workspaceTitle: 'Tenant A store' });
@@ -184,5 +191,10 @@ describe('tenancy walk: every route, tenant B against tenant A’s records', () 
     expect(missing).toEqual([]);
     const ws = await api(app, { token: a.token }).get(`/workspaces/${a.workspaceId}`).expect(200);
     expect(ws.body.title).toBe('Tenant A store');
+  });
+
+  it('answered everything as the OpenAPI description says: status, media type and schema', () => {
+    expect(answers.length).toBeGreaterThan(100);
+    expect(answerProblems(app, answers)).toEqual([]);
   });
 });

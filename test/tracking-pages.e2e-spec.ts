@@ -1,4 +1,6 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { TrackingPageBuilderDefaults1766400000000 } from '../migrations/1766400000000-TrackingPageBuilderDefaults';
 import { Tenant, addWorkspace, createTenant } from './factories/tenant.factory';
 import { uniqueSubdomain } from './factories/media.factory';
 import { closeTestApp, createTestApp } from './support/app';
@@ -33,7 +35,15 @@ describe('tracking pages', () => {
       reviewsEnabled: true,
       domain: 'track.example.com',
       domainEnabled: false,
-      builder: {},
+      // Every member of the reference's Builder, at its default.
+      builder: {
+        background: { color: null, useBackgroundImage: null, imageUrl: null, backgroundMode: null },
+        card: { backgroundColor: null, font: { fontFamily: null, customFontUsed: null } },
+        searchButton: { on: null, font: { fontColor: null } },
+        footer: { hideTrackmageBranding: null, links: null },
+        mainProductsFeed: { card: { title: { alignment: null } }, productItems: null },
+        seoTitle: null,
+      },
       dropshipperSettings: { enabled: false, hideHieroglyphs: false },
       customThemeId: null,
       usedByDefault: true,
@@ -101,6 +111,55 @@ describe('tracking pages', () => {
     ]);
     await create(t, { enabled: 'yes' }).expect(400);
     await create(t, { builder: 'x' }).expect(400);
+    const mistyped = await create(t, { builder: { logo: { on: 'yes' } } }).expect(400);
+    expect(mistyped.body['hydra:description']).toBe(
+      'The type of the "builder.logo.on" attribute must be "bool", "string" given.',
+    );
+  });
+
+  it('fills the builders of pages stored before the defaults (migration)', async () => {
+    const page = await create(t).expect(201);
+    const db = app.get(DataSource);
+    await db.query(`UPDATE tracking_page SET builder = $2 WHERE id = $1`, [
+      page.body.id,
+      JSON.stringify({ card: { backgroundColor: '#ffffff' }, own: 1 }),
+    ]);
+    const runner = db.createQueryRunner();
+    try {
+      await new TrackingPageBuilderDefaults1766400000000().up(runner);
+    } finally {
+      await runner.release();
+    }
+    const read = await api(app, { token: t.token }).get(page.body['@id']).expect(200);
+    expect(read.body.builder).toMatchObject({
+      card: { backgroundColor: '#ffffff', linksColor: null, font: { fontFamily: null } },
+      own: 1,
+      seoTitle: null,
+    });
+  });
+
+  it('keeps the builder members it is given, its editor’s own ones too, and fills the rest', async () => {
+    const res = await create(t, {
+      builder: {
+        logo: { on: false },
+        seoTitle: 'Where is my parcel',
+        general: { fontFamily: 'Merriweather' },
+      },
+    }).expect(201);
+    expect(res.body.builder).toMatchObject({
+      logo: { on: false, imageUrl: null, linkUrl: null },
+      seoTitle: 'Where is my parcel',
+      general: { fontFamily: 'Merriweather' },
+      header: { backgroundColor: null },
+    });
+    const put = await api(app, { token: t.token })
+      .put(res.body['@id'], { builder: { header: { backgroundColor: '#112233' } } })
+      .expect(200);
+    expect(put.body.builder).toMatchObject({
+      header: { backgroundColor: '#112233' },
+      logo: { on: null },
+      seoTitle: null,
+    });
   });
 
   it('keeps subdomains unique across tenants; a domain goes to the page that proves it', async () => {

@@ -182,6 +182,7 @@ export class BillingController {
     status: 202,
     formats: 'any',
     access: 'public',
+    responses: { 403: { description: 'A missing or wrong X-Billing-Signature.' } },
   })
   async webhook(input: BillingWebhookInput, _principal: null, context: ActionContext) {
     this.webhooks.authenticate(context.rawBody, context.header(SIGNATURE_HEADER));

@@ -88,6 +88,13 @@ const MAYBE = { nullable: true, required: true } as const;
 
 /** A team's subscription, as its `subscription` property shows it (team-billing-sql.ts). */
 export class TeamSubscription {
+  @Documented({
+    type: 'string',
+    required: true,
+    description: 'The team’s IRI with the fragment `#subscription` (no route of its own).',
+  })
+  '@id'!: string;
+  @Documented({ type: 'string', enum: ['Subscription'], required: true }) '@type'!: string;
   @Documented({ type: 'string', format: 'uuid', required: true }) id!: string;
   @Documented({ type: 'string', ...MAYBE, description: 'The provider’s subscription id.' })
   cbId!: string | null;

@@ -27,15 +27,23 @@ export const LIVE_SUBSCRIPTION = `(bs.status IN ('trialing', 'active', 'past_due
 /** The status clients see: a lapsed trial reads as cancelled. */
 export const EFFECTIVE_STATUS = `CASE WHEN ${LAPSED} THEN 'cancelled' ELSE bs.status END`;
 
+/**
+ * The node keys of the team's subscription, first as in every embedded record: the reference
+ * declares `@id` and `@type` on it. It has no route of its own, so its IRI is the team's with
+ * a fragment (a client that dereferences it reads the team, which holds it).
+ */
+const SUBSCRIPTION_NODE = `'@id', '/teams/' || {a}.id || '#subscription', '@type', 'Subscription'`;
+
 /** The subscription of every team of an installation without billing (billing-mode.ts). */
-const SELF_HOSTED_SUBSCRIPTION = `jsonb_build_object(
+const SELF_HOSTED_SUBSCRIPTION = `json_build_object(
+  ${SUBSCRIPTION_NODE},
   'id', {a}.id,
   'cbId', NULL,
   'status', 'active',
   'planType', ${literal(SELF_HOSTED_PLAN.type)},
   'planId', ${literal(SELF_HOSTED_PLAN.id)},
   'planName', ${literal(SELF_HOSTED_PLAN.name)},
-  'addonsQtyByKey', '{}'::jsonb,
+  'addonsQtyByKey', '{}'::json,
   'billingPeriod', NULL,
   'billingPeriodUnit', NULL,
   'expiresAt', NULL,
@@ -45,7 +53,8 @@ const SELF_HOSTED_SUBSCRIPTION = `jsonb_build_object(
   'hasCouponCode', false
 )`;
 
-export const SUBSCRIPTION_SQL = `(SELECT CASE WHEN ${SELF_HOSTED_SQL} THEN ${SELF_HOSTED_SUBSCRIPTION} ELSE (SELECT jsonb_build_object(
+export const SUBSCRIPTION_SQL = `(SELECT CASE WHEN ${SELF_HOSTED_SQL} THEN ${SELF_HOSTED_SUBSCRIPTION} ELSE (SELECT json_build_object(
+  ${SUBSCRIPTION_NODE},
   'id', bs.id,
   'cbId', bs.provider_subscription_id,
   'status', ${EFFECTIVE_STATUS},

@@ -45,6 +45,7 @@ export class ExportsController {
       'Streams the file of one of the caller\u2019s own exports as text/csv, whatever the Accept header. 404 for an export of someone else or none; 409 while it is not finished.',
     output: { file: ['text/csv'] },
     access: 'user',
+    responses: { 409: { description: 'The export is not finished yet.' } },
   })
   async download(_input: unknown, principal: Principal, context: ActionContext): Promise<SentFile> {
     const file = await this.exports.download(principal, context.params.id);

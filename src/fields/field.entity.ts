@@ -49,7 +49,8 @@ export class Field {
   @Column('text')
   code: string;
 
-  @ApiProperty({ writable: ['post'] })
+  /** Null on the built-in fields `GET /fields` lists beside the workspace's own. */
+  @ApiProperty({ writable: ['post'], nullable: true })
   @NotBlank({ on: ['post'] })
   @ManyToOne(() => Workspace, { nullable: false, onDelete: 'CASCADE' })
   workspace: Workspace | null;

@@ -29,7 +29,7 @@ export interface ImportRowError {
 @ApiResource({
   path: '/imports',
   shortName: 'Import',
-  operations: ['get'],
+  operations: ['list', 'get'],
   tenancy: { workspace: 'workspace' },
   defaultOrder: { createdAt: 'DESC' },
   description: 'An import of shipments or orders from a CSV file.',

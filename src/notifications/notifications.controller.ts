@@ -28,6 +28,7 @@ export class NotificationActionsController {
     input: MarkAsReadInput,
     output: { json: MarkedAsRead },
     access: 'user',
+    responses: { 404: { description: 'An id that is none of the caller’s notifications.' } },
   })
   async markAsRead(input: MarkAsReadInput, principal: Principal) {
     const ids = input.ids ?? undefined;
@@ -46,6 +47,7 @@ export class NotificationActionsController {
     output: { json: MarkedAllAsRead },
     status: 201,
     access: 'user',
+    responses: { 404: { description: 'A `userId` other than the caller’s.' } },
   })
   async markAllAsRead(input: MarkAllAsReadInput, principal: Principal) {
     if (input.userId !== undefined && input.userId !== null) {

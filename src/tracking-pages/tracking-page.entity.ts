@@ -11,6 +11,7 @@ import { MaxLength, NotBlank } from '../hydra/validation/constraints';
 import { isDefaultTrackingPageSql } from '../workspaces/workspace-page-store';
 import { Workspace } from '../workspaces/workspace.entity';
 import { DropshipperSettingsOutput } from './tracking-pages.output';
+import { PageBuilder } from './page-builder.output';
 
 /**
  * A public tracking page of a workspace, served at `<subdomain>` (unique across the service)
@@ -95,7 +96,8 @@ export class TrackingPage {
   @Column('text', { nullable: true })
   trackingNumberField: string | null;
 
-  @ApiProperty({ writable: ['post', 'put'], type: 'object', csv: false })
+  /** Every member the reference declares, at its default when not given (page-builder.ts). */
+  @ApiProperty({ writable: ['post', 'put'], type: 'object', of: () => PageBuilder, csv: false })
   @Column('jsonb', { default: () => "'{}'::jsonb" })
   builder: Record<string, unknown>;
 

@@ -1,4 +1,5 @@
 import { Documented } from '../hydra/validation/documented';
+import { PageBuilder } from './page-builder.output';
 
 const TEXT = { type: 'string', nullable: true, required: true } as const;
 const INSTANT = { type: 'string', format: 'date-time', nullable: true, required: true } as const;
@@ -43,6 +44,7 @@ export class PublicPageLook {
   @Documented(TEXT) domain!: string | null;
   @Documented({
     type: 'object',
+    of: () => PageBuilder,
     nullable: true,
     required: true,
     description: 'The page builder’s settings.',

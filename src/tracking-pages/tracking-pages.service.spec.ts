@@ -7,6 +7,7 @@ import type { Workspace } from '../workspaces/workspace.entity';
 import { DEFAULT_DROPSHIPPER_SETTINGS } from './dropshipper-settings';
 import { TrackingPage } from './tracking-page.entity';
 import type { TrackingPageStore } from './tracking-page-store';
+import { builderWithDefaults } from './page-builder';
 import { type PageWriteState, TrackingPagesService } from './tracking-pages.service';
 
 type PageRow = { id: string; workspaceId: string; subdomain: string; settings?: object };
@@ -220,10 +221,11 @@ describe('TrackingPagesService', () => {
   });
 
   describe('builder and dropshipper settings', () => {
-    it('keep a builder (empty by default) whose colours and sizes are well formed', async () => {
+    it('keep a builder (the reference’s members, null by default) whose colours and sizes are well formed', async () => {
       const { service } = setUp();
       const empty = await write(service, 'post', pageOf({ builder: undefined }), {});
-      expect(empty.page.builder).toEqual({});
+      expect(empty.page.builder).toEqual(builderWithDefaults({}));
+      expect((empty.page.builder as Record<string, unknown>).seoTitle).toBeNull();
       const { violations } = await write(service, 'post', pageOf({}), {
         builder: {
           header: { backgroundColor: 'red', fontSize: -1 },

@@ -8,6 +8,7 @@ import { removeNotesOfRecord } from '../notes/record-notes';
 import { WorkspacePageStore } from '../workspaces/workspace-page-store';
 import { builderViolations, customThemeOf } from './custom-theme';
 import { type DropshipperSettings, normalizeDropshipperSettings } from './dropshipper-settings';
+import { builderWithDefaults } from './page-builder';
 import { RESERVED_SUBDOMAINS, domainChanged, isHostname, subdomainFormProblem } from './subdomain';
 import { TrackingPage } from './tracking-page.entity';
 import { TrackingPageStore } from './tracking-page-store';
@@ -68,7 +69,7 @@ export class TrackingPagesService implements ResourceHooks<TrackingPage, PageWri
    */
   normalize(page: TrackingPage, path = ''): Violation[] {
     if (typeof page.domain === 'string') page.domain = page.domain.trim().toLowerCase() || null;
-    page.builder ??= {};
+    page.builder = builderWithDefaults(page.builder, `${path}builder`);
     const { value, violations } = normalizeDropshipperSettings(
       (page.dropshipperSettings ?? {}) as Record<string, unknown>,
       `${path}dropshipperSettings`,

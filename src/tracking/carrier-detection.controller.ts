@@ -20,6 +20,7 @@ export class CarrierDetectionController {
       'Answers the carrier a new shipment with this number would get as `originCarrier` (null when none or several rank first), and every candidate, best first. Any signed-in user; 422 for a blank or too long number, or one with other characters than letters and digits.',
     output: { json: CarrierDetectionOutput },
     access: 'user',
+    responses: { 422: { description: 'A number that cannot be a tracking number.' } },
   })
   detect(_input: unknown, _principal: unknown, context: ActionContext) {
     const violation = checkDetectable(context.params.trackingNumber);

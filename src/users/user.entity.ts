@@ -14,7 +14,8 @@ import { MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from './password-policy';
 
 @ApiResource({
   path: '/users',
-  operations: ['get', 'put'],
+  // The collection answers the caller's own account: it gives Hydra clients the User class.
+  operations: ['list', 'get', 'put'],
   tenancy: { self: 'user' },
   // A third-party application may read the profile, never change it (password, e-mail...).
   delegated: { put: false },

@@ -43,6 +43,17 @@ export function applyWriteDefaults(workflow: Workflow, operation: string): void 
   }
 }
 
+/**
+ * An incoming integration created nested in another workflow runs nothing here, so it needs
+ * no period: a store plugin sends its webhook with `integration: {type:
+ * 'integration-woocommerce', ...}` and none, which the reference takes. It gets `immediately`,
+ * what the plugins give one of their own. Outgoing ones (webhooks) still need theirs.
+ */
+export function applyNestedDefaults(workflow: Workflow): void {
+  if (workflow.period) return;
+  if (workflowType(workflow.type)?.tags.includes('incoming')) workflow.period = 'immediately';
+}
+
 /** At most MAX_NOTIFICATION_EMAILS addresses, each a valid e-mail address. */
 export function notificationEmailViolations(emails: readonly string[]): Violation[] {
   const out: Violation[] = [];

@@ -11,7 +11,7 @@ import type { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store'
 import type { Workspace } from '../workspaces/workspace.entity';
 import type { IntegrationData } from './integration-data';
 import type { WorkflowDependents } from './workflow-dependents';
-import { MAX_NESTING } from './workflow-rules';
+import { MAX_NESTING, applyNestedDefaults } from './workflow-rules';
 import type { WorkflowStore } from './workflow-store';
 import { Workflow } from './workflow.entity';
 import { type WorkflowWrite, WorkflowsService } from './workflows.service';
@@ -89,6 +89,7 @@ const webhooks = {
 /** The nested creates of `integration` objects, run through the hooks as the pipeline would. */
 class FakeWriter {
   readonly depths: number[] = [];
+  readonly created: Workflow[] = [];
   private next = 0;
 
   constructor(private readonly store: FakeWorkflowStore) {}
@@ -104,7 +105,9 @@ class FakeWriter {
       type: String(body.type),
       title: 'nested',
       workspace: { id: String(body.workspace).split('/').pop() } as Workspace,
+      ...(typeof body.period === 'string' ? { period: body.period } : {}),
     });
+    this.created.push(workflow);
     const ctx = context('post', {}, { em, principal: p });
     const state = await hooks.begin!(workflow, ctx as unknown as WriteContext<undefined>);
     this.depths.push(state.depth);
@@ -461,6 +464,27 @@ describe('WorkflowsService', () => {
       expect(violations).toEqual([]);
       expect(workflow.integration?.id).toBeDefined();
       expect(writer.depths).toEqual([1, 2, 3]);
+    });
+
+    it('needs no period for a nested incoming integration, still one for a webhook', async () => {
+      const { write, writer } = setup();
+      await write(inWs({ type: 'api' }), 'post', {
+        integration: { type: 'integration-woocommerce' },
+      });
+      await write(inWs({ type: 'api' }), 'post', {
+        integration: { type: 'shopify', period: 'daily' },
+      });
+      expect(writer.created.map((w) => [w.type, w.period])).toEqual([
+        ['integration-woocommerce', 'immediately'],
+        ['shopify', 'daily'],
+      ]);
+      // Outgoing workflows, and the request's own workflow, keep the rule: a period is asked for.
+      const hook = inWs({ type: 'webhook' });
+      applyNestedDefaults(hook);
+      expect(hook.period).toBeUndefined();
+      const own = inWs({ type: 'shopify' });
+      await write(own);
+      expect(own.period).toBeUndefined();
     });
 
     it('an explicit null unlinks it', async () => {

@@ -11,6 +11,7 @@ import { IntegrationData, deleteDataRequested } from './integration-data';
 import { WorkflowDependents } from './workflow-dependents';
 import {
   MAX_NESTING,
+  applyNestedDefaults,
   applyWriteDefaults,
   credentialsViolations,
   integrationViolations,
@@ -61,6 +62,7 @@ export class WorkflowsService implements ResourceHooks<Workflow, WorkflowWrite> 
 
   async prepare(workflow: Workflow, ctx: WriteContext<WorkflowWrite>): Promise<void> {
     applyWriteDefaults(workflow, ctx.operation);
+    if (ctx.state.depth > 0) applyNestedDefaults(workflow);
     const workspaceId = await this.workspaceOf(workflow, ctx);
     if (!workspaceId) return; // NotBlank reports it
     const credentialsInput = ctx.nested.credentials;

@@ -62,7 +62,17 @@ describe('responses against the reference OpenAPI', () => {
     const product = await http
       .post('/products', { team: `/teams/${tenant.teamId}`, name: 'Jacket', sku: `J-${order.id}` })
       .expect(201);
+    // The builder answers every member of the reference's Builder, given or not.
+    const page = await http
+      .post('/tracking_pages', {
+        workspace: `/workspaces/${tenant.workspaceId}`,
+        title: 'Track',
+        subdomain: `ref-${order.id.slice(0, 8)}`,
+        builder: { card: { backgroundColor: '#ffffff' }, seoTitle: 'Track' },
+      })
+      .expect(201);
     Object.assign(ids, {
+      tracking_pages: page.body.id,
       orders: order.id,
       order_items: item.id,
       shipments: shipment.id,
@@ -92,6 +102,7 @@ describe('responses against the reference OpenAPI', () => {
     'users',
     'products',
     'statuses',
+    'tracking_pages',
   ];
   const COLLECTIONS = [
     'shipments',
@@ -105,6 +116,7 @@ describe('responses against the reference OpenAPI', () => {
     'workspaces',
     'products',
     'statuses',
+    'tracking_pages',
   ];
 
   describe.each([JSON_LD, PLAIN_JSON])('in %s', (type) => {

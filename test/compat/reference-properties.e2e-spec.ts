@@ -45,7 +45,14 @@ describe('reference properties on a self-hosted installation', () => {
       usersCount: 1,
       billingProvider: 'self_hosted',
       shopifyBillingWorkflowId: null,
-      subscription: { status: 'active', planId: 'self_hosted', expiresAt: null },
+      subscription: {
+        // The reference declares them on the embedded subscription (no route of its own).
+        '@id': `/teams/${tenant.teamId}#subscription`,
+        '@type': 'Subscription',
+        status: 'active',
+        planId: 'self_hosted',
+        expiresAt: null,
+      },
     });
     expect(res.body.entitlements.shipments).toMatchObject({
       capacity: null,
@@ -91,7 +98,7 @@ describe('reference properties on a self-hosted installation', () => {
       usersCount: 1,
       billingProvider: 'self_hosted',
       shopifyBillingWorkflowId: null,
-      subscription: { status: 'active' },
+      subscription: { '@type': 'Subscription', status: 'active' },
     });
     expect(member.team.workspacesCount).toBeGreaterThanOrEqual(1);
     expect(member.team.entitlements.users.capacity).toBeNull();

@@ -54,6 +54,45 @@ describe('the WooCommerce plugin sync', () => {
   const plugin = () => api(app, { token: tenant.token, contentType: 'application/json' });
   const q = () => `?ignoreWebhookId=${webhookId}`;
 
+  it('takes the plugin’s own workflow: a webhook with its store integration nested, no period', async () => {
+    const res = await plugin()
+      .post('/workflows', {
+        title: 'WooCommerce orders',
+        type: 'webhook',
+        workspace: `/workspaces/${tenant.workspaceId}`,
+        period: 'immediately',
+        url: 'https://shop.example/?trackmage=callback',
+        authType: 'basic',
+        username: 'wp',
+        password: 'secret',
+        integration: {
+          title: 'WooCommerce',
+          type: 'integration-woocommerce',
+          workspace: `/workspaces/${tenant.workspaceId}`,
+          enabled: true,
+        },
+      })
+      .expect(201);
+    expect(res.body.integration).toMatchObject({
+      '@type': 'Workflow',
+      type: 'integration-woocommerce',
+      period: 'immediately',
+    });
+    // A webhook still needs its period, nested or not (it decides when deliveries are due).
+    const hook = await plugin()
+      .post('/workflows', {
+        title: 'Store',
+        type: 'integration-woocommerce',
+        workspace: `/workspaces/${tenant.workspaceId}`,
+        period: 'immediately',
+        integration: { title: 'Hook', type: 'webhook', url: 'https://shop.example/h' },
+      })
+      .expect(422);
+    expect(hook.body.violations.map((v: { propertyPath: string }) => v.propertyPath)).toContain(
+      'integration.period',
+    );
+  });
+
   it('syncs a product, an order with its items and a shipment with its items', async () => {
     // ProductSync
     const productBody = {

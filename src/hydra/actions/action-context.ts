@@ -42,7 +42,7 @@ export class HttpActionContext implements ActionContextBase {
   }
 
   get origin(): string {
-    return `${this.request.protocol}://${this.request.get('host') ?? ''}`;
+    return requestOrigin(this.request);
   }
 
   get requestId(): string {
@@ -66,4 +66,9 @@ export class HttpActionContext implements ActionContextBase {
     const v = this.request.headers[name.toLowerCase()];
     return Array.isArray(v) ? v.join(', ') : v;
   }
+}
+
+/** `scheme://host` of a request: the scheme as TRUST_PROXY lets Express read it, the Host. */
+export function requestOrigin(request: Request): string {
+  return `${request.protocol}://${request.get('host') ?? ''}`;
 }

@@ -123,18 +123,20 @@ class WithOpenList {
 describe('output classes', () => {
   it('are documented from their attributes, nested classes included', () => {
     const part = { type: 'object', properties: { code: { type: 'string' } }, required: ['code'] };
+    const schema = {
+      type: 'object',
+      properties: {
+        count: { type: 'integer', description: 'How many.' },
+        parts: { type: 'array', items: part },
+        main: { ...part, nullable: true },
+        tags: { type: 'array', items: { type: 'string' } },
+      },
+      required: ['count'],
+    };
+    // In each format the answer is negotiated between.
     expect(outputSchema(declaration({ output: { json: Assembled } }))).toEqual({
       description: 'The result.',
-      schema: {
-        type: 'object',
-        properties: {
-          count: { type: 'integer', description: 'How many.' },
-          parts: { type: 'array', items: part },
-          main: { ...part, nullable: true },
-          tags: { type: 'array', items: { type: 'string' } },
-        },
-        required: ['count'],
-      },
+      content: { 'application/ld+json': { schema }, 'application/json': { schema } },
     });
   });
 

@@ -2,8 +2,9 @@ import { getMetadataStorage } from 'class-validator';
 import { defaultMetadataStorage } from 'class-transformer/cjs/storage';
 import { getResourceOptions } from '../metadata/decorators';
 import { DOCUMENTED, type DocumentedAttribute } from '../validation/documented';
+import { REQUIRING_CONSTRAINTS } from '../validation/required';
 import { TYPE_CONSTRAINT, declaredInputType, type InputType } from '../validation/input-types';
-import { MEDIA_TYPES } from '../serialization/negotiation';
+import { MEDIA_TYPES, type Format } from '../serialization/negotiation';
 import type { ActionDeclaration, AnswerKinds, OutputClass, OutputList } from './action-declaration';
 import { allowOpenMap, isOpenClass } from './open-maps';
 
@@ -18,8 +19,6 @@ const JSON_TYPES: Record<InputType, Schema> = {
   // An open map unless a class describes it: see openMap().
   object: { type: 'object' },
 };
-
-const REQUIRED = new Set(['notBlank', 'notNull']);
 
 /**
  * The JSON schema of a DTO or output class, read from its class-validator declarations (types,
@@ -70,7 +69,7 @@ function describeClass(dto: Function, seen: Set<Function>): Schema {
       if (isRequired) required.push(m.propertyName);
     } else if (name === 'ofType') {
       Object.assign(schema, JSON_TYPES[m.constraints[0] as InputType]);
-    } else if (REQUIRED.has(name)) {
+    } else if (REQUIRING_CONSTRAINTS.has(name)) {
       required.push(m.propertyName);
     } else if (name === 'choice') {
       schema.enum = [...(m.constraints[0] as unknown[])];
@@ -87,8 +86,12 @@ function describeClass(dto: Function, seen: Set<Function>): Schema {
       }
     }
   }
-  for (const [property, schema] of Object.entries(properties))
+  for (const [property, schema] of Object.entries(properties)) {
     openMap(schema, `${dto.name}.${property}`);
+    // OpenAPI 3.0.3: a nullable enum lists null among its values (null is no string).
+    if (schema.nullable && Array.isArray(schema.enum) && !schema.enum.includes(null))
+      schema.enum = [...(schema.enum as unknown[]), null];
+  }
   return {
     type: 'object',
     properties,
@@ -115,9 +118,13 @@ function openMap(schema: Schema, key: string): void {
   target.additionalProperties = true;
 }
 
-/** The documented request body of an action: its DTO's schema, or the resource's. */
-export function bodySchema(input: Function): Schema {
-  return getResourceOptions(input) ? resourceRef(input) : classSchema(input);
+/**
+ * The documented request body of an action: its DTO's schema, or the resource's write schema
+ * of the method (`Shipment-post`, `Shipment-put`: its write pipeline reads the body).
+ */
+export function bodySchema(input: Function, method: string = 'POST'): Schema {
+  if (!getResourceOptions(input)) return classSchema(input);
+  return resourceRef(input, method === 'POST' ? '-post' : '-put');
 }
 
 /** The documented success answer of an action (for @nestjs/swagger's ApiResponse). */
@@ -142,38 +149,69 @@ export function outputSchema(declaration: ActionDeclaration): {
         output.file.map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
       ),
     };
-  if ('item' in output) return { description: 'The resource.', schema: resourceRef(output.item) };
-  if ('collection' in output)
+  const formats = answerFormats(declaration);
+  if ('item' in output)
+    return {
+      description: 'The resource.',
+      content: byFormat(formats, () => resourceRef(output.item)),
+    };
+  if ('collection' in output) {
+    const member = resourceRef(output.collection);
     return {
       description: 'A page of the collection (hydra:member in JSON-LD, an array in JSON).',
-      schema: {
-        type: 'object',
-        properties: {
-          'hydra:member': { type: 'array', items: resourceRef(output.collection) },
-          'hydra:totalItems': { type: 'integer', minimum: 0 },
-        },
-      },
+      content: byFormat(formats, hydraCollection(member), { type: 'array', items: member }),
     };
+  }
   const json = output.json;
   if (isOutputList(json)) {
     const item = classSchema(json[0]);
     return {
       description: 'The list: a hydra:Collection in JSON-LD, an array in JSON.',
-      content: {
-        [MEDIA_TYPES.jsonld]: {
-          schema: {
-            type: 'object',
-            properties: {
-              'hydra:member': { type: 'array', items: item },
-              'hydra:totalItems': { type: 'integer', minimum: 0 },
-            },
-          },
-        },
-        [MEDIA_TYPES.json]: { schema: { type: 'array', items: item } },
-      },
+      content: byFormat(formats, hydraCollection(item), { type: 'array', items: item }),
     };
   }
-  return { description: 'The result.', schema: classSchema(json) };
+  return { description: 'The result.', content: byFormat(formats, () => classSchema(json)) };
+}
+
+/**
+ * The formats a JSON, item or collection answer is written in, as the interceptor offers
+ * them (hydra.interceptor.ts offeredFormats): declared, or JSON-LD and JSON for JSON answers,
+ * every format for records; `'any'` is plain JSON.
+ */
+function answerFormats(declaration: ActionDeclaration): readonly Format[] {
+  if (declaration.formats === 'any') return ['json'];
+  if (declaration.formats) return declaration.formats;
+  const output = declaration.output;
+  return typeof output === 'object' && 'json' in output
+    ? ['jsonld', 'json']
+    : ['jsonld', 'json', 'csv', 'html'];
+}
+
+/** The content of each format: `jsonld` its schema, `json` the plain one (default the same). */
+function byFormat(
+  formats: readonly Format[],
+  jsonld: Schema | (() => Schema),
+  json?: Schema,
+): Record<string, { schema: Schema }> {
+  const ld = typeof jsonld === 'function' ? jsonld() : jsonld;
+  const schemas: Record<Format, Schema> = {
+    jsonld: ld,
+    json: json ?? ld,
+    csv: { type: 'string' },
+    html: { type: 'string' },
+  };
+  return Object.fromEntries(formats.map((f) => [MEDIA_TYPES[f], { schema: schemas[f] }]));
+}
+
+/** A hydra:Collection page of `member` records (JSON-LD). */
+function hydraCollection(member: Schema): Schema {
+  return {
+    type: 'object',
+    properties: {
+      'hydra:member': { type: 'array', items: member },
+      'hydra:totalItems': { type: 'integer', minimum: 0 },
+    },
+  };
 }
 
 function isOutputList(json: OutputClass | OutputList): json is OutputList {
@@ -233,7 +271,7 @@ export function queryParameters(input: Function): Array<{
   });
 }
 
-function resourceRef(target: Function): Schema {
+function resourceRef(target: Function, suffix = ''): Schema {
   const name = getResourceOptions(target)?.shortName ?? target.name;
-  return { $ref: `#/components/schemas/${name}` };
+  return { $ref: `#/components/schemas/${name}${suffix}` };
 }

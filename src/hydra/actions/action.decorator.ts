@@ -117,12 +117,22 @@ export function Action<const D extends ActionDeclaration>(
     }),
     ...responses(declaration, status),
   ];
+  // A workspace or team named in the input that the caller cannot see: 404, as a foreign id.
+  if ((declaration.workspace || declaration.team) && !declaration.responses?.[404])
+    decorators.push(
+      ApiResponse({ status: 404, description: 'No such record, or one of another tenant.' }),
+    );
   if (declaration.tags) decorators.push(ApiTags(...declaration.tags));
   if (declaration.access !== 'public') decorators.push(ApiSecurity('bearer'));
   const hasBody = ['POST', 'PUT', 'PATCH'].includes(declaration.method);
   if (hasBody && declaration.form) decorators.push(ApiConsumes(...JSON_BODIES, FORM_BODY));
+  // Files come as parts of a multipart form, beside the attributes (`file`: format binary).
+  else if (hasBody && declaration.uploads)
+    decorators.push(ApiConsumes(...JSON_BODIES, 'multipart/form-data'));
   if (hasBody && declaration.input) {
-    decorators.push(ApiBody({ required: true, schema: bodySchema(declaration.input) }));
+    decorators.push(
+      ApiBody({ required: true, schema: bodySchema(declaration.input, declaration.method) }),
+    );
     const form = declaration.form;
     // A form of its own (strings): the contract puts it under the form media type.
     if (typeof form === 'object' && form.input)

@@ -11,7 +11,6 @@ export const OPEN_MAPS: Readonly<Record<string, string>> = {
   'ImportPreviewRow.values': 'a CSV row: its own column names -> values',
   'ImportPreUpload.suggestedMapping': 'the CSV’s own column names -> the field each fills',
   'CustomThemeOutput.variables': 'CSS custom properties derived from the page builder -> values',
-  'PublicPageLook.builder': 'the tracking page’s builder settings as stored (TrackingPage.builder)',
   'GeneratedThemeOutput.builder': 'a tracking page builder, as TrackingPage.builder takes it',
   TrackingPushPayload: 'a tracking provider’s own push payload, read as the raw bytes it signs',
   HydraEntrypoint: 'one collection IRI per resource, named after it (hydra Entrypoint)',
@@ -25,7 +24,6 @@ export const OPEN_MAPS: Readonly<Record<string, string>> = {
   'Credentials.secrets': 'the provider’s own secrets, keyed as it names them (masked)',
   'Import.mapping': 'the CSV’s own column names -> the field each fills',
   'Export.filters': 'the collection query string’s parameters, as given',
-  'TrackingPage.builder': 'the page builder’s settings, as the page editor stores them',
   'Team.entitlements': 'entitlement key (from the plan catalogue) -> its capacity and use',
   'TeamSubscription.addonsQtyByKey': 'add-on key -> quantity, keys from the billing catalogue',
 };

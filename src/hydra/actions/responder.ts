@@ -13,11 +13,13 @@ import { htmlDocument } from '../serialization/html';
 import { jsonLdCollectionJson, jsonLdItem, jsonLdItemText } from '../serialization/jsonld';
 import { Format, MEDIA_TYPES, negotiateFormat } from '../serialization/negotiation';
 import type { ApiRecord } from '../core/api-record';
+import { documentationLink } from '../serialization/documentation-link';
+import { AppConfig } from '../../config/app-config';
+import { requestBaseUrl } from '../../config/public-base-url';
+import { requestOrigin } from './action-context';
 
 /** The JSON formats: JSON-LD and plain JSON (actions' JSON answers, items' JSON text). */
 export const JSON_FORMATS: readonly Format[] = ['jsonld', 'json'];
-
-export const DOCS_LINK = '</docs.jsonld>; rel="http://www.w3.org/ns/hydra/core#apiDocumentation"';
 
 /** Writes resources in the negotiated format; the only place that knows the formats. */
 @Injectable()
@@ -25,7 +27,13 @@ export class Responder {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly data: DataProvider,
+    private readonly config: AppConfig,
   ) {}
+
+  /** The absolute `Link` header naming the Hydra documentation, for this request's client. */
+  documentationLink(req: Request): string {
+    return documentationLink(requestBaseUrl(this.config, requestOrigin(req)));
+  }
 
   /** The response format for this request, or 406 before any work is done. */
   negotiate(req: Request, offered?: readonly Format[]): Format {
@@ -135,7 +143,7 @@ export class Responder {
     switch (format) {
       case 'jsonld':
         res.setHeader('Content-Type', 'application/ld+json; charset=utf-8');
-        res.setHeader('Link', DOCS_LINK);
+        res.setHeader('Link', this.documentationLink(res.req));
         {
           const body = jsonld();
           writeBody(res, typeof body === 'string' ? body : JSON.stringify(body));
@@ -143,7 +151,7 @@ export class Responder {
         return;
       case 'json':
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.setHeader('Link', DOCS_LINK);
+        res.setHeader('Link', this.documentationLink(res.req));
         {
           const body = json();
           writeBody(res, typeof body === 'string' ? body : JSON.stringify(body));

@@ -1,6 +1,6 @@
 import { Controller, Inject, Optional, Type } from '@nestjs/common';
 import type { Principal } from '../../access/principal';
-import type { ActionContext } from '../actions/action-declaration';
+import type { ActionContext, ActionDeclaration } from '../actions/action-declaration';
 import { Action } from '../actions/action.decorator';
 import { Answer, type CollectionQuery } from '../actions/action-result';
 import { Operation } from '../core/declaration';
@@ -11,6 +11,14 @@ import { HydraApi } from './hydra-api';
 
 const ALL: Operation[] = ['list', 'get', 'post', 'put', 'delete'];
 const NO_HOOKS = Symbol('hydra:noHooks');
+
+/** The actions generated from resource declarations (the docs read the declarations). */
+const generated = new WeakSet<ActionDeclaration>();
+
+/** Whether an action is one a ResourceController generated from its resource's declaration. */
+export function isGeneratedAction(declaration: ActionDeclaration): boolean {
+  return generated.has(declaration);
+}
 
 type Handler = (
   this: { api: HydraApi; hooks: ResourceHooks | undefined },
@@ -52,11 +60,13 @@ export function ResourceController(target: Function, hooksType?: Type<ResourceHo
   ) => {
     Object.defineProperty(proto, method, { value: fn, writable: true, configurable: true });
     const descriptor = Object.getOwnPropertyDescriptor(proto, method)!;
-    Action({
+    const full = {
       ...declaration,
       access: resourceAccess(options, operation),
       delegated: resourceDelegation(options, operation),
-    })(proto, method, descriptor);
+    };
+    generated.add(full);
+    Action(full)(proto, method, descriptor);
   };
 
   if (ops.has('list')) {

@@ -5,7 +5,10 @@ import { Action } from '../actions/action.decorator';
 import { Answer, RedirectAnswer } from '../actions/action-result';
 import { NotFoundError } from '../../common/errors/api-errors';
 import { ResourceRegistry } from '../metadata/resource-registry';
-import { DOCS_LINK } from '../actions/responder';
+import { declaredActions } from '../actions/action-registry';
+import { documentationLink } from '../serialization/documentation-link';
+import { AppConfig } from '../../config/app-config';
+import { requestBaseUrl } from '../../config/public-base-url';
 import {
   apiDocumentation,
   entrypoint,
@@ -26,7 +29,10 @@ import {
  */
 @Controller()
 export class HydraDocsController {
-  constructor(private readonly registry: ResourceRegistry) {}
+  constructor(
+    private readonly registry: ResourceRegistry,
+    private readonly config: AppConfig,
+  ) {}
 
   @Action({
     method: 'GET',
@@ -66,7 +72,12 @@ export class HydraDocsController {
     access: 'public',
   })
   docs(_input: unknown, _principal: Principal | null, context: ActionContext) {
-    return document(apiDocumentation(this.registry.all(), vocabulary(context)));
+    const source = {
+      resources: this.registry.all(),
+      lookup: this.registry,
+      actions: declaredActions(),
+    };
+    return this.document(context, (base) => apiDocumentation(source, base));
   }
 
   @Action({
@@ -80,29 +91,28 @@ export class HydraDocsController {
   })
   context(_input: unknown, _principal: Principal | null, context: ActionContext) {
     const name = context.params.name.replace(/\.jsonld$/, '');
-    const vocab = vocabulary(context);
-    if (name === 'Entrypoint') return document(entrypointContext(this.registry.all(), vocab));
+    if (name === 'Entrypoint')
+      return this.document(context, (base) => entrypointContext(this.registry.all(), base));
     if (name === 'Error' || name === 'ConstraintViolationList')
-      return document(errorContext(vocab, name));
+      return this.document(context, (base) => errorContext(base, name));
     const resource = this.registry.byName(name);
     if (!resource) throw new NotFoundError();
-    return document(resourceContext(resource, vocab));
+    return this.document(context, (base) => resourceContext(resource, base));
   }
 
   /** Browsers asking for HTML go to the interactive docs (Swagger UI). */
   private entrypoint(context: ActionContext) {
     if (context.format === 'html') return new RedirectAnswer({ url: '/docs', status: 302 });
-    return document(entrypoint(this.registry.all()));
+    return this.document(context, () => entrypoint(this.registry.all()));
   }
-}
 
-/** A document as it is, with the Link header to the Hydra documentation. */
-function document<T extends object>(body: T): Answer<T> {
-  return new Answer(body, undefined, { Link: DOCS_LINK });
-}
-
-/** The vocabulary of this server's documentation (`@vocab` of every context). */
-function vocabulary(context: ActionContext): string {
-  const origin = context.origin.endsWith('://') ? `${context.origin}localhost` : context.origin;
-  return `${origin}/docs.jsonld#`;
+  /**
+   * A document as it is, with the absolute Link header to the Hydra documentation; `base`
+   * (PUBLIC_URL, else the request's origin) is the one the Link, the vocabulary and the
+   * documentation's ids share.
+   */
+  private document<T extends object>(context: ActionContext, body: (base: string) => T): Answer<T> {
+    const base = requestBaseUrl(this.config, context.origin);
+    return new Answer(body(base), undefined, { Link: documentationLink(base) });
+  }
 }

@@ -216,13 +216,32 @@ function addErrors(
   for (const code of [...codes].sort()) {
     op.responses[code] ??= { description: ERROR_WORDS[code] };
     op.responses[code].description ??= ERROR_WORDS[code];
-    op.responses[code].content ??= code === 422 ? VIOLATIONS_CONTENT : ERROR_CONTENT;
     if (code === 429 || code === 503)
       op.responses[code].headers ??= {
         'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer' } },
       };
   }
+  // A page's errors are pages too (a browser asked for it).
+  const page = Object.entries(op.responses as Record<string, Operation>).some(
+    ([code, r]) => code.startsWith('2') && r.content?.['text/html'],
+  );
+  for (const [code, response] of Object.entries(op.responses as Record<string, Operation>)) {
+    const status = Number(code);
+    if (status >= 400) {
+      // Whoever declared it, the layer's own errors (ApiExceptionFilter) may answer it too.
+      response.content = {
+        ...(status === 422 ? VIOLATIONS_CONTENT : ERROR_CONTENT),
+        ...response.content,
+      };
+      if (page) response.content['text/html'] ??= TEXT;
+    } else if (status >= 300 && status < 400) {
+      // Express writes a short note beside the Location, in text or HTML as Accept asks.
+      response.content ??= { 'text/plain': TEXT, 'text/html': TEXT };
+    }
+  }
 }
+
+const TEXT = { schema: { type: 'string' } };
 
 function describe(op: Operation, access: AccessLevel, refusesDelegated: boolean): void {
   const summary = String(op.summary ?? '').trim();

@@ -61,6 +61,42 @@ function buildDocument(app: INestApplication): OpenAPIObject {
     ...scanned.components,
     schemas: { ...(scanned.components?.schemas ?? {}), ...generated.schemas },
   };
+  Object.assign(scanned.paths, DOCUMENTATION_PATHS);
   scanned.security = [{ bearer: [] }];
   return finishContract(scanned, registry, publicBaseUrl(app.get(AppConfig)));
 }
+
+/** The documentation's own routes (SwaggerModule serves them, whatever Accept asks). */
+function documentationRoute(summary: string, type: string, schema: Record<string, unknown>) {
+  return {
+    get: {
+      tags: ['Documentation'],
+      summary,
+      description: `${summary} It answers ${type} whatever the Accept header asks.`,
+      operationId: `get${type
+        .split('/')[1]
+        .replace(/[^a-z]/g, '')
+        .replace(/^./, (c) => c.toUpperCase())}Documentation`,
+      'x-access': 'public',
+      responses: { 200: { description: summary, content: { [type]: { schema } } } },
+    },
+  };
+}
+
+const DOCUMENTATION_PATHS = {
+  '/docs': documentationRoute('The interactive documentation (Swagger UI).', 'text/html', {
+    type: 'string',
+  }),
+  '/docs.json': documentationRoute('This OpenAPI 3 description, in JSON.', 'application/json', {
+    type: 'object',
+    required: ['openapi', 'info', 'paths'],
+    properties: {
+      openapi: { type: 'string' },
+      info: { type: 'object', additionalProperties: true },
+      paths: { type: 'object', additionalProperties: true },
+    },
+  }),
+  '/docs.yaml': documentationRoute('This OpenAPI 3 description, in YAML.', 'text/yaml', {
+    type: 'string',
+  }),
+};

@@ -5,6 +5,7 @@ import type { ResourceRegistry } from '../metadata/resource-registry';
 import { searchVariables } from '../metadata/search-variables';
 import type { WriteOperation } from '../core/declaration';
 import { resourceAccess, resourceDelegation } from '../metadata/resource-access';
+import { declaredWrite } from './write-contract';
 
 type Schema = Record<string, unknown>;
 type Operation = Record<string, unknown>;
@@ -100,11 +101,25 @@ function readSchema(r: ResourceMeta, lookup: ResourceLookup): Schema {
   return { type: 'object', description: r.options.description, properties };
 }
 
+/**
+ * An object value as a body gives it: its members are optional (the service fills the ones
+ * left out, as dropshipperSettings and builder), whatever the answer always shows.
+ */
+function membersOptional(schema: Schema): Schema {
+  if (Array.isArray(schema)) return schema.map((s) => membersOptional(s as Schema)) as never;
+  const out: Schema = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'required' && Array.isArray(value)) continue;
+    out[key] = value && typeof value === 'object' ? membersOptional(value as Schema) : value;
+  }
+  return out;
+}
+
 function writeSchema(r: ResourceMeta, op: WriteOperation, lookup: ResourceLookup): Schema {
   const properties: Schema = {};
   for (const p of r.properties) {
     if (!p.writable.has(op)) continue;
-    const schema = valueSchema(p, r.shortName, lookup);
+    const schema = membersOptional(valueSchema(p, r.shortName, lookup));
     const objects = p.options.acceptObjectOn?.includes(op);
     properties[p.name] = !objects
       ? schema
@@ -114,7 +129,12 @@ function writeSchema(r: ResourceMeta, op: WriteOperation, lookup: ResourceLookup
   }
   for (const [name, schema] of Object.entries(r.options.writeOnly?.[op] ?? {}))
     properties[name] = { ...schema, writeOnly: true };
-  return { type: 'object', properties };
+  // What the create refuses to leave out (422), from the same constraints (hydra:required).
+  const required =
+    op === 'post'
+      ? [...declaredWrite(r, op)].filter(([, a]) => a.required).map(([name]) => name)
+      : [];
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
 }
 
 const errorResponses = (codes: number[]): Record<string, unknown> =>
@@ -142,6 +162,15 @@ function jsonContent(ref: string): Record<string, unknown> {
   };
 }
 
+/** A record answered in the negotiated format (Responder.item: all of them). */
+function itemContent(ref: string): Record<string, unknown> {
+  return {
+    ...jsonContent(ref),
+    'text/csv': { schema: { type: 'string' } },
+    'text/html': { schema: { type: 'string' } },
+  };
+}
+
 /** OpenAPI 3 paths and schemas of every declared resource. */
 export function resourcesOpenApi(registry: ResourceRegistry): {
   paths: Record<string, Record<string, Operation>>;
@@ -155,8 +184,10 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
   for (const r of registry.all()) {
     const name = r.shortName;
     schemas[name] = readSchema(r, registry);
-    if (r.operations.has('post')) schemas[`${name}-post`] = writeSchema(r, 'post', registry);
-    if (r.operations.has('put')) schemas[`${name}-put`] = writeSchema(r, 'put', registry);
+    // Also for actions that write the resource through its pipeline (`POST /oauth_clients`).
+    for (const op of ['post', 'put'] as const)
+      if (r.operations.has(op) || r.properties.some((p) => p.writable.has(op)))
+        schemas[`${name}-${op}`] = writeSchema(r, op, registry);
     const itemRef = `#/components/schemas/${name}`;
     const security =
       r.options.tenancy === 'public' && !r.options.requireToken ? [] : [{ bearer: [] }];
@@ -259,7 +290,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         operationId: `post${name}`,
         requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-post`) },
         responses: {
-          201: { description: `${name} created`, content: jsonContent(itemRef) },
+          201: { description: `${name} created`, content: itemContent(itemRef) },
           ...errorResponses([400, 401, 415, 422]),
         },
       });
@@ -276,7 +307,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         operationId: `get${name}`,
         parameters: [idParam],
         responses: {
-          200: { description: `${name} resource`, content: jsonContent(itemRef) },
+          200: { description: `${name} resource`, content: itemContent(itemRef) },
           ...errorResponses([401, 404, 406]),
         },
       });
@@ -293,7 +324,7 @@ export function resourcesOpenApi(registry: ResourceRegistry): {
         parameters: [idParam],
         requestBody: { required: true, content: jsonContent(`#/components/schemas/${name}-put`) },
         responses: {
-          200: { description: `${name} updated`, content: jsonContent(itemRef) },
+          200: { description: `${name} updated`, content: itemContent(itemRef) },
           ...errorResponses([400, 401, 404, 415, 422]),
         },
       });

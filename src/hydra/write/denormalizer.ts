@@ -165,12 +165,15 @@ export class Denormalizer {
         if (typeof value !== 'boolean') throw typeError(attribute, 'bool', value);
         return value;
       case 'datetime': {
-        if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) {
+        const date = typeof value === 'string' ? new Date(value) : null;
+        // Years of four digits: what RFC 3339 (and the records' date-time format) can write.
+        const year = date?.getUTCFullYear() ?? NaN;
+        if (!date || Number.isNaN(date.getTime()) || year < 1 || year > 9999) {
           throw new BadRequestError(
             `The "${attribute}" attribute must be a valid date-time string (ISO 8601).`,
           );
         }
-        return new Date(value);
+        return date;
       }
       case 'array':
         if (!Array.isArray(value)) throw typeError(attribute, 'array', value);
