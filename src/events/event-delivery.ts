@@ -10,6 +10,7 @@ import { WebhookDelivery, type WebhookOutcome } from '../webhooks/webhook-delive
 import { WorkflowStore } from '../workflows/workflow-store';
 import { DeliveryFailureNotice } from './delivery-failure-notice';
 import { PermanentDeliveryError } from './delivery-error';
+import { EventDeliveryTargets, type TargetedEvent } from './delivery-targets';
 import { EventDeliveryStore, type ClaimedDelivery } from './event-delivery-store';
 import { EventDispatch } from './event-dispatch';
 import { OutboxStore } from './outbox-store';
@@ -75,6 +76,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly deliveries: EventDeliveryStore,
     private readonly workflows: WorkflowStore,
     private readonly failures: DeliveryFailureNotice,
+    private readonly targets: EventDeliveryTargets,
   ) {}
 
   get enabled(): boolean {
@@ -148,12 +150,14 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
    * every other one alone, CONCURRENCY at a time.
    */
   private async attemptAll(
-    claimed: ClaimedDelivery[],
+    all: ClaimedDelivery[],
   ): Promise<Array<{ ok: boolean; runId: string | null }>> {
+    const claimed = all.filter((d) => d.target === null);
+    const results: Array<{ ok: boolean; runId: string | null }> = [];
+    const targeted = this.attemptTargeted(all.filter((d) => d.target !== null));
     const workflowIds = [...new Set(claimed.map((d) => d.workflow_id).filter((id) => id !== null))];
     const concurrencyOf = await this.workflows.referenceConcurrency(this.dataSource, workflowIds);
     const single = claimed.filter((d) => !d.workflow_id || !concurrencyOf.has(d.workflow_id));
-    const results: Array<{ ok: boolean; runId: string | null }> = [];
     for (let i = 0; i < single.length; i += CONCURRENCY) {
       const batch = await Promise.all(single.slice(i, i + CONCURRENCY).map((d) => this.attempt(d)));
       results.push(...batch);
@@ -171,6 +175,67 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
           for (const [j, outcome] of done.entries()) {
             results.push(...chunks[i + j].map(() => ({ ok: outcome.ok, runId: outcome.runId })));
           }
+        }
+      }),
+    );
+    results.push(...(await targeted));
+    return results;
+  }
+
+  /**
+   * Deliveries of the other targets (delivery-targets.ts): each workflow's in event order, one
+   * at a time, the workflows side by side; recorded like any delivery (retries, give-up).
+   */
+  private async attemptTargeted(
+    claimed: ClaimedDelivery[],
+  ): Promise<Array<{ ok: boolean; runId: string | null }>> {
+    const groups = new Map<string, ClaimedDelivery[]>();
+    for (const d of claimed) {
+      const key = `${d.target}\u0000${d.workflow_id}`;
+      groups.set(key, [...(groups.get(key) ?? []), d]);
+    }
+    const results: Array<{ ok: boolean; runId: string | null }> = [];
+    await Promise.all(
+      [...groups.values()].map(async (deliveries) => {
+        const now = this.clock.now();
+        const { target: name, workflow_id: workflowId } = deliveries[0];
+        const target = this.targets.byName(name!);
+        const rows = await this.outbox.findAll(
+          this.dataSource,
+          deliveries.map((d) => d.outbox_event_id),
+        );
+        const byId = new Map(rows.map((r) => [r.id, r]));
+        const present = deliveries.filter((d) => byId.has(d.outbox_event_id));
+        const events: TargetedEvent[] = present
+          .map((d) => byId.get(d.outbox_event_id)!)
+          .sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime())
+          .map((e) => ({
+            id: e.id,
+            type: e.type,
+            workspaceId: e.workspace_id!,
+            aggregateType: e.aggregate_type,
+            aggregateId: e.aggregate_id,
+            payload: e.payload,
+            createdAt: new Date(e.created_at),
+          }));
+        let outcomes: AttemptResult[];
+        try {
+          outcomes = target
+            ? await target.deliver(workflowId!, events, now)
+            : events.map(() => ({ ok: false, permanent: true, error: `no target ${name}` }));
+        } catch (error) {
+          const message = error instanceof Error ? error.message : String(error);
+          outcomes = events.map(() => ({ ok: false, permanent: false, error: message }));
+        }
+        const outcomeOf = new Map(events.map((e, i) => [e.id, outcomes[i]]));
+        for (const delivery of deliveries) {
+          const result = outcomeOf.get(delivery.outbox_event_id) ?? {
+            ok: false,
+            permanent: true,
+            error: 'the event no longer exists',
+          };
+          await this.record(delivery, result, now);
+          results.push({ ok: result.ok, runId: null });
         }
       }),
     );

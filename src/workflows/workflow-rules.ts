@@ -43,6 +43,16 @@ export function applyWriteDefaults(workflow: Workflow, operation: string): void 
   }
 }
 
+/**
+ * A workflow its type's executor runs here (a store with credentials of its type) is neither
+ * passive nor remote; one it does not run keeps the type's facts (applyWriteDefaults).
+ */
+export function applyExecution(workflow: Workflow, runsHere: boolean): void {
+  if (!runsHere) return;
+  workflow.passive = false;
+  workflow.remote = false;
+}
+
 /** At most MAX_NOTIFICATION_EMAILS addresses, each a valid e-mail address. */
 export function notificationEmailViolations(emails: readonly string[]): Violation[] {
   const out: Violation[] = [];
