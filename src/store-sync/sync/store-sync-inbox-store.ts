@@ -30,7 +30,12 @@ export const MAX_RETRIES = 5;
  */
 @Injectable()
 export class StoreSyncInboxStore {
-  /** Stores a delivery; false when one with the same key was received before. */
+  /**
+   * Stores a delivery; false when one with the same key was received before. A key that names
+   * content rather than one delivery (BigCommerce's `hash` is the same for every change of an
+   * order: `reopen`) is a duplicate only while the first is still waiting; once handled, the
+   * same key is news again (importing an unchanged order writes nothing).
+   */
   async receive(
     runner: SqlRunner,
     entry: {
@@ -40,13 +45,17 @@ export class StoreSyncInboxStore {
       storeOrderId: string | null;
       topic: string | null;
       payload: Record<string, unknown> | null;
+      reopen: boolean;
     },
   ): Promise<boolean> {
     const row = await queryOne<{ id: string }>(
       runner,
       `INSERT INTO store_sync_inbox (workflow_id, dedup_key, kind, store_order_id, topic, payload)
        VALUES ($1, $2, $3, $4, $5, $6::jsonb)
-       ON CONFLICT (workflow_id, dedup_key) DO NOTHING RETURNING id`,
+       ON CONFLICT (workflow_id, dedup_key) DO UPDATE
+         SET processed_at = NULL, received_at = now(), attempts = 0, last_error = NULL
+         WHERE $7 AND store_sync_inbox.processed_at IS NOT NULL
+       RETURNING id`,
       [
         entry.workflowId,
         entry.dedupKey.slice(0, 500),
@@ -54,6 +63,7 @@ export class StoreSyncInboxStore {
         entry.storeOrderId,
         entry.topic,
         entry.payload === null ? null : JSON.stringify(entry.payload),
+        entry.reopen,
       ],
     );
     return row !== undefined;

@@ -60,6 +60,8 @@ export class StoreWebhooks {
         storeOrderId: verdict.kind === 'order' ? verdict.orderId : null,
         topic: verdict.topic,
         payload: verdict.kind === 'privacy' ? bodyOf(delivery.rawBody) : null,
+        // BigCommerce's hash names the content (every change of an order has the same one).
+        reopen: workflow.platform === 'bigcommerce',
       });
       if (stored) await this.queue.request(workflowId, 'webhook', { runner: em });
       return stored;
