@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { DataSource } from 'typeorm';
 import { EventDelivery } from '../../src/events/event-delivery';
 import { StoreSyncRunner } from '../../src/store-sync/sync/store-sync-runner';
+import { uniqueSubdomain } from '../factories/media.factory';
 import { createTenant, type Tenant } from '../factories/tenant.factory';
 import { closeTestApp, createTestApp } from '../support/app';
 import { api } from '../support/http';
@@ -50,6 +51,8 @@ export interface StoreUnderTest {
   subscribed(url: string): number;
   /** What the store recorded of tracking sent back for the order (events, notes, statuses). */
   updates(orderId: string): string[];
+  /** Whether the order is completed in the store (workflows that ask for it on delivery). */
+  completed?(orderId: string): boolean;
   down(mode: 'http503' | false): Promise<void>;
   /** The next run takes a while (the store throttles). */
   slowDown(): void;
@@ -154,14 +157,22 @@ export function describeStoreSync(spec: StoreSpec): void {
       return res.body['hydra:member'] as Json[];
     }
 
-    /** Waits until the workflow has `n` finished runs and none running; answers them all. */
+    /**
+     * Waits until the workflow has `n` finished runs, none running and its lease given back (a
+     * run releases it just after recording its end); answers the runs.
+     */
     async function finishedRuns(tenant: Tenant, workflowId: string, n: number): Promise<Json[]> {
       let all: Json[] = [];
       await until(async () => {
         all = await runs(tenant, workflowId);
+        const [state] = await db.query(
+          'SELECT lease_owner FROM store_sync_state WHERE workflow_id = $1',
+          [workflowId],
+        );
         return (
           all.filter((r) => r.status !== 'running').length >= n &&
-          all.every((r) => r.status !== 'running')
+          all.every((r) => r.status !== 'running') &&
+          !state?.lease_owner
         );
       }, 40_000);
       return all;
@@ -186,6 +197,14 @@ export function describeStoreSync(spec: StoreSpec): void {
     it('backfills the store, imports a webhook’s change and sends one tracking update back', async () => {
       const store = await start(4);
       const tenant = await createTenant(app);
+      // The workspace's first page is its default: notes link the parcel's page there.
+      await http(tenant)
+        .post('/tracking_pages', {
+          workspace: `/workspaces/${tenant.workspaceId}`,
+          subdomain: uniqueSubdomain('store-sync'),
+          title: 'Store',
+        })
+        .expect(201);
       const workflow = await connect(tenant, store);
       const id = workflow.id as string;
 
@@ -262,7 +281,7 @@ export function describeStoreSync(spec: StoreSpec): void {
       // A tracking change of another order's parcel: the store hears of it exactly once.
       const delivery = app.get(EventDelivery);
       await delivery.runUntilIdle();
-      const target = expected[1];
+      const target = expected[2];
       const shipment = (await imported(tenant, 'shipments', id)).find(
         (s) => s.externalSourceSyncId === target.parcels[0].id,
       )!;
@@ -287,6 +306,8 @@ export function describeStoreSync(spec: StoreSpec): void {
       await delivery.runUntilIdle();
       const after = store.updates(target.id);
       expect(after.slice(before.length)).toEqual([expect.stringMatching(spec.deliveredUpdate)]);
+      // Its only parcel delivered: the order is completed (asked once at most).
+      if (store.completed) expect(store.completed(target.id)).toBe(true);
 
       // The next run counts what was sent back.
       await execute(tenant);
