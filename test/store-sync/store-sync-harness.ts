@@ -434,6 +434,42 @@ export function describeStoreSync(spec: StoreSpec): void {
         expect(spans[i][0]).toBeGreaterThanOrEqual(spans[i - 1][1]);
     });
 
+    it('reports a refused parcel by its store id and imports the rest of its order', async () => {
+      const store = await start(2);
+      const tenant = await createTenant(app);
+      const [first] = store.orders();
+      const taken = first.parcels[0];
+      // The workspace tracks that number already (entered by hand): the parcel is refused.
+      await http(tenant)
+        .post('/shipments', {
+          workspace: `/workspaces/${tenant.workspaceId}`,
+          trackingNumber: taken.trackingNumber,
+        })
+        .expect(201);
+      const { id } = await connect(tenant, store);
+      const [run] = await finishedRuns(tenant, id, 1);
+      const parcels = store.orders().flatMap((o) => o.parcels);
+      expect(run).toMatchObject({
+        status: 'success',
+        counts: expect.objectContaining({
+          ordersCreated: 2,
+          ordersFailed: 0,
+          shipmentsCreated: parcels.length - 1,
+        }),
+      });
+      expect(run.errors).toContain(`[${taken.id}] trackingNumber:`);
+      const orders = await imported(tenant, 'orders', id);
+      expect(orders.map((o) => o.externalSourceSyncId).sort()).toEqual(
+        store
+          .orders()
+          .map((o) => o.id)
+          .sort(),
+      );
+      expect(
+        (await imported(tenant, 'shipments', id)).map((s) => s.externalSourceSyncId),
+      ).not.toContain(taken.id);
+    });
+
     it('deletes what the workflow imported with deleteData=1', async () => {
       const store = await start(2);
       const tenant = await createTenant(app);

@@ -77,11 +77,9 @@ describeStoreSync({
           (w) => w.delivery_url === url && w.pingStatus === 200 && w.status === 'active',
         ).length,
       updates: (id) => (fake.notes.get(Number(id)) ?? []).map((n) => n.note),
-      completions: (id) =>
-        fake.orderUpdates.filter(
-          (u) =>
-            u.orderId === Number(id) && (u.body as { status?: unknown }).status === 'completed',
-        ).length,
+      completed: (id: string) =>
+        fake.order(Number(id))!.status === 'completed' &&
+        fake.orderUpdates.filter((u) => u.orderId === Number(id)).length === 1,
       down: (mode) => fake.down(mode),
       slowDown: () => fake.rateLimitNext(2),
       close: () => fake.close(),

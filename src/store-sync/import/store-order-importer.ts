@@ -74,17 +74,26 @@ export class StoreOrderImporter {
     // their PUT keeps them by id; the lease keeps other imports of this workflow away.
     const before = planOrderImport(
       records,
-      await this.records.ofOrder(this.dataSource, scope.workflowId, store.id),
+      await this.records.ofOrder(this.dataSource, scope.workflowId, store.id, false),
       options,
     );
     const itemsOf = await this.currentItems(scope, before);
-    try {
-      return await this.dataSource.transaction(async (em) => {
+    const attempt = (guarded: boolean) =>
+      this.dataSource.transaction(async (em) => {
         const links = await this.records.ofOrder(em, scope.workflowId, store.id);
         const plan = planOrderImport(records, links, options);
         if (plan.unchanged) return plannedOutcome(plan, records.problems, new Set());
-        return this.write(em, scope, store.id, plan, records.problems, itemsOf);
+        return this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded);
       });
+    try {
+      // Refusals are rare: first without a savepoint per record (two statements each), and
+      // only when a line or parcel is refused, again with them, to import the rest.
+      try {
+        return await attempt(false);
+      } catch (error) {
+        if (error instanceof RecordFailed || rowError(error) === null) throw error;
+        return await attempt(true);
+      }
     } catch (error) {
       const message = error instanceof RecordFailed ? error.message : (rowError(error) ?? null);
       if (message === null) throw error;
@@ -112,8 +121,12 @@ export class StoreOrderImporter {
     plan: ImportPlan,
     mappingProblems: readonly ImportProblem[],
     itemsOf: ReadonlyMap<string, ReadonlyArray<{ id: string; orderItemId: string }>>,
+    guarded: boolean,
   ): Promise<OrderImportOutcome> {
     const problems = [...mappingProblems];
+    /** A line's or parcel's write: refused, reported (guarded) or the whole attempt undone. */
+    const recordWrite = <T>(write: () => Promise<T>) =>
+      guarded ? this.savepoint(em, write) : write();
     const saved: RecordLink[] = [];
     const replaced: Array<{ kind: RecordLink['kind']; storeId: string }> = [];
     const workflowIri = `/workflows/${scope.workflowId}`;
@@ -138,7 +151,7 @@ export class StoreOrderImporter {
       if (item.existing) itemIds.set(item.record.externalSourceSyncId, item.existing.recordId);
       if (!item.write) continue;
       try {
-        const id = await this.savepoint(em, () =>
+        const id = await recordWrite(() =>
           this.upsert(em, scope, 'order_items', item.existing?.recordId ?? null, (creating) =>
             itemBody(item.record, orderIri, workflowIri, creating),
           ),
@@ -146,6 +159,7 @@ export class StoreOrderImporter {
         itemIds.set(item.record.externalSourceSyncId, id);
         saved.push(link('order_item', item.record.externalSourceSyncId, id, item.digest));
       } catch (error) {
+        if (!guarded) throw error;
         itemIds.delete(item.record.externalSourceSyncId);
         problems.push({
           storeRecordId: item.record.externalSourceSyncId,
@@ -167,7 +181,7 @@ export class StoreOrderImporter {
       if (!shipment.write) continue;
       const storeId = shipment.record.externalSourceSyncId;
       try {
-        const id = await this.savepoint(em, () =>
+        const id = await recordWrite(() =>
           this.upsert(em, scope, 'shipments', shipment.existing?.recordId ?? null, (creating) =>
             shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, itemsOf, creating),
           ),
@@ -179,6 +193,7 @@ export class StoreOrderImporter {
           trackingNumber: shipment.record.trackingNumber,
         });
       } catch (error) {
+        if (!guarded) throw error;
         failed.add(storeId);
         problems.push({ storeRecordId: storeId, message: this.reason(error) });
       }

@@ -29,17 +29,19 @@ export interface ShipmentLink {
 @Injectable()
 export class StoreSyncRecordStore {
   /**
-   * The records imported from one store order, in the caller's transaction, which holds the
-   * order's lock until it commits (two imports of one order never interleave).
+   * The records imported from one store order; with `lock`, in the caller's transaction, which
+   * then holds the order's lock until it commits (two imports of one order never interleave).
    */
   async ofOrder(
     runner: SqlRunner,
     workflowId: string,
     storeOrderId: string,
+    lock = true,
   ): Promise<ImportedLink[]> {
-    await query(runner, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-      `store-sync:${workflowId}:${storeOrderId}`,
-    ]);
+    if (lock)
+      await query(runner, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+        `store-sync:${workflowId}:${storeOrderId}`,
+      ]);
     const rows = await query<{
       kind: ImportedLink['kind'];
       store_id: string;

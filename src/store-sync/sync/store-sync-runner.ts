@@ -198,9 +198,15 @@ export class StoreSyncRunner {
     runId: string,
   ): Promise<void> {
     let cursor = cursorOf(state);
-    let page: Parameters<StoreClient['listChangedOrders']>[0]['page'] = null;
+    let fetching = client.listChangedOrders({ since, page: null });
     for (;;) {
-      const answer = await client.listChangedOrders({ since, page });
+      const answer = await fetching;
+      // The next page is read while this one is imported: a store's rate limit (Shopify's
+      // bucket refilling) and our writes overlap instead of adding up.
+      if (answer.next !== null) {
+        fetching = client.listChangedOrders({ since, page: answer.next });
+        fetching.catch(() => undefined); // awaited next turn; a failure surfaces there
+      }
       await this.importAll(scope, answer.orders, counts, problems);
       cursor = advanceCursor(cursor, answer.orders);
       await this.state.saveCursor(
@@ -212,7 +218,6 @@ export class StoreSyncRunner {
       );
       await this.progress(scope.workflowId, owner, runId, counts);
       if (answer.next === null) return;
-      page = answer.next;
     }
   }
 
