@@ -68,6 +68,24 @@ export interface StoreSpec {
   /** What one delivered parcel makes the store record (e.g. `DELIVERED`, a note's words). */
   deliveredUpdate: RegExp;
   close?(): Promise<void>;
+  /** Tests of the platform's own (declared inside the shared describe, with its kit). */
+  extra?(kit: StoreSyncKit): void;
+}
+
+/** What a platform's own tests use of the shared setup (valid inside its tests). */
+export interface StoreSyncKit {
+  app(): NestExpressApplication;
+  start(count: number): Promise<StoreUnderTest>;
+  /** The workflow created with the store's credentials (its first run queued). */
+  connect(tenant: Tenant, store: StoreUnderTest): Promise<Record<string, any>>;
+  finishedRuns(tenant: Tenant, workflowId: string, n: number): Promise<Array<Record<string, any>>>;
+  /** The records of a collection the workflow imported. */
+  imported(
+    tenant: Tenant,
+    collection: string,
+    workflowId: string,
+  ): Promise<Array<Record<string, any>>>;
+  receiverUrl(workflowId: string): string;
 }
 
 /** A sandbox number the tracking engine follows without a provider (TM<status><n>TM). */
@@ -468,6 +486,15 @@ export function describeStoreSync(spec: StoreSpec): void {
       expect(
         (await imported(tenant, 'shipments', id)).map((s) => s.externalSourceSyncId),
       ).not.toContain(taken.id);
+    });
+
+    spec.extra?.({
+      app: () => app,
+      start,
+      connect: (tenant, store) => connect(tenant, store),
+      finishedRuns,
+      imported,
+      receiverUrl,
     });
 
     it('deletes what the workflow imported with deleteData=1', async () => {
