@@ -10,7 +10,8 @@ import { WebhookDelivery, type WebhookOutcome } from '../webhooks/webhook-delive
 import { WorkflowStore } from '../workflows/workflow-store';
 import { DeliveryFailureNotice } from './delivery-failure-notice';
 import { PermanentDeliveryError } from './delivery-error';
-import { EventDeliveryTargets, type TargetedEvent } from './delivery-targets';
+import { EventDeliveryTargets } from './delivery-targets';
+import { attemptTargetGroup, groupByTarget } from './targeted-attempts';
 import { EventDeliveryStore, type ClaimedDelivery } from './event-delivery-store';
 import { EventDispatch } from './event-dispatch';
 import { OutboxStore } from './outbox-store';
@@ -189,53 +190,22 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
   private async attemptTargeted(
     claimed: ClaimedDelivery[],
   ): Promise<Array<{ ok: boolean; runId: string | null }>> {
-    const groups = new Map<string, ClaimedDelivery[]>();
-    for (const d of claimed) {
-      const key = `${d.target}\u0000${d.workflow_id}`;
-      groups.set(key, [...(groups.get(key) ?? []), d]);
-    }
     const results: Array<{ ok: boolean; runId: string | null }> = [];
     await Promise.all(
-      [...groups.values()].map(async (deliveries) => {
+      groupByTarget(claimed).map(async (deliveries) => {
         const now = this.clock.now();
-        const { target: name, workflow_id: workflowId } = deliveries[0];
-        const target = this.targets.byName(name!);
-        const rows = await this.outbox.findAll(
-          this.dataSource,
-          deliveries.map((d) => d.outbox_event_id),
+        const outcomes = await attemptTargetGroup(
+          this.targets,
+          deliveries,
+          await this.outbox.findAll(
+            this.dataSource,
+            deliveries.map((d) => d.outbox_event_id),
+          ),
+          now,
         );
-        const byId = new Map(rows.map((r) => [r.id, r]));
-        const present = deliveries.filter((d) => byId.has(d.outbox_event_id));
-        const events: TargetedEvent[] = present
-          .map((d) => byId.get(d.outbox_event_id)!)
-          .sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime())
-          .map((e) => ({
-            id: e.id,
-            type: e.type,
-            workspaceId: e.workspace_id!,
-            aggregateType: e.aggregate_type,
-            aggregateId: e.aggregate_id,
-            payload: e.payload,
-            createdAt: new Date(e.created_at),
-          }));
-        let outcomes: AttemptResult[];
-        try {
-          outcomes = target
-            ? await target.deliver(workflowId!, events, now)
-            : events.map(() => ({ ok: false, permanent: true, error: `no target ${name}` }));
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          outcomes = events.map(() => ({ ok: false, permanent: false, error: message }));
-        }
-        const outcomeOf = new Map(events.map((e, i) => [e.id, outcomes[i]]));
-        for (const delivery of deliveries) {
-          const result = outcomeOf.get(delivery.outbox_event_id) ?? {
-            ok: false,
-            permanent: true,
-            error: 'the event no longer exists',
-          };
-          await this.record(delivery, result, now);
-          results.push({ ok: result.ok, runId: null });
+        for (const [i, delivery] of deliveries.entries()) {
+          await this.record(delivery, outcomes[i], now);
+          results.push({ ok: outcomes[i].ok, runId: null });
         }
       }),
     );

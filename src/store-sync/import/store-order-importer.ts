@@ -9,17 +9,12 @@ import type { ResourceMeta } from '../../hydra/core/resource-meta';
 import { QueryParams } from '../../hydra/core/query-params';
 import { rowError } from '../../imports/imports.service';
 import { ShipmentItem } from '../../shipment-items/shipment-item.entity';
-import { planOrderImport, type ImportPlan, type PlannedShipment } from '../rules/import-plan';
-import {
-  mapStoreOrder,
-  type ImportedAddress,
-  type ImportedOrder,
-  type ImportedOrderItem,
-  type ImportProblem,
-} from '../rules/order-mapping';
+import { planOrderImport, type ImportPlan } from '../rules/import-plan';
+import { mapStoreOrder, type ImportProblem } from '../rules/order-mapping';
 import { plannedOutcome, type OrderImportOutcome } from '../rules/run-report';
 import type { StoreOrder, StorePlatformType } from '../store-platform';
 import { StoreSyncRecordStore, type RecordLink } from '../sync/store-sync-record-store';
+import { itemBody, orderBody, REDACTED_ADDRESS, shipmentBody } from './import-bodies';
 
 /** Who imports, into what: one run's (or one webhook's) import scope. */
 export interface ImportScope {
@@ -365,18 +360,6 @@ export class StoreOrderImporter {
   }
 }
 
-/** An address without what names or locates a person. */
-const REDACTED_ADDRESS = {
-  firstName: null,
-  lastName: null,
-  company: null,
-  addressLine1: null,
-  addressLine2: null,
-  city: null,
-  postcode: null,
-  state: null,
-};
-
 function link(
   kind: RecordLink['kind'],
   storeId: string,
@@ -384,108 +367,4 @@ function link(
   digest: string,
 ): RecordLink {
   return { kind, storeId, recordId, digest, trackingNumber: null };
-}
-
-/** POST /orders (creating) or PUT /orders/{id}: the fields the store keeps. */
-function orderBody(order: ImportedOrder, scope: ImportScope, creating: boolean) {
-  const body: Record<string, unknown> = {
-    email: order.email,
-    phoneNumber: order.phoneNumber,
-    subtotal: order.subtotal,
-    total: order.total,
-    orderStatus: order.orderStatus,
-    shippingAddress: address(order.shippingAddress),
-    billingAddress: address(order.billingAddress),
-  };
-  if (order.currency !== null) body.currency = order.currency;
-  if (!creating) return body;
-  return {
-    ...body,
-    workspace: `/workspaces/${scope.workspaceId}`,
-    orderNumber: order.orderNumber,
-    externalSourceIntegration: `/workflows/${scope.workflowId}`,
-    externalSourceSyncId: order.externalSourceSyncId,
-    externalSourceUrl: order.externalSourceUrl,
-  };
-}
-
-function itemBody(
-  item: ImportedOrderItem,
-  orderIri: string,
-  workflowIri: string,
-  creating: boolean,
-) {
-  const body: Record<string, unknown> = {
-    productName: item.productName,
-    productSku: item.productSku,
-    productOptions: item.productOptions,
-    qty: item.qty,
-    price: item.price,
-    externalProductId: item.externalProductId,
-    imageUrl: item.imageUrl,
-  };
-  if (!creating) return body;
-  return {
-    ...body,
-    order: orderIri,
-    externalSourceSyncId: item.externalSourceSyncId,
-    externalSourceIntegration: workflowIri,
-  };
-}
-
-/**
- * POST /shipments with its items (creating), or PUT /shipments/{id}: the number (a changed one
- * moves the shipment), contact, address, the order link and the items, kept by id where the
- * shipment has them already (items left out go, as PUT says).
- */
-function shipmentBody(
-  planned: PlannedShipment,
-  scope: ImportScope,
-  orderIri: string,
-  workflowIri: string,
-  itemIds: ReadonlyMap<string, string>,
-  itemsOf: ReadonlyMap<string, ReadonlyArray<{ id: string; orderItemId: string }>>,
-  creating: boolean,
-) {
-  const shipment = planned.record;
-  const current = planned.existing ? (itemsOf.get(planned.existing.recordId) ?? []) : [];
-  const shipmentItems = shipment.items.flatMap(
-    ({ orderItemSyncId, qty }): Record<string, unknown>[] => {
-      const orderItemId = itemIds.get(orderItemSyncId);
-      if (!orderItemId) return [];
-      const kept = current.find((i) => i.orderItemId === orderItemId);
-      return kept
-        ? [{ '@id': `/shipment_items/${kept.id}`, qty }]
-        : [
-            {
-              orderItem: `/order_items/${orderItemId}`,
-              qty,
-              ...(creating ? { externalSourceIntegration: workflowIri } : {}),
-            },
-          ];
-    },
-  );
-  const body: Record<string, unknown> = {
-    trackingNumber: shipment.trackingNumber,
-    email: shipment.email,
-    phoneNumber: shipment.phoneNumber,
-    address: address(shipment.address),
-    orders: [orderIri],
-    shipmentItems,
-  };
-  // A new number is identified again (from the store's carrier name or by detection).
-  if (shipment.originCarrier !== null && (creating || planned.moved))
-    body.originCarrier = shipment.originCarrier;
-  if (!creating) return body;
-  return {
-    ...body,
-    workspace: `/workspaces/${scope.workspaceId}`,
-    externalSourceIntegration: workflowIri,
-    externalSourceSyncId: shipment.externalSourceSyncId,
-  };
-}
-
-/** Every member, null where the store has none (a member the store cleared is cleared here). */
-function address(value: ImportedAddress): Record<string, string | null> {
-  return { ...value };
 }

@@ -22,7 +22,6 @@ import { Workspace } from '../../workspaces/workspace.entity';
 import { storePushes, trackingChangeOf } from '../rules/push-plan';
 import { StoreSyncError } from '../store-errors';
 import type { StoreClient } from '../store-platform';
-import { connectStore } from '../store-platforms';
 import { StoreSyncRecordStore, type ShipmentLink } from '../sync/store-sync-record-store';
 import { StoreSyncStateStore } from '../sync/store-sync-state-store';
 import { StoreWorkflows, type StoreWorkflow } from '../sync/store-workflows';
@@ -72,7 +71,7 @@ export class StorePushTarget implements EventDeliveryTarget {
         : (workflow.problem ?? (workflow.principal ? null : 'The team has no owner or admin.'));
     if (refusal || !workflow?.connection || !workflow.principal)
       return events.map(() => ({ ok: false, permanent: true, error: refusal }));
-    const client = connectStore(workflow.connection, this.stores.httpDeps());
+    const client = this.stores.connect(workflow);
     const outcomes: TargetOutcome[] = [];
     let stopped: TargetOutcome | null = null;
     let sent = 0;

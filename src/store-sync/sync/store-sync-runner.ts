@@ -16,7 +16,6 @@ import {
 import type { ImportProblem } from '../rules/order-mapping';
 import { StoreSyncError } from '../store-errors';
 import type { StoreClient, StoreOrder } from '../store-platform';
-import { connectStore } from '../store-platforms';
 import { mapLimited } from '../transport/map-limited';
 import { StorePrivacy } from '../webhooks/store-privacy';
 import { StoreSyncInboxStore } from './store-sync-inbox-store';
@@ -143,7 +142,7 @@ export class StoreSyncRunner {
       if (!workflow.connection) throw new RunRefused(workflow.problem ?? 'No store connection.');
       if (!workflow.principal)
         throw new RunRefused('The team has no owner or admin to act for it.');
-      client = connectStore(workflow.connection, this.stores.httpDeps());
+      client = this.stores.connect(workflow);
       const scope: ImportScope = {
         workflowId,
         workspaceId: workflow.workspaceId,

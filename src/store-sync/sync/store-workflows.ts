@@ -17,8 +17,8 @@ import {
   type StoreSyncOptions,
 } from '../rules/store-connection';
 import { SHOPIFY_TOKEN_RENEW_BEFORE_MS } from '../shopify/shopify-constants';
-import type { StoreConnection, StorePlatformType } from '../store-platform';
-import { isStorePlatformType } from '../store-platforms';
+import type { StoreClient, StoreConnection, StorePlatformType } from '../store-platform';
+import { connectStore, isStorePlatformType } from '../store-platforms';
 import type { StoreHttpDeps } from '../transport/store-http';
 import { StoreTokenCache } from '../transport/store-token-cache';
 import { workflowPrincipal } from './store-sync-principal';
@@ -111,6 +111,12 @@ export class StoreWorkflows {
       this.credentials.ensureSecret(em, id, name, () => randomBytes(32).toString('base64url')),
     );
     return (await this.load(workflow.id)) ?? workflow;
+  }
+
+  /** A session with the workflow's store (its connection must be known). */
+  connect(workflow: StoreWorkflow): StoreClient {
+    if (!workflow.connection) throw new Error(workflow.problem ?? 'No store connection.');
+    return connectStore(workflow.connection, this.httpDeps());
   }
 
   /** What store sessions need from the application. */
