@@ -25,6 +25,7 @@ export class StoreSync1766500000000 implements MigrationInterface {
         changed_up_to timestamptz,
         backfilled_at timestamptz,
         webhook_url text,
+        webhook_key text,
         webhook_subscriptions jsonb NOT NULL DEFAULT '[]'::jsonb,
         lease_owner uuid,
         lease_until timestamptz,

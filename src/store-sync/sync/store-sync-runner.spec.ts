@@ -29,6 +29,7 @@ class FakeState {
     changed_up_to: null,
     backfilled_at: null,
     webhook_url: null,
+    webhook_key: null,
     webhook_subscriptions: [],
     lease_owner: null,
     lease_until: null,
@@ -63,8 +64,9 @@ class FakeState {
     this.row.changed_up_to = cursor;
     if (backfilled) this.row.backfilled_at ??= new Date();
   }
-  async saveSubscriptions(_r: unknown, _id: string, url: string) {
-    this.row.webhook_url = url;
+  async saveSubscriptions(_r: unknown, _id: string, saved: { url: string; key: string }) {
+    this.row.webhook_url = saved.url;
+    this.row.webhook_key = saved.key;
   }
   async takeEventsSent() {
     return 3;

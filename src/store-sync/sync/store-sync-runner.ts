@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../../config/app-config';
 import { WorkflowRunStore } from '../../workflows/workflow-run-store';
@@ -15,7 +15,7 @@ import {
 } from '../rules/run-report';
 import type { ImportProblem } from '../rules/order-mapping';
 import { StoreSyncError } from '../store-errors';
-import type { StoreClient, StoreOrder } from '../store-platform';
+import type { StoreClient, StoreConnection, StoreOrder } from '../store-platform';
 import { mapLimited } from '../transport/map-limited';
 import { StorePrivacy } from '../webhooks/store-privacy';
 import { StoreSyncInboxStore } from './store-sync-inbox-store';
@@ -174,12 +174,16 @@ export class StoreSyncRunner {
     return { outcome: 'ran', runId, status };
   }
 
-  /** Subscribes the store's webhooks once, and again when the receiver's address changed. */
+  /**
+   * Subscribes the store's webhooks once, and again when the receiver's address, the store or
+   * the secret changed (credentials pointed at another store get theirs).
+   */
   private async subscribe(workflow: StoreWorkflow, state: StoreSyncStateRow, client: StoreClient) {
     const url = this.stores.receiverUrl(workflow);
-    if (state.webhook_url === url) return;
+    const key = subscriptionKey(url, workflow.connection);
+    if (state.webhook_key === key) return;
     const subscriptions = await client.subscribeWebhooks(url);
-    await this.state.saveSubscriptions(this.dataSource, workflow.id, url, subscriptions);
+    await this.state.saveSubscriptions(this.dataSource, workflow.id, { url, key, subscriptions });
   }
 
   /**
@@ -308,6 +312,20 @@ export class StoreSyncRunner {
   private leaseUntil(): Date {
     return new Date(Date.now() + this.config.storeSyncLeaseSeconds * 1000);
   }
+}
+
+/** A digest of what webhook subscriptions depend on: receiver, store, and the proof's secret. */
+function subscriptionKey(url: string, connection: StoreConnection | null): string {
+  const secret =
+    connection?.platform === 'bigcommerce'
+      ? connection.hookSecret
+      : connection?.platform === 'woocommerce'
+        ? connection.webhookSecret
+        : null;
+  return createHash('sha256')
+    .update(JSON.stringify([url, connection?.baseUrl ?? null, secret ?? null]))
+    .digest('base64url')
+    .slice(0, 32);
 }
 
 function cursorOf(state: StoreSyncStateRow): ImportCursor | null {

@@ -15,6 +15,8 @@ export interface StoreSyncStateRow {
   /** When the first run's backfill finished; null before. */
   backfilled_at: Date | null;
   webhook_url: string | null;
+  /** What the subscriptions were made for (receiver, store, secret), as a digest. */
+  webhook_key: string | null;
   webhook_subscriptions: StoreWebhookSubscription[];
   lease_owner: string | null;
   lease_until: Date | null;
@@ -38,7 +40,7 @@ export interface TakenLease {
 }
 
 const COLUMNS = `workflow_id, platform, active, interval_seconds, next_run_at, pull_requested_at,
-  changed_up_to, backfilled_at, webhook_url, webhook_subscriptions, lease_owner, lease_until, run_id`;
+  changed_up_to, backfilled_at, webhook_url, webhook_key, webhook_subscriptions, lease_owner, lease_until, run_id`;
 
 /**
  * The store_sync_state table's SQL. One run at a time per workflow on every node: a run holds
@@ -210,14 +212,13 @@ export class StoreSyncStateStore {
   async saveSubscriptions(
     runner: SqlRunner,
     workflowId: string,
-    url: string,
-    subscriptions: readonly StoreWebhookSubscription[],
+    subscribed: { url: string; key: string; subscriptions: readonly StoreWebhookSubscription[] },
   ): Promise<void> {
     await query(
       runner,
-      `UPDATE store_sync_state SET webhook_url = $2, webhook_subscriptions = $3::jsonb
+      `UPDATE store_sync_state SET webhook_url = $2, webhook_key = $3, webhook_subscriptions = $4::jsonb
         WHERE workflow_id = $1`,
-      [workflowId, url, JSON.stringify(subscriptions)],
+      [workflowId, subscribed.url, subscribed.key, JSON.stringify(subscribed.subscriptions)],
     );
   }
 
