@@ -50,6 +50,7 @@ import { IntegrationsModule } from './integrations/integrations.module';
 import { DomainsModule } from './domains/domains.module';
 import { ThemesModule } from './themes/themes.module';
 import { FixturesModule } from './fixtures/fixtures.module';
+import { StoreSyncModule } from './store-sync/store-sync.module';
 import { RouteIndexer } from './common/route-index';
 
 @Module({
@@ -102,6 +103,7 @@ import { RouteIndexer } from './common/route-index';
     DomainsModule,
     ThemesModule,
     FixturesModule,
+    StoreSyncModule,
   ],
   providers: [RouteIndexer],
 })

@@ -22,8 +22,9 @@ export function hasBody(req: Request): boolean {
 }
 
 /**
- * Keeps the bytes of a JSON body as `req.rawBody` (Nest's RawBodyRequest), for receivers that
- * check a signature over exactly what was sent (billing webhooks).
+ * Keeps the bytes of a JSON or form body as `req.rawBody` (Nest's RawBodyRequest), for
+ * receivers that check a signature over exactly what was sent (billing webhooks, store
+ * webhooks: WooCommerce's creation ping is a form).
  */
 function keepRawBody(req: unknown, _res: unknown, buf: Buffer): void {
   (req as { rawBody?: Buffer }).rawBody = buf;
@@ -53,7 +54,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     type: JSON_MEDIA_TYPES,
     verify: keepRawBody,
   });
-  const form = express.urlencoded({ limit: config.bodyLimit, extended: true });
+  const form = express.urlencoded({
+    limit: config.bodyLimit,
+    extended: true,
+    verify: keepRawBody,
+  });
   // Both parsers, skipped at once by requests without a body (most of them). Multipart
   // bodies are left to the action that takes them, after authentication (MultipartReader);
   // should the answer come first (401, 404...), the connection is closed instead of draining

@@ -634,6 +634,11 @@ const CUSTOM_BODIES: Record<string, CustomBody | CustomBody[]> = {
     base: () => ({ event: 'TRACKING_UPDATED', data: {} }),
     fields: { event: 'lenient', data: 'lenient' },
   },
+  'POST /public/store_webhooks/:type/:workflowId': {
+    // A store's webhook: its proof over the raw bytes decides (no such store workflow: 404).
+    base: () => ({ id: 5001, updated_at: '2024-05-01T00:00:00Z' }),
+    fields: { id: 'lenient', updated_at: 'lenient' },
+  },
   'POST /public/tracking_webhooks/:provider/:credentialsId/token': {
     // A provider's OAuth token request (RFC 6749 client credentials): the adapter judges it.
     base: () => ({ grant_type: 'client_credentials', client_id: 'walk', client_secret: 'walk' }),
@@ -780,6 +785,7 @@ const ANY_ACCEPT = [
   /^\/billing\/billing_provider\/webhook$/,
   /^\/billing\/storefront\/(webhook|return)$/,
   /^\/public\/tracking_webhooks\//,
+  /^\/public\/store_webhooks\//,
 ];
 
 /** Routes called as their callers do: without a token (the others with tenant A's). */

@@ -170,6 +170,17 @@ describe('retention sweep', () => {
       expectRow('workflow_run', 'gone', await run('running', 31));
       expectRow('workflow_run', 'kept', await run('failed', 29));
 
+      // Store webhook deliveries, by when they were handled (pending ones stay).
+      const inbox = (key: string, processed: number | null) =>
+        insert(
+          `INSERT INTO store_sync_inbox (workflow_id, dedup_key, kind, store_order_id, received_at, processed_at)
+           VALUES ($1, $2, 'order', '1', $3, $4)`,
+          [webhook, key, ago(50), processed === null ? null : ago(processed)],
+        );
+      expectRow('store_sync_inbox', 'gone', await inbox('handled-long-ago', 40));
+      expectRow('store_sync_inbox', 'kept', await inbox('handled-lately', 29));
+      expectRow('store_sync_inbox', 'kept', await inbox('waiting', null));
+
       // Exports: two real ones (file stored through FileStorage), one finished 8 days ago.
       const exported: string[] = [];
       for (let i = 0; i < 2; i++) {
@@ -338,6 +349,7 @@ describe('retention sweep', () => {
       outbox_event: 3,
       event_delivery: 3,
       workflow_run: 2,
+      store_sync_inbox: 1,
       export: 2,
       batch_job: 2,
       widget_log: 5,

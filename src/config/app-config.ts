@@ -152,6 +152,13 @@ export class AppConfig {
    * tests and sandboxes only.
    */
   readonly storeSyncAllowedHosts: string[];
+  /** Looks for due store workflow pulls on this node; undefined: on unless nodeEnv is test. */
+  readonly storeSyncEnabled: boolean | undefined;
+  readonly storeSyncIntervalSeconds: number;
+  /** Minutes between pulls of store workflows with period `immediately`. */
+  readonly storeSyncPullMinutes: number;
+  readonly storeSyncLeaseSeconds: number;
+  readonly bigcommerceApiRoot: string;
   /** Image proxy fetches at once on this node: in all, per workspace; wait for one (ms). */
   readonly imageProxyMaxFetches: number;
   readonly imageProxyMaxFetchesPerWorkspace: number;

@@ -647,6 +647,40 @@ export const CONFIG_VARIABLES = {
       'comma-separated hosts store sync (Shopify, WooCommerce, BigCommerce) may reach although they are private or loopback; only these may be reached over plain http (tests, sandboxes)',
     parse: hostList,
   },
+  storeSyncEnabled: {
+    name: 'STORE_SYNC_ENABLED',
+    default: undefined,
+    description:
+      'look for store workflows whose periodic pull is due on this node (rows claimed with SKIP LOCKED; the runs are jobs); unset means on, except with NODE_ENV=test',
+    parse: boolean,
+  },
+  storeSyncIntervalSeconds: {
+    name: 'STORE_SYNC_INTERVAL_SECONDS',
+    default: '30',
+    description: 'how often a node looks for store workflows whose pull is due',
+    parse: integer(1, 86400),
+  },
+  storeSyncPullMinutes: {
+    name: 'STORE_SYNC_PULL_MINUTES',
+    default: '15',
+    description:
+      'minutes between the safety-net pulls of a store workflow with period `immediately` (store webhooks bring changes sooner); hourly and daily ones pull at that period, manual ones on POST /workflows/execute only',
+    parse: integer(1, 1440),
+  },
+  storeSyncLeaseSeconds: {
+    name: 'STORE_SYNC_LEASE_SECONDS',
+    default: '300',
+    description:
+      'how long a store sync run holds its workflow without showing progress; a node that dies leaves it to the next run after this',
+    parse: integer(5, 86400),
+  },
+  bigcommerceApiRoot: {
+    name: 'BIGCOMMERCE_API_ROOT',
+    default: 'https://api.bigcommerce.com',
+    description:
+      "BigCommerce's API root (`{root}/stores/{hash}/v2|v3`); tests and sandboxes point it at a fake listed in STORE_SYNC_ALLOWED_HOSTS",
+    parse: urlWith(['http:', 'https:'], 'https://api.bigcommerce.com'),
+  },
   imageProxyMaxFetches: {
     name: 'IMAGE_PROXY_MAX_FETCHES',
     default: '16',

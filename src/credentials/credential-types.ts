@@ -8,6 +8,13 @@ export type ParameterKind =
   /** An http(s) URL paths are appended to: no query, fragment or user info (provider-url.ts). */
   | 'baseUrl'
   | 'host'
+  /**
+   * A Shopify shop's host (`{shop}.myshopify.com`); `host:port` only for a host of
+   * STORE_SYNC_ALLOWED_HOSTS (a sandbox or a test's fake), checked by the credentials service.
+   */
+  | 'shopDomain'
+  /** A store's http(s) address (WooCommerce); private addresses refused unless allow-listed. */
+  | 'storeUrl'
   | 'integer'
   | 'boolean'
   | 'email'
@@ -128,28 +135,54 @@ export const CREDENTIAL_TYPES = {
     secrets: ['password'],
     destination: ['host', 'port'],
   },
+  /**
+   * Store sync (src/store-sync, README "Store sync"): a workflow of the type with these
+   * credentials is run by this service. `backfillDays`: the first run's window (default 30);
+   * the push-back options sit here too, as the workflow resource has no free settings.
+   */
   shopify: {
     title: 'Shopify',
     visible: true,
     tags: ['ecommerce'],
-    parameters: { shopDomain: 'host' },
-    secrets: ['accessToken'],
+    /** A stored Admin API `accessToken`, or `clientId` + `clientSecret` exchanged for one. */
+    parameters: { shopDomain: 'shopDomain', clientId: 'string', backfillDays: 'integer' },
+    /** `webhookSecret`: the app's client secret signing webhooks (default `clientSecret`). */
+    secrets: ['accessToken', 'clientSecret', 'webhookSecret'],
     destination: ['shopDomain'],
   },
   woocommerce: {
     title: 'WooCommerce',
     visible: true,
     tags: ['ecommerce'],
-    parameters: { storeUrl: 'url', consumerKey: 'string' },
-    secrets: ['consumerSecret'],
+    parameters: {
+      storeUrl: 'storeUrl',
+      consumerKey: 'string',
+      /** Order meta key holding tracking numbers (stores without Shipment Tracking). */
+      trackingMetaKey: 'string',
+      backfillDays: 'integer',
+      /** Order notes shown (and mailed) to the customer; default private notes. */
+      customerNotes: 'boolean',
+      /** Mark the order completed once all its parcels are delivered. */
+      completeOnDelivery: 'boolean',
+    },
+    /** `webhookSecret` signs the webhooks we create; generated on the first run when unset. */
+    secrets: ['consumerSecret', 'webhookSecret'],
+    chosenSecrets: ['webhookSecret'],
     destination: ['storeUrl'],
   },
   bigcommerce: {
     title: 'BigCommerce',
     visible: true,
     tags: ['ecommerce'],
-    parameters: { storeHash: 'string' },
-    secrets: ['accessToken'],
+    parameters: {
+      storeHash: 'string',
+      backfillDays: 'integer',
+      /** Order status id set once all parcels are delivered (10: Completed); unset: none. */
+      statusIdOnDelivery: 'integer',
+    },
+    /** `hookSecret`: the header our hooks carry back; generated on the first run when unset. */
+    secrets: ['accessToken', 'hookSecret'],
+    chosenSecrets: ['hookSecret'],
     destination: ['storeHash'],
   },
   magento: {
@@ -222,6 +255,14 @@ export function parameterProblem(kind: ParameterKind, value: unknown): string | 
       return isHttpUrl(value) ? null : 'This value is not a valid URL.';
     case 'baseUrl':
       return providerBaseUrlProblem(value);
+    case 'shopDomain':
+      return /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/i.test(
+        value,
+      ) && value.length <= 253
+        ? null
+        : 'This value is not a valid shop domain.';
+    case 'storeUrl':
+      return isHttpUrl(value) ? null : 'This value is not a valid URL.';
     case 'host':
       return /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(
         value,

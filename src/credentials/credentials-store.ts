@@ -8,6 +8,7 @@ export interface StoredCredentialsRow {
   type: string;
   parameters: Record<string, unknown>;
   secrets_ciphertext: string | null;
+  rejected_at: Date | null;
 }
 
 /** A sealed value to re-seal (key rotation), by id. */
@@ -19,11 +20,39 @@ export interface SealedRow {
 /** The credentials table's SQL: rows as stored, and the key rotation's walk of sealed secrets. */
 @Injectable()
 export class CredentialsStore {
-  find(runner: SqlRunner, id: string): Promise<StoredCredentialsRow | undefined> {
+  /** The row; locked for the transaction with `lock`. */
+  find(runner: SqlRunner, id: string, lock = false): Promise<StoredCredentialsRow | undefined> {
     return queryOne<StoredCredentialsRow>(
       runner,
-      'SELECT id, team_id, type, parameters, secrets_ciphertext FROM credentials WHERE id = $1',
+      `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at FROM credentials
+        WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
       [id],
+    );
+  }
+
+  /** Marks the row refused; true when it was not already. */
+  async markRejected(runner: SqlRunner, id: string, reason: string): Promise<boolean> {
+    const rows = await query<{ id: string }>(
+      runner,
+      `UPDATE credentials SET rejected_at = now(), rejection_reason = $2
+        WHERE id = $1 AND rejected_at IS NULL RETURNING id`,
+      [id, reason],
+    );
+    return rows.length > 0;
+  }
+
+  /** New sealed secrets and their masked hints (a secret generated for the record). */
+  async replaceSecrets(
+    runner: SqlRunner,
+    id: string,
+    sealed: string | null,
+    hints: Record<string, string>,
+  ): Promise<void> {
+    await query(
+      runner,
+      `UPDATE credentials SET secrets_ciphertext = $2, secret_hints = $3::jsonb, updated_at = now()
+        WHERE id = $1`,
+      [id, sealed, JSON.stringify(hints)],
     );
   }
 

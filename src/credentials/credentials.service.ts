@@ -37,6 +37,8 @@ export interface OpenedCredentials {
   type: string;
   parameters: Record<string, unknown>;
   secrets: Record<string, string>;
+  /** When a service refused them (401/403); null while they work. */
+  rejectedAt?: Date | null;
 }
 
 /** What one credentials write carries between its steps (`ctx.state`). */
@@ -99,7 +101,7 @@ export class CredentialsService implements ResourceHooks<Credentials, Credential
         spec,
         ctx.body.parameters,
         violations,
-        (kind, value) => (kind === 'baseUrl' ? this.baseUrlRefusal(value as string | null) : null),
+        (kind, value) => this.destinationRefusal(kind, value),
       );
 
     const moved =
@@ -114,16 +116,30 @@ export class CredentialsService implements ResourceHooks<Credentials, Credential
   }
 
   /**
-   * A provider `baseUrl` naming a private address or a local name is refused when written
-   * (unless in TRACKING_PROVIDER_ALLOWED_HOSTS); names are checked again, resolved, at every
-   * call (the provider transport), where DNS may say otherwise.
+   * A provider `baseUrl` or a store's address naming a private address or a local name is
+   * refused when written (unless in TRACKING_PROVIDER_ALLOWED_HOSTS, STORE_SYNC_ALLOWED_HOSTS);
+   * names are checked again, resolved, at every call (src/common/outbound), where DNS may say
+   * otherwise. A shop domain carries a port only for an allow-listed host (a test's fake).
    */
-  private baseUrlRefusal(value: string | null): string | null {
-    if (value === null || value === '') return null;
-    const refused = literalRefusal(new URL(value).hostname, {
-      allowedHosts: this.config.trackingProviderAllowedHosts,
-    });
-    return refused ? 'This URL points to a private, loopback or link-local address.' : null;
+  private destinationRefusal(kind: string, value: unknown): string | null {
+    if (typeof value !== 'string' || value === '') return null;
+    if (kind === 'baseUrl' || kind === 'storeUrl') {
+      const allowedHosts =
+        kind === 'baseUrl'
+          ? this.config.trackingProviderAllowedHosts
+          : this.config.storeSyncAllowedHosts;
+      const refused = literalRefusal(new URL(value).hostname, { allowedHosts });
+      return refused ? 'This URL points to a private, loopback or link-local address.' : null;
+    }
+    if (kind === 'shopDomain') {
+      const [host, port] = value.toLowerCase().split(':');
+      const allowedHosts = this.config.storeSyncAllowedHosts;
+      if (port !== undefined && !allowedHosts.includes(host))
+        return 'This value is not a valid shop domain.';
+      if (literalRefusal(host, { allowedHosts }))
+        return 'This shop domain points to a private, loopback or link-local address.';
+    }
+    return null;
   }
 
   validate(_credentials: Credentials, ctx: WriteContext<CredentialsWrite>): Violation[] {
@@ -220,7 +236,39 @@ export class CredentialsService implements ResourceHooks<Credentials, Credential
       type: row.type,
       parameters: row.parameters,
       secrets: this.cipher.openSecrets(row.secrets_ciphertext),
+      rejectedAt: row.rejected_at,
     };
+  }
+
+  /**
+   * Marks credentials a service refused (HTTP 401/403) until they are written again (a PUT
+   * clears it); true when they were not marked already, so the caller tells the team once.
+   */
+  markRejected(runner: SqlRunner, id: string, reason: string): Promise<boolean> {
+    return this.store.markRejected(runner, id, reason.slice(0, 500));
+  }
+
+  /**
+   * The secret `key` of the record, made with `generate` and sealed with the others when it
+   * has none yet (a store sync's webhook secret); the row is locked meanwhile, so concurrent
+   * callers agree on one value. Null when the record is gone.
+   */
+  async ensureSecret(
+    runner: SqlRunner,
+    id: string,
+    key: string,
+    generate: () => string,
+  ): Promise<string | null> {
+    const row = await this.store.find(runner, id, true);
+    if (!row) return null;
+    const secrets = this.cipher.openSecrets(row.secrets_ciphertext);
+    if (secrets[key]) return secrets[key];
+    secrets[key] = generate();
+    const hints = Object.fromEntries(
+      Object.entries(secrets).map(([name, value]) => [name, maskSecret(value)]),
+    );
+    await this.store.replaceSecrets(runner, id, this.cipher.sealSecrets(secrets), hints);
+    return secrets[key];
   }
 }
 

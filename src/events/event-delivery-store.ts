@@ -8,6 +8,8 @@ export interface ClaimedDelivery {
   workspace_id: string;
   workflow_id: string | null;
   email_notification_id: string | null;
+  /** A delivery target's name (delivery-targets.ts); null: a webhook or an e-mail. */
+  target: string | null;
   attempts: number;
 }
 
@@ -38,6 +40,25 @@ export class EventDeliveryStore {
         delivery.workspaceId,
         delivery.workflowId,
         delivery.held ? 'held' : 'pending',
+        delivery.dueAt,
+      ],
+    );
+  }
+
+  /** A delivery of a target besides webhooks and e-mails (delivery-targets.ts), due now. */
+  async addTargeted(
+    runner: SqlRunner,
+    delivery: NewDelivery & { workflowId: string; target: string },
+  ): Promise<void> {
+    await query(
+      runner,
+      `INSERT INTO event_delivery (outbox_event_id, workspace_id, workflow_id, target, status, next_attempt_at)
+       VALUES ($1, $2, $3, $4, 'pending', $5) ON CONFLICT DO NOTHING`,
+      [
+        delivery.eventId,
+        delivery.workspaceId,
+        delivery.workflowId,
+        delivery.target,
         delivery.dueAt,
       ],
     );
@@ -77,7 +98,8 @@ export class EventDeliveryStore {
           FOR UPDATE SKIP LOCKED)
        UPDATE event_delivery d SET status = 'sending', next_attempt_at = $3, attempts = d.attempts + 1
          FROM due WHERE d.id = due.id
-       RETURNING d.id, d.outbox_event_id, d.workspace_id, d.workflow_id, d.email_notification_id, d.attempts`,
+       RETURNING d.id, d.outbox_event_id, d.workspace_id, d.workflow_id, d.email_notification_id,
+                 d.target, d.attempts`,
       [now, limit, leaseUntil, workflowIds],
     );
   }

@@ -10,6 +10,8 @@ import { WebhookDelivery, type WebhookOutcome } from '../webhooks/webhook-delive
 import { WorkflowStore } from '../workflows/workflow-store';
 import { DeliveryFailureNotice } from './delivery-failure-notice';
 import { PermanentDeliveryError } from './delivery-error';
+import { EventDeliveryTargets } from './delivery-targets';
+import { attemptTargetGroup, groupByTarget } from './targeted-attempts';
 import { EventDeliveryStore, type ClaimedDelivery } from './event-delivery-store';
 import { EventDispatch } from './event-dispatch';
 import { OutboxStore } from './outbox-store';
@@ -75,6 +77,7 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
     private readonly deliveries: EventDeliveryStore,
     private readonly workflows: WorkflowStore,
     private readonly failures: DeliveryFailureNotice,
+    private readonly targets: EventDeliveryTargets,
   ) {}
 
   get enabled(): boolean {
@@ -148,12 +151,14 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
    * every other one alone, CONCURRENCY at a time.
    */
   private async attemptAll(
-    claimed: ClaimedDelivery[],
+    all: ClaimedDelivery[],
   ): Promise<Array<{ ok: boolean; runId: string | null }>> {
+    const claimed = all.filter((d) => d.target === null);
+    const results: Array<{ ok: boolean; runId: string | null }> = [];
+    const targeted = this.attemptTargeted(all.filter((d) => d.target !== null));
     const workflowIds = [...new Set(claimed.map((d) => d.workflow_id).filter((id) => id !== null))];
     const concurrencyOf = await this.workflows.referenceConcurrency(this.dataSource, workflowIds);
     const single = claimed.filter((d) => !d.workflow_id || !concurrencyOf.has(d.workflow_id));
-    const results: Array<{ ok: boolean; runId: string | null }> = [];
     for (let i = 0; i < single.length; i += CONCURRENCY) {
       const batch = await Promise.all(single.slice(i, i + CONCURRENCY).map((d) => this.attempt(d)));
       results.push(...batch);
@@ -171,6 +176,36 @@ export class EventDelivery implements OnApplicationBootstrap, OnModuleDestroy {
           for (const [j, outcome] of done.entries()) {
             results.push(...chunks[i + j].map(() => ({ ok: outcome.ok, runId: outcome.runId })));
           }
+        }
+      }),
+    );
+    results.push(...(await targeted));
+    return results;
+  }
+
+  /**
+   * Deliveries of the other targets (delivery-targets.ts): each workflow's in event order, one
+   * at a time, the workflows side by side; recorded like any delivery (retries, give-up).
+   */
+  private async attemptTargeted(
+    claimed: ClaimedDelivery[],
+  ): Promise<Array<{ ok: boolean; runId: string | null }>> {
+    const results: Array<{ ok: boolean; runId: string | null }> = [];
+    await Promise.all(
+      groupByTarget(claimed).map(async (deliveries) => {
+        const now = this.clock.now();
+        const outcomes = await attemptTargetGroup(
+          this.targets,
+          deliveries,
+          await this.outbox.findAll(
+            this.dataSource,
+            deliveries.map((d) => d.outbox_event_id),
+          ),
+          now,
+        );
+        for (const [i, delivery] of deliveries.entries()) {
+          await this.record(delivery, outcomes[i], now);
+          results.push({ ok: outcomes[i].ok, runId: null });
         }
       }),
     );

@@ -8,6 +8,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 import { WorkflowStoresModule } from '../workflows/workflow-stores.module';
 import { WorkspacesModule } from '../workspaces/workspaces.module';
 import { DeliveryFailureNotice } from './delivery-failure-notice';
+import { EventDeliveryTargets } from './delivery-targets';
 import { EventDelivery } from './event-delivery';
 import { EventDeliveryStore } from './event-delivery-store';
 import { EventDispatch } from './event-dispatch';
@@ -35,6 +36,7 @@ import { ignoredWebhookRule } from './ignored-webhook.rule';
     DeliveryFailureNotice,
     OutboxStore,
     EventDeliveryStore,
+    EventDeliveryTargets,
     { provide: RETENTION_RULES, useValue: OUTBOX_RETENTION },
     { provide: WRITE_TRANSACTION_OPENED, useValue: ignoredWebhookRule },
   ],

@@ -20,7 +20,7 @@ export class WorkflowActionsController {
     path: '/workflows/execute',
     summary: 'Runs the caller\u2019s executable workflows now.',
     description:
-      'Attempts at once the deliveries that the enabled webhook workflows of `workspace` (or of every workspace the caller may write) hold, wait for or retry later. Answers `{workflows, runs}` (IRIs).',
+      'Attempts at once the deliveries that the enabled webhook and store workflows of `workspace` (or of every workspace the caller may write) hold, wait for or retry later, and queues a pull for store workflows run here. Answers `{workflows, runs}` (IRIs).',
     input: ExecuteWorkflowsInput,
     output: { json: WorkflowExecution },
     access: 'workspace:write',

@@ -54,6 +54,16 @@ export function applyNestedDefaults(workflow: Workflow): void {
   if (workflowType(workflow.type)?.tags.includes('incoming')) workflow.period = 'immediately';
 }
 
+/**
+ * A workflow its type's executor runs here (a store with credentials of its type) is neither
+ * passive nor remote; one it does not run keeps the type's facts (applyWriteDefaults).
+ */
+export function applyExecution(workflow: Workflow, runsHere: boolean): void {
+  if (!runsHere) return;
+  workflow.passive = false;
+  workflow.remote = false;
+}
+
 /** At most MAX_NOTIFICATION_EMAILS addresses, each a valid e-mail address. */
 export function notificationEmailViolations(emails: readonly string[]): Violation[] {
   const out: Violation[] = [];

@@ -9,6 +9,7 @@ import {
 import { ExactFilter, OrderFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
 import { Workspace } from '../workspaces/workspace.entity';
+import { WorkflowRunCounts } from './workflow-run-counts';
 import { Workflow } from './workflow.entity';
 
 /** `running` while an attempt is under way, then `success` or `failed`. */
@@ -17,8 +18,9 @@ export type WorkflowRunStatus = (typeof WORKFLOW_RUN_STATUSES)[number];
 
 /**
  * One run of a workflow: for webhooks, one delivery attempt of one event (its id, the attempt
- * number, the HTTP status answered, how long it took, a log of the request and the answer).
- * Written by the event delivery worker; read-only through the API.
+ * number, the HTTP status answered, how long it took, a log of the request and the answer),
+ * written by the event delivery worker; for store workflows, one import (src/store-sync) with
+ * its `counts` and its `errors`, one line per store record. Read-only through the API.
  */
 @ApiResource({
   path: '/workflow_runs',
@@ -84,9 +86,22 @@ export class WorkflowRun {
   @Column('text', { nullable: true })
   log: string | null;
 
-  @ApiProperty({ nullable: true })
+  @ApiProperty({
+    nullable: true,
+    description: 'Why it failed; for store sync runs one line per store record: `[id] reason`.',
+  })
   @Column('text', { nullable: true })
   errors: string | null;
+
+  @ApiProperty({
+    type: 'object',
+    of: () => WorkflowRunCounts,
+    nullable: true,
+    csv: false,
+    description: 'What a store sync run did (null for webhook deliveries).',
+  })
+  @Column('jsonb', { nullable: true })
+  counts: WorkflowRunCounts | null;
 
   @ApiProperty()
   @Column('timestamptz')

@@ -24,6 +24,20 @@ export interface DeliveredWorkflow {
   password: string | null;
 }
 
+/** A store workflow as its runs read it (src/store-sync). */
+export interface StoreRunWorkflow {
+  id: string;
+  type: string;
+  workspace_id: string;
+  title: string | null;
+  enabled: boolean;
+  passive: boolean;
+  period: string;
+  credentials_id: string | null;
+  first_time_setup_passed: boolean;
+  notification_emails: string[];
+}
+
 /** Who hears of a webhook delivery given up. */
 export interface WorkflowFailureNotice {
   title: string | null;
@@ -129,17 +143,33 @@ export class WorkflowStore {
       : null;
   }
 
-  /** The enabled workflows with an executor (not passive) of these workspaces, oldest first. */
-  async executable(runner: SqlRunner, workspaceIds: readonly string[]): Promise<string[]> {
-    if (workspaceIds.length === 0) return [];
-    const rows = await query<{ id: string }>(
+  /**
+   * The enabled workflows with an executor (not passive) of these workspaces, oldest first,
+   * with their type.
+   */
+  executable(
+    runner: SqlRunner,
+    workspaceIds: readonly string[],
+  ): Promise<Array<{ id: string; type: string }>> {
+    if (workspaceIds.length === 0) return Promise.resolve([]);
+    return query<{ id: string; type: string }>(
       runner,
-      `SELECT id FROM workflow
+      `SELECT id, type FROM workflow
         WHERE workspace_id = ANY($1::uuid[]) AND enabled AND NOT passive
         ORDER BY created_at, id`,
       [workspaceIds],
     );
-    return rows.map((r) => r.id);
+  }
+
+  /** What a store sync run needs of its workflow; undefined when it is gone. */
+  storeRun(runner: SqlRunner, id: string): Promise<StoreRunWorkflow | undefined> {
+    return queryOne<StoreRunWorkflow>(
+      runner,
+      `SELECT id, type, workspace_id, title, enabled, passive, period, credentials_id,
+              first_time_setup_passed, notification_emails
+         FROM workflow WHERE id = $1`,
+      [id],
+    );
   }
 
   async suggest(

@@ -23,10 +23,12 @@ export interface WorkflowTypeSpec {
 }
 
 /**
- * The workflow types. `webhook` is the executable one: every event of its workspace is POSTed,
- * signed, to the URL of its `webhook` credentials. The store and fulfilment types record
- * integrations run by the external system (shipments and items point at them through
- * externalSourceIntegration / fulfillmentIntegration); `api` is any other system writing
+ * The workflow types. `webhook` is executable: every event of its workspace is POSTed, signed,
+ * to the URL of its `webhook` credentials. The store and fulfilment types record integrations
+ * run by the external system (shipments and items point at them through
+ * externalSourceIntegration / fulfillmentIntegration): passive and remote as listed here;
+ * `shopify`, `woocommerce` and `bigcommerce` with credentials of their type are run by the
+ * store sync instead (its WorkflowExecutor says so). `api` is any other system writing
  * through this API.
  */
 export const WORKFLOW_TYPES = {
@@ -115,11 +117,15 @@ const REFERENCE_NAMES = Object.entries(WORKFLOW_TYPES)
 export type WorkflowType = keyof typeof WORKFLOW_TYPES;
 export const WORKFLOW_TYPE_NAMES: string[] = [...Object.keys(WORKFLOW_TYPES), ...REFERENCE_NAMES];
 
+/** The type's own name for a reference name (`integration-shopify` -> `shopify`). */
+export function canonicalWorkflowType(type: string): string {
+  return typeof type === 'string' && REFERENCE_NAMES.includes(type)
+    ? type.slice(INTEGRATION_PREFIX.length)
+    : type;
+}
+
 export function workflowType(type: string): WorkflowTypeSpec | undefined {
-  const name =
-    typeof type === 'string' && REFERENCE_NAMES.includes(type)
-      ? type.slice(INTEGRATION_PREFIX.length)
-      : type;
+  const name = canonicalWorkflowType(type);
   return Object.prototype.hasOwnProperty.call(WORKFLOW_TYPES, name)
     ? (WORKFLOW_TYPES as Record<string, WorkflowTypeSpec>)[name]
     : undefined;

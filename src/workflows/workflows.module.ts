@@ -15,6 +15,7 @@ import { WorkflowActions } from './workflow-actions';
 import { WorkflowActionsController } from './workflow-actions.controller';
 import { WorkflowCredentialsUse } from './workflow-credentials-use';
 import { WorkflowDependents } from './workflow-dependents';
+import { WorkflowExecutors } from './workflow-executors';
 import { WorkflowRun } from './workflow-run.entity';
 import { WorkflowStoresModule } from './workflow-stores.module';
 import { Workflow } from './workflow.entity';
@@ -44,6 +45,7 @@ export class WorkflowRunsController extends ResourceController(WorkflowRun) {}
     WorkflowActions,
     IntegrationData,
     WorkflowDependents,
+    WorkflowExecutors,
     // Credentials a workflow uses cannot be deleted.
     { provide: CREDENTIALS_USES, useClass: WorkflowCredentialsUse },
   ],

@@ -11,6 +11,7 @@ import type { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store'
 import type { Workspace } from '../workspaces/workspace.entity';
 import type { IntegrationData } from './integration-data';
 import type { WorkflowDependents } from './workflow-dependents';
+import type { WorkflowExecutor, WorkflowExecutors, WrittenWorkflow } from './workflow-executors';
 import { MAX_NESTING, applyNestedDefaults } from './workflow-rules';
 import type { WorkflowStore } from './workflow-store';
 import { Workflow } from './workflow.entity';
@@ -167,6 +168,18 @@ function setup() {
       void moved.push({ workflowId, workspaceId }),
     removeNotes: async (_ctx: WriteContext, id: string) => void notesRemoved.push(id),
   };
+  // A store executor as the store sync provides it: runs a type with credentials of the type.
+  const written: WrittenWorkflow[] = [];
+  const executor: WorkflowExecutor = {
+    types: ['shopify', 'woocommerce'],
+    runs: (type, credentialsType) => credentialsType === type,
+    written: async (_em, workflow) => void written.push(workflow),
+    execute: async () => [],
+  };
+  const executors = {
+    forType: (type: string) =>
+      executor.types.includes(type.replace(/^integration-/, '')) ? executor : undefined,
+  };
   const service = new WorkflowsService(
     { get: () => ({}) } as unknown as ResourceRegistry,
     writer as unknown as ResourceWriter,
@@ -176,6 +189,7 @@ function setup() {
     store as unknown as WorkflowStore,
     workspaces as unknown as WorkspaceLookupStore,
     dependents as unknown as WorkflowDependents,
+    executors as unknown as WorkflowExecutors,
   );
 
   /** begin, prepare and validate, as the pipeline runs them for a POST or PUT. */
@@ -200,6 +214,7 @@ function setup() {
     removed,
     notesRemoved,
     moved,
+    written,
     write,
   };
 }
@@ -227,6 +242,35 @@ describe('WorkflowsService', () => {
         firstTimeSetupRequired: true,
         concurrency: '1',
       });
+    });
+
+    it('runs a store type here with credentials of its type, and tells its executor', async () => {
+      const { write, service, credentials, written } = setup();
+      credentials.add('shop-creds', TEAM, 'shopify', { shopDomain: 'a.myshopify.com' });
+      credentials.add('hook-creds', TEAM, 'webhook');
+      const run = inWs({ type: 'integration-shopify', period: 'hourly', id: 'wf-1' });
+      run.credentials = { id: 'shop-creds' } as Workflow['credentials'];
+      const { violations, ctx } = await write(run);
+      expect(violations).toEqual([]);
+      expect(run).toMatchObject({ passive: false, remote: false, integrationType: 'ecommerce' });
+      await service.afterWrite(run, ctx);
+      expect(written).toEqual([
+        expect.objectContaining({
+          id: 'wf-1',
+          type: 'shopify',
+          workspaceId: WS,
+          credentialsId: 'shop-creds',
+          runsHere: true,
+        }),
+      ]);
+      // Without credentials, or with others (refused by validate anyway): remote, untouched.
+      const remote = inWs({ type: 'shopify' });
+      await write(remote);
+      expect(remote).toMatchObject({ passive: true, remote: true });
+      const wrong = inWs({ type: 'shopify' });
+      wrong.credentials = { id: 'hook-creds' } as Workflow['credentials'];
+      expect(paths((await write(wrong)).violations)).toEqual(['credentials']);
+      expect(wrong).toMatchObject({ passive: true, remote: true });
     });
 
     it('takes the reference names of store types (integration-woocommerce)', async () => {

@@ -9,8 +9,10 @@ import { WebhookSender } from '../webhooks/webhook-sender';
 import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
 import { IntegrationData, deleteDataRequested } from './integration-data';
 import { WorkflowDependents } from './workflow-dependents';
+import { WorkflowExecutors } from './workflow-executors';
 import {
   MAX_NESTING,
+  applyExecution,
   applyNestedDefaults,
   applyWriteDefaults,
   credentialsViolations,
@@ -19,7 +21,7 @@ import {
   webhookViolations,
 } from './workflow-rules';
 import { WorkflowStore } from './workflow-store';
-import { workflowType } from './workflow-types';
+import { canonicalWorkflowType, workflowType } from './workflow-types';
 import { Workflow } from './workflow.entity';
 
 /** What one workflow write carries between its steps (`ctx.state`). */
@@ -54,6 +56,7 @@ export class WorkflowsService implements ResourceHooks<Workflow, WorkflowWrite> 
     private readonly workflows: WorkflowStore,
     private readonly workspaces: WorkspaceLookupStore,
     private readonly dependents: WorkflowDependents,
+    private readonly executors: WorkflowExecutors,
   ) {}
 
   begin(workflow: Workflow, ctx: WriteContext<undefined>): Promise<WorkflowWrite> {
@@ -96,6 +99,22 @@ export class WorkflowsService implements ResourceHooks<Workflow, WorkflowWrite> 
         workflow.integration = { id } as Workflow;
       }
     }
+    await this.decideExecution(workflow, ctx);
+  }
+
+  /**
+   * A type with an executor (store sync) is run here, neither passive nor remote, when its
+   * executor says so for the workflow's credentials; otherwise the type's own facts stand.
+   */
+  private async decideExecution(workflow: Workflow, ctx: WriteContext<WorkflowWrite>) {
+    const executor = this.executors.forType(workflow.type);
+    if (!executor) return;
+    const credentialsId = workflow.credentials?.id ?? null;
+    const opened = credentialsId ? await this.credentials.open(ctx.em, credentialsId) : null;
+    applyExecution(
+      workflow,
+      executor.runs(canonicalWorkflowType(workflow.type), opened?.type ?? null),
+    );
   }
 
   async validate(workflow: Workflow, ctx: WriteContext<WorkflowWrite>): Promise<Violation[]> {
@@ -124,12 +143,28 @@ export class WorkflowsService implements ResourceHooks<Workflow, WorkflowWrite> 
     return out;
   }
 
-  /** A workflow moved to another workspace takes what belongs to it along. */
+  /**
+   * A workflow moved to another workspace takes what belongs to it along; its executor (if
+   * any) learns what was written.
+   */
   async afterWrite(workflow: Workflow, ctx: WriteContext<WorkflowWrite>): Promise<void> {
     const to = workflow.workspace?.id;
     const from = ctx.state.previousWorkspace;
-    if (ctx.operation !== 'put' || !to || from === null || from === to) return;
-    await this.dependents.move(ctx.em, workflow.id, to);
+    if (ctx.operation === 'put' && to && from !== null && from !== to)
+      await this.dependents.move(ctx.em, workflow.id, to);
+    const executor = this.executors.forType(workflow.type);
+    const workspaceId = await this.workspaceOf(workflow, ctx);
+    if (executor && workspaceId)
+      await executor.written(ctx.em, {
+        id: workflow.id,
+        type: canonicalWorkflowType(workflow.type),
+        workspaceId,
+        enabled: workflow.enabled,
+        period: workflow.period,
+        firstTimeSetupPassed: workflow.firstTimeSetupPassed,
+        credentialsId: workflow.credentials?.id ?? null,
+        runsHere: !workflow.passive,
+      });
   }
 
   /**

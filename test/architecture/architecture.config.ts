@@ -32,6 +32,10 @@ export const ARCHITECTURE: OwnershipConfig = {
     maintained_count: 'hydra',
     prediction_contribution: 'predictions',
     delivery_stat: 'predictions',
+    store_sync_state: 'store-sync',
+    store_sync_record: 'store-sync',
+    store_sync_inbox: 'store-sync',
+    store_sync_push: 'store-sync',
     carrier_performance_stat: 'predictions',
   },
   exceptions: {

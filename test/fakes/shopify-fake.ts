@@ -158,7 +158,11 @@ export interface ShopifyFakeOptions {
   clientSecret?: string;
   /** Lifetime of client-credentials tokens; default 24 h (less one second). */
   tokenLifetimeSeconds?: number;
-  shopDomain?: string;
+  /**
+   * The shop's domain in webhooks and the `shop` query; a function gets the fake's own
+   * `127.0.0.1:{port}`, for a service that calls the shop at its domain (an allow-listed host).
+   */
+  shopDomain?: string | ((host: string) => string);
   /** Epoch ms; the bucket and `updatedAt` of changes follow it. Default Date.now. */
   now?: () => number;
   /** Requested cost above which a query is refused; default Shopify's 1 000. */
@@ -227,7 +231,10 @@ export interface ShopifyFake {
 export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promise<ShopifyFake> {
   const server = await startFakeProviderServer();
   const now = options.now ?? Date.now;
-  const shopDomain = options.shopDomain ?? 'fake-shop.myshopify.com';
+  const shopDomain =
+    typeof options.shopDomain === 'function'
+      ? options.shopDomain(new URL(server.baseUrl).host)
+      : (options.shopDomain ?? 'fake-shop.myshopify.com');
   let accessToken = options.accessToken ?? `shpat_${randomBytes(16).toString('hex')}`;
   const clientId = options.clientId ?? randomBytes(16).toString('hex');
   const clientSecret = options.clientSecret ?? `shpss_${randomBytes(16).toString('hex')}`;

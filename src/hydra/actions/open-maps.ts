@@ -13,6 +13,7 @@ export const OPEN_MAPS: Readonly<Record<string, string>> = {
   'CustomThemeOutput.variables': 'CSS custom properties derived from the page builder -> values',
   'GeneratedThemeOutput.builder': 'a tracking page builder, as TrackingPage.builder takes it',
   TrackingPushPayload: 'a tracking provider’s own push payload, read as the raw bytes it signs',
+  StoreWebhookPayload: 'a store’s own webhook payload, read as the raw bytes it signs',
   HydraEntrypoint: 'one collection IRI per resource, named after it (hydra Entrypoint)',
   'JsonLdContextDocument.@context': 'a JSON-LD context: terms -> vocabulary IRIs',
   'HydraApiDocumentation.@context': 'a JSON-LD context: terms -> vocabulary IRIs',

@@ -1,0 +1,312 @@
+/**
+ * Store sync import (issue 24): a Shopify store's orders (1-3 fulfillments each) backfilled by
+ * the real run (StoreSyncRunner: pages sized from the query cost, next page read while one is
+ * imported, every order through the resources' write pipeline with its rules, tracking on
+ * create and outbox events) from the Shopify fake in a process of its own
+ * (bench/servers/shopify-fake-server.ts).
+ *
+ * - `--bucket standard|scaled`: against the shop's cost bucket (Standard: 100 points/s, 1 000
+ *   points; `scaled`: 10 x both). Reports the run's time against the least the bucket allows
+ *   for the points the fake charged: (charged - bucket size) / restore rate. Goal >= 0.8.
+ * - `--bucket none`: no bucket. Reports orders/s against a bare script writing the same rows
+ *   (order, order items, shipments, shipment items, order links) for the same store orders in
+ *   one transaction per order on one connection, no pipeline. Goal >= 0.5.
+ *
+ *   node -r ts-node/register/transpile-only bench/store-sync-import.bench.ts \
+ *     [--orders 10000] [--bucket none|standard|scaled] [--concurrency N]
+ *
+ * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/bench_store_sync (created and
+ * migrated when missing); every run imports into a workspace of its own. Plan limits are off
+ * (BILLING_ENFORCE_ENTITLEMENTS=false): the team has no subscription.
+ */
+import { randomBytes } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import type { INestApplicationContext } from '@nestjs/common';
+import { Client } from 'pg';
+import { PrincipalLoader } from '../src/access/principal-loader';
+import { AppModule } from '../src/app.module';
+import { createDataSource } from '../src/database/data-source';
+import { runMigrationsLocked } from '../src/database/migration-runner';
+import { ResourceRegistry } from '../src/hydra/metadata/resource-registry';
+import { ResourceWriter } from '../src/hydra/write/resource-writer';
+import { mapStoreOrder } from '../src/store-sync/rules/order-mapping';
+import type { StoreOrder } from '../src/store-sync/store-platform';
+import { connectStore } from '../src/store-sync/store-platforms';
+import { StoreSyncRunner } from '../src/store-sync/sync/store-sync-runner';
+import { Workflow } from '../src/workflows/workflow.entity';
+import { WorkflowsService } from '../src/workflows/workflows.service';
+import { ensureDatabase, machineLoad, startScript } from './lib/bench-setup';
+
+const { values } = parseArgs({
+  options: {
+    orders: { type: 'string', default: '10000' },
+    bucket: { type: 'string', default: 'none' },
+  },
+});
+const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_store_sync';
+const ORDERS = Number(values.orders);
+const BUCKET = values.bucket!;
+
+interface Tenant {
+  userId: string;
+  teamId: string;
+  workspaceId: string;
+}
+
+async function tenant(client: Client): Promise<Tenant> {
+  const email = `bench-${randomBytes(6).toString('hex')}@example.test`;
+  const user = await client.query(
+    `INSERT INTO "user" (email, email_verified) VALUES ($1, true) RETURNING id`,
+    [email],
+  );
+  const team = await client.query(`INSERT INTO team (name) VALUES ($1) RETURNING id`, [email]);
+  await client.query(
+    `INSERT INTO team_member (team_id, member_id, role) VALUES ($1, $2, 'owner')`,
+    [team.rows[0].id, user.rows[0].id],
+  );
+  const workspace = await client.query(
+    `INSERT INTO workspace (team_id, title) VALUES ($1, 'Bench store') RETURNING id`,
+    [team.rows[0].id],
+  );
+  return { userId: user.rows[0].id, teamId: team.rows[0].id, workspaceId: workspace.rows[0].id };
+}
+
+/** The import through the service: a Shopify workflow created as POST /workflows would, run. */
+async function serviceImport(ctx: INestApplicationContext, t: Tenant, shop: Shop) {
+  const principal = (await ctx.get(PrincipalLoader).forUser(t.userId))!;
+  const id = await ctx.get(ResourceWriter).create(
+    ctx.get(ResourceRegistry).get(Workflow),
+    {
+      title: 'Bench shop',
+      type: 'shopify',
+      workspace: `/workspaces/${t.workspaceId}`,
+      period: 'manual',
+      firstTimeSetupPassed: true,
+      credentials: {
+        type: 'shopify',
+        parameters: { shopDomain: shop.shopDomain },
+        secrets: { accessToken: shop.accessToken, webhookSecret: shop.clientSecret },
+      },
+    },
+    principal,
+    ctx.get(WorkflowsService),
+  );
+  const started = process.hrtime.bigint();
+  const result = await ctx.get(StoreSyncRunner).run(id, 'execute');
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return { id, result, seconds };
+}
+
+interface Shop {
+  shopDomain: string;
+  accessToken: string;
+  clientSecret: string;
+  orders: number;
+  parcels: number;
+}
+
+/** Every order of the shop, read with the client (untimed): the bare script's input. */
+async function readAll(shop: Shop): Promise<StoreOrder[]> {
+  const client = connectStore(
+    {
+      platform: 'shopify',
+      shopDomain: shop.shopDomain,
+      baseUrl: `http://${shop.shopDomain}`,
+      auth: { accessToken: shop.accessToken },
+    },
+    { allowedHosts: ['127.0.0.1'], timeoutMs: 60_000 },
+  );
+  const orders: StoreOrder[] = [];
+  let page = null;
+  const since = new Date(Date.now() - 30 * 86_400_000);
+  do {
+    const answer = await client.listChangedOrders({ since, page });
+    orders.push(...answer.orders);
+    page = answer.next;
+  } while (page);
+  client.close();
+  return orders;
+}
+
+/** The same rows written the shortest way: one transaction per order, one connection. */
+async function bareImport(client: Client, t: Tenant, orders: readonly StoreOrder[]) {
+  const started = process.hrtime.bigint();
+  for (const store of orders) {
+    const { order, items, shipments } = mapStoreOrder(store);
+    await client.query('BEGIN');
+    const o = await client.query(
+      `INSERT INTO "order" (workspace_id, order_number, external_source_integration,
+         external_source_sync_id, subtotal, total, currency, email, phone_number,
+         shipping_address_city, shipping_address_country_iso2, shipping_address_postcode,
+         shipping_address_address_line1, shipping_address_first_name, shipping_address_last_name)
+       VALUES ($1, $2, 'bench', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14) RETURNING id`,
+      [
+        t.workspaceId,
+        `${order.orderNumber}-${t.workspaceId.slice(0, 8)}`,
+        order.externalSourceSyncId,
+        order.subtotal,
+        order.total,
+        order.currency ?? 'USD',
+        order.email,
+        order.phoneNumber,
+        order.shippingAddress.city,
+        order.shippingAddress.countryIso2,
+        order.shippingAddress.postcode,
+        order.shippingAddress.addressLine1,
+        order.shippingAddress.firstName,
+        order.shippingAddress.lastName,
+      ],
+    );
+    const orderId = o.rows[0].id as string;
+    const itemIds = new Map<string, string>();
+    for (const item of items) {
+      const r = await client.query(
+        `INSERT INTO order_item (workspace_id, order_id, product_name, product_sku, product_options,
+           qty, price, external_product_id, external_source_sync_id, image_url)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id`,
+        [
+          t.workspaceId,
+          orderId,
+          item.productName,
+          item.productSku,
+          JSON.stringify(item.productOptions),
+          item.qty,
+          item.price,
+          item.externalProductId,
+          item.externalSourceSyncId,
+          item.imageUrl,
+        ],
+      );
+      itemIds.set(item.externalSourceSyncId, r.rows[0].id);
+    }
+    for (const shipment of shipments) {
+      const s = await client.query(
+        `INSERT INTO shipment (workspace_id, tracking_number, origin_carrier, email, phone_number,
+           order_numbers, external_source_sync_id, address_city, address_country_iso2,
+           address_postcode, address_address_line1, address_first_name, address_last_name)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) RETURNING id`,
+        [
+          t.workspaceId,
+          shipment.trackingNumber,
+          shipment.originCarrier ?? 'tm-test',
+          shipment.email,
+          shipment.phoneNumber,
+          shipment.orderNumbers,
+          shipment.externalSourceSyncId,
+          shipment.address.city,
+          shipment.address.countryIso2,
+          shipment.address.postcode,
+          shipment.address.addressLine1,
+          shipment.address.firstName,
+          shipment.address.lastName,
+        ],
+      );
+      const shipmentId = s.rows[0].id as string;
+      await client.query('INSERT INTO shipment_order (shipment_id, order_id) VALUES ($1, $2)', [
+        shipmentId,
+        orderId,
+      ]);
+      for (const item of shipment.items)
+        await client.query(
+          `INSERT INTO shipment_item (workspace_id, shipment_id, order_item_id, qty)
+           VALUES ($1, $2, $3, $4)`,
+          [t.workspaceId, shipmentId, itemIds.get(item.orderItemSyncId), item.qty],
+        );
+    }
+    await client.query('COMMIT');
+  }
+  return Number(process.hrtime.bigint() - started) / 1e9;
+}
+
+async function main(): Promise<void> {
+  await ensureDatabase(DB_URL);
+  const db = await createDataSource(DB_URL).initialize();
+  await runMigrationsLocked(db);
+  await db.destroy();
+  const fake = await startScript('bench/servers/shopify-fake-server.ts', {
+    ORDERS: String(ORDERS),
+    BUCKET,
+  });
+  const fakeUrl = `http://127.0.0.1:${fake.port}`;
+  const shop = (await (await fetch(`${fakeUrl}/__bench/shop`)).json()) as Shop;
+  Object.assign(process.env, {
+    DATABASE_URL: DB_URL,
+    NODE_ENV: 'production',
+    LOG_LEVEL: 'warn',
+    CREDENTIALS_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
+    STORE_SYNC_ALLOWED_HOSTS: '127.0.0.1',
+    PUBLIC_URL: 'http://127.0.0.1:9',
+    JOB_WORKERS_ENABLED: 'false',
+    STORE_SYNC_ENABLED: 'false',
+    EVENT_DELIVERY_ENABLED: 'false',
+    TRACKING_REFRESH_ENABLED: 'false',
+    RETENTION_ENABLED: 'false',
+    BILLING_ENFORCE_ENTITLEMENTS: 'false',
+  });
+  const client = new Client({ connectionString: DB_URL });
+  await client.connect();
+  const ctx = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
+  try {
+    console.error(
+      `importing ${shop.orders} orders (${shop.parcels} fulfillments), bucket ${BUCKET}...`,
+    );
+    const load = machineLoad();
+    const t = await tenant(client);
+    const run = await serviceImport(ctx, t, shop);
+    const [row] = (
+      await client.query('SELECT status, counts, errors FROM workflow_run WHERE id = $1', [
+        run.result.runId,
+      ])
+    ).rows;
+    const counts = row.counts as Record<string, number>;
+    const report: Record<string, unknown> = {
+      orders: shop.orders,
+      fulfillments: shop.parcels,
+      bucket: BUCKET,
+      status: row.status,
+      ordersCreated: counts.ordersCreated,
+      shipmentsCreated: counts.shipmentsCreated,
+      seconds: +run.seconds.toFixed(1),
+      ordersPerSecond: +(shop.orders / run.seconds).toFixed(1),
+      load,
+    };
+    if (row.status !== 'success' || counts.ordersCreated !== shop.orders)
+      throw new Error(`the run did not import everything: ${JSON.stringify(row)}`);
+    if (BUCKET === 'none') {
+      const orders = await readAll(shop);
+      const bare = await bareImport(client, await tenant(client), orders);
+      report.bareSeconds = +bare.toFixed(1);
+      report.bareOrdersPerSecond = +(orders.length / bare).toFixed(1);
+      report.ratio = +(bare / run.seconds).toFixed(2);
+      report.goal = 0.5;
+    } else {
+      const costs = (await (await fetch(`${fakeUrl}/__bench/costs`)).json()) as {
+        queries: number;
+        throttled: number;
+        actual: number;
+        bucket: { maximumAvailable: number; restoreRate: number };
+      };
+      const least =
+        Math.max(0, costs.actual - costs.bucket.maximumAvailable) / costs.bucket.restoreRate;
+      Object.assign(report, {
+        queries: costs.queries,
+        throttledAnswers: costs.throttled,
+        pointsCharged: costs.actual,
+        leastSeconds: +least.toFixed(1),
+        ratio: +(least / run.seconds).toFixed(2),
+        goal: 0.8,
+      });
+    }
+    console.log(JSON.stringify(report, null, 2));
+  } finally {
+    await ctx.close();
+    await client.end();
+    fake.child.kill('SIGTERM');
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,370 @@
+import { Injectable } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { Principal } from '../../access/principal';
+import { BATCH_ENTITIES } from '../../batches/batch-entities';
+import { HydraApi } from '../../hydra/controller/hydra-api';
+import type { ResourceHooks } from '../../hydra/core/resource-hooks';
+import type { ResourceMeta } from '../../hydra/core/resource-meta';
+import { QueryParams } from '../../hydra/core/query-params';
+import { rowError } from '../../imports/imports.service';
+import { ShipmentItem } from '../../shipment-items/shipment-item.entity';
+import { planOrderImport, type ImportPlan } from '../rules/import-plan';
+import { mapStoreOrder, type ImportProblem } from '../rules/order-mapping';
+import { plannedOutcome, type OrderImportOutcome } from '../rules/run-report';
+import type { StoreOrder, StorePlatformType } from '../store-platform';
+import { StoreSyncRecordStore, type RecordLink } from '../sync/store-sync-record-store';
+import { itemBody, orderBody, REDACTED_ADDRESS, shipmentBody } from './import-bodies';
+
+/** Who imports, into what: one run's (or one webhook's) import scope. */
+export interface ImportScope {
+  readonly workflowId: string;
+  readonly workspaceId: string;
+  readonly platform: StorePlatformType;
+  /** The workflow acting in its workspace (store-sync-principal.ts). */
+  readonly principal: Principal;
+  /**
+   * The status a new shipment gets when imported is sent back to the store; false during the
+   * first backfill (the store knows its old parcels).
+   */
+  readonly announceInitial: boolean;
+}
+
+type Kind = 'orders' | 'order_items' | 'shipments';
+
+/** A record whose write failed: reported under the store record's id. */
+class RecordFailed extends Error {
+  constructor(
+    readonly storeRecordId: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Imports one store order through the public write pipeline, as `POST /orders`,
+ * `POST /order_items` and `POST /shipments` (with its items) would, each with its resource's
+ * own rules (plan limits, carrier detection, tracking on create, events); later imports `PUT`
+ * what the store changed and `DELETE` what it dropped, all in one transaction per order. A
+ * refused line or parcel is reported and skipped (a savepoint); a refused order fails alone.
+ * What was imported is recorded by store id (store_sync_record), so importing an order again
+ * writes nothing unless the store changed it.
+ */
+@Injectable()
+export class StoreOrderImporter {
+  private hooks?: Record<Kind, ResourceHooks>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly moduleRef: ModuleRef,
+    private readonly api: HydraApi,
+    private readonly records: StoreSyncRecordStore,
+  ) {}
+
+  async import(scope: ImportScope, store: StoreOrder): Promise<OrderImportOutcome> {
+    const records = mapStoreOrder(store);
+    const options = { parcelIdsFollowNumbers: scope.platform === 'woocommerce' };
+    // Items of shipments about to be rewritten, read before the transaction (the pool), so
+    // their PUT keeps them by id; the lease keeps other imports of this workflow away.
+    const before = planOrderImport(
+      records,
+      await this.records.ofOrder(this.dataSource, scope.workflowId, store.id, false),
+      options,
+    );
+    const itemsOf = await this.currentItems(scope, before);
+    const attempt = (guarded: boolean) =>
+      this.dataSource.transaction(async (em) => {
+        const links = await this.records.ofOrder(em, scope.workflowId, store.id);
+        const plan = planOrderImport(records, links, options);
+        if (plan.unchanged) return plannedOutcome(plan, records.problems, new Set());
+        return this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded);
+      });
+    try {
+      // Refusals are rare: first without a savepoint per record (two statements each), and
+      // only when a line or parcel is refused, again with them, to import the rest.
+      try {
+        return await attempt(false);
+      } catch (error) {
+        if (error instanceof RecordFailed || rowError(error) === null) throw error;
+        return await attempt(true);
+      }
+    } catch (error) {
+      const message = error instanceof RecordFailed ? error.message : (rowError(error) ?? null);
+      if (message === null) throw error;
+      return {
+        order: 'failed',
+        shipmentsCreated: 0,
+        shipmentsUpdated: 0,
+        shipmentsMoved: 0,
+        shipmentsRemoved: 0,
+        problems: [
+          {
+            storeRecordId: error instanceof RecordFailed ? error.storeRecordId : store.id,
+            message,
+          },
+          ...records.problems,
+        ],
+      };
+    }
+  }
+
+  private async write(
+    em: EntityManager,
+    scope: ImportScope,
+    storeOrderId: string,
+    plan: ImportPlan,
+    mappingProblems: readonly ImportProblem[],
+    itemsOf: ReadonlyMap<string, ReadonlyArray<{ id: string; orderItemId: string }>>,
+    guarded: boolean,
+  ): Promise<OrderImportOutcome> {
+    const problems = [...mappingProblems];
+    /** A line's or parcel's write: refused, reported (guarded) or the whole attempt undone. */
+    const recordWrite = <T>(write: () => Promise<T>) =>
+      guarded ? this.savepoint(em, write) : write();
+    const saved: RecordLink[] = [];
+    const replaced: Array<{ kind: RecordLink['kind']; storeId: string }> = [];
+    const workflowIri = `/workflows/${scope.workflowId}`;
+
+    // The order: refused, the whole order fails (its lines and parcels need it).
+    let orderId = plan.order.existing?.recordId ?? null;
+    if (plan.order.write) {
+      try {
+        orderId = await this.upsert(em, scope, 'orders', orderId, (creating) =>
+          orderBody(plan.order.record, scope, creating),
+        );
+      } catch (error) {
+        throw new RecordFailed(storeOrderId, this.reason(error));
+      }
+      saved.push(link('order', plan.order.record.externalSourceSyncId, orderId, plan.order.digest));
+    }
+    const orderIri = `/orders/${orderId!}`;
+
+    // Lines: a refused one is reported; the parcels then leave it out.
+    const itemIds = new Map<string, string>();
+    for (const item of plan.items) {
+      if (item.existing) itemIds.set(item.record.externalSourceSyncId, item.existing.recordId);
+      if (!item.write) continue;
+      try {
+        const id = await recordWrite(() =>
+          this.upsert(em, scope, 'order_items', item.existing?.recordId ?? null, (creating) =>
+            itemBody(item.record, orderIri, workflowIri, creating),
+          ),
+        );
+        itemIds.set(item.record.externalSourceSyncId, id);
+        saved.push(link('order_item', item.record.externalSourceSyncId, id, item.digest));
+      } catch (error) {
+        if (!guarded) throw error;
+        itemIds.delete(item.record.externalSourceSyncId);
+        problems.push({
+          storeRecordId: item.record.externalSourceSyncId,
+          message: this.reason(error),
+        });
+      }
+    }
+
+    // Parcels gone first (their items free quantities), then the others, existing ones first.
+    for (const gone of plan.removedShipments) {
+      await this.remove(em, scope, 'shipments', gone.recordId);
+      replaced.push({ kind: 'shipment', storeId: gone.storeId });
+    }
+    const failed = new Set<string>();
+    const ordered = [...plan.shipments].sort(
+      (a, b) => Number(a.existing === null) - Number(b.existing === null),
+    );
+    for (const shipment of ordered) {
+      if (!shipment.write) continue;
+      const storeId = shipment.record.externalSourceSyncId;
+      try {
+        const id = await recordWrite(() =>
+          this.upsert(em, scope, 'shipments', shipment.existing?.recordId ?? null, (creating) =>
+            shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, itemsOf, creating),
+          ),
+        );
+        if (shipment.existing && shipment.existing.storeId !== storeId)
+          replaced.push({ kind: 'shipment', storeId: shipment.existing.storeId });
+        saved.push({
+          ...link('shipment', storeId, id, shipment.digest),
+          trackingNumber: shipment.record.trackingNumber,
+        });
+      } catch (error) {
+        if (!guarded) throw error;
+        failed.add(storeId);
+        problems.push({ storeRecordId: storeId, message: this.reason(error) });
+      }
+    }
+
+    // Lines gone last: the parcels no longer carry them.
+    for (const gone of plan.removedItems) {
+      await this.remove(em, scope, 'order_items', gone.recordId);
+      replaced.push({ kind: 'order_item', storeId: gone.storeId });
+    }
+    await this.records.save(
+      em,
+      scope.workflowId,
+      storeOrderId,
+      saved,
+      replaced,
+      scope.announceInitial,
+    );
+    return plannedOutcome(plan, problems, failed);
+  }
+
+  /**
+   * Blanks the personal data (e-mail, phone, names, street, postcode, city) of imported
+   * orders and shipments, through their PUT (a customer's erasure request); the country stays.
+   */
+  async redact(
+    principal: Principal,
+    records: ReadonlyArray<{ kind: RecordLink['kind']; recordId: string }>,
+  ): Promise<number> {
+    let n = 0;
+    await this.dataSource.transaction(async (em) => {
+      for (const { kind, recordId } of records) {
+        const scoped = { principal } as ImportScope;
+        if (kind === 'order') {
+          await this.upsert(em, scoped, 'orders', recordId, () => ({
+            email: null,
+            phoneNumber: null,
+            shippingAddress: REDACTED_ADDRESS,
+            billingAddress: REDACTED_ADDRESS,
+          }));
+          n++;
+        } else if (kind === 'shipment') {
+          await this.upsert(em, scoped, 'shipments', recordId, () => ({
+            email: null,
+            phoneNumber: null,
+            address: REDACTED_ADDRESS,
+          }));
+          n++;
+        }
+      }
+    });
+    return n;
+  }
+
+  /** Deletes imported records through their DELETE rules: shipments, then lines, then orders. */
+  async removeImported(
+    principal: Principal,
+    records: ReadonlyArray<{ kind: RecordLink['kind']; recordId: string }>,
+  ): Promise<number> {
+    const order: Array<[RecordLink['kind'], Kind]> = [
+      ['shipment', 'shipments'],
+      ['order_item', 'order_items'],
+      ['order', 'orders'],
+    ];
+    let n = 0;
+    await this.dataSource.transaction(async (em) => {
+      for (const [kind, collection] of order)
+        for (const record of records.filter((r) => r.kind === kind)) {
+          await this.remove(em, { principal } as ImportScope, collection, record.recordId);
+          n++;
+        }
+    });
+    return n;
+  }
+
+  /** Creates (POST) or replaces (PUT) a record through its resource's pipeline; its id. */
+  private async upsert(
+    em: EntityManager,
+    scope: ImportScope,
+    kind: Kind,
+    id: string | null,
+    body: (creating: boolean) => Record<string, unknown>,
+  ): Promise<string> {
+    const resource = this.resource(kind);
+    if (id === null)
+      return this.api.writer.createWithin(
+        em,
+        resource,
+        body(true),
+        scope.principal,
+        this.hooksOf(kind),
+      );
+    await this.api.writer.replaceWithin(
+      em,
+      resource,
+      id,
+      body(false),
+      scope.principal,
+      this.hooksOf(kind),
+    );
+    return id;
+  }
+
+  /** DELETE through the record's rules (notes, order fulfilment, events), if it is still there. */
+  private async remove(em: EntityManager, scope: ImportScope, kind: Kind, id: string) {
+    const resource = this.resource(kind);
+    if (!(await this.api.data.visible(resource, scope.principal, id, em))) return;
+    await this.api.writer.removeWithin(em, resource, { id }, scope.principal, this.hooksOf(kind));
+  }
+
+  /** A write that may be refused without undoing the rest of the order's transaction. */
+  private savepoint<T>(em: EntityManager, write: () => Promise<T>): Promise<T> {
+    return em.transaction(() => write());
+  }
+
+  /** The shipment items of shipments about to be rewritten: their ids by order item. */
+  private async currentItems(
+    scope: ImportScope,
+    plan: ImportPlan,
+  ): Promise<Map<string, Array<{ id: string; orderItemId: string }>>> {
+    const out = new Map<string, Array<{ id: string; orderItemId: string }>>();
+    const resource = this.api.resource(ShipmentItem);
+    for (const shipment of plan.shipments) {
+      if (!shipment.write || !shipment.existing) continue;
+      const id = shipment.existing.recordId;
+      const page = await this.api.data.list({
+        resource,
+        principal: scope.principal,
+        params: QueryParams.fromUrl('?itemsPerPage=1000'),
+        scope: [{ path: 'shipment', id }],
+        maxItemsPerPage: 1000,
+      });
+      out.set(
+        id,
+        page.members.map((m) => ({
+          id: String(m.id),
+          orderItemId:
+            String(m.orderItem ?? '')
+              .split('/')
+              .pop() ?? '',
+        })),
+      );
+    }
+    return out;
+  }
+
+  private resource(kind: Kind): ResourceMeta {
+    return this.api.resource(BATCH_ENTITIES[kind].target);
+  }
+
+  private hooksOf(kind: Kind): ResourceHooks {
+    this.hooks ??= {
+      orders: this.moduleRef.get<ResourceHooks>(BATCH_ENTITIES.orders.hooks, { strict: false }),
+      order_items: this.moduleRef.get<ResourceHooks>(BATCH_ENTITIES.order_items.hooks, {
+        strict: false,
+      }),
+      shipments: this.moduleRef.get<ResourceHooks>(BATCH_ENTITIES.shipments.hooks, {
+        strict: false,
+      }),
+    };
+    return this.hooks[kind];
+  }
+
+  /** Why a write was refused, as a client would have been told. */
+  private reason(error: unknown): string {
+    const message = rowError(error);
+    if (message === null) throw error;
+    return message;
+  }
+}
+
+function link(
+  kind: RecordLink['kind'],
+  storeId: string,
+  recordId: string,
+  digest: string,
+): RecordLink {
+  return { kind, storeId, recordId, digest, trackingNumber: null };
+}
