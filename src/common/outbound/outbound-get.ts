@@ -1,11 +1,10 @@
-import { request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import {
   OutboundRefusedError,
-  pinnedLookup,
   resolveOutboundTarget,
   type OutboundPolicy,
 } from './outbound-target';
+import { readCapped, sendPinned } from './pinned-exchange';
 
 /** Why a GET of a public web resource failed, for the caller to word. */
 export type OutboundGetFailure =
@@ -74,7 +73,9 @@ export async function outboundGet(
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   try {
     const opened = await outboundOpen(url, { ...options, signal: abort.signal });
-    const body = await readBody(opened.body, options.maxBytes, abort.signal).catch(
+    const tooLarge = () =>
+      new OutboundGetError('too_large', `larger than ${options.maxBytes} bytes`);
+    const body = await readCapped(opened.body, options.maxBytes, abort.signal, tooLarge).catch(
       (error: unknown) => {
         throw outboundFailure(error, abort.signal);
       },
@@ -145,51 +146,5 @@ async function get(
       throw new OutboundGetError('refused', 'the address is not a public internet address');
     throw new OutboundGetError('unresolved', `the server could not be found (${url.hostname})`);
   }
-  const request: RequestOptions = {
-    method: 'GET',
-    lookup: pinnedLookup(target),
-    signal,
-    headers: options.headers,
-  };
-  return new Promise((resolve, reject) => {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, request, resolve);
-    req.on('error', reject);
-    req.end();
-  });
-}
-
-/** The body, refused (and the connection closed) as soon as it passes `maxBytes`. */
-function readBody(
-  response: IncomingMessage,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<Buffer> {
-  const tooLarge = () => new OutboundGetError('too_large', `larger than ${maxBytes} bytes`);
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    response.destroy();
-    return Promise.reject(tooLarge());
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onAbort = () => response.destroy(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        response.destroy();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    response.on('end', () => resolve(Buffer.concat(chunks)));
-    response.on('error', reject);
-    response.on('close', () => {
-      signal.removeEventListener('abort', onAbort);
-      if (!response.complete) reject(new Error('the answer was cut short'));
-    });
-  });
+  return sendPinned(url, target, { method: 'GET', headers: options.headers }, signal);
 }

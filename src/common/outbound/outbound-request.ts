@@ -1,19 +1,13 @@
-import {
-  Agent as HttpAgent,
-  request as httpRequest,
-  type IncomingHttpHeaders,
-  type IncomingMessage,
-  type RequestOptions,
-} from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, type IncomingHttpHeaders } from 'node:http';
+import { Agent as HttpsAgent } from 'node:https';
 import {
   OutboundLookupError,
   OutboundRefusedError,
-  pinnedLookup,
   resolveOutboundTarget,
   type OutboundPolicy,
   type ResolvedAddress,
 } from './outbound-target';
+import { readCapped, sendPinned } from './pinned-exchange';
 
 /** Why an API request to a user's host failed before an answer, for the caller to word. */
 export type OutboundRequestFailure =
@@ -74,8 +68,13 @@ export async function outboundRequest(
   const abort = new AbortController();
   const timer = setTimeout(() => abort.abort(), options.timeoutMs);
   try {
-    const response = await send(url, target, options, abort.signal);
-    const body = await readCapped(response, options.maxBytes, abort.signal);
+    const response = await sendPinned(url, target, options, abort.signal);
+    const body = await readCapped(
+      response,
+      options.maxBytes,
+      abort.signal,
+      () => new OutboundRequestError('too_large', `larger than ${options.maxBytes} bytes`),
+    );
     return { status: response.statusCode ?? 0, headers: response.headers, body };
   } catch (error) {
     if (error instanceof OutboundRequestError) throw error;
@@ -145,63 +144,4 @@ export class OutboundSession {
     }
     return target;
   }
-}
-
-function send(
-  url: URL,
-  target: ResolvedAddress,
-  options: OutboundRequestOptions,
-  signal: AbortSignal,
-): Promise<IncomingMessage> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.body !== undefined)
-    headers['Content-Length'] = String(Buffer.byteLength(options.body));
-  const request: RequestOptions = {
-    method: options.method,
-    lookup: pinnedLookup(target),
-    signal,
-    headers,
-    agent: options.agent,
-  };
-  return new Promise((resolve, reject) => {
-    const open = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = open(url, request, resolve);
-    req.on('error', reject);
-    req.end(options.body);
-  });
-}
-
-/** The body, refused (and the connection closed) as soon as it passes `maxBytes`. */
-function readCapped(
-  response: IncomingMessage,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<Buffer> {
-  const tooLarge = () => new OutboundRequestError('too_large', `larger than ${maxBytes} bytes`);
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    response.destroy();
-    return Promise.reject(tooLarge());
-  }
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onAbort = () => response.destroy(new Error('aborted'));
-    signal.addEventListener('abort', onAbort, { once: true });
-    response.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        response.destroy();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    });
-    response.on('end', () => resolve(Buffer.concat(chunks)));
-    response.on('error', reject);
-    response.on('close', () => {
-      signal.removeEventListener('abort', onAbort);
-      if (!response.complete) reject(new Error('the answer was cut short'));
-    });
-  });
 }
