@@ -4,6 +4,7 @@ import {
   type FakeProviderServer,
   type FakeRequest,
   type FakeResponse,
+  type FakeOutage,
 } from './fake-provider-server';
 import { generateSeedOrders, type SeedOptions, type SeedOrder } from './store-order-generator';
 
@@ -110,7 +111,7 @@ export interface BigCommerceFake {
    * Every later request answers 503 (`http503`), has its connection dropped (`reset`) or
    * finds nobody listening (`refused`); false: back to normal.
    */
-  down(mode: 'http503' | 'reset' | 'refused' | false): Promise<void>;
+  down(mode: FakeOutage): Promise<void>;
   /** A thin delivery as BigCommerce sends it to this hook (its custom headers included). */
   delivery(
     hookId: number,
@@ -145,7 +146,6 @@ export async function startBigCommerceFake(
   const orders: BigCommerceFakeOrder[] = [];
   const hooks: BigCommerceFakeHook[] = [];
   const statusUpdates: BigCommerceFake['statusUpdates'] = [];
-  let downMode: 'http503' | 'reset' | false = false;
   let limited = 0;
   let sequence = 1;
   const rfc2822 = (at: number) => new Date(at).toUTCString().replace('GMT', '+0000');
@@ -246,8 +246,8 @@ export async function startBigCommerceFake(
   const handle =
     (fn: (req: FakeRequest, rest: string) => FakeResponse) =>
     (req: FakeRequest): FakeResponse => {
-      if (downMode === 'http503') return { status: 503, body: '<h1>Service Unavailable</h1>' };
-      if (downMode === 'reset') return { status: 0, destroy: true };
+      const outage = server.outageAnswer('<h1>Service Unavailable</h1>');
+      if (outage) return outage;
       const prefix = `/stores/${storeHash}`;
       if (!req.path.startsWith(`${prefix}/`))
         return v2Error(404, 'The requested resource was not found.');
@@ -479,14 +479,7 @@ export async function startBigCommerceFake(
       touch(order);
     },
     addOrder,
-    down: async (mode) => {
-      if (mode === 'refused') {
-        if (server.listening) await server.stopListening();
-        return;
-      }
-      if (!server.listening) await server.listenAgain();
-      downMode = mode;
-    },
+    down: server.down,
     delivery,
     deliver: (hookId, data) => post(hookId, data),
     notifyHooks: async (scope, data) => {

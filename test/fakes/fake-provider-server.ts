@@ -20,6 +20,9 @@ export interface FakeResponse {
   destroy?: boolean;
 }
 
+/** How a store that is down fails: refused connections, 503 answers or dropped connections. */
+export type FakeOutage = 'refused' | 'http503' | 'reset' | false;
+
 export type FakeHandler = (req: FakeRequest) => FakeResponse | Promise<FakeResponse>;
 
 export interface FakeProviderServer {
@@ -46,6 +49,10 @@ export interface FakeProviderServer {
   stopListening(): Promise<void>;
   readonly listening: boolean;
   listenAgain(): Promise<void>;
+  /** Starts (or, with false, ends) an outage; the fake's handlers ask `outageAnswer`. */
+  down(mode: FakeOutage): Promise<void>;
+  /** What a request gets during an outage (`http503` answers `body503`), or null. */
+  outageAnswer(body503: unknown): FakeResponse | null;
   close(): Promise<void>;
 }
 
@@ -117,6 +124,14 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
+  let outage: 'http503' | 'reset' | false = false;
+  const stopListening = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  const listenAgain = () =>
+    new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     requests,
@@ -133,12 +148,21 @@ export async function startFakeProviderServer(): Promise<FakeProviderServer> {
     get listening() {
       return server.listening;
     },
-    stopListening: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-    listenAgain: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+    stopListening,
+    listenAgain,
+    down: async (mode) => {
+      if (mode === 'refused') {
+        if (server.listening) await stopListening();
+        return;
+      }
+      if (!server.listening) await listenAgain();
+      outage = mode;
+    },
+    outageAnswer: (body503) => {
+      if (outage === 'http503') return { status: 503, body: body503 };
+      if (outage === 'reset') return { status: 0, destroy: true };
+      return null;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -4,6 +4,7 @@ import {
   type FakeProviderServer,
   type FakeRequest,
   type FakeResponse,
+  type FakeOutage,
 } from './fake-provider-server';
 import {
   actualCost,
@@ -204,7 +205,7 @@ export interface ShopifyFake {
    * Every later request answers 503 (`http503`), has its connection dropped (`reset`) or
    * finds nobody listening (`refused`); false: back to normal.
    */
-  down(mode: 'http503' | 'reset' | 'refused' | false): Promise<void>;
+  down(mode: FakeOutage): Promise<void>;
   /** The next request answers 429 with Retry-After. */
   rateLimitNext(retryAfterSeconds?: number): void;
   /** Issued tokens and the static token stop working (401). */
@@ -248,7 +249,6 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
   const subscriptions: Array<{ id: number; topic: string; uri: string }> = [];
   const versionsUsed = new Set<string>();
   const costs: ShopifyFake['costs'] = [];
-  let downMode: 'http503' | 'reset' | false = false;
   let sequence = 1;
   let sorted: ShopifyFakeOrder[] | null = null;
 
@@ -634,8 +634,8 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
   };
 
   const graphql = (req: FakeRequest): FakeResponse => {
-    if (downMode === 'http503') return { status: 503, body: 'Service Unavailable' };
-    if (downMode === 'reset') return { status: 0, destroy: true };
+    const outage = server.outageAnswer('Service Unavailable');
+    if (outage) return outage;
     const version = /^\/admin\/api\/([^/]+)\/graphql\.json$/.exec(req.path)?.[1];
     if (!version || !/^\d{4}-(01|04|07|10)$/.test(version))
       return { status: 404, body: { errors: 'Not Found' } };
@@ -727,7 +727,8 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
   server.onPrefix('POST', '/admin/api/', graphql);
 
   server.on('POST', '/admin/oauth/access_token', (req) => {
-    if (downMode === 'http503') return { status: 503, body: 'Service Unavailable' };
+    const outage = server.outageAnswer('Service Unavailable');
+    if (outage) return outage;
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (body.grant_type !== 'client_credentials')
       return { status: 400, body: { error: 'unsupported_grant_type' } };
@@ -832,14 +833,7 @@ export async function startShopifyFake(options: ShopifyFakeOptions = {}): Promis
       refill();
       bucket.available = 0;
     },
-    down: async (mode) => {
-      if (mode === 'refused') {
-        if (server.listening) await server.stopListening();
-        return;
-      }
-      if (!server.listening) await server.listenAgain();
-      downMode = mode;
-    },
+    down: server.down,
     rateLimitNext: (retryAfterSeconds = 1) =>
       server.failNext({
         status: 429,

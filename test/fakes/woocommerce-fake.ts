@@ -4,6 +4,7 @@ import {
   type FakeProviderServer,
   type FakeRequest,
   type FakeResponse,
+  type FakeOutage,
 } from './fake-provider-server';
 import { generateSeedOrders, type SeedOptions, type SeedOrder } from './store-order-generator';
 
@@ -109,7 +110,7 @@ export interface WooCommerceFake {
    * Every later request answers 503 (`http503`), has its connection dropped (`reset`) or
    * finds nobody listening (`refused`); false: back to normal.
    */
-  down(mode: 'http503' | 'reset' | 'refused' | false): Promise<void>;
+  down(mode: FakeOutage): Promise<void>;
   rateLimitNext(retryAfterSeconds?: number): void;
   /** A signed delivery of an order, as WooCommerce builds it for this webhook. */
   signedDelivery(
@@ -139,7 +140,6 @@ export async function startWooCommerceFake(options: WooFakeOptions = {}): Promis
   const notes = new Map<number, WooFakeNote[]>();
   const webhooks: WooFakeWebhook[] = [];
   const orderUpdates: WooCommerceFake['orderUpdates'] = [];
-  let downMode: 'http503' | 'reset' | false = false;
   let sequence = 1;
   const gmt = (at: number) => new Date(at).toISOString().slice(0, 19);
 
@@ -221,9 +221,8 @@ export async function startWooCommerceFake(options: WooFakeOptions = {}): Promis
 
   /** Why a request is not answered normally (down, bad credentials), or null. */
   const refusal = (req: FakeRequest): FakeResponse | null => {
-    if (downMode === 'http503')
-      return { status: 503, body: '<html><body>Service Unavailable</body></html>' };
-    if (downMode === 'reset') return { status: 0, destroy: true };
+    const outage = server.outageAnswer('<html><body>Service Unavailable</body></html>');
+    if (outage) return outage;
     const basic = /^Basic (.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
     const [key, secret] = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':') : [];
     if (key !== consumerKey || secret !== consumerSecret)
@@ -463,14 +462,7 @@ export async function startWooCommerceFake(options: WooFakeOptions = {}): Promis
       touch(order);
     },
     addOrder,
-    down: async (mode) => {
-      if (mode === 'refused') {
-        if (server.listening) await server.stopListening();
-        return;
-      }
-      if (!server.listening) await server.listenAgain();
-      downMode = mode;
-    },
+    down: server.down,
     rateLimitNext: (retryAfterSeconds = 1) =>
       server.failNext({
         status: 429,

@@ -3,10 +3,11 @@ import {
   type BigCommerceFake,
   type BigCommerceFakeOptions,
 } from '../../../test/fakes/bigcommerce-fake';
+import { readAllChanged } from '../../../test/fakes/store-client-harness';
 import { virtualClock, type VirtualClock } from '../../../test/fakes/virtual-clock';
 import { startReceiver } from '../../../test/fakes/webhook-receiver';
 import { StoreCredentialsRejected, StoreUnavailable } from '../store-errors';
-import type { BigCommerceConnection, StoreOrder, StoreWebhookDelivery } from '../store-platform';
+import type { BigCommerceConnection, StoreWebhookDelivery } from '../store-platform';
 import type { StoreHttpDeps } from '../transport/store-http';
 import type { BigCommerceClient } from './bigcommerce-client';
 import { BIGCOMMERCE_HOOK_HEADER, bigcommercePlatform } from './index';
@@ -40,16 +41,6 @@ describe('BigCommerce client against the BigCommerce fake', () => {
     clients.push(client);
     return client;
   };
-  const readAll = async (client: BigCommerceClient, since: Date) => {
-    const orders: StoreOrder[] = [];
-    let page = null;
-    do {
-      const answer = await client.listChangedOrders({ since, page });
-      orders.push(...answer.orders);
-      page = answer.next;
-    } while (page);
-    return orders;
-  };
 
   beforeEach(() => {
     clients = [];
@@ -61,7 +52,7 @@ describe('BigCommerce client against the BigCommerce fake', () => {
 
   it('pages through 260 orders within the rate window, waiting for its reset', async () => {
     await start({ orders: { count: 260, seed: 9 } });
-    const orders = await readAll(connect(), START);
+    const { orders } = await readAllChanged(connect(), START);
     expect(orders).toHaveLength(260);
     expect(new Set(orders.map((o) => o.id)).size).toBe(260);
     // About 3 requests per order at 150 per 30 s: the client waited for several resets...
@@ -111,7 +102,7 @@ describe('BigCommerce client against the BigCommerce fake', () => {
   it('gets through more orders changed in one second than a page holds', async () => {
     await start({ orders: { count: 300, seed: 2 }, rateLimit: null });
     for (const order of fake.orders) order.date_modified = 'Wed, 01 May 2024 10:00:00 +0000';
-    const orders = await readAll(connect(), START);
+    const { orders } = await readAllChanged(connect(), START);
     expect(new Set(orders.map((o) => o.id))).toEqual(new Set(fake.orders.map((o) => String(o.id))));
     expect(fake.server.requests.some((r) => r.query.get('min_id') !== null)).toBe(true);
   });

@@ -4,6 +4,7 @@ import {
   type ShopifyFake,
   type ShopifyFakeOptions,
 } from '../../../test/fakes/shopify-fake';
+import { readAllChanged } from '../../../test/fakes/store-client-harness';
 import { virtualClock, type VirtualClock } from '../../../test/fakes/virtual-clock';
 import { startReceiver } from '../../../test/fakes/webhook-receiver';
 import {
@@ -12,7 +13,7 @@ import {
   StoreRateLimited,
   StoreUnavailable,
 } from '../store-errors';
-import type { ShopifyConnection, StoreOrder } from '../store-platform';
+import type { ShopifyConnection } from '../store-platform';
 import type { StoreHttpDeps } from '../transport/store-http';
 import { StoreTokenCache } from '../transport/store-token-cache';
 import { shopifyPlatform, SHOPIFY_API_VERSION } from './index';
@@ -49,18 +50,6 @@ describe('Shopify client against the Shopify fake', () => {
     clients.push(client);
     return client;
   };
-  const readAll = async (client: ShopifyClient, since: Date) => {
-    const orders: StoreOrder[] = [];
-    let page = null;
-    let pages = 0;
-    do {
-      const answer = await client.listChangedOrders({ since, page });
-      orders.push(...answer.orders);
-      page = answer.next;
-      pages++;
-    } while (page);
-    return { orders, pages };
-  };
 
   beforeEach(() => {
     clients = [];
@@ -73,7 +62,7 @@ describe('Shopify client against the Shopify fake', () => {
   it('pages through 260 changed orders with their lines and fulfillments', async () => {
     await start({ orders: { count: 260, seed: 7 }, bucket: null });
     const client = connect();
-    const { orders, pages } = await readAll(client, START);
+    const { orders, pages } = await readAllChanged(client, START);
     expect(orders).toHaveLength(260);
     expect(new Set(orders.map((o) => o.id)).size).toBe(260);
     expect(pages).toBeGreaterThan(2);
@@ -112,7 +101,7 @@ describe('Shopify client against the Shopify fake', () => {
   it('sizes pages from the query cost to fill the single-query limit', async () => {
     await start({ orders: { count: 120, seed: 3 } });
     const client = connect();
-    await readAll(client, START);
+    await readAllChanged(client, START);
     const pages = fake.costs.filter((c) => c.root === 'orders');
     expect(fake.costs.every((c) => c.root === 'orders')).toBe(true);
     expect(pages[0].requested).toBeLessThan(1000);
@@ -126,7 +115,7 @@ describe('Shopify client against the Shopify fake', () => {
 
   it('asks for fewer orders when a page costs more than one query may', async () => {
     await start({ orders: { count: 30, seed: 3 }, bucket: null, singleQueryLimit: 500 });
-    const { orders } = await readAll(connect(), START);
+    const { orders } = await readAllChanged(connect(), START);
     expect(orders).toHaveLength(30);
     expect(fake.costs[0]).toEqual(expect.objectContaining({ root: 'orders', actual: null }));
     expect(fake.costs.slice(1).every((c) => c.requested <= 500 && c.actual !== null)).toBe(true);
@@ -136,7 +125,7 @@ describe('Shopify client against the Shopify fake', () => {
     await start({ orders: { count: 300, seed: 5 }, bucket: SHOPIFY_STANDARD_BUCKET });
     const client = connect();
     const began = clock.now();
-    const { orders } = await readAll(client, START);
+    const { orders } = await readAllChanged(client, START);
     expect(orders).toHaveLength(300);
     const actual = fake.costs.reduce((sum, c) => sum + (c.actual ?? 0), 0);
     // The least time the bucket allows: all it restores beyond its first 1 000 points.
@@ -281,12 +270,12 @@ describe('Shopify client against the Shopify fake', () => {
   it('sees changes since a time, and a changed tracking number', async () => {
     await start({ orders: { count: 30, seed: 2 }, bucket: null });
     const client = connect();
-    const first = await readAll(client, START);
+    const first = await readAllChanged(client, START);
     const cursor = new Date(Math.max(...first.orders.map((o) => o.updatedAt.getTime())));
     clock.advance(3600_000);
     const target = fake.orders[4];
     fake.setTrackingNumber(target.fulfillments[0].id, 'TM102NEWNUMBERTM');
-    const { orders } = await readAll(client, new Date(cursor.getTime() + 1000));
+    const { orders } = await readAllChanged(client, new Date(cursor.getTime() + 1000));
     expect(orders.map((o) => o.id)).toEqual([String(target.id)]);
     expect(orders[0].shipments[0].trackingNumbers).toEqual(['TM102NEWNUMBERTM']);
   });

@@ -1,3 +1,4 @@
+import { readAllChanged } from '../../../test/fakes/store-client-harness';
 import { virtualClock, type VirtualClock } from '../../../test/fakes/virtual-clock';
 import { startReceiver, type Receiver } from '../../../test/fakes/webhook-receiver';
 import {
@@ -6,7 +7,7 @@ import {
   type WooFakeOptions,
 } from '../../../test/fakes/woocommerce-fake';
 import { StoreAddressRefused, StoreCredentialsRejected, StoreUnavailable } from '../store-errors';
-import type { StoreOrder, StoreWebhookDelivery, WooCommerceConnection } from '../store-platform';
+import type { StoreWebhookDelivery, WooCommerceConnection } from '../store-platform';
 import type { StoreHttpDeps } from '../transport/store-http';
 import { woocommercePlatform } from './index';
 import type { WooCommerceClient } from './woocommerce-client';
@@ -42,18 +43,6 @@ describe('WooCommerce client against the WooCommerce fake', () => {
     clients.push(client);
     return client;
   };
-  const readAll = async (client: WooCommerceClient, since: Date) => {
-    const orders: StoreOrder[] = [];
-    let page = null;
-    let pages = 0;
-    do {
-      const answer = await client.listChangedOrders({ since, page });
-      orders.push(...answer.orders);
-      page = answer.next;
-      pages++;
-    } while (page);
-    return { orders, pages };
-  };
 
   beforeEach(() => {
     clients = [];
@@ -65,7 +54,7 @@ describe('WooCommerce client against the WooCommerce fake', () => {
 
   it('pages through 260 changed orders with their tracking items', async () => {
     await start({ orders: { count: 260, seed: 11 } });
-    const { orders, pages } = await readAll(connect(), START);
+    const { orders, pages } = await readAllChanged(connect(), START);
     expect(orders).toHaveLength(260);
     expect(new Set(orders.map((o) => o.id)).size).toBe(260);
     expect(pages).toBeGreaterThanOrEqual(3);
@@ -133,7 +122,7 @@ describe('WooCommerce client against the WooCommerce fake', () => {
       trackingMetaKey: 'tracking_number',
     });
     const client = connect(connection({ trackingMetaKey: 'tracking_number' }));
-    const { orders } = await readAll(client, START);
+    const { orders } = await readAllChanged(client, START);
     const seeded = fake.orders[0];
     const numbers = String(seeded.meta_data[0].value).split(',');
     expect(orders[0].shipments.map((s) => [s.id, s.trackingNumbers[0]])).toEqual(
