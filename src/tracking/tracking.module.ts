@@ -20,6 +20,7 @@ import { RemoteTracking } from './providers/remote/remote-tracking';
 import { TrackingRefresher } from './refresh/tracking-refresher';
 import { TrackingStatusesModule } from './status-catalogue/tracking-statuses.module';
 import { TrackingOnWrite } from './tracking-on-write';
+import { TeamLookupStore } from '../teams/team-lookup-store';
 import { TrackingService } from './tracking-service/tracking.service';
 import { TrackingWebhooks } from './webhooks/tracking-webhooks';
 import { PushThrottle } from './webhooks/push-throttle';
@@ -56,10 +57,13 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
       useFactory: () => new TrackingProviderRegistry([new SandboxTrackingProvider()]),
     },
     ProviderCredentialsStore,
+    // The admins told of refused credentials (TeamsModule depends on workspaces, a cycle).
+    TeamLookupStore,
     RemoteTracking,
     TrackingWebhooks,
     PushThrottle,
     TrackingService,
+    // Tracks shipments on create and on a new number (a shipment write extension).
     TrackingOnWrite,
     TrackingRefresher,
     TrackingRerouter,

@@ -21,8 +21,12 @@ import {
   type RemoteShipment,
 } from '../providers/remote/remote-tracking';
 import { isFinal } from '../statuses';
+import {
+  ShipmentTrackingStore,
+  type ShipmentToTrack,
+} from '../../shipments/shipment-tracking-store';
 import { chunk, mapWithConcurrency, TimeoutError, withTimeout } from './concurrency';
-import type { NewShipment, NewShipmentTracking } from '../../shipments/shipments.service';
+import type { NewShipment, NewShipmentTracking } from '../../shipments/shipment-write-extensions';
 import { firstTrackingState, untrackedRow } from './tracking-state';
 import {
   applyTrackingUpdates,
@@ -64,19 +68,6 @@ export interface TrackOptions {
   concurrency?: number;
 }
 
-interface ShipmentToTrack {
-  id: string;
-  tracking_number: string | null;
-  origin_carrier: string | null;
-  created_at: Date;
-  tracking_attempts: number;
-  team_id: string;
-}
-
-const SELECT_TO_TRACK = `SELECT s.id, s.tracking_number, s.origin_carrier, s.created_at,
-       s.tracking_attempts, w.team_id
-  FROM shipment s JOIN workspace w ON w.id = s.workspace_id`;
-
 /** Remote shipments whose results were applied, to stop the final ones at the provider. */
 type RemoteApplied = Array<{ route: TrackingCredentials; rows: ShipmentToTrack[] }>;
 
@@ -108,6 +99,7 @@ export class TrackingService {
     private readonly config: AppConfig,
     private readonly jobs: JobQueue,
     private readonly remote: RemoteTracking,
+    private readonly shipments: ShipmentTrackingStore,
   ) {
     jobs.declareQueue({ name: TRACK_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true });
     jobs.work<{ shipmentId: string }>({
@@ -129,10 +121,7 @@ export class TrackingService {
   /** Re-tracks shipments now: provider calls in parallel, results in batched transactions. */
   async trackMany(ids: readonly string[], options: TrackOptions = {}): Promise<TrackReport> {
     if (ids.length === 0) return { outcomes: [], failures: [] };
-    const rows: ShipmentToTrack[] = await this.dataSource.query(
-      `${SELECT_TO_TRACK} WHERE s.id = ANY($1::uuid[])`,
-      [ids],
-    );
+    const rows = await this.shipments.toTrack(this.dataSource, ids);
     const timeoutMs = options.timeoutMs ?? BACKGROUND_PROVIDER_TIMEOUT_MS;
     const { fetched, remote, remoteIds } = await this.fetchAll(
       rows,
@@ -287,10 +276,7 @@ export class TrackingService {
       outcomes.push(...(await this.dataSource.transaction((em) => this.apply(em, part, now))));
     }
     const applied = outcomes.filter((o) => o.applied).map((o) => o.shipmentId);
-    const rows: ShipmentToTrack[] =
-      applied.length === 0
-        ? []
-        : await this.dataSource.query(`${SELECT_TO_TRACK} WHERE s.id = ANY($1::uuid[])`, [applied]);
+    const rows = applied.length === 0 ? [] : await this.shipments.toTrack(this.dataSource, applied);
     await this.stopFinal([{ route, rows }], outcomes, BACKGROUND_PROVIDER_TIMEOUT_MS);
     return outcomes;
   }
@@ -315,24 +301,14 @@ export class TrackingService {
       );
       // The old journey's checkpoints go with the notes on them.
       await removeNotesOfDeleted(em, 'tracking_checkpoints', checkpoints);
-      await em.query(
-        `UPDATE shipment SET tracking_status = NULL, days_in_transit = NULL, days_in_idle = NULL,
-                shipped_at = NULL, last_status_update = NULL, expected_delivery_date = NULL,
-                origin_country = NULL, origin_country_iso2 = NULL, destination_country = NULL,
-                destination_country_iso2 = NULL, destination_carrier = NULL,
-                tracking_attempts = 0, tracking_facts = NULL, tracking_error = NULL
-          WHERE id = $1`,
-        [shipmentId],
-      );
+      await this.shipments.startNewJourney(em, shipmentId);
     }
-    const [row]: ShipmentToTrack[] = await em.query(`${SELECT_TO_TRACK} WHERE s.id = $1`, [
-      shipmentId,
-    ]);
+    const [row] = await this.shipments.toTrack(em, [shipmentId]);
     if (!row) return null;
     if (await this.routedToRemote(row, em)) {
       // Never inside the write's transaction: a remote provider's calls (shared budget,
       // registration batches) would hold this connection while waiting for others.
-      await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
+      await this.shipments.dueAt(em, shipmentId, now);
       await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
       return null;
     }
@@ -341,7 +317,7 @@ export class TrackingService {
       this.logger.warn(
         `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
       );
-      await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
+      await this.shipments.dueAt(em, shipmentId, now);
       await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
       return null;
     }
@@ -351,7 +327,7 @@ export class TrackingService {
 
   /**
    * The tracking of a shipment about to be created, decided before its row is inserted so that
-   * one INSERT carries it (ShipmentsService.trackNewWith). A local provider (the sandbox,
+   * one INSERT carries it (TrackingOnWrite, a shipment write extension). A local provider (the sandbox,
    * no_info) is asked now, within `trackingSyncTimeoutMs`: the row gets the status, dates and
    * next check computed from its report, and its checkpoints are inserted with the row (its
    * `dependents`; nothing to read back: they are the report's). A shipment routed to a remote provider, or
@@ -493,24 +469,12 @@ export class TrackingService {
    */
   private async dueAgain(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.dataSource.query(
-      `UPDATE shipment SET next_check_at = $2 WHERE id = ANY($1::uuid[]) AND next_check_at IS NOT NULL`,
-      [ids, new Date(this.clock.now().getTime() + REGISTRATION_DEFER_MS)],
-    );
+    const at = new Date(this.clock.now().getTime() + REGISTRATION_DEFER_MS);
+    await this.shipments.dueAgainAt(this.dataSource, ids, at);
   }
 
   private async reschedule(failures: TrackFailure[]): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE shipment s SET next_check_at = f.retry_at, tracking_attempts = s.tracking_attempts + 1,
-              tracking_error = f.error
-         FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, retry_at timestamptz, error text)
-        WHERE s.id = f.id AND s.next_check_at IS NOT NULL`,
-      [
-        JSON.stringify(
-          failures.map((f) => ({ id: f.shipmentId, retry_at: f.retryAt, error: f.error })),
-        ),
-      ],
-    );
+    await this.shipments.reschedule(this.dataSource, failures);
   }
 }
 
