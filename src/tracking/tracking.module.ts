@@ -22,6 +22,7 @@ import { TrackingStatusesModule } from './status-catalogue/tracking-statuses.mod
 import { TrackingOnWrite } from './tracking-on-write';
 import { TeamLookupStore } from '../teams/team-lookup-store';
 import { TrackingService } from './tracking-service/tracking.service';
+import { TrackingFetcher } from './tracking-service/tracking-fetcher';
 import { TrackingWebhooks } from './webhooks/tracking-webhooks';
 import { PushThrottle } from './webhooks/push-throttle';
 import { TrackingWebhooksController } from './webhooks/tracking-webhooks.controller';
@@ -63,6 +64,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     TrackingWebhooks,
     PushThrottle,
     TrackingService,
+    TrackingFetcher,
     // Tracks shipments on create and on a new number (a shipment write extension).
     TrackingOnWrite,
     TrackingRefresher,
