@@ -26,6 +26,7 @@ import { SubscriptionStore } from './subscription-store';
     BillingService,
     BillingWebhooks,
     StorefrontBilling,
+    // Plan limits: also a shipment write extension (the volume read with a create).
     EntitlementsGuard,
     SubscriptionStore,
     CheckoutStore,

@@ -7,7 +7,11 @@ import { COMPACT_AFTER_DELTAS, CountCompactor } from '../hydra/collection/mainta
 import { ValidationError, type Violation } from '../common/errors/api-errors';
 import { WriteRules } from '../hydra/write/write-rules';
 import { billingConfigured } from './billing-mode';
-import { ShipmentsService } from '../shipments/shipments.service';
+import {
+  ExtendsShipmentWrites,
+  type CreationCheck,
+  type ShipmentWriteExtension,
+} from '../shipments/shipment-write-extensions';
 import { TeamLookupStore } from '../teams/team-lookup-store';
 import { Workspace } from '../workspaces/workspace.entity';
 import { EntitlementStore } from './entitlement-store';
@@ -35,8 +39,8 @@ export interface EntitlementUse {
 /**
  * Plan limits on writes: a workspace or a shipment beyond the team's plan is refused with a 422
  * naming the limit. Hooked into the resources' write pipeline through WriteRules (workspaces)
- * and ShipmentsService.checkOnCreate (shipments: the volume is read with the create's first
- * statement), so the workspaces and shipments modules know nothing of billing. Seats (`users`) are counted and
+ * and as a shipment write extension (`creationCheck`: the volume is read with a shipment
+ * create's first statement), so the workspaces and shipments modules know nothing of billing. Seats (`users`) are counted and
  * shown; invitations are written outside the pipeline, see assertAvailable.
  *
  * Workspaces and seats lock the team row (FOR NO KEY UPDATE, which does not block inserts that
@@ -55,16 +59,18 @@ export interface EntitlementUse {
 export const CONTENDED_SHIPMENTS = 1000;
 
 @Injectable()
-export class EntitlementsGuard implements OnModuleInit {
+@ExtendsShipmentWrites()
+export class EntitlementsGuard implements OnModuleInit, ShipmentWriteExtension {
   readonly enforced: boolean;
   /** Without billing every team is on the unlimited self-hosted plan (billing-mode.ts). */
   private readonly billing: boolean;
   private readonly logger = new Logger(EntitlementsGuard.name);
   private readonly compactor: CountCompactor;
+  /** Without billing every team is unlimited: nothing to read or check. */
+  readonly creationCheck: CreationCheck | null;
 
   constructor(
     private readonly rules: WriteRules,
-    private readonly shipments: ShipmentsService,
     config: AppConfig,
     dataSource: DataSource,
     private readonly store: EntitlementStore,
@@ -76,6 +82,14 @@ export class EntitlementsGuard implements OnModuleInit {
       () => (dataSource.driver as unknown as { master: Pool }).master,
       (error) => this.logger.warn(`folding monthly shipment counts failed: ${String(error)}`),
     );
+    this.creationCheck =
+      this.enforced && this.billing
+        ? {
+            column: `${SHIPMENT_VOLUME_SQL} AS plan_volume`,
+            violations: (row, ctx) =>
+              this.checkShipment(row.plan_volume as ShipmentVolume | null, ctx.em),
+          }
+        : null;
   }
 
   onModuleInit(): void {
@@ -84,14 +98,6 @@ export class EntitlementsGuard implements OnModuleInit {
         ? this.check(ctx.em, entity.team.id, 'workspaces', 'team')
         : [],
     );
-    // Without billing every team is unlimited: nothing to read or check.
-    if (this.enforced && this.billing) {
-      this.shipments.checkOnCreate({
-        column: `${SHIPMENT_VOLUME_SQL} AS plan_volume`,
-        violations: (row, ctx) =>
-          this.checkShipment(row.plan_volume as ShipmentVolume | null, ctx.em),
-      });
-    }
   }
 
   /**

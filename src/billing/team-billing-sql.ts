@@ -152,7 +152,7 @@ const TEAM_OF_W = workspaceTeamSql('w');
 
 /**
  * The monthly volume of the team of the workspace row `w`, as one JSON value (a select-list
- * entry of the create's first statement, see ShipmentsService.checkOnCreate): the team, the
+ * entry of the create's first statement, see EntitlementsGuard.creationCheck): the team, the
  * plan's capacity (null: unlimited), the shipments of the month, and the delta rows summed
  * (`deltas`; with `scopes` and `months`, what to fold when they are many: COMPACT_COUNT_SQL).
  */

@@ -77,8 +77,12 @@ const hostList: Parser<string[]> = (raw) => {
     : { error: 'must be a comma-separated list of host names or IP addresses' };
 };
 
-/** Tracking provider types (src/tracking/providers/remote/provider-adapter.ts PROVIDER_TYPES). */
-const TRACKING_PROVIDER_NAMES = [
+/**
+ * The tracking provider types: the one list (PROVIDER_TYPES of src/tracking/providers/remote/
+ * provider-adapter.ts is this; credentials types cover each). Here because the configuration
+ * (TRACKING_PROVIDER) is the platform, which imports no feature module.
+ */
+export const TRACKING_PROVIDER_NAMES = [
   '17track',
   'aftership',
   'ship24',

@@ -1,5 +1,6 @@
 import { isEmail } from 'class-validator';
 import { findCarrier } from '../tracking/carriers/carrier-catalogue';
+import type { ProviderType } from '../tracking/providers/remote/provider-adapter';
 import { providerBaseUrlProblem } from '../tracking/providers/remote/provider-url';
 
 export type ParameterKind =
@@ -102,7 +103,7 @@ function trackingProviderTypes() {
     usps: trackingProvider('USPS Tracking v3', { clientId: 'string' }, ['clientSecret']),
     /** `apiKey` (HTTP Basic user); `webhookSecret` checks X-Hmac-Signature. */
     easypost: trackingProvider('EasyPost Trackers', {}, ['apiKey', 'webhookSecret']),
-  } satisfies Record<string, CredentialTypeSpec>;
+  } satisfies Record<ProviderType, CredentialTypeSpec>;
 }
 
 /**

@@ -11,6 +11,13 @@ export interface StoredCredentialsRow {
   rejected_at: Date | null;
 }
 
+/** A credentials row with its creation time (the order a team's credentials are tried in). */
+export interface DatedCredentialsRow extends StoredCredentialsRow {
+  created_at: Date;
+}
+
+const DATED_COLUMNS = 'id, team_id, type, parameters, secrets_ciphertext, rejected_at, created_at';
+
 /** A sealed value to re-seal (key rotation), by id. */
 export interface SealedRow {
   id: string;
@@ -27,6 +34,49 @@ export class CredentialsStore {
       `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at FROM credentials
         WHERE id = $1${lock ? ' FOR UPDATE' : ''}`,
       [id],
+    );
+  }
+
+  /** The credentials of these teams of these types. */
+  ofTeams(
+    runner: SqlRunner,
+    teamIds: readonly string[],
+    types: readonly string[],
+  ): Promise<DatedCredentialsRow[]> {
+    return query<DatedCredentialsRow>(
+      runner,
+      `SELECT ${DATED_COLUMNS} FROM credentials WHERE team_id = ANY($1::uuid[]) AND type = ANY($2::text[])`,
+      [teamIds, types],
+    );
+  }
+
+  /** The row when it is of one of these types. */
+  findOfTypes(
+    runner: SqlRunner,
+    id: string,
+    types: readonly string[],
+  ): Promise<DatedCredentialsRow | undefined> {
+    return queryOne<DatedCredentialsRow>(
+      runner,
+      `SELECT ${DATED_COLUMNS} FROM credentials WHERE id = $1 AND type = ANY($2::text[])`,
+      [id, types],
+    );
+  }
+
+  /**
+   * Marks the row refused with the reason; answers its team and type when it was not already
+   * (undefined otherwise, or when there is no such row).
+   */
+  rejectOnce(
+    runner: SqlRunner,
+    id: string,
+    reason: string,
+  ): Promise<{ team_id: string; type: string } | undefined> {
+    return queryOne<{ team_id: string; type: string }>(
+      runner,
+      `UPDATE credentials SET rejected_at = now(), rejection_reason = $2
+        WHERE id = $1 AND rejected_at IS NULL RETURNING team_id, type`,
+      [id, reason],
     );
   }
 

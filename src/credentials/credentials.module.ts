@@ -21,6 +21,7 @@ export class CredentialsController extends ResourceController(Credentials, Crede
   ],
   exports: [
     CredentialsCipher,
+    CredentialsStore,
     CredentialsService,
     WorkspaceSmtpCredentialsStore,
     CredentialsMailStore,

@@ -38,6 +38,25 @@ export interface RemovedOrderItem {
 /** The order_item table's SQL: prepared statements on the caller's transaction, typed rows. */
 @Injectable()
 export class OrderItemStore {
+  /**
+   * The orders of these order items and of the items the shipment `shipmentId` carries (none
+   * when null), without repeats.
+   */
+  async ordersOf(
+    em: EntityManager,
+    orderItemIds: readonly string[],
+    shipmentId: string | null,
+  ): Promise<string[]> {
+    const rows = await query<{ order_id: string }>(
+      em,
+      `SELECT DISTINCT oi.order_id FROM order_item oi
+        WHERE oi.id = ANY($2::uuid[])
+           OR oi.id IN (${shipmentItemSql.orderItemIdsOfShipment('$1')})`,
+      [shipmentId, orderItemIds],
+    );
+    return rows.map((r) => r.order_id);
+  }
+
   async orderOf(em: EntityManager, id: string): Promise<string> {
     const row = await queryOne<{ order_id: string }>(
       em,

@@ -27,6 +27,39 @@ export interface ShipmentOfOrder {
 /** The "order" table's SQL: prepared statements on the caller's transaction, typed rows. */
 @Injectable()
 export class OrderStore {
+  /** Orders by id with their number and workspace (those that exist). */
+  async refs(
+    em: EntityManager,
+    ids: readonly string[],
+  ): Promise<Array<{ id: string; orderNumber: string | null; workspaceId: string }>> {
+    if (ids.length === 0) return [];
+    const rows = await query<{ id: string; order_number: string | null; workspace_id: string }>(
+      em,
+      'SELECT id, order_number, workspace_id FROM "order" WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    return rows.map((r) => ({
+      id: r.id,
+      orderNumber: r.order_number,
+      workspaceId: r.workspace_id,
+    }));
+  }
+
+  /** The workspace's orders carrying one of these numbers. */
+  async byNumbers(
+    em: EntityManager,
+    workspaceId: string,
+    numbers: readonly string[],
+  ): Promise<Array<{ id: string; orderNumber: string }>> {
+    if (numbers.length === 0) return [];
+    const rows = await query<{ id: string; order_number: string }>(
+      em,
+      'SELECT id, order_number FROM "order" WHERE workspace_id = $1 AND order_number = ANY($2::text[])',
+      [workspaceId, numbers],
+    );
+    return rows.map((r) => ({ id: r.id, orderNumber: r.order_number }));
+  }
+
   /** The order's workspace, or null when there is no such order. */
   async workspaceOf(em: EntityManager, id: string): Promise<string | null> {
     const row = await queryOne<{ workspace_id: string }>(

@@ -53,6 +53,35 @@ export interface RemovedShipmentItem {
  */
 @Injectable()
 export class ShipmentItemStore {
+  /** The shipment of each of these items (those that exist). */
+  async shipmentsOf(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await query<{ id: string; shipment_id: string }>(
+      em,
+      'SELECT id, shipment_id FROM shipment_item WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.shipment_id]));
+  }
+
+  /**
+   * Deletes the items of a shipment but `keptIds` (a PUT's `shipmentItems`), answering what
+   * each was (its workspace, for its notes; its order, for the order's aggregates).
+   */
+  async removeLeftOut(
+    em: EntityManager,
+    shipmentId: string,
+    keptIds: readonly string[],
+  ): Promise<Array<{ id: string; workspace_id: string; order_id: string }>> {
+    return query<{ id: string; workspace_id: string; order_id: string }>(
+      em,
+      `DELETE FROM shipment_item si
+        WHERE si.shipment_id = $1 AND NOT (si.id = ANY($2::uuid[]))
+        RETURNING si.id, si.workspace_id, ${orderItemSql.orderOf('si.order_item_id')} AS order_id`,
+      [shipmentId, keptIds],
+    );
+  }
+
   async stored(em: EntityManager, id: string): Promise<StoredShipmentItem> {
     const row = await queryOne<{
       order_item_id: string;

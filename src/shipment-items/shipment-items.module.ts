@@ -8,6 +8,8 @@ import { ShipmentItem } from './shipment-item.entity';
 import { ShipmentItemIntegrationStore } from './shipment-item-integration-store';
 import { ShipmentItemStore } from './shipment-item-store';
 import { ShipmentItemsService } from './shipment-items.service';
+import { NestedShipmentItems } from './nested-shipment-items';
+import { WorkflowStoresModule } from '../workflows/workflow-stores.module';
 
 export class ShipmentItemsController extends ResourceController(
   ShipmentItem,
@@ -15,13 +17,15 @@ export class ShipmentItemsController extends ResourceController(
 ) {}
 
 @Module({
-  imports: [ShipmentsModule, OrdersModule, OrderItemsModule],
+  imports: [ShipmentsModule, OrdersModule, OrderItemsModule, WorkflowStoresModule],
   controllers: [ShipmentItemsController],
   providers: [
     ShipmentItemsService,
     ShipmentItemStore,
     RecordChangeEvents,
     ShipmentItemIntegrationStore,
+    // Writes the items a shipment's POST or PUT gives as objects (a shipment write extension).
+    NestedShipmentItems,
   ],
   exports: [ShipmentItemsService, ShipmentItemStore, ShipmentItemIntegrationStore],
 })

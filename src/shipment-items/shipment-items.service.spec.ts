@@ -10,6 +10,7 @@ import type { OrderStore } from '../orders/order-store';
 import type { ShipmentEvents } from '../shipments/shipment-events';
 import type { ShipmentRecordsStore } from '../shipments/shipment-records-store';
 import type { ShipmentsService } from '../shipments/shipments.service';
+import type { WorkflowStore } from '../workflows/workflow-store';
 import { FakeRecords, type World, newWorld } from '../../test/fakes/order-records';
 import type { ShipmentItem } from './shipment-item.entity';
 import type { ShipmentItemStore, StoredShipmentItem } from './shipment-item-store';
@@ -57,6 +58,7 @@ describe('ShipmentItemsService quantities', () => {
       fakes.orderItems as unknown as OrderItemStore,
       fakes.orders as unknown as OrderStore,
       fakes.shipments as unknown as ShipmentRecordsStore,
+      { workspacesOf: () => Promise.resolve(new Map()) } as unknown as WorkflowStore,
     );
     const order = fakes.addOrder({ workspaceId: W1, orderNumber: 'ON1' });
     orderItem = fakes.addItem(order, 5);

@@ -1,4 +1,4 @@
-import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import {
   RecordChangeEvents,
   type RecordsBefore,
@@ -24,7 +24,8 @@ import { ShipmentItem } from './shipment-item.entity';
 import { ShipmentItemStore, type StoredShipmentItem } from './shipment-item-store';
 import type { OrderItem } from '../order-items/order-item.entity';
 import { blankToNull } from '../shipments/text-input';
-import { checkWorkflowReferences } from '../shipments/workflow-references';
+import { workflowIdsOf, workflowReferenceViolations } from '../shipments/workflow-references';
+import { WorkflowStore } from '../workflows/workflow-store';
 
 /** What one write of a shipment item carries from step to step. */
 export interface ShipmentItemWrite {
@@ -49,9 +50,7 @@ export interface ShipmentItemWrite {
  * POST or PUT (whose events tell it).
  */
 @Injectable()
-export class ShipmentItemsService
-  implements ResourceHooks<ShipmentItem, ShipmentItemWrite>, OnModuleInit
-{
+export class ShipmentItemsService implements ResourceHooks<ShipmentItem, ShipmentItemWrite> {
   constructor(
     private readonly registry: ResourceRegistry,
     private readonly writer: ResourceWriter,
@@ -62,21 +61,16 @@ export class ShipmentItemsService
     private readonly orderItems: OrderItemStore,
     private readonly orders: OrderStore,
     private readonly shipmentRecords: ShipmentRecordsStore,
+    private readonly workflows: WorkflowStore,
   ) {}
-
-  onModuleInit(): void {
-    this.shipments.writeNestedItemsWith((shipmentId, elements, ctx) =>
-      this.writeNested(shipmentId, elements, ctx),
-    );
-  }
 
   /**
    * The items a shipment's POST or PUT gives as objects: `{orderItem, qty}` creates one on the
    * shipment, `{@id, ...}` changes that item (already checked to be the shipment's), each
    * through the shipment item rules, in the shipment's transaction. Violations name the
-   * element (`shipmentItems[1].qty`).
+   * element (`shipmentItems[1].qty`). Called by NestedShipmentItems (a shipment write extension).
    */
-  private async writeNested(
+  async writeNested(
     shipmentId: string,
     elements: NestedElement[],
     ctx: WriteContext,
@@ -155,7 +149,12 @@ export class ShipmentItemsService
     const workspaceId = ctx.state.stored?.workspaceId ?? item.workspace.id;
     const violations =
       ctx.operation === 'post'
-        ? await checkWorkflowReferences(em, workspaceId, item, 'shipment item')
+        ? workflowReferenceViolations(
+            item,
+            workspaceId,
+            await this.workflows.workspacesOf(em, workflowIdsOf(item)),
+            'shipment item',
+          )
         : [];
     // The lock serialises every quantity check of this order item.
     const orderItem = await this.orderItems.lockForShipping(em, item.orderItem.id);

@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { orderSql } from '../orders/order-store';
 
 /** An order as far as links go. */
 export interface OrderRef {
@@ -70,39 +71,11 @@ function uniqueById(orders: OrderRef[]): OrderRef[] {
   return orders.filter((o) => !seen.has(o.id) && seen.add(o.id));
 }
 
-/** Orders by id with their workspace. */
-export async function loadOrders(
-  em: EntityManager,
-  ids: string[],
-): Promise<Array<OrderRef & { workspaceId: string }>> {
-  if (ids.length === 0) return [];
-  const rows: Array<{ id: string; order_number: string | null; workspace_id: string }> =
-    await em.query(
-      'SELECT id, order_number, workspace_id FROM "order" WHERE id = ANY($1::uuid[])',
-      [ids],
-    );
-  return rows.map((r) => ({ id: r.id, orderNumber: r.order_number, workspaceId: r.workspace_id }));
-}
-
-/** The workspace's orders carrying one of these numbers. */
-export async function ordersByNumbers(
-  em: EntityManager,
-  workspaceId: string,
-  numbers: string[],
-): Promise<OrderRef[]> {
-  if (numbers.length === 0) return [];
-  const rows: Array<{ id: string; order_number: string }> = await em.query(
-    'SELECT id, order_number FROM "order" WHERE workspace_id = $1 AND order_number = ANY($2::text[])',
-    [workspaceId, numbers],
-  );
-  return rows.map((r) => ({ id: r.id, orderNumber: r.order_number }));
-}
-
 /** Orders linked to a shipment. */
 export async function linkedOrders(em: EntityManager, shipmentId: string): Promise<OrderRef[]> {
   const rows: Array<{ id: string; order_number: string | null }> = await em.query(
-    `SELECT o.id, o.order_number FROM shipment_order so JOIN "order" o ON o.id = so.order_id
-      WHERE so.shipment_id = $1`,
+    `SELECT so.order_id AS id, ${orderSql.orderNumber('so.order_id')} AS order_number
+       FROM shipment_order so WHERE so.shipment_id = $1`,
     [shipmentId],
   );
   return rows.map((r) => ({ id: r.id, orderNumber: r.order_number }));
@@ -172,8 +145,8 @@ export async function unlinkShipmentsFromOrder(
       `UPDATE shipment s SET order_numbers = array_remove(order_numbers, $2), updated_at = now()
         WHERE s.id = ANY($1::uuid[]) AND s.order_numbers @> ARRAY[$2]::text[]
           AND NOT EXISTS (
-            SELECT 1 FROM shipment_order so JOIN "order" o ON o.id = so.order_id
-             WHERE so.shipment_id = s.id AND o.order_number = $2)`,
+            SELECT 1 FROM shipment_order so
+             WHERE so.shipment_id = s.id AND ${orderSql.orderNumber('so.order_id')} = $2)`,
       [shipmentIds, order.orderNumber],
     );
   }

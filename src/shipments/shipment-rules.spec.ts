@@ -1,6 +1,6 @@
 import { isValidPhone } from './contact-rules';
 import { decideOriginCarrier } from './shipment-carrier';
-import { cleanOrderNumbers, trimTrackingNumber } from './shipments.service';
+import { cleanOrderNumbers, trimTrackingNumber } from './shipment-write-rules';
 import { TRACKING_NUMBER_PATTERN, WORKFLOW_IRI_PATTERN } from './shipment.entity';
 
 describe('decideOriginCarrier', () => {

@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { Shipment } from './shipment.entity';
-import { query } from '../database/query';
+import { execute, query } from '../database/query';
+import { workspaceTeamSql } from '../workspaces/workspace-team-sql';
 
 /** What a create needs to know before the shipment's row exists (ShipmentStore.creation). */
 export interface ShipmentCreation {
@@ -15,7 +16,7 @@ export interface ShipmentCreation {
   teamId: string;
   /** Whether the workspace has a shipment with this tracking number already. */
   taken: boolean;
-  /** The whole row, with the columns other modules asked for (ShipmentsService.checkOnCreate). */
+  /** The whole row, with the columns other modules asked for (CreationCheck extensions). */
   row: Record<string, unknown>;
 }
 
@@ -72,7 +73,7 @@ export class ShipmentStore {
               $2::text IS NOT NULL AND EXISTS (SELECT 1 FROM shipment s
                 WHERE s.workspace_id = w.id AND s.tracking_number = $2::text) AS taken
               ${columns.map((c) => `, ${c}`).join('')}
-         FROM workspace w WHERE w.id = $1`,
+         FROM ${workspaceTeamSql.tableAs('w')} WHERE w.id = $1`,
       [workspaceId, trackingNumber],
     );
     return row ? { now: row.now, teamId: row.team_id, taken: row.taken, row } : null;
@@ -101,6 +102,11 @@ export class ShipmentStore {
       [id],
     );
     return row;
+  }
+
+  /** Deletes the shipment (its items, checkpoints and links go with it: FK cascades). */
+  async remove(em: EntityManager, id: string): Promise<void> {
+    await execute(em, 'DELETE FROM shipment WHERE id = $1', [id]);
   }
 
   async workspaceOf(em: EntityManager, id: string): Promise<string> {

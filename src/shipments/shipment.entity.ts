@@ -25,6 +25,7 @@ import type { Order } from '../orders/order.entity';
 import type { ShipmentItem } from '../shipment-items/shipment-item.entity';
 import { Status } from '../statuses/status.entity';
 import { Workflow } from '../workflows/workflow.entity';
+import { workflowSql } from '../workflows/workflow-store';
 import { Workspace } from '../workspaces/workspace.entity';
 import { PhoneNumber } from './contact-rules';
 
@@ -320,7 +321,7 @@ export class Shipment {
 
   /** The type of the externalSourceIntegration workflow (`shopify`, ...). */
   @ApiProperty({
-    sql: '(SELECT wf.type FROM workflow wf WHERE wf.id = {a}.external_source_integration_id)',
+    sql: workflowSql.typeOf('{a}.external_source_integration_id'),
     type: 'string',
     nullable: true,
   })

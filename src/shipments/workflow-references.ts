@@ -1,4 +1,3 @@
-import type { EntityManager } from 'typeorm';
 import { Violation, ViolationCodes } from '../common/errors/api-errors';
 
 /** The workflow references of shipments and shipment items. */
@@ -8,27 +7,25 @@ type WithWorkflowReferences = Partial<
   Record<(typeof WORKFLOW_REFERENCES)[number], { id: string } | null>
 >;
 
+/** The ids of the workflows a record refers to. */
+export function workflowIdsOf(record: WithWorkflowReferences): string[] {
+  return WORKFLOW_REFERENCES.flatMap((name) => (record[name]?.id ? [record[name].id] : []));
+}
+
 /**
- * Workflow references must name workflows of the record's own workspace. The shared layer has
- * already refused workflows the caller cannot see (422 "Item not found"); this catches a
- * workflow of another workspace the caller also belongs to.
+ * Workflow references must name workflows of the record's own workspace (`workspaces`: each
+ * referred workflow's, WorkflowStore.workspacesOf). The shared layer has already refused
+ * workflows the caller cannot see (422 "Item not found"); this catches a workflow of another
+ * workspace the caller also belongs to.
  */
-export async function checkWorkflowReferences(
-  em: EntityManager,
-  workspaceId: string,
+export function workflowReferenceViolations(
   record: WithWorkflowReferences,
+  workspaceId: string,
+  workspaces: ReadonlyMap<string, string>,
   owner: 'shipment' | 'shipment item',
-): Promise<Violation[]> {
-  const given = WORKFLOW_REFERENCES.filter((name) => record[name]?.id);
-  if (given.length === 0) return [];
-  const ids = given.map((name) => record[name]!.id);
-  const rows: Array<{ id: string; workspace_id: string }> = await em.query(
-    'SELECT id, workspace_id FROM workflow WHERE id = ANY($1::uuid[])',
-    [ids],
-  );
-  const workspaceOf = new Map(rows.map((r) => [r.id, r.workspace_id]));
-  return given
-    .filter((name) => workspaceOf.get(record[name]!.id) !== workspaceId)
+): Violation[] {
+  return WORKFLOW_REFERENCES.filter((name) => record[name]?.id)
+    .filter((name) => workspaces.get(record[name]!.id) !== workspaceId)
     .map((name) => ({
       propertyPath: name,
       message: `The workflow must belong to the workspace of the ${owner}.`,

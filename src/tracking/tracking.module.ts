@@ -20,7 +20,9 @@ import { RemoteTracking } from './providers/remote/remote-tracking';
 import { TrackingRefresher } from './refresh/tracking-refresher';
 import { TrackingStatusesModule } from './status-catalogue/tracking-statuses.module';
 import { TrackingOnWrite } from './tracking-on-write';
+import { TeamLookupStore } from '../teams/team-lookup-store';
 import { TrackingService } from './tracking-service/tracking.service';
+import { TrackingFetcher } from './tracking-service/tracking-fetcher';
 import { TrackingWebhooks } from './webhooks/tracking-webhooks';
 import { PushThrottle } from './webhooks/push-throttle';
 import { TrackingWebhooksController } from './webhooks/tracking-webhooks.controller';
@@ -56,10 +58,14 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
       useFactory: () => new TrackingProviderRegistry([new SandboxTrackingProvider()]),
     },
     ProviderCredentialsStore,
+    // The admins told of refused credentials (TeamsModule depends on workspaces, a cycle).
+    TeamLookupStore,
     RemoteTracking,
     TrackingWebhooks,
     PushThrottle,
     TrackingService,
+    TrackingFetcher,
+    // Tracks shipments on create and on a new number (a shipment write extension).
     TrackingOnWrite,
     TrackingRefresher,
     TrackingRerouter,

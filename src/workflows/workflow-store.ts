@@ -50,8 +50,26 @@ export interface WorkflowFailureNotice {
  * workflow of an attempt, disabling one whose credentials are refused), and the suggestions
  * users send (`workflow_suggestion`).
  */
+/** Pieces of SQL over workflows for other modules' statements. Arguments are SQL expressions. */
+export const workflowSql = {
+  /** The workflow's type (`shopify`, ...): text, null when there is no such workflow. */
+  typeOf: (workflowId: string): string =>
+    `(SELECT wf.type FROM workflow wf WHERE wf.id = ${workflowId})`,
+};
+
 @Injectable()
 export class WorkflowStore {
+  /** The workspace of each of these workflows (those that exist). */
+  async workspacesOf(runner: SqlRunner, ids: readonly string[]): Promise<Map<string, string>> {
+    if (ids.length === 0) return new Map();
+    const rows = await query<{ id: string; workspace_id: string }>(
+      runner,
+      'SELECT id, workspace_id FROM workflow WHERE id = ANY($1::uuid[])',
+      [ids],
+    );
+    return new Map(rows.map((r) => [r.id, r.workspace_id]));
+  }
+
   async workspaceOf(runner: SqlRunner, id: string): Promise<string | null> {
     const row = await queryOne<{ workspace_id: string }>(
       runner,

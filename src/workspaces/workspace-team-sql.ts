@@ -4,6 +4,12 @@
  */
 export const workspaceTeamSql = {
   /** The team of a workspace: a uuid, null when there is no such workspace. */
+  /**
+   * The workspace table under `alias`, for a FROM clause whose select list reads the row
+   * (ShipmentStore.creation, and the columns other modules add there).
+   */
+  tableAs: (alias: string): string => `workspace ${alias}`,
+
   teamOf: (workspaceId: string): string =>
     `(SELECT w.team_id FROM workspace w WHERE w.id = ${workspaceId})`,
 };

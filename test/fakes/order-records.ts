@@ -232,6 +232,37 @@ export class FakeRecords {
 
   /** OrderStore over the rows. */
   readonly orders = {
+    refs: (_em: unknown, ids: readonly string[]) =>
+      Promise.resolve(
+        ids
+          .filter((id) => this.world.orders.has(id))
+          .map((id) => {
+            const o = this.world.orders.get(id)!;
+            return { id, orderNumber: o.orderNumber, workspaceId: o.workspaceId };
+          }),
+      ),
+    byNumbers: (_em: unknown, workspaceId: string, numbers: readonly string[]) =>
+      Promise.resolve(
+        [...this.world.orders.values()]
+          .filter(
+            (o) =>
+              o.workspaceId === workspaceId &&
+              o.orderNumber !== null &&
+              numbers.includes(o.orderNumber),
+          )
+          .map((o) => ({ id: o.id, orderNumber: o.orderNumber! })),
+      ),
+    /** Linked orders and those of the shipment's items. */
+    ofShipment: (_em: unknown, shipmentId: string) => {
+      const linked = this.world.links.filter((l) => l.shipmentId === shipmentId);
+      const itemIds = this.world.shipmentItems
+        .filter((si) => si.shipmentId === shipmentId)
+        .map((si) => si.orderItemId);
+      const ofItems = this.world.items.filter((i) => itemIds.includes(i.id));
+      return Promise.resolve([
+        ...new Set([...linked.map((l) => l.orderId), ...ofItems.map((i) => i.orderId)]),
+      ]);
+    },
     workspaceOf: (_em: unknown, id: string) =>
       Promise.resolve(this.world.orders.get(id)?.workspaceId ?? null),
     numbered: (_em: unknown, id: string) => {
@@ -354,6 +385,18 @@ export class FakeRecords {
 
   /** OrderItemStore over the rows. */
   readonly orderItems = {
+    ordersOf: (_em: unknown, orderItemIds: readonly string[], shipmentId: string | null) => {
+      const carried = this.world.shipmentItems
+        .filter((si) => si.shipmentId === shipmentId)
+        .map((si) => si.orderItemId);
+      return Promise.resolve([
+        ...new Set(
+          this.world.items
+            .filter((i) => orderItemIds.includes(i.id) || carried.includes(i.id))
+            .map((i) => i.orderId),
+        ),
+      ]);
+    },
     orderOf: (_em: unknown, id: string) =>
       Promise.resolve(this.world.items.find((i) => i.id === id)!.orderId),
     shipped: (_em: unknown, id: string) =>
@@ -420,6 +463,26 @@ export class FakeRecords {
 
   /** ShipmentItemStore's quantity read over the rows. */
   readonly shipmentItems = {
+    shipmentsOf: (_em: unknown, ids: readonly string[]) =>
+      Promise.resolve(
+        new Map(
+          this.world.shipmentItems
+            .filter((si) => ids.includes(si.id))
+            .map((si) => [si.id, si.shipmentId]),
+        ),
+      ),
+    removeLeftOut: (_em: unknown, shipmentId: string, keptIds: readonly string[]) => {
+      const removed = this.world.shipmentItems.filter(
+        (si) => si.shipmentId === shipmentId && !keptIds.includes(si.id),
+      );
+      this.world.shipmentItems = this.world.shipmentItems.filter((si) => !removed.includes(si));
+      return Promise.resolve(
+        removed.map((si) => {
+          const item = this.world.items.find((i) => i.id === si.orderItemId)!;
+          return { id: si.id, workspace_id: item.workspaceId, order_id: item.orderId };
+        }),
+      );
+    },
     shippedByOthers: (_em: unknown, orderItemId: string, exceptId: string | null) =>
       Promise.resolve(
         this.world.shipmentItems

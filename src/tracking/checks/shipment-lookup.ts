@@ -4,6 +4,7 @@ import { HydraApi } from '../../hydra/controller/hydra-api';
 import { identifierFrom, isStorableText } from '../../hydra/core/identifiers';
 import { NotFoundError, ValidationError, type Violation } from '../../common/errors/api-errors';
 import { typeError } from '../../hydra/write/denormalizer';
+import { ShipmentTrackingStore } from '../../shipments/shipment-tracking-store';
 
 /**
  * Finds the shipments a tracking action names, within the caller's tenancy: by id or IRI
@@ -12,7 +13,10 @@ import { typeError } from '../../hydra/write/denormalizer';
  */
 @Injectable()
 export class ShipmentLookup {
-  constructor(private readonly api: HydraApi) {}
+  constructor(
+    private readonly api: HydraApi,
+    private readonly shipments: ShipmentTrackingStore,
+  ) {}
 
   /** Shipment ids for ids or IRIs, deduplicated in the given order; one query for all. */
   async byReferences(principal: Principal, references: unknown, attribute: string) {
@@ -25,11 +29,12 @@ export class ShipmentLookup {
       }
       if (!ids.includes(id)) ids.push(id);
     }
-    const { rows } = await this.api.data.pool.query<{ id: string }>(
-      `SELECT id FROM shipment WHERE id = ANY($1::uuid[]) AND workspace_id = ANY($2::uuid[])`,
-      [ids, principal.workspaceIds],
+    const found = await this.shipments.inWorkspaces(
+      this.api.data.pool,
+      ids,
+      principal.workspaceIds,
     );
-    if (rows.length !== ids.length) throw new NotFoundError();
+    if (found.length !== ids.length) throw new NotFoundError();
     return ids;
   }
 
@@ -48,21 +53,16 @@ export class ShipmentLookup {
   async byTrackingNumber(workspaceId: string, number: string): Promise<string> {
     // Text PostgreSQL cannot store (a NUL) names no shipment.
     if (!isStorableText(number)) throw new NotFoundError();
-    const { rows } = await this.api.data.pool.query<{ id: string }>(
-      `SELECT id FROM shipment WHERE workspace_id = $1 AND tracking_number = $2`,
-      [workspaceId, number.trim()],
-    );
-    if (!rows[0]) throw new NotFoundError();
-    return rows[0].id;
+    const [found] = await this.shipments.byTrackingNumbers(this.api.data.pool, workspaceId, [
+      number.trim(),
+    ]);
+    if (!found) throw new NotFoundError();
+    return found.id;
   }
 
   /** The carrier a shipment was detected with (pushed checkpoints default to it). */
   async originCarrier(shipmentId: string): Promise<string | null> {
-    const { rows } = await this.api.data.pool.query<{ origin_carrier: string | null }>(
-      `SELECT origin_carrier FROM shipment WHERE id = $1`,
-      [shipmentId],
-    );
-    return rows[0]?.origin_carrier ?? null;
+    return this.shipments.originCarrier(this.api.data.pool, shipmentId);
   }
 
   /** Shipment ids for tracking numbers of one workspace, in the given order. */
@@ -71,14 +71,12 @@ export class ShipmentLookup {
     numbers: string[],
     attribute: string,
   ): Promise<string[]> {
-    const rows: Array<{ id: string; tracking_number: string }> = await this.api.data.pool
-      .query(
-        `SELECT id, tracking_number FROM shipment
-          WHERE workspace_id = $1 AND tracking_number = ANY($2::text[])`,
-        // Text PostgreSQL cannot store (a NUL) matches nothing: reported as unknown below.
-        [workspaceId, numbers.map((n) => n.trim()).filter(isStorableText)],
-      )
-      .then((r) => r.rows);
+    const rows = await this.shipments.byTrackingNumbers(
+      this.api.data.pool,
+      workspaceId,
+      // Text PostgreSQL cannot store (a NUL) matches nothing: reported as unknown below.
+      numbers.map((n) => n.trim()).filter(isStorableText),
+    );
     const byNumber = new Map(rows.map((r) => [r.tracking_number, r.id]));
     const violations: Violation[] = [];
     const ids: string[] = [];

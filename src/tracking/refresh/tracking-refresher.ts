@@ -9,7 +9,8 @@ import { Clock } from '../clock';
 import { TRACKING_STATUSES, isFinal } from '../statuses';
 import { chunk } from '../tracking-service/concurrency';
 import { TrackingService } from '../tracking-service/tracking.service';
-import { query, type SqlRunner } from '../../database/query';
+import type { SqlRunner } from '../../database/query';
+import { ShipmentTrackingStore } from '../../shipments/shipment-tracking-store';
 
 export const REFRESH_QUEUE = 'tracking.refresh';
 /** Shipments per refresh job: a multiple of 40, the batch of aggregators such as 17TRACK. */
@@ -61,6 +62,7 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly scheduler: SchedulerRegistry,
+    private readonly shipments: ShipmentTrackingStore,
   ) {
     jobs.declareQueue({ name: REFRESH_QUEUE, retryLimit: 3, retryDelay: 30 });
     jobs.work<RefreshJob>({
@@ -112,22 +114,12 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
     runner: SqlRunner = this.dataSource,
     lease = this.leaseUntil(),
   ): Promise<string[]> {
-    const now = this.clock.now();
-    const result = await query<{ id: string }>(
-      runner,
-      `WITH due AS (
-         SELECT id FROM shipment
-          WHERE next_check_at <= $1
-            AND (tracking_status IS NULL OR tracking_status <> ALL($4::text[]))
-          ORDER BY next_check_at
-          LIMIT $2
-          FOR UPDATE SKIP LOCKED)
-       UPDATE shipment s SET next_check_at = $3
-         FROM due WHERE s.id = due.id
-       RETURNING s.id`,
-      [now, limit, lease, FINAL_CODES],
-    );
-    return result.map((r) => r.id);
+    return this.shipments.claimDue(runner, {
+      now: this.clock.now(),
+      limit,
+      lease,
+      finalStatuses: FINAL_CODES,
+    });
   }
 
   /** Until when a claim made now holds its shipments (TRACKING_REFRESH_LEASE_SECONDS). */
@@ -137,11 +129,7 @@ export class TrackingRefresher implements OnApplicationBootstrap, OnModuleDestro
 
   /** The shipments of `ids` whose claim with this lease still stands (not yet refreshed). */
   private async stillLeased(ids: string[], lease: Date): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      `SELECT id FROM shipment WHERE id = ANY($1::uuid[]) AND next_check_at = $2`,
-      [ids, lease],
-    );
-    return rows.map((r) => r.id);
+    return this.shipments.stillLeased(this.dataSource, ids, lease);
   }
 
   /**

@@ -12,6 +12,13 @@ import {
   type TrackingUpdate,
 } from './tracking-state';
 import { query, type SqlRunner } from '../../database/query';
+import {
+  ShipmentTrackingStore,
+  type TrackingColumnsChange,
+} from '../../shipments/shipment-tracking-store';
+
+/** The store of the functions below, which the tracking service calls without injection. */
+const shipments = new ShipmentTrackingStore();
 
 export type { ApplyOptions, TrackingOutcome, TrackingUpdate } from './tracking-state';
 export { mergeFacts } from './tracking-state';
@@ -32,15 +39,7 @@ export async function applyTrackingUpdates(
   if (updates.length === 0) return [];
   const byId = new Map<string, TrackingUpdate>();
   for (const u of updates) byId.set(u.shipmentId, u);
-  const rows = await query<ShipmentTrackingRow>(
-    runner,
-    `SELECT id, workspace_id, tracking_number, origin_carrier, created_at, tracking_status,
-            last_status_update, days_in_transit, days_in_idle, shipped_at, expected_delivery_date,
-            origin_country, origin_country_iso2, destination_country, destination_country_iso2,
-            destination_carrier, tracking_attempts, tracking_facts
-       FROM shipment WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
-    [[...byId.keys()]],
-  );
+  const rows = await shipments.lockForTracking<ShipmentTrackingRow>(runner, [...byId.keys()]);
   const live = rows.filter((row) => {
     const expected = byId.get(row.id)!.expectedTrackingNumber;
     return expected === undefined || expected === row.tracking_number;
@@ -68,7 +67,7 @@ export async function applyTrackingUpdates(
     live.map((r) => r.id),
   );
 
-  const changes: Array<Record<string, unknown>> = [];
+  const changes: TrackingColumnsChange[] = [];
   const events: OutboxEvent[] = [];
   for (const row of live) {
     const state = nextTrackingState(
@@ -83,27 +82,7 @@ export async function applyTrackingUpdates(
     outcomes.set(row.id, state.outcome);
   }
 
-  await runner.query(
-    `UPDATE shipment s SET
-        tracking_status = v.tracking_status, days_in_transit = v.days_in_transit,
-        days_in_idle = v.days_in_idle, shipped_at = v.shipped_at,
-        last_status_update = v.last_status_update, expected_delivery_date = v.expected_delivery_date,
-        origin_country = v.origin_country, origin_country_iso2 = v.origin_country_iso2,
-        destination_country = v.destination_country,
-        destination_country_iso2 = v.destination_country_iso2,
-        destination_carrier = v.destination_carrier, next_check_at = v.next_check_at,
-        tracking_attempts = v.tracking_attempts, tracking_facts = v.tracking_facts,
-        last_tracked_at = v.last_tracked_at, tracking_error = NULL,
-        updated_at = CASE WHEN v.touched THEN now() ELSE s.updated_at END
-       FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, tracking_status text, days_in_transit int,
-            days_in_idle int, shipped_at timestamptz, last_status_update timestamptz,
-            expected_delivery_date timestamptz, origin_country text, origin_country_iso2 text,
-            destination_country text, destination_country_iso2 text, destination_carrier text,
-            next_check_at timestamptz, tracking_attempts int, tracking_facts jsonb,
-            last_tracked_at timestamptz, touched boolean)
-      WHERE s.id = v.id`,
-    [JSON.stringify(changes)],
-  );
+  await shipments.applyTracking(runner, changes);
   await recordEvents(runner, events);
   return [...outcomes.values()];
 }

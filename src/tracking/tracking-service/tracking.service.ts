@@ -7,22 +7,20 @@ import { removeNotesOfDeleted } from '../../notes/record-notes';
 import { findCarrier } from '../carriers';
 import { Clock } from '../clock';
 import { DEFAULT_TRACKING_LIMITS, type TrackingLimits } from '../engine';
-import {
-  TrackingProviderError,
-  TrackingProviderRegistry,
-  type ProviderCheckpoint,
-  type TrackingResult,
-} from '../providers';
-import { ProviderCredentialsRejected } from '../providers/remote/provider-adapter';
+import type { ProviderCheckpoint, TrackingResult } from '../providers';
 import type { TrackingCredentials } from '../providers/remote/provider-credentials-store';
-import {
-  PUSH_SAFETY_POLL_MS,
-  RemoteTracking,
-  type RemoteShipment,
-} from '../providers/remote/remote-tracking';
+import { PUSH_SAFETY_POLL_MS, RemoteTracking } from '../providers/remote/remote-tracking';
 import { isFinal } from '../statuses';
-import { chunk, mapWithConcurrency, TimeoutError, withTimeout } from './concurrency';
-import type { NewShipment, NewShipmentTracking } from '../../shipments/shipments.service';
+import {
+  ShipmentTrackingStore,
+  type ShipmentToTrack,
+} from '../../shipments/shipment-tracking-store';
+import { chunk } from './concurrency';
+import { TrackingFetcher, type RemoteApplied } from './tracking-fetcher';
+import { describeFailure, trackingFailure, type TrackFailure } from './tracking-failures';
+
+export type { TrackFailure } from './tracking-failures';
+import type { NewShipment, NewShipmentTracking } from '../../shipments/shipment-write-extensions';
 import { firstTrackingState, untrackedRow } from './tracking-state';
 import {
   applyTrackingUpdates,
@@ -37,22 +35,8 @@ export const TRACK_QUEUE = 'tracking.track';
 export const BACKGROUND_PROVIDER_TIMEOUT_MS = 30_000;
 /** Shipments written per transaction by a batch. */
 const APPLY_CHUNK = 100;
-const RETRY_BASE_MS = 15 * 60_000;
 /** Numbers left out of a partial registration batch are due again after this long. */
 export const REGISTRATION_DEFER_MS = 60_000;
-const RETRY_MAX_MS = 24 * 3_600_000;
-
-export interface TrackFailure {
-  shipmentId: string;
-  error: string;
-  transient: boolean;
-  retryAt: Date;
-  /**
-   * A remote provider failed: its retry is the shipment's schedule (backoff, Retry-After),
-   * never the job queue's quick retries, which would hammer a provider that is down.
-   */
-  remote?: boolean;
-}
 
 export interface TrackReport {
   outcomes: TrackingOutcome[];
@@ -64,32 +48,11 @@ export interface TrackOptions {
   concurrency?: number;
 }
 
-interface ShipmentToTrack {
-  id: string;
-  tracking_number: string | null;
-  origin_carrier: string | null;
-  created_at: Date;
-  tracking_attempts: number;
-  team_id: string;
-}
-
-const SELECT_TO_TRACK = `SELECT s.id, s.tracking_number, s.origin_carrier, s.created_at,
-       s.tracking_attempts, w.team_id
-  FROM shipment s JOIN workspace w ON w.id = s.workspace_id`;
-
-/** Remote shipments whose results were applied, to stop the final ones at the provider. */
-type RemoteApplied = Array<{ route: TrackingCredentials; rows: ShipmentToTrack[] }>;
-
 /** A result pushed by a provider for shipments it tracks (see src/tracking/webhooks). */
 export interface PushedResult {
   shipmentIds: readonly string[];
   result: TrackingResult;
 }
-
-type Fetched =
-  | { row: ShipmentToTrack; update: TrackingUpdate }
-  | { row: ShipmentToTrack; error: unknown }
-  | { row: ShipmentToTrack; deferred: true };
 
 /**
  * Tracks shipments: asks the provider registry about each shipment's number and carrier
@@ -103,11 +66,12 @@ export class TrackingService {
 
   constructor(
     private readonly dataSource: DataSource,
-    private readonly providers: TrackingProviderRegistry,
+    private readonly fetcher: TrackingFetcher,
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly jobs: JobQueue,
     private readonly remote: RemoteTracking,
+    private readonly shipments: ShipmentTrackingStore,
   ) {
     jobs.declareQueue({ name: TRACK_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true });
     jobs.work<{ shipmentId: string }>({
@@ -129,12 +93,9 @@ export class TrackingService {
   /** Re-tracks shipments now: provider calls in parallel, results in batched transactions. */
   async trackMany(ids: readonly string[], options: TrackOptions = {}): Promise<TrackReport> {
     if (ids.length === 0) return { outcomes: [], failures: [] };
-    const rows: ShipmentToTrack[] = await this.dataSource.query(
-      `${SELECT_TO_TRACK} WHERE s.id = ANY($1::uuid[])`,
-      [ids],
-    );
+    const rows = await this.shipments.toTrack(this.dataSource, ids);
     const timeoutMs = options.timeoutMs ?? BACKGROUND_PROVIDER_TIMEOUT_MS;
-    const { fetched, remote, remoteIds } = await this.fetchAll(
+    const { fetched, remote, remoteIds } = await this.fetcher.fetchAll(
       rows,
       timeoutMs,
       options.concurrency,
@@ -169,70 +130,6 @@ export class TrackingService {
    */
   async remoteUpkeep() {
     return this.remote.upkeep({ timeoutMs: BACKGROUND_PROVIDER_TIMEOUT_MS, now: this.clock.now() });
-  }
-
-  /**
-   * Asks each shipment's provider: remote ones (a team's credentials or TRACKING_PROVIDER) in
-   * batches per credentials, the rest through the built-in registry one by one.
-   */
-  private async fetchAll(
-    rows: ShipmentToTrack[],
-    timeoutMs: number,
-    concurrency = this.config.trackingRefreshConcurrency,
-  ): Promise<{ fetched: Fetched[]; remote: RemoteApplied; remoteIds: Set<string> }> {
-    const withNumber = rows.filter(
-      (r): r is ShipmentToTrack & RemoteShipment =>
-        r.tracking_number !== null && r.tracking_number.trim() !== '',
-    );
-    const routes = await this.remote.route(withNumber);
-    const remoteIds = new Set(routes.groups.flatMap((g) => g.shipments.map((s) => s.id)));
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    const fetched: Fetched[] = await mapWithConcurrency(
-      rows.filter((r) => !remoteIds.has(r.id)),
-      concurrency,
-      (row) => this.fetch(row, timeoutMs),
-    );
-    const remote: RemoteApplied = [];
-    for (const group of routes.groups) {
-      const answers = await this.remote.fetch(group.route, group.shipments, {
-        timeoutMs,
-        now: this.clock.now(),
-      });
-      const groupRows: ShipmentToTrack[] = [];
-      for (const shipment of group.shipments) {
-        const row = byId.get(shipment.id)!;
-        const answer = answers.get(shipment.id);
-        if (!answer || 'error' in answer) {
-          fetched.push({ row, error: answer?.error ?? new Error('the provider gave no answer') });
-          continue;
-        }
-        if ('deferred' in answer) {
-          fetched.push({ row, deferred: true });
-          continue;
-        }
-        groupRows.push(row);
-        fetched.push({
-          row,
-          update: {
-            shipmentId: row.id,
-            expectedTrackingNumber: row.tracking_number,
-            checkpoints: answer.result.checkpoints,
-            facts: answer.result.facts,
-            source: 'provider',
-            pollAfterMs: answer.pushManaged ? PUSH_SAFETY_POLL_MS : undefined,
-          },
-        });
-      }
-      remote.push({ route: group.route, rows: groupRows });
-    }
-    return { fetched, remote, remoteIds };
-  }
-
-  /** Whether a remote provider (credentials or TRACKING_PROVIDER) tracks this shipment. */
-  private async routedToRemote(row: ShipmentToTrack, em: EntityManager): Promise<boolean> {
-    if (row.tracking_number === null || row.tracking_number.trim() === '') return false;
-    const routes = await this.remote.route([row as ShipmentToTrack & RemoteShipment], em);
-    return routes.groups.length > 0;
   }
 
   /** Stops, at their provider, the remote shipments that just reached a final status. */
@@ -287,10 +184,7 @@ export class TrackingService {
       outcomes.push(...(await this.dataSource.transaction((em) => this.apply(em, part, now))));
     }
     const applied = outcomes.filter((o) => o.applied).map((o) => o.shipmentId);
-    const rows: ShipmentToTrack[] =
-      applied.length === 0
-        ? []
-        : await this.dataSource.query(`${SELECT_TO_TRACK} WHERE s.id = ANY($1::uuid[])`, [applied]);
+    const rows = applied.length === 0 ? [] : await this.shipments.toTrack(this.dataSource, applied);
     await this.stopFinal([{ route, rows }], outcomes, BACKGROUND_PROVIDER_TIMEOUT_MS);
     return outcomes;
   }
@@ -315,33 +209,23 @@ export class TrackingService {
       );
       // The old journey's checkpoints go with the notes on them.
       await removeNotesOfDeleted(em, 'tracking_checkpoints', checkpoints);
-      await em.query(
-        `UPDATE shipment SET tracking_status = NULL, days_in_transit = NULL, days_in_idle = NULL,
-                shipped_at = NULL, last_status_update = NULL, expected_delivery_date = NULL,
-                origin_country = NULL, origin_country_iso2 = NULL, destination_country = NULL,
-                destination_country_iso2 = NULL, destination_carrier = NULL,
-                tracking_attempts = 0, tracking_facts = NULL, tracking_error = NULL
-          WHERE id = $1`,
-        [shipmentId],
-      );
+      await this.shipments.startNewJourney(em, shipmentId);
     }
-    const [row]: ShipmentToTrack[] = await em.query(`${SELECT_TO_TRACK} WHERE s.id = $1`, [
-      shipmentId,
-    ]);
+    const [row] = await this.shipments.toTrack(em, [shipmentId]);
     if (!row) return null;
-    if (await this.routedToRemote(row, em)) {
+    if (await this.fetcher.routedToRemote(row, em)) {
       // Never inside the write's transaction: a remote provider's calls (shared budget,
       // registration batches) would hold this connection while waiting for others.
-      await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
+      await this.shipments.dueAt(em, shipmentId, now);
       await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
       return null;
     }
-    const fetched = await this.fetch(row, this.config.trackingSyncTimeoutMs);
+    const fetched = await this.fetcher.fetch(row, this.config.trackingSyncTimeoutMs);
     if ('error' in fetched) {
       this.logger.warn(
-        `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
+        `tracking ${row.tracking_number} deferred to a job: ${describeFailure(fetched.error)}`,
       );
-      await em.query(`UPDATE shipment SET next_check_at = $2 WHERE id = $1`, [shipmentId, now]);
+      await this.shipments.dueAt(em, shipmentId, now);
       await this.jobs.send(TRACK_QUEUE, { shipmentId }, { runner: em, singletonKey: shipmentId });
       return null;
     }
@@ -351,7 +235,7 @@ export class TrackingService {
 
   /**
    * The tracking of a shipment about to be created, decided before its row is inserted so that
-   * one INSERT carries it (ShipmentsService.trackNewWith). A local provider (the sandbox,
+   * one INSERT carries it (TrackingOnWrite, a shipment write extension). A local provider (the sandbox,
    * no_info) is asked now, within `trackingSyncTimeoutMs`: the row gets the status, dates and
    * next check computed from its report, and its checkpoints are inserted with the row (its
    * `dependents`; nothing to read back: they are the report's). A shipment routed to a remote provider, or
@@ -379,11 +263,11 @@ export class TrackingService {
       },
       events: [],
     };
-    if (await this.routedToRemote(row, em)) return deferred;
-    const fetched = await this.fetch(row, this.config.trackingSyncTimeoutMs);
+    if (await this.fetcher.routedToRemote(row, em)) return deferred;
+    const fetched = await this.fetcher.fetch(row, this.config.trackingSyncTimeoutMs);
     if ('error' in fetched) {
       this.logger.warn(
-        `tracking ${row.tracking_number} deferred to a job: ${describe(fetched.error)}`,
+        `tracking ${row.tracking_number} deferred to a job: ${describeFailure(fetched.error)}`,
       );
       return deferred;
     }
@@ -428,63 +312,9 @@ export class TrackingService {
     return applyTrackingUpdates(em, updates, { now, limitsFor: (c) => this.limitsFor(c) });
   }
 
-  private async fetch(
-    row: ShipmentToTrack,
-    timeoutMs: number,
-  ): Promise<Exclude<Fetched, { deferred: true }>> {
-    const number = row.tracking_number;
-    if (number === null || number.trim() === '') {
-      // Nothing to ask: the engine clears the tracking fields.
-      return {
-        row,
-        update: {
-          shipmentId: row.id,
-          expectedTrackingNumber: number,
-          checkpoints: [],
-          facts: {},
-          source: 'provider',
-        },
-      };
-    }
-    try {
-      const result: TrackingResult = await withTimeout(
-        this.providers.track(number, row.origin_carrier, {
-          now: this.clock.now(),
-          createdAt: row.created_at,
-        }),
-        timeoutMs,
-        `tracking ${number}`,
-      );
-      return {
-        row,
-        update: {
-          shipmentId: row.id,
-          expectedTrackingNumber: number,
-          checkpoints: result.checkpoints,
-          facts: result.facts,
-          source: 'provider',
-        },
-      };
-    } catch (error) {
-      return { row, error };
-    }
-  }
-
   private failure(row: ShipmentToTrack, error: unknown, now: Date): TrackFailure {
-    // Refused credentials are not asked again until someone updates them (no retry storm).
-    const transient =
-      TrackingProviderError.isRetryable(error) && !(error instanceof ProviderCredentialsRejected);
-    const hint = error instanceof TrackingProviderError ? error.retryAfterMs : null;
-    const backoff = transient
-      ? Math.min(RETRY_MAX_MS, hint ?? RETRY_BASE_MS * 2 ** Math.min(row.tracking_attempts, 10))
-      : RETRY_MAX_MS;
-    this.logger.warn(`tracking ${row.tracking_number} failed: ${describe(error)}`);
-    return {
-      shipmentId: row.id,
-      error: tenantReason(error),
-      transient,
-      retryAt: new Date(now.getTime() + backoff),
-    };
+    this.logger.warn(`tracking ${row.tracking_number} failed: ${describeFailure(error)}`);
+    return trackingFailure(row, error, now);
   }
 
   /**
@@ -493,45 +323,11 @@ export class TrackingService {
    */
   private async dueAgain(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    await this.dataSource.query(
-      `UPDATE shipment SET next_check_at = $2 WHERE id = ANY($1::uuid[]) AND next_check_at IS NOT NULL`,
-      [ids, new Date(this.clock.now().getTime() + REGISTRATION_DEFER_MS)],
-    );
+    const at = new Date(this.clock.now().getTime() + REGISTRATION_DEFER_MS);
+    await this.shipments.dueAgainAt(this.dataSource, ids, at);
   }
 
   private async reschedule(failures: TrackFailure[]): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE shipment s SET next_check_at = f.retry_at, tracking_attempts = s.tracking_attempts + 1,
-              tracking_error = f.error
-         FROM jsonb_to_recordset($1::jsonb) AS f(id uuid, retry_at timestamptz, error text)
-        WHERE s.id = f.id AND s.next_check_at IS NOT NULL`,
-      [
-        JSON.stringify(
-          failures.map((f) => ({ id: f.shipmentId, retry_at: f.retryAt, error: f.error })),
-        ),
-      ],
-    );
+    await this.shipments.reschedule(this.dataSource, failures);
   }
-}
-
-/** The operator's log line of a failure: its message and what the provider's server said. */
-function describe(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  const detail = (error as { detail?: unknown } | null)?.detail;
-  return typeof detail === 'string' && detail !== ''
-    ? `${message} (provider said: ${detail})`
-    : message;
-}
-
-/**
- * What the tenant reads in `trackingError`: provider failures and timeouts, worded by us (never
- * a server's answer, see TrackingProviderError); anything else (a bug, a library error that may
- * quote what it read) only as a fixed phrase, its text going to the operator's log.
- */
-function tenantReason(error: unknown): string {
-  return error instanceof TrackingProviderError ||
-    error instanceof ProviderCredentialsRejected ||
-    error instanceof TimeoutError
-    ? error.message
-    : 'tracking failed (unexpected error)';
 }

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import * as countries from 'i18n-iso-countries';
 import type { CheckpointRel } from '../../engine';
 import type { RemoteCheckpoint } from '../remote/provider-adapter';
-import { parseLogisticDateTime } from '../ship24/logistic-date-time';
+import { providerInstant } from '../remote/provider-dates';
 import type { TrackingResult } from '../tracking-provider';
 import { carrierFromAfterShipSlug } from './aftership-carriers';
 import { mapAfterShipStatus } from './aftership-statuses';
@@ -32,8 +32,7 @@ export function mapAfterShipTracking(
   for (const item of Array.isArray(tracking.checkpoints) ? tracking.checkpoints : []) {
     const cp = record(item);
     if (cp === null) continue;
-    const checkpointDate =
-      parseLogisticDateTime(cp.checkpoint_time) ?? parseLogisticDateTime(cp.created_at);
+    const checkpointDate = providerInstant(cp.checkpoint_time) ?? providerInstant(cp.created_at);
     if (checkpointDate === null) continue;
     const cpSlug = text(cp.slug) ?? slug;
     const { status, rawStatus } = mapAfterShipStatus(cp.tag, cp.subtag);
@@ -86,7 +85,7 @@ function expectedDelivery(tracking: Record<string, unknown>): Date | null {
     tracking.expected_delivery, // 2024-04 / 2024-07 payloads
   ];
   for (const candidate of candidates) {
-    const date = parseLogisticDateTime(candidate);
+    const date = providerInstant(candidate);
     if (date !== null) return date;
   }
   return null;

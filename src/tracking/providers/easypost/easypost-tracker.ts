@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { normalizeCountryIso2 } from '../../engine';
 import type { CheckpointRel } from '../../engine';
 import type { RemoteCheckpoint } from '../remote/provider-adapter';
-import { parseLogisticDateTime } from '../ship24/logistic-date-time';
+import { providerInstant } from '../remote/provider-dates';
 import type { TrackingResult } from '../tracking-provider';
 import { carrierFromEasyPost } from './easypost-carriers';
 import { mapEasyPostStatus } from './easypost-statuses';
@@ -27,7 +27,7 @@ export function mapEasyPostTracker(
   const details = (Array.isArray(tracker.tracking_details) ? tracker.tracking_details : [])
     .map(record)
     .filter((d): d is Record<string, unknown> => d !== null)
-    .map((detail) => ({ detail, date: parseLogisticDateTime(detail.datetime) }))
+    .map((detail) => ({ detail, date: providerInstant(detail.datetime) }))
     .filter((d): d is { detail: Record<string, unknown>; date: Date } => d.date !== null)
     .sort((a, b) => a.date.getTime() - b.date.getTime());
 
@@ -73,8 +73,8 @@ export function mapEasyPostTracker(
         text(record(carrierDetail?.destination_tracking_location)?.country),
       ),
       expectedDeliveryDate:
-        parseLogisticDateTime(tracker.est_delivery_date) ??
-        parseLogisticDateTime(carrierDetail?.est_delivery_date_local),
+        providerInstant(tracker.est_delivery_date) ??
+        providerInstant(carrierDetail?.est_delivery_date_local),
     },
   };
 }

@@ -12,7 +12,7 @@ import type { ProviderAdapter, ProviderType } from './provider-adapter';
  * Every remote provider adapter, by credentials type. One line per provider: its folder under
  * src/tracking/providers/ exports `<name>Adapter`.
  */
-export const PROVIDER_ADAPTERS: Readonly<Partial<Record<ProviderType, ProviderAdapter>>> = {
+export const PROVIDER_ADAPTERS: Readonly<Record<ProviderType, ProviderAdapter>> = {
   '17track': seventeenTrackAdapter,
   aftership: aftershipAdapter,
   ship24: ship24Adapter,

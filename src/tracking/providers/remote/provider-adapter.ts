@@ -1,5 +1,6 @@
 import type { ProviderCheckpoint, TrackingResult } from '../tracking-provider';
 import { TrackingProviderError } from '../tracking-provider-error';
+import { TRACKING_PROVIDER_NAMES } from '../../../config/config-variables';
 
 /**
  * The contract of a credentialed remote tracking source (an aggregator such as 17TRACK, or a
@@ -13,16 +14,7 @@ import { TrackingProviderError } from '../tracking-provider-error';
  * with aggregators, stops them at a final status, and applies results and pushes through the
  * same writer as every refresh.
  */
-export const PROVIDER_TYPES = [
-  '17track',
-  'aftership',
-  'ship24',
-  'dhl',
-  'ups',
-  'fedex',
-  'usps',
-  'easypost',
-] as const;
+export const PROVIDER_TYPES = TRACKING_PROVIDER_NAMES;
 export type ProviderType = (typeof PROVIDER_TYPES)[number];
 
 /** One credentials record, secrets opened, `baseUrl` already defaulted to production. */

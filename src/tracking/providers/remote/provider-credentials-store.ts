@@ -8,7 +8,9 @@ import { PROVIDER_TYPES } from './provider-adapter';
 import { INSTANCE_CREDENTIALS_KEY, type RoutableCredentials } from './provider-routing';
 import { routableCredentials, splitProviderSettings } from './provider-settings';
 import { retiredTrackingCredentials } from './retired-tracking-credentials';
-import { type SqlRunner, query } from '../../../database/query';
+import type { SqlRunner } from '../../../database/query';
+import { CredentialsStore, type DatedCredentialsRow } from '../../../credentials/credentials-store';
+import { TeamLookupStore } from '../../../teams/team-lookup-store';
 
 /** Notification tag of credentials a provider refused. */
 export const CREDENTIALS_REJECTED_TAG = 'tracking_credentials_rejected';
@@ -19,15 +21,7 @@ export interface TrackingCredentials extends RoutableCredentials {
   readonly rejected: boolean;
 }
 
-interface CredentialsRow {
-  id: string;
-  team_id: string;
-  type: string;
-  parameters: Record<string, unknown>;
-  secrets_ciphertext: string | null;
-  rejected_at: Date | null;
-  created_at: Date;
-}
+type CredentialsRow = DatedCredentialsRow;
 
 /**
  * Reads the tracking provider credentials of teams (secrets opened, `baseUrl` defaulted) and
@@ -44,6 +38,8 @@ export class ProviderCredentialsStore {
     private readonly cipher: CredentialsCipher,
     private readonly config: AppConfig,
     private readonly notifications: NotificationsService,
+    private readonly credentials: CredentialsStore,
+    private readonly teams: TeamLookupStore,
   ) {}
 
   /** The tracking credentials of each team (teams without any are absent). */
@@ -53,12 +49,7 @@ export class ProviderCredentialsStore {
   ): Promise<Map<string, TrackingCredentials[]>> {
     const out = new Map<string, TrackingCredentials[]>();
     if (teamIds.length === 0) return out;
-    const rows = await query<CredentialsRow>(
-      runner,
-      `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at, created_at
-         FROM credentials WHERE team_id = ANY($1::uuid[]) AND type = ANY($2::text[])`,
-      [[...new Set(teamIds)], PROVIDER_TYPES],
-    );
+    const rows = await this.credentials.ofTeams(runner, [...new Set(teamIds)], PROVIDER_TYPES);
     for (const row of rows) {
       const built = this.build(row);
       if (!built) continue;
@@ -73,13 +64,8 @@ export class ProviderCredentialsStore {
   async byKey(key: string): Promise<TrackingCredentials | null> {
     if (key === INSTANCE_CREDENTIALS_KEY) return this.instance();
     if (!/^[0-9a-f-]{36}$/i.test(key)) return null;
-    const rows = await query<CredentialsRow>(
-      this.dataSource,
-      `SELECT id, team_id, type, parameters, secrets_ciphertext, rejected_at, created_at
-         FROM credentials WHERE id = $1 AND type = ANY($2::text[])`,
-      [key, PROVIDER_TYPES],
-    );
-    return rows.length === 0 ? null : this.build(rows[0]);
+    const row = await this.credentials.findOfTypes(this.dataSource, key, PROVIDER_TYPES);
+    return row ? this.build(row) : null;
   }
 
   /**
@@ -121,25 +107,15 @@ export class ProviderCredentialsStore {
       return true;
     }
     return this.dataSource.transaction(async (em) => {
-      const [rows]: [Array<{ team_id: string; type: string }>, number] = await em.query(
-        `UPDATE credentials SET rejected_at = now(), rejection_reason = $2
-          WHERE id = $1 AND rejected_at IS NULL RETURNING team_id, type`,
-        [key, reason],
-      );
-      if (rows.length === 0) return false;
-      const admins = await query<{ member_id: string }>(
-        em,
-        `SELECT member_id FROM team_member
-          WHERE team_id = $1 AND member_id IS NOT NULL AND role IN ('owner', 'admin')`,
-        [rows[0].team_id],
-      );
-      for (const admin of admins) {
+      const rejected = await this.credentials.rejectOnce(em, key, reason);
+      if (!rejected) return false;
+      for (const admin of await this.teams.adminIds(em, rejected.team_id)) {
         await this.notifications.notify(
           {
-            userId: admin.member_id,
+            userId: admin,
             tag: CREDENTIALS_REJECTED_TAG,
             message:
-              `The ${rows[0].type} tracking provider refused the credentials /credentials/${key}: ` +
+              `The ${rejected.type} tracking provider refused the credentials /credentials/${key}: ` +
               `${reason}. Shipments routed to it are not tracked until the credentials are updated.`,
             data: [`/credentials/${key}`],
           },

@@ -2,6 +2,7 @@ import { isFinal, TRACKING_STATUSES } from '../../statuses';
 import type { RemoteShipment } from './remote-tracking';
 import type { StopRequest } from './remote-tracking-stops';
 import { query, type SqlRunner } from '../../../database/query';
+import { shipmentTrackingSql } from '../../../shipments/shipment-tracking-store';
 
 /** Statuses after which a shipment's number is not tracked any more (stopped at its provider). */
 const FINAL_CODES = TRACKING_STATUSES.filter((s) => isFinal(s.code)).map((s) => s.code);
@@ -86,7 +87,7 @@ export const remoteTrackingState = {
                   tracking_number, carrier_code, registered_at)
            SELECT m.shipment_id, m.credentials_key, m.tracking_number, m.carrier_code,
                   CASE WHEN m.registered THEN $2::timestamptz END
-             FROM m JOIN shipment s ON s.id = m.shipment_id
+             FROM m ${shipmentTrackingSql.join('s', 'm.shipment_id')}
            ON CONFLICT (shipment_id) DO UPDATE SET
              credentials_key = EXCLUDED.credentials_key,
              tracking_number = EXCLUDED.tracking_number,
@@ -184,11 +185,11 @@ export const remoteTrackingState = {
       runner,
       `SELECT t.shipment_id, t.credentials_key, t.tracking_number, t.carrier_code,
                 t.registered_at, t.stopped_at, t.last_push_at, t.push_subscribed_at,
-                t.push_refused_at, w.team_id, s.tracking_number AS number, s.origin_carrier
+                t.push_refused_at, $1::uuid AS team_id, s.tracking_number AS number,
+                s.origin_carrier
            FROM shipment_remote_tracking t
-           JOIN shipment s ON s.id = t.shipment_id
-           JOIN workspace w ON w.id = s.workspace_id
-          WHERE w.team_id = $1 AND ($2::uuid IS NULL OR t.shipment_id > $2::uuid)
+           ${shipmentTrackingSql.join('s', 't.shipment_id')}
+          WHERE ${shipmentTrackingSql.ofTeam('s', '$1')} AND ($2::uuid IS NULL OR t.shipment_id > $2::uuid)
             AND s.tracking_number IS NOT NULL AND btrim(s.tracking_number) <> ''
             AND (s.tracking_status IS NULL OR s.tracking_status <> ALL($4::text[]))
           ORDER BY t.shipment_id
@@ -228,7 +229,7 @@ export const remoteTrackingState = {
          FROM jsonb_to_recordset($1::jsonb) AS q(credentials_key text, tracking_number text)
          JOIN shipment_remote_tracking t
            ON t.credentials_key = q.credentials_key AND t.tracking_number = q.tracking_number
-         JOIN shipment s ON s.id = t.shipment_id
+         ${shipmentTrackingSql.join('s', 't.shipment_id')}
         WHERE t.registered_at IS NOT NULL AND t.stopped_at IS NULL
           AND s.tracking_number = t.tracking_number
           AND (s.tracking_status IS NULL OR s.tracking_status <> ALL($2::text[]))`,
@@ -302,7 +303,7 @@ export const remoteTrackingState = {
       `SELECT t.shipment_id, t.credentials_key, t.tracking_number, t.carrier_code,
               t.registered_at, t.stopped_at, t.last_push_at, t.push_subscribed_at,
               t.push_refused_at
-         FROM shipment_remote_tracking t JOIN shipment s ON s.id = t.shipment_id
+         FROM shipment_remote_tracking t ${shipmentTrackingSql.join('s', 't.shipment_id')}
         WHERE t.credentials_key = $1 AND t.tracking_number = ANY($2::text[])
           AND s.tracking_number = t.tracking_number`,
       [credentialsKey, numbers],

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { TrackingStatusCode } from '../../statuses';
 import type { RemoteCheckpoint } from '../remote/provider-adapter';
 import type { TrackingResult } from '../tracking-provider';
+import { lenientProviderInstant } from '../remote/provider-dates';
 import { carrierOfSeventeenTrackKey } from './seventeen-track-carriers';
 import { seventeenTrackStatus } from './seventeen-track-statuses';
 
@@ -72,8 +73,8 @@ export function mapTrackInfo(
     const key =
       p.provider?.key === undefined || p.provider?.key === null ? null : Number(p.provider.key);
     for (const event of p.events ?? []) {
-      const date = new Date(event.time_iso ?? event.time_utc ?? '');
-      if (Number.isNaN(date.getTime())) continue;
+      const date = lenientProviderInstant(event.time_iso ?? event.time_utc);
+      if (!date) continue;
       events.push({ event, key, date });
     }
   }
@@ -108,7 +109,7 @@ export function mapTrackInfo(
   });
   const eta = info.time_metrics?.estimated_delivery_date;
   const expected = eta?.to ?? eta?.from ?? null;
-  const expectedDate = expected ? new Date(expected) : null;
+  const expectedDate = lenientProviderInstant(expected);
   return {
     checkpoints,
     facts: {
@@ -116,8 +117,7 @@ export function mapTrackInfo(
         destinationKey === null ? null : carrierOfSeventeenTrackKey(destinationKey),
       originCountryIso2: iso2(info.shipping_info?.shipper_address?.country),
       destinationCountryIso2: iso2(info.shipping_info?.recipient_address?.country),
-      expectedDeliveryDate:
-        expectedDate && !Number.isNaN(expectedDate.getTime()) ? expectedDate : null,
+      expectedDeliveryDate: expectedDate,
     },
   };
 }

@@ -5,7 +5,7 @@ import type { RemoteCheckpoint } from '../remote/provider-adapter';
 import type { TrackingResult } from '../tracking-provider';
 import { carrierFromShip24Courier, firstCourierCode } from './ship24-carriers';
 import { mapShip24Status } from './ship24-statuses';
-import { parseLogisticDateTime } from './logistic-date-time';
+import { lenientProviderInstant, providerInstant } from '../remote/provider-dates';
 
 countries.registerLocale(en);
 
@@ -32,7 +32,7 @@ export function mapShip24Tracking(
   const events = (Array.isArray(tracking.events) ? tracking.events : [])
     .map(record)
     .filter((e): e is Record<string, unknown> => e !== null)
-    .map((event) => ({ event, date: parseLogisticDateTime(event.occurrenceDatetime) }))
+    .map((event) => ({ event, date: providerInstant(event.occurrenceDatetime) }))
     .filter((e): e is { event: Record<string, unknown>; date: Date } => e.date !== null)
     .sort((a, b) => a.date.getTime() - b.date.getTime());
 
@@ -76,9 +76,9 @@ export function mapShip24Tracking(
       originCountryIso2: countryIso2(shipment?.originCountryCode),
       destinationCountryIso2: countryIso2(shipment?.destinationCountryCode),
       expectedDeliveryDate:
-        parseLogisticDateTime(window?.to) ??
-        parseLogisticDateTime(window?.from) ??
-        parseIso(delivery?.estimatedDeliveryDate),
+        providerInstant(window?.to) ??
+        providerInstant(window?.from) ??
+        lenientProviderInstant(delivery?.estimatedDeliveryDate),
     },
   };
 }
@@ -114,15 +114,6 @@ export function countryIso2(value: unknown): string | null {
   const code = value.trim().toUpperCase();
   if (/^[A-Z]{3}$/.test(code)) return countries.alpha3ToAlpha2(code) ?? null;
   return /^[A-Z]{2}$/.test(code) && countries.isValid(code) ? code : null;
-}
-
-function parseIso(value: unknown): Date | null {
-  return parseLogisticDateTime(value) ?? (typeof value === 'string' ? validDate(value) : null);
-}
-
-function validDate(value: string): Date | null {
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? null : date;
 }
 
 export function record(value: unknown): Record<string, unknown> | null {

@@ -1,0 +1,186 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { announcedByCaller } from '../events/indirect-changes';
+import { RecordChangeEvents, type RecordsBefore } from '../events/record-change-events';
+import type { NestedElement, WriteContext } from '../hydra/core/resource-hooks';
+import { removeNotesOfDeleted } from '../notes/record-notes';
+import { OrderItemStore } from '../order-items/order-item-store';
+import { orderIdsOf } from '../orders/order-aggregates';
+import { OrderStore } from '../orders/order-store';
+import { Order } from '../orders/order.entity';
+import { ShipmentItemStore } from '../shipment-items/shipment-item-store';
+import { ShipmentEvents } from './shipment-events';
+import {
+  completeShipmentOrders,
+  linkedOrders,
+  planShipmentOrders,
+  replaceShipmentLinks,
+  type OrderRef,
+} from './shipment-orders';
+import type { Shipment } from './shipment.entity';
+import { ShipmentStore } from './shipment-store';
+import { ShipmentWriteExtensions } from './shipment-write-extensions';
+import { has, ordersChangedByLinks, referencedId } from './shipment-write-rules';
+import type { Creating, ShipmentWrite, StoredState } from './shipment-write-state';
+
+/**
+ * The persisting step of a shipment's create or replace (ShipmentsService.persist): the row,
+ * its links to orders (kept consistent with `orderNumbers`), the items a PUT left out
+ * (deleted), the nested items, and the aggregates and `order.updated` events of every order
+ * involved.
+ */
+@Injectable()
+export class ShipmentWriter {
+  constructor(
+    private readonly events: ShipmentEvents,
+    private readonly store: ShipmentStore,
+    private readonly orderEvents: RecordChangeEvents,
+    private readonly extensions: ShipmentWriteExtensions,
+    private readonly orders: OrderStore,
+    private readonly orderItems: OrderItemStore,
+    private readonly items: ShipmentItemStore,
+  ) {}
+
+  async persist(shipment: Shipment, workspaceId: string, ctx: WriteContext<ShipmentWrite>) {
+    const { em } = ctx;
+    const givenOrderIds = has(ctx.body, 'orders')
+      ? (shipment.orders ?? []).map((o) => o.id)
+      : undefined;
+    const keptItemIds = has(ctx.body, 'shipmentItems')
+      ? (shipment.shipmentItems ?? []).map((i) => i.id)
+      : undefined;
+    // Relations are written below with SQL, not by TypeORM's cascade.
+    delete (shipment as Partial<Shipment>).orders;
+    delete (shipment as Partial<Shipment>).shipmentItems;
+
+    const { stored, creating } = ctx.state;
+    const existingLinks = stored ? await linkedOrders(em, shipment.id) : [];
+    const plan = planShipmentOrders({
+      existingLinks,
+      existingNumbers: stored?.orderNumbers ?? [],
+      givenOrders: givenOrderIds ? await this.orders.refs(em, givenOrderIds) : undefined,
+      givenNumbers: has(ctx.body, 'orderNumbers') ? shipment.orderNumbers : undefined,
+    });
+    const linked = completeShipmentOrders(
+      plan,
+      await this.orders.byNumbers(em, workspaceId, plan.numbers),
+    );
+    shipment.orderNumbers = linked.numbers;
+    const elements = ctx.nestedElements?.shipmentItems;
+    const ordersBefore = await this.watchOrders(em, shipment, {
+      stored,
+      existingLinks,
+      linked: linked.orders,
+      itemsWritten: keptItemIds !== undefined || !!elements?.length,
+      elements: elements ?? [],
+    });
+    if (stored) await em.save(shipment);
+    else {
+      // Nothing but the row itself before `shipment.created`: its INSERT reads the snapshot.
+      const alone = linked.orders.length === 0 && !keptItemIds?.length && !elements?.length;
+      await this.insertNew(shipment, workspaceId, em, creating, alone);
+    }
+    await replaceShipmentLinks(
+      em,
+      shipment.id,
+      linked.orders.map((o) => o.id),
+      stored !== null,
+    );
+
+    const affected = [...existingLinks, ...linked.orders].map((o) => o.id);
+    if (keptItemIds) {
+      const removed = await this.items.removeLeftOut(em, shipment.id, keptItemIds);
+      // The items left out go as DELETE /shipment_items/{id} would take them: with their notes.
+      await removeNotesOfDeleted(em, 'shipment_items', removed);
+      affected.push(...removed.map((r) => r.order_id));
+    }
+    await this.orders.refreshAggregates(em, orderIdsOf(affected));
+    if (elements?.length) {
+      const writer = this.extensions.nestedItemsWriter();
+      if (!writer) throw new Error('No writer for nested shipment items');
+      // This write's own events tell what its items changed: theirs do not again.
+      await announcedByCaller(
+        em,
+        [
+          { aggregate: 'shipment', id: shipment.id },
+          ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
+        ],
+        (announcing) => writer(shipment.id, elements, { ...ctx, em: announcing }),
+      );
+    }
+    await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');
+  }
+
+  /**
+   * The orders a create or replace may change, as they were before it: those whose links or
+   * `shipmentsWithoutTrackingCount` it changes (ordersChangedByLinks), and, when it writes
+   * items, the orders of its items and of the order items it ships (their
+   * `fulfillmentStatus`). Nothing read when it touches none.
+   */
+  private async watchOrders(
+    em: EntityManager,
+    shipment: Shipment,
+    change: {
+      stored: StoredState | null;
+      existingLinks: OrderRef[];
+      linked: OrderRef[];
+      itemsWritten: boolean;
+      elements: NestedElement[];
+    },
+  ): Promise<RecordsBefore> {
+    const ids = ordersChangedByLinks({
+      before: change.existingLinks.map((o) => o.id),
+      after: change.linked.map((o) => o.id),
+      storedNumber: change.stored ? change.stored.trackingNumber : undefined,
+      trackingNumber: shipment.trackingNumber,
+    });
+    if (change.itemsWritten) {
+      const orderItemIds = change.elements
+        .map((e) => referencedId(e.value.orderItem))
+        .filter((id): id is string => id !== null);
+      const shipped = change.stored ? shipment.id : null;
+      for (const id of await this.orderItems.ordersOf(em, orderItemIds, shipped)) ids.add(id);
+    }
+    return this.orderEvents.watch(em, 'order', Order, ids);
+  }
+
+  /**
+   * Inserts a new shipment with its tracking fields, decided first (an extension's trackNew:
+   * for a local provider the status, checkpoints and dates are known before the row exists)
+   * and, in the same statement, its checkpoints and, when `readSnapshot`, the snapshot
+   * `shipment.created` carries.
+   */
+  private async insertNew(
+    shipment: Shipment,
+    workspaceId: string,
+    em: EntityManager,
+    creating: Creating | null,
+    readSnapshot: boolean,
+  ) {
+    const creation = creating?.creation;
+    if (!creating || !creation) throw new Error('A shipment is inserted only after its validation');
+    shipment.id = randomUUID();
+    const tracking = await this.extensions.trackNew(
+      {
+        id: shipment.id,
+        workspaceId,
+        teamId: creation.teamId,
+        trackingNumber: shipment.trackingNumber,
+        originCarrier: shipment.originCarrier,
+        createdAt: creation.now,
+      },
+      em,
+    );
+    const row = await this.store.insert(
+      em,
+      shipment,
+      tracking?.columns ?? {},
+      tracking?.dependents,
+      readSnapshot ? this.events.newShipmentRead() : null,
+    );
+    if (readSnapshot) creating.inserted = this.events.toSnapshot(row);
+    await tracking?.afterInsert?.(em);
+    creating.tracking = tracking;
+  }
+}
