@@ -42,6 +42,13 @@ const RETRY_BASE_MS = 15 * 60_000;
 export const REGISTRATION_DEFER_MS = 60_000;
 const RETRY_MAX_MS = 24 * 3_600_000;
 
+/** Work of another module in an applied tracking batch's transaction (TrackingService.onApplied). */
+export type TrackingAppliedListener = (
+  em: EntityManager,
+  outcomes: readonly TrackingOutcome[],
+  now: Date,
+) => Promise<void>;
+
 export interface TrackFailure {
   shipmentId: string;
   error: string;
@@ -100,6 +107,7 @@ type Fetched =
 @Injectable()
 export class TrackingService {
   private readonly logger = new Logger(TrackingService.name);
+  private readonly appliedListeners: TrackingAppliedListener[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -119,6 +127,14 @@ export class TrackingService {
         if (failure?.transient && !failure.remote) throw new Error(failure.error);
       },
     });
+  }
+
+  /**
+   * Registers work done in the transaction of every applied tracking batch, after its
+   * shipments were written (delivery predictions, src/predictions).
+   */
+  onApplied(listener: TrackingAppliedListener): void {
+    this.appliedListeners.push(listener);
   }
 
   /** Re-tracks one shipment now. */
@@ -424,8 +440,13 @@ export class TrackingService {
     };
   }
 
-  private apply(em: EntityManager, updates: TrackingUpdate[], now: Date) {
-    return applyTrackingUpdates(em, updates, { now, limitsFor: (c) => this.limitsFor(c) });
+  private async apply(em: EntityManager, updates: TrackingUpdate[], now: Date) {
+    const outcomes = await applyTrackingUpdates(em, updates, {
+      now,
+      limitsFor: (c) => this.limitsFor(c),
+    });
+    for (const listener of this.appliedListeners) await listener(em, outcomes, now);
+    return outcomes;
   }
 
   private async fetch(
