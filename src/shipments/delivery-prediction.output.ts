@@ -11,12 +11,13 @@ export class DeliveryPredictionBasisOutput {
   })
   kind!: 'carrier' | 'history' | 'default';
   @Documented({
-    type: 'integer',
+    type: 'string',
+    enum: ['lane_postcode', 'lane', 'carrier_destination', 'carrier', 'default'],
     required: true,
     description:
-      'Back-off level of the window: 0 postcode region, 1 lane, 2 carrier and destination, 3 carrier, 4 default.',
+      'Back-off level of the window: lane and postcode region, lane, carrier and destination country, carrier, default.',
   })
-  level!: number;
+  level!: string;
   @Documented({
     type: 'integer',
     required: true,
