@@ -6,6 +6,7 @@ import {
   type DeliveryPredictionChangedPayload,
 } from '../events/event-types';
 import { recordEvents, type OutboxEvent } from '../events/outbox';
+import { formatDateTime } from '../hydra/serialization/record-reader';
 import {
   ShipmentPredictionStore,
   type ShipmentPredictionColumns,
@@ -200,11 +201,12 @@ export class PredictionWriter {
   }
 }
 
+/** A window as the API renders dates (RFC 3339, `+00:00`, like every date of the shipment). */
 function isoWindow(w: DeliveryWindow): { earliest: string; likely: string; latest: string } {
   return {
-    earliest: w.earliest.toISOString(),
-    likely: w.likely.toISOString(),
-    latest: w.latest.toISOString(),
+    earliest: formatDateTime(w.earliest),
+    likely: formatDateTime(w.likely),
+    latest: formatDateTime(w.latest),
   };
 }
 
