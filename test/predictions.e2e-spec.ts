@@ -109,7 +109,10 @@ describe('delivery predictions and attention', () => {
       .get(`/workspaces/${tenant.workspaceId}/shipments`)
       .set('Accept', 'text/csv')
       .expect(200);
-    expect(csv.text.split('\n')[0]).toContain('deliveryPrediction.likely');
+    // One column holding the window as JSON (as customFields), one for attention.
+    const header = csv.text.split('\n')[0].split(',');
+    expect(header).toEqual(expect.arrayContaining(['deliveryPrediction', 'attention']));
+    expect(csv.text).toContain(`""likely"":""${p.likely}""`);
   });
 
   it('recomputes on each status change; the event fires once per move of a day or more', async () => {

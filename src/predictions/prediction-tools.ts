@@ -2,7 +2,7 @@ import type { DataSource } from 'typeorm';
 import { ShipmentPredictionStore } from '../shipments/shipment-prediction-store';
 import { CheckpointTimelineStore } from '../tracking/checkpoints/checkpoint-timeline-store';
 import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
-import { formatBacktest, runBacktest } from './backtest/backtest';
+import { formatBacktest, runBacktest, type BacktestReport } from './backtest/backtest';
 import { PredictionRecompute } from './prediction-recompute';
 import { PredictionStore } from './prediction-store';
 import { ShipmentFactsSource } from './shipment-facts-source';
