@@ -205,8 +205,8 @@ async function inParallel(
 
 /** Shipment rows of a generated delivery history (src/predictions/history), as table columns. */
 export interface HistoryLoad {
-  shipments: ReadonlyArray<Record<string, unknown>>;
-  checkpoints: ReadonlyArray<Record<string, unknown>>;
+  shipments: ReadonlyArray<object>;
+  checkpoints: ReadonlyArray<object>;
 }
 
 const HISTORY_CHUNK = 5000;
