@@ -23,15 +23,17 @@ export function predictionTools(db: DataSource) {
     teamOf: (workspaceId: string) => workspaces.teamOf(db, workspaceId),
     /** Rebuilds a team's aggregates from its shipments (after a bulk load). */
     rebuild: (teamId: string) => recompute.rebuild(teamId),
-    /** The backtest of one workspace's history, as printed by `backtest-predictions`. */
-    async backtest(teamId: string, workspaceId: string, since: Date | null): Promise<string> {
+    /** The backtest of one workspace's history (read through the owning stores). */
+    async report(teamId: string, workspaceId: string, since: Date | null): Promise<BacktestReport> {
       const facts = await source.all(db, teamId, [workspaceId]);
-      return formatBacktest(
-        runBacktest(
-          facts.map((f) => f.facts),
-          { since },
-        ),
+      return runBacktest(
+        facts.map((f) => f.facts),
+        { since },
       );
+    },
+    /** The same, as printed by `backtest-predictions`. */
+    async backtest(teamId: string, workspaceId: string, since: Date | null): Promise<string> {
+      return formatBacktest(await this.report(teamId, workspaceId, since));
     },
   };
 }

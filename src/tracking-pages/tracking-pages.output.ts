@@ -81,16 +81,16 @@ export class PublicShipmentOutput {
     type: 'object',
     of: () => PublicDeliveryWindowOutput,
     nullable: true,
-    required: true,
+    required: false,
     description: 'The delivery window (80 %) when the carrier gave no date; null otherwise.',
   })
-  deliveryWindow!: PublicDeliveryWindowOutput | null;
+  deliveryWindow?: PublicDeliveryWindowOutput | null;
   @Documented({
     type: 'boolean',
-    required: true,
+    required: false,
     description: 'Past the delivery window announced, or the promised date.',
   })
-  runningLate!: boolean;
+  runningLate?: boolean;
   @Documented(TEXT) review!: string | null;
   @Documented({ type: 'number', nullable: true, required: true }) reviewTotalScore!: number | null;
 }
