@@ -1,5 +1,6 @@
 import { DataSource } from 'typeorm';
 import { backtestPredictionsCommand } from '../src/cli/commands/backtest-predictions.command';
+import { rebuildPredictionsCommand } from '../src/cli/commands/rebuild-predictions.command';
 import { seedCommand } from '../src/cli/commands/seed.command';
 import type { CliContext } from '../src/cli/cli-command';
 import { createDataSource } from '../src/database/data-source';
@@ -76,6 +77,9 @@ describe('seeded history and the backtest command', () => {
       context,
     );
     const table = printed.pop()!.split('\n');
+    // Rebuilding what the seeder already rebuilt changes nothing.
+    await rebuildPredictionsCommand.run(['--workspace', workspaceId], context);
+    expect(JSON.parse(printed.pop()!)).toEqual({ team_id: teamId, contributions_changed: 0 });
     expect(table[0]).toMatch(/^carrier\s+parcels\s+predictions\s+coverage/);
     expect(table.map((l) => l.split(/\s+/)[0])).toEqual(
       expect.arrayContaining(['dhl', 'ups', 'usps', 'all']),
