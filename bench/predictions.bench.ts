@@ -119,6 +119,8 @@ async function loadSeededHistory(db: DataSource, n: number, seed: number) {
   const { team, ws } = await newWorkspace(db, `bench-analytics-${n}`);
   const now = Date.now();
   const chunk = 20_000;
+  // Another run's parcels stay in the database: a seed of its own keeps the ids apart.
+  seed += now % 1_000_000;
   for (let i = 0; i < n; i += chunk) {
     const parcels = generateHistory({
       seed: seed + i,
@@ -149,7 +151,8 @@ async function main(): Promise<void> {
   await setup.destroy();
   Object.assign(process.env, {
     DATABASE_URL: DB_URL,
-    NODE_ENV: 'production',
+    // Not `production`: it would ask for the deployment's secrets (credentials key, ...).
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
     LOG_LEVEL: 'warn',
     MIGRATE_ON_START: 'false',
     JOB_WORKERS_ENABLED: 'false',
@@ -207,8 +210,13 @@ async function main(): Promise<void> {
       }
       return median(ms);
     };
+    // As loaded (each key up to 32 delta rows: the rebuild applies pages of 1 000), then after
+    // the attention sweeper's minute pass has folded every key (the steady state).
     await time(big);
     await time(small);
+    const unfolded = { bigMs: await time(big), smallMs: await time(small) };
+    await store.sweep(1);
+    await time(big);
     const bigMs = await time(big);
     const smallMs = await time(small);
 
@@ -229,6 +237,11 @@ async function main(): Promise<void> {
         smallMs: Number(smallMs.toFixed(2)),
         ratio: Number((smallMs / bigMs).toFixed(3)),
         goal: 0.8,
+        unfolded: {
+          bigMs: Number(unfolded.bigMs.toFixed(2)),
+          smallMs: Number(unfolded.smallMs.toFixed(2)),
+          ratio: Number((unfolded.smallMs / unfolded.bigMs).toFixed(3)),
+        },
       },
       node: process.version,
     };

@@ -20,8 +20,8 @@ const MAX_BATCHES = 40;
  * once a minute on nodes that run background work (JOB_WORKERS_ENABLED), claims the shipments
  * whose `attention_check_at` has passed (FOR UPDATE SKIP LOCKED: several nodes share the work,
  * a shipment being written is taken next time), re-evaluates their attention and records the
- * events of what started. Then folds the prediction aggregates' keys nobody reads, as
- * MaintainedCountSweeper does for counts.
+ * events of what started. Then folds every prediction aggregate key with more than one delta
+ * row (readers fold only past 32), as MaintainedCountSweeper does for counts.
  */
 @Injectable()
 export class AttentionSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -61,8 +61,10 @@ export class AttentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
       total += n;
       if (n < BATCH) break;
     }
-    await this.stats.sweepStats();
-    await this.performance.sweep();
+    // Every key written since the last pass folds to one row: reads (the tracking writer's
+    // stats, the carrier analytics) then read about one row per key, whatever the volume.
+    await this.stats.sweepStats(1);
+    await this.performance.sweep(1);
     return total;
   }
 }
