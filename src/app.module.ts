@@ -27,6 +27,7 @@ import { TrackingStatusesModule } from './tracking/status-catalogue/tracking-sta
 import { JobsModule } from './jobs/jobs.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { TrackingModule } from './tracking/tracking.module';
+import { PredictionsModule } from './predictions/predictions.module';
 import { LookupsModule } from './lookups/lookups.module';
 import { AuthModule } from './auth/auth.module';
 import { MailModule } from './mail/mail.module';
@@ -81,6 +82,7 @@ import { RouteIndexer } from './common/route-index';
     JobsModule,
     NotificationsModule,
     TrackingModule,
+    PredictionsModule,
     MailModule,
     AuthModule,
     OauthClientsModule,

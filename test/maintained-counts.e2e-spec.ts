@@ -59,7 +59,7 @@ describe('maintained counts of shipments', () => {
     const real: Array<{ key: string; n: string }> = await db.query(
       `SELECT s.workspace_id || '/' || k.dimension || '=' || k.value AS key, count(*) AS n
          FROM shipment s CROSS JOIN LATERAL (VALUES ('', ''), ('tracking_status', s.tracking_status),
-              ('origin_carrier', s.origin_carrier)) k(dimension, value)
+              ('origin_carrier', s.origin_carrier), ('attention', s.attention)) k(dimension, value)
         WHERE s.workspace_id = ANY($1::uuid[]) AND k.value IS NOT NULL
         GROUP BY 1`,
       [workspaces()],

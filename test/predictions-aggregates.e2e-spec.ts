@@ -24,7 +24,10 @@ import { journeyOf, timelineAt } from '../src/predictions/model/stages';
 import { MemoryStats, type StatsVector } from '../src/predictions/model/stats';
 import { PredictionRecompute, type Recomputation } from '../src/predictions/prediction-recompute';
 import { PredictionStore } from '../src/predictions/prediction-store';
-import { SqlShipmentFactsSource } from '../src/predictions/shipment-facts-source';
+import { ShipmentFactsSource } from '../src/predictions/shipment-facts-source';
+import { ShipmentPredictionStore } from '../src/shipments/shipment-prediction-store';
+import { CheckpointTimelineStore } from '../src/tracking/checkpoints/checkpoint-timeline-store';
+import { WorkspaceLookupStore } from '../src/workspaces/workspace-lookup-store';
 
 /**
  * The aggregates of delivery predictions and carrier analytics are maintained as deltas, one
@@ -46,7 +49,15 @@ describe('prediction aggregates', () => {
     db = await createDataSource(process.env.DATABASE_URL!).initialize();
     store = new PredictionStore(db);
     performance = new CarrierPerformanceStore(db);
-    recompute = new PredictionRecompute(db, store, new SqlShipmentFactsSource());
+    recompute = new PredictionRecompute(
+      db,
+      store,
+      new ShipmentFactsSource(
+        new ShipmentPredictionStore(),
+        new CheckpointTimelineStore(),
+        new WorkspaceLookupStore(),
+      ),
+    );
     [{ id: teamId }] = await db.query(
       `INSERT INTO team (name) VALUES ('Predictions') RETURNING id`,
     );

@@ -13,7 +13,50 @@ export const EventTypes = {
   shipmentUpdated: 'shipment.updated',
   /** DELETE /shipments/{id} (payload: the shipment as it was). */
   shipmentDeleted: 'shipment.deleted',
+  /**
+   * A shipment's delivery window moved by a day or more from the one last announced (payload:
+   * DeliveryPredictionChangedPayload); src/predictions.
+   */
+  shipmentDeliveryPredictionChanged: 'shipment.delivery_prediction_changed',
+  /** A shipment started to need attention for this reason (payload: AttentionPayload). */
+  shipmentException: 'shipment.exception',
+  shipmentStalled: 'shipment.stalled',
+  shipmentLate: 'shipment.late',
+  shipmentWaiting: 'shipment.waiting',
 } as const;
+
+/** The events of delivery predictions and attention (src/predictions). */
+export const PREDICTION_EVENTS = [
+  EventTypes.shipmentDeliveryPredictionChanged,
+  EventTypes.shipmentException,
+  EventTypes.shipmentStalled,
+  EventTypes.shipmentLate,
+  EventTypes.shipmentWaiting,
+] as const;
+
+/** A delivery window as events carry it (ISO 8601). */
+export interface DeliveryWindowPayload {
+  earliest: string;
+  likely: string;
+  latest: string;
+}
+
+export interface DeliveryPredictionChangedPayload {
+  /** IRI of the shipment. */
+  shipment: string;
+  trackingNumber: string | null;
+  previous: DeliveryWindowPayload;
+  current: DeliveryWindowPayload;
+}
+
+export interface AttentionPayload {
+  shipment: string;
+  trackingNumber: string | null;
+  /** The reason that started (the event's name). */
+  attention: string;
+  /** Every reason that applies now, most urgent first. */
+  attentionCodes: string[];
+}
 
 /** Records whose writes go to the outbox as `<aggregate>.created|updated|deleted`. */
 export const RECORD_CHANGE_AGGREGATES = ['order', 'order_item', 'shipment_item'] as const;
@@ -63,13 +106,15 @@ export interface ShipmentStatusChangedPayload {
  * The event names e-mail notifications subscribe to: `shipment.created`, `shipment.updated`,
  * `shipment.status_changed` (every change)
  * and `shipment.<status>` for each tracking status (the change into that status), e.g.
- * `shipment.delivered`. Both are derived from the outbox's `shipment.status_changed` rows.
+ * `shipment.delivered`. Both are derived from the outbox's `shipment.status_changed` rows. And
+ * the events of predictions and attention (PREDICTION_EVENTS), as they are.
  */
 export const NOTIFICATION_EVENTS: readonly string[] = [
   EventTypes.shipmentCreated,
   EventTypes.shipmentUpdated,
   EventTypes.shipmentStatusChanged,
   ...TRACKING_STATUS_CODES.map((code) => `shipment.${code}`),
+  ...PREDICTION_EVENTS,
 ];
 
 /**

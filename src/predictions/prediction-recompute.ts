@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { SqlRunner } from '../database/query';
 import { addToStats, contributionOf, performanceRowsOf, type Contribution } from './contribution';
@@ -6,10 +6,7 @@ import { dayString } from './analytics/carrier-performance';
 import { journeyOf } from './model/stages';
 import { MemoryStats } from './model/stats';
 import { PredictionStore, type ContributionChange } from './prediction-store';
-import type { ShipmentFactsSource, SourcedFacts } from './shipment-facts-source';
-
-/** The injection token of the facts source (phase 1: SqlShipmentFactsSource). */
-export const SHIPMENT_FACTS_SOURCE = Symbol('SHIPMENT_FACTS_SOURCE');
+import { ShipmentFactsSource, type SourcedFacts } from './shipment-facts-source';
 
 /** What the aggregates of a team must be, recomputed from its shipments and checkpoints. */
 export interface Recomputation {
@@ -35,17 +32,11 @@ export class PredictionRecompute {
   constructor(
     private readonly db: DataSource,
     private readonly store: PredictionStore,
-    @Inject(SHIPMENT_FACTS_SOURCE) private readonly source: ShipmentFactsSource,
+    private readonly source: ShipmentFactsSource,
   ) {}
 
   async compute(teamId: string, runner: SqlRunner = this.db): Promise<Recomputation> {
-    const all: SourcedFacts[] = [];
-    for (let after: string | null = null; ;) {
-      const page = await this.source.page(runner, teamId, after, PAGE);
-      all.push(...page);
-      if (page.length < PAGE) break;
-      after = page[page.length - 1].shipmentId;
-    }
+    const all = await this.source.all(runner, teamId);
     const stored = await this.store.contributionsOfTeam(runner, teamId);
     return recompute(all, (id) => stored.get(id)?.promises ?? null);
   }

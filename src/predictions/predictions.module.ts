@@ -1,21 +1,48 @@
 import { Module } from '@nestjs/common';
+import { ShipmentsModule } from '../shipments/shipments.module';
+import { ShipmentPredictionStore } from '../shipments/shipment-prediction-store';
+import { CheckpointTimelineStore } from '../tracking/checkpoints/checkpoint-timeline-store';
+import { TrackingModule } from '../tracking/tracking.module';
+import { WorkspacesModule } from '../workspaces/workspaces.module';
+import { CarrierPerformanceController } from './api/carrier-performance.controller';
+import { CarrierPerformanceService } from './api/carrier-performance.service';
+import { AttentionSweeper } from './attention-sweeper';
 import { CarrierPerformanceStore } from './carrier-performance-store';
-import { PredictionRecompute, SHIPMENT_FACTS_SOURCE } from './prediction-recompute';
+import { PredictionHooks } from './prediction-hooks';
+import { PredictionRecompute } from './prediction-recompute';
 import { PredictionStore } from './prediction-store';
-import { SqlShipmentFactsSource } from './shipment-facts-source';
+import { PredictionWriter } from './prediction-writer';
+import { ShipmentFactsSource } from './shipment-facts-source';
 
 /**
- * Delivery predictions, attention and carrier analytics (README.md beside this file). Phase 1
- * of issue 26: the pure model, the aggregates and their stores; phase 2 imports this module
- * into the application and wires it to the tracking writer, the shipment resource and the CLI.
+ * Delivery predictions, attention and carrier analytics (README.md beside this file): the
+ * pure model, the aggregates and their stores; wired to shipment writes and applied tracking
+ * batches (PredictionHooks), the attention sweeper, the carrier analytics route and the CLI.
+ * The shipment and checkpoint stores it reads through are stateless classes of their owning
+ * modules, provided here so those modules need no change.
  */
 @Module({
+  imports: [ShipmentsModule, TrackingModule, WorkspacesModule],
+  controllers: [CarrierPerformanceController],
   providers: [
     PredictionStore,
     CarrierPerformanceStore,
     PredictionRecompute,
-    { provide: SHIPMENT_FACTS_SOURCE, useClass: SqlShipmentFactsSource },
+    ShipmentFactsSource,
+    ShipmentPredictionStore,
+    CheckpointTimelineStore,
+    PredictionWriter,
+    PredictionHooks,
+    AttentionSweeper,
+    CarrierPerformanceService,
   ],
-  exports: [PredictionStore, CarrierPerformanceStore, PredictionRecompute],
+  exports: [
+    PredictionStore,
+    CarrierPerformanceStore,
+    PredictionRecompute,
+    PredictionWriter,
+    AttentionSweeper,
+    ShipmentFactsSource,
+  ],
 })
 export class PredictionsModule {}

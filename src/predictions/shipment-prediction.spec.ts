@@ -138,4 +138,38 @@ describe('updateShipmentPrediction', () => {
     expect(u.expectedDeliveryDate).toEqual(at(48));
     expect(u.contribution.statIdx.length).toBeGreaterThan(0);
   });
+
+  it('is late against the window last announced, not against the fresh one', () => {
+    const first = updateShipmentPrediction({
+      facts: base,
+      before: nothing,
+      stats: new MemoryStats(),
+      settings,
+      now: at(2),
+    });
+    // Long past the announced latest, with a fresh checkpoint that keeps the parcel in its stage:
+    // the fresh window is in the future, but what the customer was told has passed.
+    const later = Date.parse(first.announced!.latest.toISOString()) + HOUR_MS;
+    const facts: ShipmentFacts = {
+      ...base,
+      checkpoints: [...base.checkpoints, { at: new Date(later - HOUR_MS), status: 'pre_transit' }],
+    };
+    const before: PredictionBefore = { ...nothing, announced: first.announced };
+    const u = updateShipmentPrediction({
+      facts,
+      before,
+      stats: new MemoryStats(),
+      settings,
+      now: new Date(later),
+    });
+    expect(u.prediction!.earliest.getTime()).toBeGreaterThanOrEqual(later);
+    if (u.moved) {
+      // Moved by a day or more: the new window is announced, and nothing is late against it.
+      expect(u.attention.codes).not.toContain('late');
+    } else {
+      expect(u.announced).toEqual(first.announced);
+      expect(u.attention.codes).toContain('late');
+      expect(u.attentionStarted).toContain('late');
+    }
+  });
 });

@@ -69,26 +69,29 @@ export function updateShipmentPrediction(input: ShipmentPredictionInput): Shipme
   const journey = journeyOf(facts);
   const keys = laneKeys(facts);
   const prediction = predictDelivery({ journey, keys, carrierDate: facts.carrierDate, now }, stats);
+  const moved = windowMoved(before.announced, prediction);
+  const announced =
+    prediction === null
+      ? null
+      : moved || !before.announced
+        ? windowOf(prediction)
+        : before.announced;
+  // Late against the window last announced (what the customer was told), not the fresh one:
+  // a fresh window is never in the past, and one that moved less than a day is not announced.
   const attention = attentionOf(
-    { status: facts.status, journey, keys, prediction, promisedAt: input.promisedAt },
+    { status: facts.status, journey, keys, prediction: announced, promisedAt: input.promisedAt },
     stats,
     input.settings,
     now,
   );
   const promises = nextPromises(before.promises, facts, journey, prediction);
-  const moved = windowMoved(before.announced, prediction);
   return {
     prediction,
     expectedDeliveryDate: expectedDeliveryDate(prediction, facts.carrierDate),
     attention,
     attentionStarted: attention.codes.filter((c) => !before.attention.includes(c)),
     moved: moved ? { before: before.announced!, after: windowOf(prediction!) } : null,
-    announced:
-      prediction === null
-        ? null
-        : moved || !before.announced
-          ? windowOf(prediction)
-          : before.announced,
+    announced,
     contribution: contributionOf(facts, { promises, stats, previous: before.contribution }),
     promises,
   };

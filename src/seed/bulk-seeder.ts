@@ -202,3 +202,42 @@ async function inParallel(
   };
   await Promise.all(Array.from({ length: Math.min(limit, count) }, worker));
 }
+
+/** Shipment rows of a generated delivery history (src/predictions/history), as table columns. */
+export interface HistoryLoad {
+  shipments: ReadonlyArray<object>;
+  checkpoints: ReadonlyArray<object>;
+}
+
+const HISTORY_CHUNK = 5000;
+
+/**
+ * Loads a generated delivery history (`historyRows` of src/predictions/history): shipments as
+ * the tracking engine would have left them and their checkpoints, set-based, a chunk per
+ * statement. The caller then rebuilds the prediction aggregates (PredictionRecompute.rebuild).
+ */
+export async function loadHistory(db: DataSource, rows: HistoryLoad): Promise<void> {
+  for (let i = 0; i < rows.shipments.length; i += HISTORY_CHUNK)
+    await db.query(
+      `INSERT INTO shipment (id, workspace_id, tracking_number, origin_carrier, tracking_status,
+              created_at, updated_at, shipped_at, last_status_update, origin_country_iso2,
+              destination_country_iso2, address_country_iso2, address_postcode, tracking_facts,
+              expected_delivery_date, next_check_at)
+       SELECT id, workspace_id, tracking_number, origin_carrier, tracking_status, created_at,
+              updated_at, shipped_at, last_status_update, origin_country_iso2,
+              destination_country_iso2, address_country_iso2, address_postcode, tracking_facts,
+              expected_delivery_date, next_check_at
+         FROM jsonb_populate_recordset(NULL::shipment, $1::jsonb)`,
+      [JSON.stringify(rows.shipments.slice(i, i + HISTORY_CHUNK))],
+    );
+  for (let i = 0; i < rows.checkpoints.length; i += HISTORY_CHUNK)
+    await db.query(
+      `INSERT INTO tracking_checkpoint (shipment_id, workspace_id, external_id, checkpoint_date,
+              status, info, country_iso2, carrier, source)
+       SELECT shipment_id, workspace_id, external_id, checkpoint_date, status, info,
+              country_iso2, carrier, source
+         FROM jsonb_populate_recordset(NULL::tracking_checkpoint, $1::jsonb)`,
+      [JSON.stringify(rows.checkpoints.slice(i, i + HISTORY_CHUNK))],
+    );
+  await db.query('ANALYZE shipment; ANALYZE tracking_checkpoint');
+}

@@ -21,11 +21,15 @@ export interface PublicShipmentRow {
   review: string | null;
   review_total_score: number | null;
   created_at: Date;
+  /** The delivery window (src/predictions) as stored, or null. */
+  delivery_prediction: { earliest?: string; latest?: string; basis?: { kind?: string } } | null;
+  attention_codes: string[];
 }
 
 const PUBLIC_COLUMNS = `id, tracking_number, tracking_status, origin_carrier, destination_carrier,
   origin_country, origin_country_iso2, destination_country, destination_country_iso2, shipped_at,
-  expected_delivery_date, last_status_update, days_in_transit, review, review_total_score, created_at`;
+  expected_delivery_date, last_status_update, days_in_transit, review, review_total_score, created_at,
+  delivery_prediction, attention_codes`;
 
 /** A tracking page's extras: the order numbers and custom fields it may show. */
 export interface ShipmentExtrasRow {

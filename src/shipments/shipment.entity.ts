@@ -28,6 +28,7 @@ import { Workflow } from '../workflows/workflow.entity';
 import { workflowSql } from '../workflows/workflow-store';
 import { Workspace } from '../workspaces/workspace.entity';
 import { PhoneNumber } from './contact-rules';
+import { DeliveryPredictionOutput } from './delivery-prediction.output';
 
 export const TRACKING_NUMBER_PATTERN = /^\s*[a-zA-Z\d]+\s*$/;
 /**
@@ -80,7 +81,7 @@ export const DUPLICATE_TRACKING_NUMBER =
   defaultOrder: { createdAt: 'DESC' },
   // hydra:totalItems of the whole list and of the status / carrier filters without scanning
   // (migration MaintainedCounts).
-  counts: ['trackingStatus', 'originCarrier'],
+  counts: ['trackingStatus', 'originCarrier', 'attention'],
   description: 'A parcel tracked by its tracking number.',
 })
 @ApiFilter(new JsonKeyFilter('customFields'))
@@ -129,6 +130,7 @@ export const DUPLICATE_TRACKING_NUMBER =
     ]),
     'daysInTransit',
     'daysInIdle',
+    'attention',
     // Store integrations find the shipment they synced by its id in the store.
     ['externalSourceSyncId', { array: false }],
     ['externalSourceIntegration', { array: false }],
@@ -222,9 +224,24 @@ export class Shipment {
   @Column('timestamptz', { nullable: true })
   shippedAt: Date | null;
 
+  /** The carrier's own date when it gave one, else the window's `likely` (deliveryPrediction.basis). */
   @ApiProperty()
   @Column('timestamptz', { nullable: true })
   expectedDeliveryDate: Date | null;
+
+  /** The delivery window of a parcel on its way (src/predictions); null once final. */
+  @ApiProperty({ type: 'object', of: () => DeliveryPredictionOutput, nullable: true })
+  @Column('jsonb', { nullable: true })
+  deliveryPrediction: Record<string, unknown> | null;
+
+  /** Why the parcel needs attention, most urgent reason (src/predictions, "Attention"). */
+  @ApiProperty({
+    nullable: true,
+    example: 'stalled',
+    description: 'exception, stalled, late or waiting (the most urgent that applies).',
+  })
+  @Column('text', { nullable: true })
+  attention: string | null;
 
   @ApiProperty()
   @CreateDateColumn({ type: 'timestamptz' })

@@ -15,6 +15,10 @@ export interface PublicShipment {
   lastStatusUpdate: string | null;
   daysInTransit: number | null;
   createdAt: string;
+  /** The delivery window when the carrier gave no date (src/predictions), else null. */
+  deliveryWindow?: { earliest: string; latest: string } | null;
+  /** Past the window announced or the promised date (attention `late`). */
+  runningLate?: boolean;
 }
 
 export interface PublicCheckpoint {

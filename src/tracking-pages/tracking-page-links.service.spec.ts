@@ -107,6 +107,8 @@ function shipment(values: Partial<StoredShipment> & { id: string }): StoredShipm
     review: null,
     review_total_score: null,
     created_at: new Date('2025-01-01T10:00:00Z'),
+    delivery_prediction: null,
+    attention_codes: [],
     ...values,
   };
 }

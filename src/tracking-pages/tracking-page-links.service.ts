@@ -162,6 +162,8 @@ export class TrackingPageLinksService {
       lastStatusUpdate: iso(s.last_status_update),
       daysInTransit: s.days_in_transit,
       createdAt: iso(s.created_at)!,
+      deliveryWindow: deliveryWindowOf(s.delivery_prediction),
+      runningLate: s.attention_codes?.includes('late') ?? false,
     };
     const checkpoints = await this.checkpoints(linked.shipmentId);
     const view = publicTrackingView(shipment, checkpoints, linked.dropshipper);
@@ -184,4 +186,12 @@ export class TrackingPageLinksService {
       carrier: r.carrier ?? null,
     }));
   }
+}
+
+/** The window to show: only when it is ours (the carrier's own date is shown as it is). */
+function deliveryWindowOf(
+  p: { earliest?: string; latest?: string; basis?: { kind?: string } } | null,
+): { earliest: string; latest: string } | null {
+  if (!p || p.basis?.kind === 'carrier' || !p.earliest || !p.latest) return null;
+  return { earliest: p.earliest, latest: p.latest };
 }

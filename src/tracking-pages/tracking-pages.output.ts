@@ -57,6 +57,12 @@ export class PublicPageLook {
 }
 
 /** A shipment as its public link shows it: no contact data. */
+/** A delivery window on the public page: the first and last likely days. */
+export class PublicDeliveryWindowOutput {
+  @Documented({ type: 'string', format: 'date-time', required: true }) earliest!: string;
+  @Documented({ type: 'string', format: 'date-time', required: true }) latest!: string;
+}
+
 export class PublicShipmentOutput {
   @Documented(TEXT) trackingNumber!: string | null;
   @Documented(TEXT) trackingStatus!: string | null;
@@ -71,6 +77,20 @@ export class PublicShipmentOutput {
   @Documented(INSTANT) lastStatusUpdate!: string | null;
   @Documented({ type: 'integer', nullable: true, required: true }) daysInTransit!: number | null;
   @Documented({ type: 'string', format: 'date-time', required: true }) createdAt!: string;
+  @Documented({
+    type: 'object',
+    of: () => PublicDeliveryWindowOutput,
+    nullable: true,
+    required: false,
+    description: 'The delivery window (80 %) when the carrier gave no date; null otherwise.',
+  })
+  deliveryWindow?: PublicDeliveryWindowOutput | null;
+  @Documented({
+    type: 'boolean',
+    required: false,
+    description: 'Past the delivery window announced, or the promised date.',
+  })
+  runningLate?: boolean;
   @Documented(TEXT) review!: string | null;
   @Documented({ type: 'number', nullable: true, required: true }) reviewTotalScore!: number | null;
 }

@@ -1,3 +1,5 @@
+import { DiscoveryModule } from '@nestjs/core';
+import { TrackingApplyExtensions } from './tracking-service/tracking-apply-extensions';
 import { Module } from '@nestjs/common';
 import { ResourceController } from '../hydra/controller/resource-controller';
 import { CredentialsModule } from '../credentials/credentials.module';
@@ -38,6 +40,7 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
  */
 @Module({
   imports: [
+    DiscoveryModule,
     ShipmentsModule,
     NotificationsModule,
     TrackingStatusesModule,
@@ -64,6 +67,8 @@ export class TrackingCheckpointsController extends ResourceController(TrackingCh
     TrackingWebhooks,
     PushThrottle,
     TrackingService,
+    // Work of other modules in applied tracking batches (delivery predictions).
+    TrackingApplyExtensions,
     TrackingFetcher,
     // Tracks shipments on create and on a new number (a shipment write extension).
     TrackingOnWrite,

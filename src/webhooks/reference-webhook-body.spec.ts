@@ -35,6 +35,30 @@ describe('the reference webhook body', () => {
     });
   });
 
+  it('tells prediction and attention events as updates of those fields', () => {
+    expect(
+      referenceChangeOf('shipment.delivery_prediction_changed', {
+        shipment: '/shipments/s3',
+        previous: {},
+        current: {},
+      }),
+    ).toEqual({
+      entity: 'shipments',
+      event: 'update',
+      data: { '@id': '/shipments/s3', '@type': 'Shipment', id: 's3' },
+      updatedFields: ['deliveryPrediction', 'expectedDeliveryDate'],
+    });
+    for (const type of [
+      'shipment.stalled',
+      'shipment.late',
+      'shipment.waiting',
+      'shipment.exception',
+    ])
+      expect(
+        referenceChangeOf(type, { shipment: '/shipments/s4', attention: 'late' })?.updatedFields,
+      ).toEqual(['attention']);
+  });
+
   it('tells record changes and ignores events it has no name for', () => {
     const change = referenceChangeOf('order_item.deleted', {
       '@id': '/order_items/i',

@@ -1,4 +1,9 @@
-import { EventTypes, indirectCauseOf, type IndirectCause } from '../events/event-types';
+import {
+  EventTypes,
+  indirectCauseOf,
+  PREDICTION_EVENTS,
+  type IndirectCause,
+} from '../events/event-types';
 
 export type ReferenceEntity = 'shipments' | 'shipment_items' | 'orders' | 'order_items';
 export type ReferenceEvent = 'create' | 'update' | 'delete';
@@ -60,6 +65,19 @@ export function referenceChangeOf(
         lastStatusUpdate: payload.lastStatusUpdate ?? null,
       },
       updatedFields: ['trackingStatus'],
+    };
+  }
+  if ((PREDICTION_EVENTS as readonly string[]).includes(type)) {
+    // An update of the shipment's read-only prediction fields; the delivery sends it whole.
+    const iri = String(payload.shipment ?? '');
+    return {
+      entity: 'shipments',
+      event: 'update',
+      data: { '@id': iri, '@type': 'Shipment', id: iri.split('/').pop() },
+      updatedFields:
+        type === EventTypes.shipmentDeliveryPredictionChanged
+          ? ['deliveryPrediction', 'expectedDeliveryDate']
+          : ['attention'],
     };
   }
   const [aggregate, action] = type.split('.');

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { CredentialsService } from '../credentials/credentials.service';
 import { RecordChangeEvents } from '../events/record-change-events';
-import { EventTypes } from '../events/event-types';
+import { EventTypes, PREDICTION_EVENTS } from '../events/event-types';
 import { Shipment } from '../shipments/shipment.entity';
 import { WorkflowRunStore } from '../workflows/workflow-run-store';
 import { WorkflowStore } from '../workflows/workflow-store';
@@ -87,7 +87,10 @@ export class WebhookDelivery {
     for (const event of events) {
       const change = referenceChangeOf(event.type, event.payload);
       if (!change) continue;
-      if (event.type === EventTypes.shipmentStatusChanged) {
+      if (
+        event.type === EventTypes.shipmentStatusChanged ||
+        (PREDICTION_EVENTS as readonly string[]).includes(event.type)
+      ) {
         // The shipment as it is now: receivers map it whole (its store id included).
         const id = String(change.data.id ?? '');
         const current = id

@@ -9,7 +9,12 @@ import {
 } from 'typeorm';
 import { OrderFilter } from '../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../hydra/metadata/decorators';
-import { MaxLength, NotBlank } from '../hydra/validation/constraints';
+import {
+  GreaterThanOrEqual,
+  LessThanOrEqual,
+  MaxLength,
+  NotBlank,
+} from '../hydra/validation/constraints';
 import { Media } from '../media/media.entity';
 import { shipmentCountOfWorkspaceSql } from '../shipments/shipment-counts-sql';
 import { Team } from '../teams/team.entity';
@@ -88,6 +93,16 @@ export class Workspace {
     nullable: false,
   })
   widgets?: string[];
+
+  /**
+   * Days at a pickup point or after a failed attempt before a parcel needs attention
+   * (`waiting`, src/predictions); 3 leave most of a pickup point's week-long hold.
+   */
+  @ApiProperty({ writable: ['post', 'put'], example: 3 })
+  @GreaterThanOrEqual(1)
+  @LessThanOrEqual(60)
+  @Column('int', { default: 3 })
+  attentionWaitingDays: number;
 
   @ApiProperty()
   @Column('boolean', { default: false })

@@ -42,7 +42,5 @@ export const ARCHITECTURE: OwnershipConfig = {
     // Bulk loads write every seeded table in set-based statements, as migrations do.
     'src/seed/bulk-seeder.ts': 'bulk seeder',
     'src/seed/deferred-indexes.ts': 'bulk seeder: index rebuild of the seeded tables',
-    // Issue 26, phase 1 only: phase 2 moves this read behind ShipmentStore and the tracking stores.
-    'src/predictions/shipment-facts-source.ts': 'predictions recomputation source (phase 1)',
   },
 };

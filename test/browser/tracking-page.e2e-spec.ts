@@ -268,6 +268,48 @@ describe('the tracking page in a browser', () => {
     expect(await broken.locator('.items .ph > span').innerText()).toBe('H');
   });
 
+  it('shows our delivery window when the carrier gives no date, and says plainly when late', async () => {
+    const id = site.parcels['102'].id;
+    const [before] = await db.query(
+      `SELECT delivery_prediction, attention, attention_codes FROM shipment WHERE id = $1`,
+      [id],
+    );
+    await db.query(
+      `UPDATE shipment SET delivery_prediction = $2::jsonb, attention = 'late',
+              attention_codes = '{late}' WHERE id = $1`,
+      [
+        id,
+        JSON.stringify({
+          earliest: '2026-12-01T09:00:00+00:00',
+          likely: '2026-12-02T12:00:00+00:00',
+          latest: '2026-12-03T15:00:00+00:00',
+          confidence: 0.8,
+          basis: { kind: 'history', level: 'lane', deliveries: 120 },
+        }),
+      ],
+    );
+    try {
+      const en = await open(link('102'));
+      // ICU separates the range with thin spaces.
+      const days = async (page: Page) =>
+        (await page.locator('.delivery-window').innerText()).replace(/\s/g, ' ');
+      expect(await days(en)).toBe('Tue, Dec 1 – Thu, Dec 3');
+      expect(await en.getByRole('status').innerText()).toContain('running late');
+      expect(await axeViolations(en)).toEqual([]);
+      await en.close();
+      const de = await open(link('102', '?lang=de'));
+      expect(await days(de)).toBe('Di., 1. – Do., 3. Dez.');
+      expect(await de.locator('.running-late').innerText()).toContain('verspätet');
+      await de.close();
+    } finally {
+      await db.query(
+        `UPDATE shipment SET delivery_prediction = $2::jsonb, attention = $3,
+                attention_codes = $4 WHERE id = $1`,
+        [id, before.delivery_prediction, before.attention, before.attention_codes],
+      );
+    }
+  });
+
   it('loaded nothing from outside loopback and broke no CSP rule', () => {
     expect(browser.foreignRequests).toEqual([]);
     // The one the shop no longer has (previous test) is the proxy's 502.

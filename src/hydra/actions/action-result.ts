@@ -105,7 +105,8 @@ export function typedList<T extends object>(
   members: T[],
   iriOf: (member: T) => string,
 ): T[] {
-  if (context.format === 'json') return members;
+  // JSON: the bare array; CSV (an action declaring it in `formats`): one line per member.
+  if (context.format === 'json' || context.format === 'csv') return members;
   const collection = {
     '@context': `/contexts/${type}`,
     '@id': context.url.split('?')[0],

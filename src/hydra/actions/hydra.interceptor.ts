@@ -228,7 +228,7 @@ export class HydraInterceptor implements NestInterceptor {
     status: number,
   ): void {
     if (declaration.formats === 'any') res.status(status).json(value);
-    else this.responder.json(req, res, value, status);
+    else this.responder.json(req, res, value, status, declaration.formats);
   }
 }
 

@@ -114,10 +114,18 @@ export class Responder {
   }
 
   /** Any JSON payload that is not a resource (action results), in JSON-LD or JSON. */
-  json(req: Request, res: Response, body: unknown, status = 200): void {
-    const format = this.negotiate(req, JSON_FORMATS);
+  json(
+    req: Request,
+    res: Response,
+    body: unknown,
+    status = 200,
+    formats: readonly Format[] = JSON_FORMATS,
+  ): void {
+    const format = this.negotiate(req, formats);
     res.status(status).setHeader('Content-Type', `${MEDIA_TYPES[format]}; charset=utf-8`);
-    writeBody(res, JSON.stringify(body));
+    // A list declared with `formats` including csv (typedList answers its members then).
+    if (format === 'csv' && Array.isArray(body)) writeBody(res, csvDocument(body as ApiRecord[]));
+    else writeBody(res, JSON.stringify(body));
   }
 
   /**

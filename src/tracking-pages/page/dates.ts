@@ -32,6 +32,7 @@ export function pageDates(locale: string, timeZone: string): PageDates {
 export class PageDates {
   private readonly dateTime: Intl.DateTimeFormat;
   private readonly day: Intl.DateTimeFormat;
+  private readonly shortDay: Intl.DateTimeFormat;
   private readonly zoneName: Intl.DateTimeFormat;
   /** Country names in the page's language (`Intl.DisplayNames`). */
   readonly regions: Intl.DisplayNames;
@@ -51,6 +52,12 @@ export class PageDates {
       month: 'long',
       timeZone,
     });
+    this.shortDay = new Intl.DateTimeFormat(locale, {
+      weekday: 'short',
+      day: 'numeric',
+      month: 'short',
+      timeZone,
+    });
     this.zoneName = new Intl.DateTimeFormat(locale, { timeZoneName: 'long', timeZone });
     this.regions = new Intl.DisplayNames([locale], { type: 'region' });
   }
@@ -65,6 +72,20 @@ export class PageDates {
   dayOf(iso: string | null | undefined): string | null {
     const d = parse(iso);
     return d ? this.day.format(d) : null;
+  }
+
+  /**
+   * `Tue 2 – Thu 4 Dec`: a delivery window's days, as the language writes a range (one day
+   * when both fall on it); null for a missing or bad date.
+   */
+  dayRangeOf(
+    earliest: string | null | undefined,
+    latest: string | null | undefined,
+  ): string | null {
+    const from = parse(earliest);
+    const to = parse(latest);
+    if (!from || !to) return null;
+    return to < from ? this.shortDay.format(from) : this.shortDay.formatRange(from, to);
   }
 
   /** The zone's name in the page's language (`Central European Standard Time`). */

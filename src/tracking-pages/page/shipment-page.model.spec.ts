@@ -98,6 +98,42 @@ describe('shipment page model', () => {
     ...over,
   });
 
+  it.each([
+    ['en', 'Arrives', 'Tue, Dec 2 – Thu, Dec 4'],
+    ['de', 'Ankunft', 'Di., 2. – Do., 4. Dez.'],
+    ['fr', 'Arrivée', 'mar. 2 – jeu. 4 déc.'],
+    ['es', 'Llega', 'mar, 2 dic – jue, 4 dic'],
+    ['it', 'Arrivo', 'mar 02 – gio 04 dic'],
+    ['pt', 'Chega', 'ter., 2 de dez. – qui., 4 de dez.'],
+    ['ru', 'Прибудет', 'вт, 2 дек. – чт, 4 дек.'],
+  ] as const)(
+    '%s: our window when the carrier gave no date, and a plain late line',
+    (lang, label, days) => {
+      const base = input();
+      const model = shipmentPageModel(
+        input({
+          lang,
+          shipment: {
+            ...base.shipment,
+            trackingStatus: 'in_transit',
+            deliveryWindow: {
+              earliest: '2025-12-02T09:00:00+00:00',
+              latest: '2025-12-04T15:00:00+00:00',
+            },
+            runningLate: true,
+          },
+        }),
+      );
+      expect(model.delivery).toMatchObject({ label, range: true });
+      expect(model.delivery?.value?.replace(/\s/g, ' ')).toBe(days.replace(/\s/g, ' '));
+      expect(model.runningLate).toBe(MESSAGES[lang].runningLate);
+      // Without a window (the carrier's date) or once delivered: no range, no late line.
+      const plain = shipmentPageModel(input({ lang }));
+      expect(plain.delivery).toMatchObject({ label: MESSAGES[lang].expectedDelivery });
+      expect(plain.runningLate).toBeNull();
+    },
+  );
+
   it('shows the status, the exception on its step, dates in the zone, carrier link', () => {
     const model = shipmentPageModel(input());
     expect(model.status.title).toBe('Zustellversuch gescheitert');

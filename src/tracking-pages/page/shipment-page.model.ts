@@ -151,13 +151,22 @@ export function shipmentPageModel(input: ShipmentPageInput) {
     }),
     delivery: delivered
       ? { label: m.deliveredOn, value: dates.dayOf(deliveredAt), iso: deliveredAt }
-      : s.expectedDeliveryDate
+      : s.deliveryWindow
         ? {
-            label: m.expectedDelivery,
-            value: dates.dayOf(s.expectedDeliveryDate),
-            iso: s.expectedDeliveryDate,
+            // Our window (no carrier date): its days, not a single made-up day.
+            label: m.arrives,
+            value: dates.dayRangeOf(s.deliveryWindow.earliest, s.deliveryWindow.latest),
+            iso: s.deliveryWindow.earliest,
+            range: true,
           }
-        : null,
+        : s.expectedDeliveryDate
+          ? {
+              label: m.expectedDelivery,
+              value: dates.dayOf(s.expectedDeliveryDate),
+              iso: s.expectedDeliveryDate,
+            }
+          : null,
+    runningLate: !delivered && s.runningLate ? m.runningLate : null,
     number: {
       label: fieldLabel(input.fields.trackingNumberField, m),
       value: fieldValue(input.fields.trackingNumberField, source),

@@ -1,3 +1,4 @@
+import { TrackingApplyExtensions } from './tracking-apply-extensions';
 import { Injectable, Logger } from '@nestjs/common';
 import { pausePoint } from '../../common/pause-point';
 import { DataSource, EntityManager } from 'typeorm';
@@ -72,6 +73,7 @@ export class TrackingService {
     private readonly jobs: JobQueue,
     private readonly remote: RemoteTracking,
     private readonly shipments: ShipmentTrackingStore,
+    private readonly extensions: TrackingApplyExtensions,
   ) {
     jobs.declareQueue({ name: TRACK_QUEUE, retryLimit: 5, retryDelay: 5, retryBackoff: true });
     jobs.work<{ shipmentId: string }>({
@@ -308,8 +310,13 @@ export class TrackingService {
     };
   }
 
-  private apply(em: EntityManager, updates: TrackingUpdate[], now: Date) {
-    return applyTrackingUpdates(em, updates, { now, limitsFor: (c) => this.limitsFor(c) });
+  private async apply(em: EntityManager, updates: TrackingUpdate[], now: Date) {
+    const outcomes = await applyTrackingUpdates(em, updates, {
+      now,
+      limitsFor: (c) => this.limitsFor(c),
+    });
+    await this.extensions.afterApply(em, outcomes, now);
+    return outcomes;
   }
 
   private failure(row: ShipmentToTrack, error: unknown, now: Date): TrackFailure {

@@ -33,6 +33,10 @@ export interface Messages {
   orderNumber: string;
   order: string;
   expectedDelivery: string;
+  /** Label of the delivery window ("Arrives Tue 2 – Thu 4 Dec") when the carrier gave no date. */
+  arrives: string;
+  /** Said plainly when the parcel is past its window or promised date. */
+  runningLate: string;
   deliveredOn: string;
   carrier: string;
   trackOnCarrierSite: string;
@@ -89,6 +93,9 @@ const en: Messages = {
   orderNumber: 'Order number',
   order: 'Order {number}',
   expectedDelivery: 'Expected delivery',
+  arrives: 'Arrives',
+  runningLate:
+    'Your parcel is running late. It is still on its way and we are keeping an eye on it.',
   deliveredOn: 'Delivered',
   carrier: 'Carrier',
   trackOnCarrierSite: 'Track on the {carrier} website',
@@ -180,6 +187,8 @@ const de: Messages = {
   orderNumber: 'Bestellnummer',
   order: 'Bestellung {number}',
   expectedDelivery: 'Voraussichtliche Zustellung',
+  arrives: 'Ankunft',
+  runningLate: 'Ihr Paket ist verspätet. Es ist weiter unterwegs und wir behalten es im Blick.',
   deliveredOn: 'Zugestellt',
   carrier: 'Versanddienstleister',
   trackOnCarrierSite: 'Auf der Website von {carrier} verfolgen',
@@ -277,6 +286,8 @@ const fr: Messages = {
   orderNumber: 'Numéro de commande',
   order: 'Commande {number}',
   expectedDelivery: 'Livraison prévue',
+  arrives: 'Arrivée',
+  runningLate: 'Votre colis a du retard. Il est toujours en route et nous le surveillons.',
   deliveredOn: 'Livré',
   carrier: 'Transporteur',
   trackOnCarrierSite: 'Suivre sur le site de {carrier}',
@@ -380,6 +391,8 @@ const es: Messages = {
   orderNumber: 'Número de pedido',
   order: 'Pedido {number}',
   expectedDelivery: 'Entrega prevista',
+  arrives: 'Llega',
+  runningLate: 'Tu paquete se está retrasando. Sigue en camino y lo estamos vigilando.',
   deliveredOn: 'Entregado',
   carrier: 'Transportista',
   trackOnCarrierSite: 'Seguir en la web de {carrier}',
@@ -477,6 +490,8 @@ const it: Messages = {
   orderNumber: 'Numero d’ordine',
   order: 'Ordine {number}',
   expectedDelivery: 'Consegna prevista',
+  arrives: 'Arrivo',
+  runningLate: 'Il tuo pacco è in ritardo. È ancora in viaggio e lo stiamo seguendo.',
   deliveredOn: 'Consegnato',
   carrier: 'Corriere',
   trackOnCarrierSite: 'Traccia sul sito di {carrier}',
@@ -573,6 +588,8 @@ const pt: Messages = {
   orderNumber: 'Número da encomenda',
   order: 'Encomenda {number}',
   expectedDelivery: 'Entrega prevista',
+  arrives: 'Chega',
+  runningLate: 'A sua encomenda está atrasada. Continua a caminho e estamos a acompanhá-la.',
   deliveredOn: 'Entregue',
   carrier: 'Transportadora',
   trackOnCarrierSite: 'Rastrear no site da {carrier}',
@@ -669,6 +686,8 @@ const ru: Messages = {
   orderNumber: 'Номер заказа',
   order: 'Заказ {number}',
   expectedDelivery: 'Ожидаемая доставка',
+  arrives: 'Прибудет',
+  runningLate: 'Ваша посылка задерживается. Она всё ещё в пути, и мы следим за ней.',
   deliveredOn: 'Доставлено',
   carrier: 'Перевозчик',
   trackOnCarrierSite: 'Отследить на сайте {carrier}',

@@ -1,0 +1,262 @@
+/**
+ * Delivery predictions (issue 26), three measurements:
+ *  1. µs per status change of `updateShipmentPrediction` (window, attention, contribution) with
+ *     the stats of a learnt history in memory, one core;
+ *  2. background refresh throughput with predictions on against off: the same N due sandbox
+ *     shipments refreshed through TrackingRefresher, once with the PredictionWriter hook and once
+ *     without it (goal: on / off >= 0.9);
+ *  3. carrier analytics (CarrierPerformanceStore.read, a 90-day range) of a big workspace
+ *     against a small one, both loaded with the seeder's history (goal: small / big time
+ *     ratio >= 0.8, i.e. the big one at most 25 % slower).
+ *
+ *   node -r ts-node/register/transpile-only bench/predictions.bench.ts \
+ *     [--changes 20000] [--refresh 3000] [--loops 2] [--big 50000] [--small 1000] [--reads 30]
+ *
+ * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/bench_predictions (created and
+ * migrated when missing; every run starts from new teams). Exits 1 when a goal is missed.
+ */
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { createDataSource } from '../src/database/data-source';
+import { runMigrationsLocked } from '../src/database/migration-runner';
+import { addToStats, contributionOf } from '../src/predictions/contribution';
+import {
+  DEMO_LANES,
+  generateHistory,
+  historyRows,
+} from '../src/predictions/history/history-generator';
+import { MemoryStats } from '../src/predictions/model/stats';
+import { journeyOf } from '../src/predictions/model/stages';
+import { predictionTools } from '../src/predictions/prediction-tools';
+import { updateShipmentPrediction } from '../src/predictions/shipment-prediction';
+import { loadHistory } from '../src/seed/bulk-seeder';
+import { SANDBOX_PREFIX_STATUSES } from '../src/tracking/providers/sandbox';
+import { ensureDatabase } from './lib/bench-setup';
+
+const { values } = parseArgs({
+  options: {
+    changes: { type: 'string', default: '20000' },
+    refresh: { type: 'string', default: '3000' },
+    loops: { type: 'string', default: '2' },
+    big: { type: 'string', default: '50000' },
+    small: { type: 'string', default: '1000' },
+    reads: { type: 'string', default: '30' },
+  },
+});
+const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_predictions';
+const DAY = 86_400_000;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/** 1. The pure decision of one status change, with a learnt team's stats in memory. */
+function costPerStatusChange(changes: number): { us: number; changes: number } {
+  const now = Date.parse('2025-07-01T00:00:00Z');
+  const history = generateHistory({
+    seed: 5,
+    shipments: 6000,
+    from: new Date(now - 180 * DAY),
+    to: new Date(now - 14 * DAY),
+    lanes: DEMO_LANES,
+  });
+  const stats = new MemoryStats();
+  const ordered = history
+    .map((p) => ({ p, at: journeyOf(p).deliveredAt ?? Infinity }))
+    .sort((a, b) => a.at - b.at);
+  for (const { p } of ordered)
+    addToStats(
+      stats,
+      contributionOf(p, { promises: { carrierDate: null, windowLatest: null }, stats }),
+    );
+  const open = generateHistory({
+    seed: 6,
+    shipments: 2000,
+    from: new Date(now - 10 * DAY),
+    to: new Date(now),
+    now: new Date(now),
+    lanes: DEMO_LANES,
+  });
+  const rounds: number[] = [];
+  for (let round = 0; round < 7; round++) {
+    const started = process.hrtime.bigint();
+    for (let i = 0; i < changes; i++) {
+      const facts = open[i % open.length];
+      updateShipmentPrediction({
+        facts,
+        before: { contribution: null, promises: null, announced: null, attention: [] },
+        stats,
+        settings: { waitingDays: 3 },
+        now: new Date(now),
+      });
+    }
+    rounds.push(Number(process.hrtime.bigint() - started) / 1000 / changes);
+  }
+  return { us: Number(median(rounds.slice(2)).toFixed(1)), changes };
+}
+
+async function seedRefresh(db: DataSource, workspaceId: string, n: number): Promise<void> {
+  await db.query(`DELETE FROM shipment WHERE workspace_id = $1`, [workspaceId]);
+  await db.query(
+    `INSERT INTO shipment (workspace_id, tracking_number, origin_carrier, created_at, next_check_at)
+     SELECT $1, 'TM' || ($2::text[])[1 + g % cardinality($2::text[])] || 'P' || g || 'TM',
+            'tm-test', now() - interval '1 day', now() - interval '1 minute'
+       FROM generate_series(1, $3) AS g`,
+    [workspaceId, Object.keys(SANDBOX_PREFIX_STATUSES), n],
+  );
+  await db.query('VACUUM ANALYZE shipment');
+}
+
+async function newWorkspace(db: DataSource, name: string): Promise<{ team: string; ws: string }> {
+  const [team] = await db.query(`INSERT INTO team (name) VALUES ($1) RETURNING id`, [name]);
+  const [ws] = await db.query(
+    `INSERT INTO workspace (team_id, title) VALUES ($1, $2) RETURNING id`,
+    [team.id, name],
+  );
+  return { team: team.id, ws: ws.id };
+}
+
+async function loadSeededHistory(db: DataSource, n: number, seed: number) {
+  const { team, ws } = await newWorkspace(db, `bench-analytics-${n}`);
+  const now = Date.now();
+  const chunk = 20_000;
+  // Another run's parcels stay in the database: a seed of its own keeps the ids apart.
+  seed += now % 1_000_000;
+  for (let i = 0; i < n; i += chunk) {
+    const parcels = generateHistory({
+      seed: seed + i,
+      shipments: Math.min(chunk, n - i),
+      from: new Date(now - 180 * DAY),
+      to: new Date(now),
+      now: new Date(now),
+      lanes: DEMO_LANES,
+    }).map((p, k) => ({ ...p, trackingNumber: `${p.trackingNumber}-${i + k}` }));
+    await loadHistory(db, historyRows(parcels, ws));
+  }
+  const started = Date.now();
+  await predictionTools(db).rebuild(team);
+  console.error(
+    `  ${n} shipments loaded, aggregates rebuilt in ${(Date.now() - started) / 1000} s`,
+  );
+  return ws;
+}
+
+async function main(): Promise<void> {
+  const changes = costPerStatusChange(Number(values.changes));
+  console.error(`1. ${changes.us} µs per status change`);
+
+  await ensureDatabase(DB_URL);
+  const setup = createDataSource(DB_URL);
+  await setup.initialize();
+  await runMigrationsLocked(setup);
+  await setup.destroy();
+  Object.assign(process.env, {
+    DATABASE_URL: DB_URL,
+    // Not `production`: it would ask for the deployment's secrets (credentials key, ...).
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
+    LOG_LEVEL: 'warn',
+    MIGRATE_ON_START: 'false',
+    JOB_WORKERS_ENABLED: 'false',
+    TRACKING_REFRESH_ENABLED: 'false',
+    DATABASE_POOL_SIZE: '10',
+  });
+  const { AppModule } = await import('../src/app.module');
+  const { TrackingRefresher } = await import('../src/tracking/refresh/tracking-refresher');
+  const { TrackingService } = await import('../src/tracking/tracking-service/tracking.service');
+  const { CarrierPerformanceStore } = await import('../src/predictions/carrier-performance-store');
+  const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error', 'warn'] });
+  let failed = false;
+  try {
+    const db = app.get(DataSource);
+    // 2. Refresh with predictions on, then off (the hook removed), alternating, best of each.
+    const refresher = app.get(TrackingRefresher);
+    const listeners = (app.get(TrackingService) as unknown as { appliedListeners: unknown[] })
+      .appliedListeners;
+    const hooks = [...listeners];
+    const { ws: refreshWs } = await newWorkspace(db, 'bench-refresh');
+    const n = Number(values.refresh);
+    const rate: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    for (const mode of ['off', 'on', 'off', 'on'] as const) {
+      listeners.length = 0;
+      if (mode === 'on') listeners.push(...hooks);
+      await seedRefresh(db, refreshWs, n);
+      const started = process.hrtime.bigint();
+      await Promise.all(
+        Array.from({ length: Number(values.loops) }, async () => {
+          while ((await refresher.runBatch(100)).claimed > 0);
+        }),
+      );
+      const s = Number(process.hrtime.bigint() - started) / 1e9;
+      rate[mode].push(n / s);
+      console.error(`2. refresh, predictions ${mode}: ${Math.round(n / s)} shipments/s`);
+    }
+    listeners.length = 0;
+    listeners.push(...hooks);
+    const on = Math.max(...rate.on);
+    const off = Math.max(...rate.off);
+
+    // 3. Carrier analytics of a big and a small workspace, same range, same statement.
+    const big = await loadSeededHistory(db, Number(values.big), 1000);
+    const small = await loadSeededHistory(db, Number(values.small), 9000);
+    const store = app.get(CarrierPerformanceStore);
+    const to = new Date().toISOString().slice(0, 10);
+    const from = new Date(Date.now() - 89 * DAY).toISOString().slice(0, 10);
+    const time = async (ws: string) => {
+      const ms: number[] = [];
+      for (let i = 0; i < Number(values.reads); i++) {
+        const started = process.hrtime.bigint();
+        const { busy } = await store.read(ws, { from, to }, true);
+        ms.push(Number(process.hrtime.bigint() - started) / 1e6);
+        await store.compact(ws, busy);
+      }
+      return median(ms);
+    };
+    // As loaded (each key up to 32 delta rows: the rebuild applies pages of 1 000), then after
+    // the attention sweeper's minute pass has folded every key (the steady state).
+    await time(big);
+    await time(small);
+    const unfolded = { bigMs: await time(big), smallMs: await time(small) };
+    await store.sweep(1);
+    await time(big);
+    const bigMs = await time(big);
+    const smallMs = await time(small);
+
+    const result = {
+      statusChange: { usPerChange: changes.us },
+      refresh: {
+        shipments: n,
+        loops: Number(values.loops),
+        predictionsOn: Math.round(on),
+        predictionsOff: Math.round(off),
+        ratio: Number((on / off).toFixed(3)),
+        goal: 0.9,
+      },
+      carrierAnalytics: {
+        big: Number(values.big),
+        small: Number(values.small),
+        bigMs: Number(bigMs.toFixed(2)),
+        smallMs: Number(smallMs.toFixed(2)),
+        ratio: Number((smallMs / bigMs).toFixed(3)),
+        goal: 0.8,
+        unfolded: {
+          bigMs: Number(unfolded.bigMs.toFixed(2)),
+          smallMs: Number(unfolded.smallMs.toFixed(2)),
+          ratio: Number((unfolded.smallMs / unfolded.bigMs).toFixed(3)),
+        },
+      },
+      node: process.version,
+    };
+    console.log(JSON.stringify(result, null, 2));
+    failed = result.refresh.ratio < 0.9 || result.carrierAnalytics.ratio < 0.8;
+  } finally {
+    await app.close();
+  }
+  if (failed) {
+    console.error('FAILED: a goal was missed');
+    process.exitCode = 1;
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

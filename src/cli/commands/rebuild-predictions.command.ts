@@ -1,0 +1,19 @@
+import { predictionTools } from '../../predictions/prediction-tools';
+import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
+
+export const rebuildPredictionsCommand: CliCommand = {
+  name: 'rebuild-predictions',
+  description:
+    "Recompute a team's delivery statistics and carrier analytics from its shipments (after a bulk load, or to fill them for shipments tracked before predictions existed)",
+  usage: '--workspace <uuid>',
+  async run(args, context) {
+    const values = parseOptions(args, { workspace: { type: 'string' } });
+    if (!values.workspace || !/^[0-9a-f-]{36}$/i.test(values.workspace))
+      throw new CliUsageError('--workspace must be a workspace id (its team is rebuilt)');
+    const tools = predictionTools(await context.dataSource());
+    const teamId = await tools.teamOf(values.workspace);
+    if (!teamId) throw new CliUsageError(`No workspace ${values.workspace}`);
+    const changed = await tools.rebuild(teamId);
+    context.print(JSON.stringify({ team_id: teamId, contributions_changed: changed }));
+  },
+};

@@ -1,0 +1,39 @@
+import type { DataSource } from 'typeorm';
+import { ShipmentPredictionStore } from '../shipments/shipment-prediction-store';
+import { CheckpointTimelineStore } from '../tracking/checkpoints/checkpoint-timeline-store';
+import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
+import { formatBacktest, runBacktest, type BacktestReport } from './backtest/backtest';
+import { PredictionRecompute } from './prediction-recompute';
+import { PredictionStore } from './prediction-store';
+import { ShipmentFactsSource } from './shipment-facts-source';
+
+/**
+ * The predictions' services on a bare DataSource, for the CLI (no application context: the
+ * stores hold no state).
+ */
+export function predictionTools(db: DataSource) {
+  const workspaces = new WorkspaceLookupStore();
+  const source = new ShipmentFactsSource(
+    new ShipmentPredictionStore(),
+    new CheckpointTimelineStore(),
+    workspaces,
+  );
+  const recompute = new PredictionRecompute(db, new PredictionStore(db), source);
+  return {
+    teamOf: (workspaceId: string) => workspaces.teamOf(db, workspaceId),
+    /** Rebuilds a team's aggregates from its shipments (after a bulk load). */
+    rebuild: (teamId: string) => recompute.rebuild(teamId),
+    /** The backtest of one workspace's history (read through the owning stores). */
+    async report(teamId: string, workspaceId: string, since: Date | null): Promise<BacktestReport> {
+      const facts = await source.all(db, teamId, [workspaceId]);
+      return runBacktest(
+        facts.map((f) => f.facts),
+        { since },
+      );
+    },
+    /** The same, as printed by `backtest-predictions`. */
+    async backtest(teamId: string, workspaceId: string, since: Date | null): Promise<string> {
+      return formatBacktest(await this.report(teamId, workspaceId, since));
+    },
+  };
+}

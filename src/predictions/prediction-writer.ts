@@ -1,0 +1,261 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { SqlRunner } from '../database/query';
+import {
+  EventTypes,
+  type AttentionPayload,
+  type DeliveryPredictionChangedPayload,
+} from '../events/event-types';
+import { recordEvents, type OutboxEvent } from '../events/outbox';
+import { formatDateTime } from '../hydra/serialization/record-reader';
+import {
+  ShipmentPredictionStore,
+  type ShipmentPredictionColumns,
+  type ShipmentPredictionRow,
+} from '../shipments/shipment-prediction-store';
+import { CheckpointTimelineStore } from '../tracking/checkpoints/checkpoint-timeline-store';
+import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
+import type { ShipmentFacts } from './contribution';
+import { attentionOf, DEFAULT_WAITING_DAYS, type AttentionCode } from './model/attention';
+import { laneKeys } from './model/lanes';
+import type { DeliveryPrediction, DeliveryWindow } from './model/predict';
+import { journeyOf } from './model/stages';
+import type { MemoryStats } from './model/stats';
+import { PredictionStore, type ContributionChange, type StatKey } from './prediction-store';
+import { attentionCodesOf, factsOf, windowOfJson } from './shipment-facts';
+import { updateShipmentPrediction, type ShipmentPredictionUpdate } from './shipment-prediction';
+
+const ATTENTION_EVENT: Record<AttentionCode, OutboxEvent['type']> = {
+  exception: EventTypes.shipmentException,
+  stalled: EventTypes.shipmentStalled,
+  late: EventTypes.shipmentLate,
+  waiting: EventTypes.shipmentWaiting,
+};
+
+interface Loaded {
+  row: ShipmentPredictionRow;
+  facts: ShipmentFacts;
+  teamId: string;
+  waitingDays: number;
+}
+
+/**
+ * Writes what a status change decides about predictions, in the caller's transaction, for a
+ * batch of shipments whose rows the caller has locked (the tracking writer, a shipment's
+ * create or PUT): the window, `expectedDeliveryDate`, attention, the events of a real change,
+ * and the shipments' contributions to the aggregates. A fixed number of statements per batch
+ * (one stats read per team). README "Phase 2".
+ */
+@Injectable()
+export class PredictionWriter {
+  private readonly logger = new Logger(PredictionWriter.name);
+
+  constructor(
+    private readonly shipments: ShipmentPredictionStore,
+    private readonly checkpoints: CheckpointTimelineStore,
+    private readonly workspaces: WorkspaceLookupStore,
+    private readonly store: PredictionStore,
+  ) {}
+
+  /** Recomputes these shipments' predictions and attention at `now`; answers how many changed. */
+  async refresh(runner: SqlRunner, ids: readonly string[], now: Date): Promise<number> {
+    const loaded = await this.load(runner, ids);
+    if (loaded.length === 0) return 0;
+    const before = await this.store.contributionsOf(
+      runner,
+      loaded.map((l) => l.row.id),
+    );
+    const { stats, busy } = await this.statsOf(runner, loaded);
+    const columns: ShipmentPredictionColumns[] = [];
+    const events: OutboxEvent[] = [];
+    const changes: ContributionChange[] = [];
+    for (const l of loaded) {
+      const stored = before.get(l.row.id) ?? null;
+      const update = updateShipmentPrediction({
+        facts: l.facts,
+        before: {
+          contribution: stored?.contribution ?? null,
+          promises: stored?.promises ?? null,
+          announced: windowOfJson(l.row.delivery_prediction_announced),
+          attention: attentionCodesOf(l.row.attention_codes),
+        },
+        stats: stats.get(l.teamId)!,
+        settings: { waitingDays: l.waitingDays },
+        now,
+      });
+      columns.push(columnsOf(l.row.id, update));
+      events.push(
+        ...eventsOf(l.row, update.moved, update.attentionStarted, update.attention.codes),
+      );
+      changes.push({
+        shipmentId: l.row.id,
+        teamId: l.teamId,
+        workspaceId: l.row.workspace_id,
+        contribution: update.contribution,
+        promises: update.promises,
+      });
+    }
+    await this.shipments.write(runner, columns);
+    await recordEvents(runner, events);
+    const saved = await this.store.apply(runner, changes);
+    this.compactLater(busy);
+    return saved;
+  }
+
+  /**
+   * Attention at `now` of shipments whose time rules are due (the AttentionSweeper holds their
+   * locks): against the stored window, as the customer was told it; the window itself changes
+   * with evidence only (a status change).
+   */
+  async recheckAttention(runner: SqlRunner, ids: readonly string[], now: Date): Promise<number> {
+    const loaded = await this.load(runner, ids);
+    if (loaded.length === 0) return 0;
+    const { stats, busy } = await this.statsOf(runner, loaded);
+    const columns: Parameters<ShipmentPredictionStore['writeAttention']>[1][number][] = [];
+    const events: OutboxEvent[] = [];
+    for (const l of loaded) {
+      const journey = journeyOf(l.facts);
+      const attention = attentionOf(
+        {
+          status: l.facts.status,
+          journey,
+          keys: laneKeys(l.facts),
+          prediction: windowOfJson(l.row.delivery_prediction_announced),
+        },
+        stats.get(l.teamId)!,
+        { waitingDays: l.waitingDays },
+        now,
+      );
+      const previous = attentionCodesOf(l.row.attention_codes);
+      const started = attention.codes.filter((c) => !previous.includes(c));
+      columns.push({
+        id: l.row.id,
+        attention: attention.primary,
+        attention_codes: attention.codes,
+        attention_check_at: attention.recheckAt?.toISOString() ?? null,
+      });
+      events.push(...eventsOf(l.row, null, started, attention.codes));
+    }
+    await this.shipments.writeAttention(runner, columns);
+    await recordEvents(runner, events);
+    this.compactLater(busy);
+    return events.length;
+  }
+
+  private async load(runner: SqlRunner, ids: readonly string[]): Promise<Loaded[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.shipments.rows(runner, ids);
+    const timelines = await this.checkpoints.timelines(
+      runner,
+      rows.map((r) => r.id),
+    );
+    const settings = await this.workspaces.predictionSettings(runner, [
+      ...new Set(rows.map((r) => r.workspace_id)),
+    ]);
+    return rows.flatMap((row): Loaded[] => {
+      const ws = settings.get(row.workspace_id);
+      if (!ws) return [];
+      return [
+        {
+          row,
+          facts: factsOf(row, timelines.get(row.id) ?? []),
+          teamId: ws.teamId,
+          waitingDays: ws.waitingDays ?? DEFAULT_WAITING_DAYS,
+        },
+      ];
+    });
+  }
+
+  private async statsOf(
+    runner: SqlRunner,
+    loaded: readonly Loaded[],
+  ): Promise<{ stats: Map<string, MemoryStats>; busy: Map<string, StatKey[]> }> {
+    const byTeam = new Map<string, Loaded[]>();
+    for (const l of loaded) {
+      let list = byTeam.get(l.teamId);
+      if (!list) byTeam.set(l.teamId, (list = []));
+      list.push(l);
+    }
+    const stats = new Map<string, MemoryStats>();
+    const busy = new Map<string, StatKey[]>();
+    for (const [teamId, list] of byTeam) {
+      const read = await this.store.readStats(
+        runner,
+        teamId,
+        list.map((l) => laneKeys(l.facts)),
+      );
+      stats.set(teamId, read.stats);
+      if (read.busy.length > 0) busy.set(teamId, read.busy);
+    }
+    return { stats, busy };
+  }
+
+  /**
+   * Folds the keys read from many delta rows, on the pool and not awaited: folding is atomic
+   * and safe to race, sees only committed rows, and must not lengthen the writer's transaction.
+   */
+  private compactLater(busy: Map<string, StatKey[]>): void {
+    for (const [teamId, keys] of busy)
+      void this.store
+        .compactStats(teamId, keys)
+        .catch((e: unknown) => this.logger.warn(`stats compaction failed: ${String(e)}`));
+  }
+}
+
+/** A window as the API renders dates (RFC 3339, `+00:00`, like every date of the shipment). */
+function isoWindow(w: DeliveryWindow): { earliest: string; likely: string; latest: string } {
+  return {
+    earliest: formatDateTime(w.earliest),
+    likely: formatDateTime(w.likely),
+    latest: formatDateTime(w.latest),
+  };
+}
+
+function predictionJson(p: DeliveryPrediction): Record<string, unknown> {
+  return { ...isoWindow(p), confidence: p.confidence, basis: p.basis };
+}
+
+function columnsOf(id: string, u: ShipmentPredictionUpdate): ShipmentPredictionColumns {
+  return {
+    id,
+    delivery_prediction: u.prediction ? predictionJson(u.prediction) : null,
+    delivery_prediction_announced: u.announced ? isoWindow(u.announced) : null,
+    expected_delivery_date: u.expectedDeliveryDate?.toISOString() ?? null,
+    attention: u.attention.primary,
+    attention_codes: u.attention.codes,
+    attention_check_at: u.attention.recheckAt?.toISOString() ?? null,
+  };
+}
+
+function eventsOf(
+  row: ShipmentPredictionRow,
+  moved: { before: DeliveryWindow; after: DeliveryWindow } | null,
+  started: readonly AttentionCode[],
+  codes: readonly AttentionCode[],
+): OutboxEvent[] {
+  const shipment = `/shipments/${row.id}`;
+  const base = { workspaceId: row.workspace_id, aggregateType: 'shipment', aggregateId: row.id };
+  const events: OutboxEvent[] = [];
+  if (moved) {
+    const payload: DeliveryPredictionChangedPayload = {
+      shipment,
+      trackingNumber: row.tracking_number,
+      previous: isoWindow(moved.before),
+      current: isoWindow(moved.after),
+    };
+    events.push({
+      ...base,
+      type: EventTypes.shipmentDeliveryPredictionChanged,
+      payload: { ...payload },
+    });
+  }
+  for (const code of started) {
+    const payload: AttentionPayload = {
+      shipment,
+      trackingNumber: row.tracking_number,
+      attention: code,
+      attentionCodes: [...codes],
+    };
+    events.push({ ...base, type: ATTENTION_EVENT[code], payload: { ...payload } });
+  }
+  return events;
+}
