@@ -17,12 +17,12 @@ import { PredictionWriter } from './prediction-writer';
  * Where predictions plug into writes, in their transactions: a shipment's create or PUT (once
  * its row and the tracking filled in on create exist) and every applied tracking batch (a
  * refresh, a check, pushed checkpoints). The only wiring of this module into shipments and
- * tracking, as extensions both find at start-up; the rules are in PredictionWriter.
+ * tracking, as extensions both find at start-up; the rules are in PredictionWriter. Two
+ * classes: Nest's discovery links a class to one discovery decorator only.
  */
 @Injectable()
 @ExtendsShipmentWrites()
-@ExtendsTrackingApplies()
-export class PredictionHooks implements ShipmentWriteExtension, TrackingApplyExtension {
+export class PredictionOnShipmentWrite implements ShipmentWriteExtension {
   constructor(
     private readonly writer: PredictionWriter,
     private readonly clock: Clock,
@@ -33,6 +33,13 @@ export class PredictionHooks implements ShipmentWriteExtension, TrackingApplyExt
     // shipment.created / updated then read the row again, prediction included.
     if (changed > 0 || event.operation === 'post') event.rowChanged();
   }
+}
+
+/** See PredictionOnShipmentWrite: the same recomputation after applied tracking batches. */
+@Injectable()
+@ExtendsTrackingApplies()
+export class PredictionOnTrackingApply implements TrackingApplyExtension {
+  constructor(private readonly writer: PredictionWriter) {}
 
   async afterApply(em: EntityManager, outcomes: readonly TrackingOutcome[], now: Date) {
     const ids = outcomes.filter((o) => o.applied).map((o) => o.shipmentId);

@@ -8,7 +8,7 @@ import { CarrierPerformanceController } from './api/carrier-performance.controll
 import { CarrierPerformanceService } from './api/carrier-performance.service';
 import { AttentionSweeper } from './attention-sweeper';
 import { CarrierPerformanceStore } from './carrier-performance-store';
-import { PredictionHooks } from './prediction-hooks';
+import { PredictionOnShipmentWrite, PredictionOnTrackingApply } from './prediction-hooks';
 import { PredictionRecompute } from './prediction-recompute';
 import { PredictionStore } from './prediction-store';
 import { PredictionWriter } from './prediction-writer';
@@ -17,7 +17,7 @@ import { ShipmentFactsSource } from './shipment-facts-source';
 /**
  * Delivery predictions, attention and carrier analytics (README.md beside this file): the
  * pure model, the aggregates and their stores; wired to shipment writes and applied tracking
- * batches (PredictionHooks), the attention sweeper, the carrier analytics route and the CLI.
+ * batches (PredictionOnShipmentWrite, PredictionOnTrackingApply), the attention sweeper, the carrier analytics route and the CLI.
  * The shipment and checkpoint stores it reads through are stateless classes of their owning
  * modules, provided here so those modules need no change.
  */
@@ -32,7 +32,8 @@ import { ShipmentFactsSource } from './shipment-facts-source';
     ShipmentPredictionStore,
     CheckpointTimelineStore,
     PredictionWriter,
-    PredictionHooks,
+    PredictionOnShipmentWrite,
+    PredictionOnTrackingApply,
     AttentionSweeper,
     CarrierPerformanceService,
   ],
