@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { BATCH_ENTITIES } from '../../batches/batch-entities';
+import { withDeferredEvents } from '../../events/outbox';
 import { HydraApi } from '../../hydra/controller/hydra-api';
 import type { ResourceHooks } from '../../hydra/core/resource-hooks';
 import type { ResourceMeta } from '../../hydra/core/resource-meta';
@@ -78,7 +79,10 @@ export class StoreOrderImporter {
         const links = await this.records.ofOrder(em, scope.workflowId, store.id);
         const plan = planOrderImport(records, links, options);
         if (plan.unchanged) return plannedOutcome(plan, records.problems, new Set());
-        return this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded);
+        // The order's events (a dozen for a new one) go in one statement before the commit.
+        return withDeferredEvents(em, () =>
+          this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded),
+        );
       });
     try {
       // Refusals are rare: first without a savepoint per record (two statements each), and
