@@ -1,19 +1,9 @@
 import type { SqlRunner } from '../database/query';
+import { atTopLevel, transactionOf } from '../database/transaction-scope';
 import type { OutboxEvent } from './outbox-store';
-
-/** The TypeORM query runner of a transaction, as far as the buffer needs it. */
-interface TransactionRunner {
-  readonly isTransactionActive: boolean;
-  readonly transactionDepth?: number;
-}
 
 /** Events waiting for their transaction's end, by the transaction's query runner. */
 const buffers = new WeakMap<object, OutboxEvent[]>();
-
-function transactionOf(runner: SqlRunner): TransactionRunner | undefined {
-  const qr = runner.queryRunner as TransactionRunner | undefined;
-  return qr?.isTransactionActive ? qr : undefined;
-}
 
 /**
  * From now on the events recorded on this transaction wait in memory and go in one statement
@@ -33,7 +23,7 @@ export function deferEvents(runner: SqlRunner): void {
  */
 export function deferredBuffer(runner: SqlRunner): OutboxEvent[] | undefined {
   const tx = transactionOf(runner);
-  if (!tx || (tx.transactionDepth ?? 1) > 1) return undefined;
+  if (!tx || !atTopLevel(tx)) return undefined;
   return buffers.get(tx);
 }
 

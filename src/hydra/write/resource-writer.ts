@@ -172,6 +172,8 @@ export class ResourceWriter implements OnModuleInit {
     await hooks.beforeRemove?.(entity, ctx);
     if (hooks.remove) await hooks.remove(entity, ctx);
     else await em.delete(resource.target, { [resource.idProperty]: entity[resource.idProperty] });
+    // The record and what cascades from it are gone: references are checked again.
+    this.data.forgetVisible(em);
   }
 
   /** The transaction rules of other modules (WRITE_TRANSACTION_OPENED), first in a write's transaction. */

@@ -79,6 +79,8 @@ export class StoreOrderImporter {
         const links = await this.records.ofOrder(em, scope.workflowId, store.id);
         const plan = planOrderImport(records, links, options);
         if (plan.unchanged) return plannedOutcome(plan, records.problems, new Set());
+        // Its lines and parcels name the order, the workflow and the workspace: checked once.
+        this.api.data.rememberVisible(em);
         // The order's events (a dozen for a new one) go in one statement before the commit.
         return withDeferredEvents(em, () =>
           this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded),
