@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import { lockForTransaction } from '../database/advisory-lock';
 import { execute, query, queryOne, type SqlRunner } from '../database/query';
 import { atTopLevel, transactionOf } from '../database/transaction-scope';
+import { deferredRefreshOf } from './deferred-refresh';
 import { orderItemSql } from '../order-items/order-item-store';
 import { shipmentItemSql } from '../shipment-items/shipment-item-store';
 import { shipmentOrderSql } from '../shipments/shipment-records-store';
@@ -125,10 +126,17 @@ export class OrderStore {
    * snapshot, so it sees every change committed by a writer that held the lock before: the
    * last writer of an order always leaves it right. An order the transaction locked already
    * (outside a savepoint, which could release it) is not locked again: an import writing an
-   * order, its items and its parcels refreshes it after each, and locks it once.
+   * order, its items and its parcels refreshes it after each, and locks it once. On a runner
+   * of deferringRefresh the orders are only marked, for its caller to refresh once.
    */
   async refreshAggregates(em: EntityManager, ids: readonly string[]): Promise<void> {
     if (ids.length === 0) return;
+    const deferred = deferredRefreshOf(em);
+    if (deferred) {
+      // Inside a write that refreshes them once at its end (deferringRefresh).
+      for (const id of ids) deferred.add(id);
+      return;
+    }
     const tx = transactionOf(em);
     let held = tx && lockedOrders.get(tx);
     const unlocked = held ? ids.filter((id) => !held!.has(id)) : ids;

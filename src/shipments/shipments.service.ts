@@ -16,7 +16,11 @@ import {
 } from '../hydra/core/resource-hooks';
 import { checkStatusReference, findOrCreateStatus } from '../statuses/status-references';
 import { Status } from '../statuses/status.entity';
-import { ordersOfShipment, refreshOrderAggregates } from '../orders/order-aggregates';
+import {
+  ordersOfShipment,
+  refreshingOnce,
+  refreshOrderAggregates,
+} from '../orders/order-aggregates';
 import { Order } from '../orders/order.entity';
 import { removeNotesOf, removeNotesOfDeleted } from '../notes/record-notes';
 import { decideOriginCarrier } from './shipment-carrier';
@@ -365,20 +369,22 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       await removeNotesOfDeleted(em, 'shipment_items', removed);
       affected.push(...removed.map((r) => r.order_id));
     }
-    await refreshOrderAggregates(em, affected);
-    if (elements?.length) {
+    // The orders are refreshed once, after the items this write gives (each would otherwise).
+    await refreshingOnce(em, async (deferring) => {
+      await refreshOrderAggregates(deferring, affected);
+      if (!elements?.length) return;
       const writer = this.nestedItemsWriter;
       if (!writer) throw new Error('No writer for nested shipment items');
       // This write's own events tell what its items changed: theirs do not again.
       await announcedByCaller(
-        em,
+        deferring,
         [
           { aggregate: 'shipment', id: shipment.id },
           ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
         ],
         (announcing) => writer(shipment.id, elements, { ...ctx, em: announcing }),
       );
-    }
+    });
     await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');
   }
 
