@@ -356,7 +356,8 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
     );
 
     const affected = [...existingLinks, ...linked.orders].map((o) => o.id);
-    if (keptItemIds) {
+    // A new shipment has no items yet: none to leave out.
+    if (keptItemIds && stored) {
       // DELETE ... RETURNING answers [rows, count] through TypeORM.
       const [removed]: [Array<{ id: string; workspace_id: string; order_id: string }>, number] =
         await em.query(
