@@ -4,7 +4,12 @@ const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 
 describe('importShares', () => {
   it('spreads a page over the imports that run at once', () => {
-    expect(importShares(range(10), 4, 10)).toEqual([[0, 1, 2], [3, 4, 5], [6, 7], [8, 9]]);
+    expect(importShares(range(10), 4, 10)).toEqual([
+      [0, 1, 2],
+      [3, 4, 5],
+      [6, 7],
+      [8, 9],
+    ]);
   });
 
   it('makes more shares when one would hold too many orders', () => {

@@ -268,22 +268,26 @@ export class StoreSyncRunner {
     problems: ImportProblem[],
   ): Promise<void> {
     const imported: string[] = [];
-    await mapLimited(importShares(orders, IMPORT_CONCURRENCY, ORDERS_PER_TRANSACTION), IMPORT_CONCURRENCY, async (share) => {
-      const outcomes = await this.importer.importMany(scope, share);
-      for (const [i, outcome] of outcomes.entries()) {
-        const order = share[i];
-        addOutcome(counts, outcome);
-        problems.push(...outcome.problems);
-        if (outcome.order === 'failed')
-          await this.inbox.retryLater(
-            this.dataSource,
-            scope.workflowId,
-            order.id,
-            outcome.problems[0]?.message ?? 'import failed',
-          );
-        else imported.push(order.id);
-      }
-    });
+    await mapLimited(
+      importShares(orders, IMPORT_CONCURRENCY, ORDERS_PER_TRANSACTION),
+      IMPORT_CONCURRENCY,
+      async (share) => {
+        const outcomes = await this.importer.importMany(scope, share);
+        for (const [i, outcome] of outcomes.entries()) {
+          const order = share[i];
+          addOutcome(counts, outcome);
+          problems.push(...outcome.problems);
+          if (outcome.order === 'failed')
+            await this.inbox.retryLater(
+              this.dataSource,
+              scope.workflowId,
+              order.id,
+              outcome.problems[0]?.message ?? 'import failed',
+            );
+          else imported.push(order.id);
+        }
+      },
+    );
     await this.inbox.imported(this.dataSource, scope.workflowId, imported);
   }
 
