@@ -25,19 +25,3 @@ export function transactionOf(runner: SqlRunner): TransactionRunner | undefined 
 export function atTopLevel(tx: TransactionRunner): boolean {
   return (tx.transactionDepth ?? 1) <= 1;
 }
-
-/**
- * What `memory` keeps for the runner's transaction, made by `create` the first time; undefined
- * outside a transaction.
- */
-export function transactionMemory<T>(
-  memory: WeakMap<object, T>,
-  runner: SqlRunner,
-  create: () => T,
-): T | undefined {
-  const tx = transactionOf(runner);
-  if (!tx) return undefined;
-  let value = memory.get(tx);
-  if (value === undefined) memory.set(tx, (value = create()));
-  return value;
-}
