@@ -419,10 +419,13 @@ export class ShipmentsService implements ResourceHooks<Shipment> {
       const orderItemIds = change.elements
         .map((e) => referencedId(e.value.orderItem))
         .filter((id): id is string => id !== null);
+      // A UNION, not an OR: each side uses its index (the OR scanned all order items).
       const rows: Array<{ order_id: string }> = await em.query(
-        `SELECT DISTINCT oi.order_id FROM order_item oi
-          WHERE oi.id = ANY($2::uuid[])
-             OR oi.id IN (SELECT order_item_id FROM shipment_item WHERE shipment_id = $1)`,
+        `SELECT oi.order_id FROM order_item oi WHERE oi.id = ANY($2::uuid[])
+         UNION
+         SELECT oi.order_id FROM order_item oi
+           JOIN shipment_item si ON si.order_item_id = oi.id
+          WHERE si.shipment_id = $1`,
         [stored ? shipment.id : null, orderItemIds],
       );
       for (const { order_id } of rows) ids.add(order_id);
