@@ -14,7 +14,7 @@ import { EventDeliveryStore } from './event-delivery-store';
 import { EventDispatch } from './event-dispatch';
 import { OUTBOX_RETENTION, OutboxStore } from './outbox-store';
 import { WRITE_TRANSACTION_OPENED } from '../hydra/write/transaction-rules';
-import { ignoredWebhookRule } from './ignored-webhook.rule';
+import { outboxTransactionRule } from './deferred-events.rule';
 
 /**
  * Delivery of the outbox to webhook workflows, e-mail notifications and in-app notices; the
@@ -38,7 +38,7 @@ import { ignoredWebhookRule } from './ignored-webhook.rule';
     EventDeliveryStore,
     EventDeliveryTargets,
     { provide: RETENTION_RULES, useValue: OUTBOX_RETENTION },
-    { provide: WRITE_TRANSACTION_OPENED, useValue: ignoredWebhookRule },
+    { provide: WRITE_TRANSACTION_OPENED, useValue: outboxTransactionRule },
   ],
   exports: [EventDelivery, OutboxStore, EventDeliveryStore],
 })

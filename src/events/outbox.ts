@@ -1,4 +1,5 @@
 import type { SqlRunner } from '../database/query';
+import { deferEvents, deferredBuffer, takeDeferred } from './deferred-events';
 import { OutboxStore, type OutboxEvent } from './outbox-store';
 
 export { IGNORED_WORKFLOW_SETTING, type OutboxEvent } from './outbox-store';
@@ -14,7 +15,31 @@ const outbox = new OutboxStore();
  * Several events go in one statement (prepared on a write's transaction).
  */
 export function recordEvents(runner: SqlRunner, events: readonly OutboxEvent[]): Promise<void> {
-  return outbox.record(runner, events);
+  const deferred = deferredBuffer(runner);
+  if (!deferred) return outbox.record(runner, events);
+  deferred.push(...events);
+  return Promise.resolve();
+}
+
+/**
+ * Runs `work` in the runner's transaction with its events deferred (deferred-events.ts), then
+ * writes them in one statement, still inside the transaction: a write recording many events
+ * (an import, a batch) saves a statement per event. If `work` fails, none are written.
+ */
+export async function withDeferredEvents<T>(runner: SqlRunner, work: () => Promise<T>): Promise<T> {
+  deferEvents(runner);
+  try {
+    const result = await work();
+    await outbox.record(runner, takeDeferred(runner));
+    return result;
+  } finally {
+    takeDeferred(runner);
+  }
+}
+
+/** Writes what the runner's transaction deferred (deferEvents), in one statement. */
+export function flushDeferredEvents(runner: SqlRunner): Promise<void> {
+  return outbox.record(runner, takeDeferred(runner));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -49,9 +49,11 @@ export class OrderItemStore {
   ): Promise<string[]> {
     const rows = await query<{ order_id: string }>(
       em,
-      `SELECT DISTINCT oi.order_id FROM order_item oi
-        WHERE oi.id = ANY($2::uuid[])
-           OR oi.id IN (${shipmentItemSql.orderItemIdsOfShipment('$1')})`,
+      // A UNION, not an OR: each side uses its index (the OR scanned all order items).
+      `SELECT oi.order_id FROM order_item oi WHERE oi.id = ANY($2::uuid[])
+       UNION
+       SELECT oi.order_id FROM order_item oi
+        WHERE oi.id IN (${shipmentItemSql.orderItemIdsOfShipment('$1')})`,
       [shipmentId, orderItemIds],
     );
     return rows.map((r) => r.order_id);

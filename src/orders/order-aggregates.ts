@@ -1,4 +1,5 @@
 import type { EntityManager } from 'typeorm';
+import { deferringRefresh } from './deferred-refresh';
 import { OrderStore } from './order-store';
 
 /** The store of the functions below, which the shipments module calls without injection. */
@@ -29,4 +30,18 @@ export function ordersOfShipment(
   store: OrderStore = orders,
 ): Promise<string[]> {
   return store.ofShipment(em, shipmentId);
+}
+
+/**
+ * Runs a write's part that refreshes orders many times (a shipment and the items it writes)
+ * with the refreshes deferred (deferred-refresh.ts), then refreshes every order it touched
+ * once, on `em`.
+ */
+export async function refreshingOnce<E extends EntityManager>(
+  em: E,
+  work: (deferring: E) => Promise<void>,
+  store: OrderStore = orders,
+): Promise<void> {
+  const dirty = await deferringRefresh(em, work);
+  await store.refreshAggregates(em, [...dirty]);
 }

@@ -121,7 +121,9 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
     await em.save(order);
 
     const ref = { id: order.id, orderNumber: order.orderNumber };
-    const existing = await this.shipments.linkedToOrder(em, order.id);
+    // A new order has no links yet.
+    const existing =
+      ctx.operation === 'post' ? [] : await this.shipments.linkedToOrder(em, order.id);
     const carrying =
       ctx.operation === 'post' && order.orderNumber
         ? await this.shipments.carryingOrderNumber(
@@ -134,7 +136,10 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
     const shipmentsBefore = await this.shipmentEvents.watch(em, [...plan.unlinked, ...plan.linked]);
     await unlinkShipmentsFromOrder(em, ref, plan.unlinked);
     await linkShipmentsToOrder(em, ref, plan.wanted);
-    await this.orders.refreshAggregates(em, [order.id]);
+    // A new order without shipments has no items either: its aggregates are the columns'
+    // defaults (not fulfilled, no shipment without tracking).
+    if (ctx.operation !== 'post' || plan.wanted.length > 0)
+      await this.orders.refreshAggregates(em, [order.id]);
     await this.shipmentEvents.indirectlyUpdated(em, shipmentsBefore, 'order');
   }
 

@@ -6,7 +6,7 @@ import { RecordChangeEvents, type RecordsBefore } from '../events/record-change-
 import type { NestedElement, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfDeleted } from '../notes/record-notes';
 import { OrderItemStore } from '../order-items/order-item-store';
-import { orderIdsOf } from '../orders/order-aggregates';
+import { orderIdsOf, refreshingOnce } from '../orders/order-aggregates';
 import { OrderStore } from '../orders/order-store';
 import { Order } from '../orders/order.entity';
 import { ShipmentItemStore } from '../shipment-items/shipment-item-store';
@@ -89,26 +89,33 @@ export class ShipmentWriter {
     );
 
     const affected = [...existingLinks, ...linked.orders].map((o) => o.id);
-    if (keptItemIds) {
+    // A new shipment has no items yet: none to leave out.
+    if (keptItemIds && stored) {
       const removed = await this.items.removeLeftOut(em, shipment.id, keptItemIds);
       // The items left out go as DELETE /shipment_items/{id} would take them: with their notes.
       await removeNotesOfDeleted(em, 'shipment_items', removed);
       affected.push(...removed.map((r) => r.order_id));
     }
-    await this.orders.refreshAggregates(em, orderIdsOf(affected));
-    if (elements?.length) {
-      const writer = this.extensions.nestedItemsWriter();
-      if (!writer) throw new Error('No writer for nested shipment items');
-      // This write's own events tell what its items changed: theirs do not again.
-      await announcedByCaller(
-        em,
-        [
-          { aggregate: 'shipment', id: shipment.id },
-          ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
-        ],
-        (announcing) => writer(shipment.id, elements, { ...ctx, em: announcing }),
-      );
-    }
+    // The orders are refreshed once, after the items this write gives (each would otherwise).
+    await refreshingOnce(
+      em,
+      async (deferring) => {
+        await this.orders.refreshAggregates(deferring, orderIdsOf(affected));
+        if (!elements?.length) return;
+        const writer = this.extensions.nestedItemsWriter();
+        if (!writer) throw new Error('No writer for nested shipment items');
+        // This write's own events tell what its items changed: theirs do not again.
+        await announcedByCaller(
+          deferring,
+          [
+            { aggregate: 'shipment', id: shipment.id },
+            ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
+          ],
+          (announcing) => writer(shipment.id, elements, { ...ctx, em: announcing }),
+        );
+      },
+      this.orders,
+    );
     await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');
   }
 

@@ -94,17 +94,22 @@ export class StatusStore {
     code: string,
     title: string | null,
   ): Promise<string> {
+    const find = () =>
+      queryOne<{ id: string }>(
+        runner,
+        'SELECT id FROM status WHERE workspace_id = $1 AND entity = $2 AND code = $3',
+        [workspaceId, entity, code],
+      );
+    // Most writes name a status that exists: one statement. A new one is inserted, or, when a
+    // concurrent write inserts it first, waited for (the unique index) and read once it commits.
+    const found = await find();
+    if (found) return found.id;
     await execute(
       runner,
       `INSERT INTO status (workspace_id, entity, code, title) VALUES ($1, $2, $3, $4)
        ON CONFLICT (workspace_id, entity, code) DO NOTHING`,
       [workspaceId, entity, code, title],
     );
-    const row = await queryOne<{ id: string }>(
-      runner,
-      'SELECT id FROM status WHERE workspace_id = $1 AND entity = $2 AND code = $3',
-      [workspaceId, entity, code],
-    );
-    return row!.id;
+    return (await find())!.id;
   }
 }

@@ -453,7 +453,9 @@ export function describeStoreSync(spec: StoreSpec): void {
     });
 
     it('reports a refused parcel by its store id and imports the rest of its order', async () => {
-      const store = await start(2);
+      // Nine orders: a page's share of several orders imports in one transaction, the refused
+      // parcel's share falls back to one transaction per order.
+      const store = await start(9);
       const tenant = await createTenant(app);
       const [first] = store.orders();
       const taken = first.parcels[0];
@@ -470,12 +472,13 @@ export function describeStoreSync(spec: StoreSpec): void {
       expect(run).toMatchObject({
         status: 'success',
         counts: expect.objectContaining({
-          ordersCreated: 2,
+          ordersCreated: 9,
           ordersFailed: 0,
           shipmentsCreated: parcels.length - 1,
         }),
       });
       expect(run.errors).toContain(`[${taken.id}] trackingNumber:`);
+      expect(run.errors.match(/\[[^\]]+\]/g)).toEqual([`[${taken.id}]`]);
       const orders = await imported(tenant, 'orders', id);
       expect(orders.map((o) => o.externalSourceSyncId).sort()).toEqual(
         store

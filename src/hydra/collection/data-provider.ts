@@ -25,6 +25,7 @@ import { NotFoundError } from '../../common/errors/api-errors';
 import type { ResourceHooks } from '../core/resource-hooks';
 import type { Request } from 'express';
 import { preparedQuery, query as runQuery } from '../../database/query';
+import { VisibleMemory } from './visible-memory';
 
 export interface CollectionRequest {
   resource: ResourceMeta;
@@ -348,7 +349,8 @@ export class DataProvider implements OnModuleInit {
   /**
    * True when the record exists within the principal's tenancy. Inside a write
    * pass its transaction (`em`): a transaction that waited for a second pool
-   * connection could starve the pool while holding row locks.
+   * connection could starve the pool while holding row locks. A transaction that asked
+   * (rememberVisible) checks a record once for a principal, until it deletes something.
    */
   async visible(
     resource: ResourceMeta,
@@ -358,12 +360,27 @@ export class DataProvider implements OnModuleInit {
   ): Promise<boolean> {
     const query = this.itemQuery(resource, principal, id);
     if (!query) return false;
+    if (em && VisibleMemory.seen(em, principal, resource.table, id)) return true;
     const sql = `SELECT 1 ${query.fromClause()}${query.whereClause()} LIMIT 1`;
     // Prepared: every write resolves its references through here (one shape per tenancy).
     const rows: unknown[] = em
       ? await runQuery(em, sql, query.params)
       : (await preparedQuery(this.pool, sql, query.params)).rows;
+    if (em && rows.length > 0) VisibleMemory.saw(em, principal, resource.table, id);
     return rows.length > 0;
+  }
+
+  /**
+   * The transaction of `em` writes many records naming the same ones (an import): each
+   * reference is checked once per principal (VisibleMemory), until it deletes something.
+   */
+  rememberVisible(em: EntityManager): void {
+    VisibleMemory.start(em);
+  }
+
+  /** The transaction of `em` deleted records: references are checked again. */
+  forgetVisible(em: EntityManager): void {
+    VisibleMemory.forget(em);
   }
 
   /**

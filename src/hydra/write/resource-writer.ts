@@ -67,6 +67,7 @@ export class ResourceWriter implements OnModuleInit {
       await this.opened(em, request);
       const entity = em.create(resource.target as any) as Record<string, any>;
       const state = await this.write(resource, entity, body, 'post', principal, hooks, em, request);
+      await this.closing(em);
       return { id: String(entity[resource.idProperty]), record: hooks.written?.(entity, state) };
     });
   }
@@ -125,6 +126,7 @@ export class ResourceWriter implements OnModuleInit {
       await this.opened(em, request);
       const entity = await this.load(resource, id, principal, em);
       await this.write(resource, entity, body, 'put', principal, hooks, em, request);
+      await this.closing(em);
     });
   }
 
@@ -139,6 +141,7 @@ export class ResourceWriter implements OnModuleInit {
       await this.opened(em, request);
       const entity = await this.load(resource, id, principal, em, 'delete');
       await this.removeWithin(em, resource, entity, principal, hooks, request);
+      await this.closing(em);
     });
   }
 
@@ -169,11 +172,18 @@ export class ResourceWriter implements OnModuleInit {
     await hooks.beforeRemove?.(entity, ctx);
     if (hooks.remove) await hooks.remove(entity, ctx);
     else await em.delete(resource.target, { [resource.idProperty]: entity[resource.idProperty] });
+    // The record and what cascades from it are gone: references are checked again.
+    this.data.forgetVisible(em);
   }
 
   /** The transaction rules of other modules (WRITE_TRANSACTION_OPENED), first in a write's transaction. */
   private async opened(em: EntityManager, request: Request | undefined): Promise<void> {
     for (const rule of this.transactionRules) await rule.opened(em, request);
+  }
+
+  /** The transaction rules' last steps, before the commit of a write that succeeded. */
+  private async closing(em: EntityManager): Promise<void> {
+    for (const rule of this.transactionRules) await rule.closing?.(em);
   }
 
   /** The entity, locked for the transaction, if the principal may see it; 404 otherwise. */

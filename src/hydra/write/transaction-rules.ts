@@ -5,12 +5,15 @@ import type { EntityManager } from 'typeorm';
 /**
  * A rule of another module that runs first in every transaction the writer opens for a
  * request (POST, PUT, DELETE of a resource): it sets what the write's later statements read
- * from the session (the outbox's `?ignoreWebhookId=`). The module provides it under
+ * from the session (the outbox's `?ignoreWebhookId=`), and, with `closing`, last before the
+ * commit (the outbox writing the events the transaction deferred). The module provides it under
  * WRITE_TRANSACTION_OPENED in its own `@Module` providers; the writer finds every such
  * provider at start-up, so the layer names no feature.
  */
 export interface WriteTransactionRule {
-  opened(em: EntityManager, request: Request | undefined): Promise<void>;
+  opened(em: EntityManager, request: Request | undefined): Promise<void> | void;
+  /** Last in the transaction, once the write succeeded. */
+  closing?(em: EntityManager): Promise<void>;
 }
 
 export const WRITE_TRANSACTION_OPENED = Symbol('hydra:writeTransactionOpened');

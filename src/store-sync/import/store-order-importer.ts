@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { BATCH_ENTITIES } from '../../batches/batch-entities';
+import { withDeferredEvents } from '../../events/outbox';
 import { HydraApi } from '../../hydra/controller/hydra-api';
 import type { ResourceHooks } from '../../hydra/core/resource-hooks';
 import type { ResourceMeta } from '../../hydra/core/resource-meta';
@@ -78,7 +79,12 @@ export class StoreOrderImporter {
         const links = await this.records.ofOrder(em, scope.workflowId, store.id);
         const plan = planOrderImport(records, links, options);
         if (plan.unchanged) return plannedOutcome(plan, records.problems, new Set());
-        return this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded);
+        // Its lines and parcels name the order, the workflow and the workspace: checked once.
+        this.api.data.rememberVisible(em);
+        // The order's events (a dozen for a new one) go in one statement before the commit.
+        return withDeferredEvents(em, () =>
+          this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded),
+        );
       });
     try {
       // Refusals are rare: first without a savepoint per record (two statements each), and
@@ -106,6 +112,61 @@ export class StoreOrderImporter {
           ...records.problems,
         ],
       };
+    }
+  }
+
+  /**
+   * Imports several store orders (a page's share) in one transaction: their locks and records
+   * read in two statements, the references they share checked once, their events written in
+   * one statement, one commit. If any of them is refused (or the transaction fails, say a
+   * deadlock with another share over a status both create), nothing of it stays and each is
+   * imported again on its own (`import`): a refused order fails alone, as before. Outcomes in
+   * the orders' order.
+   */
+  async importMany(
+    scope: ImportScope,
+    stores: readonly StoreOrder[],
+  ): Promise<OrderImportOutcome[]> {
+    const ids = stores.map((s) => s.id);
+    const one = async () => {
+      const outcomes: OrderImportOutcome[] = [];
+      for (const store of stores) outcomes.push(await this.import(scope, store));
+      return outcomes;
+    };
+    if (stores.length <= 1 || new Set(ids).size !== ids.length) return one();
+    const mapped = stores.map((store) => mapStoreOrder(store));
+    const options = { parcelIdsFollowNumbers: scope.platform === 'woocommerce' };
+    const linksBefore = await this.records.ofStoreOrders(
+      this.dataSource,
+      scope.workflowId,
+      ids,
+      false,
+    );
+    const itemsOf = new Map<string, Array<{ id: string; orderItemId: string }>>();
+    for (const [i, records] of mapped.entries()) {
+      const before = planOrderImport(records, linksBefore.get(ids[i])!, options);
+      for (const [id, items] of await this.currentItems(scope, before)) itemsOf.set(id, items);
+    }
+    try {
+      return await this.dataSource.transaction(async (em) => {
+        const links = await this.records.ofStoreOrders(em, scope.workflowId, ids);
+        this.api.data.rememberVisible(em);
+        return withDeferredEvents(em, async () => {
+          const outcomes: OrderImportOutcome[] = [];
+          for (const [i, records] of mapped.entries()) {
+            const plan = planOrderImport(records, links.get(ids[i])!, options);
+            outcomes.push(
+              plan.unchanged
+                ? plannedOutcome(plan, records.problems, new Set())
+                : await this.write(em, scope, ids[i], plan, records.problems, itemsOf, false),
+            );
+          }
+          return outcomes;
+        });
+      });
+    } catch {
+      // Refused somewhere (or a deadlock): all undone; each again alone, reported as before.
+      return one();
     }
   }
 

@@ -38,11 +38,33 @@ export class StoreSyncRecordStore {
     storeOrderId: string,
     lock = true,
   ): Promise<ImportedLink[]> {
-    if (lock)
-      await query(runner, 'SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
-        `store-sync:${workflowId}:${storeOrderId}`,
-      ]);
+    return (await this.ofStoreOrders(runner, workflowId, [storeOrderId], lock)).get(storeOrderId)!;
+  }
+
+  /**
+   * ofOrder for several store orders in two statements at most (a page imported in one
+   * transaction): their locks taken in one, in key order (two such transactions never wait
+   * for each other in a circle), then their records read in one. Every id given has an entry.
+   */
+  async ofStoreOrders(
+    runner: SqlRunner,
+    workflowId: string,
+    storeOrderIds: readonly string[],
+    lock = true,
+  ): Promise<Map<string, ImportedLink[]>> {
+    const out = new Map<string, ImportedLink[]>(storeOrderIds.map((id) => [id, []]));
+    if (storeOrderIds.length === 0) return out;
+    if (lock) {
+      const keys = storeOrderIds.map((id) => `store-sync:${workflowId}:${id}`).sort();
+      await query(
+        runner,
+        `SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))
+           FROM (SELECT k FROM unnest($1::text[]) AS k ORDER BY k) s`,
+        [keys],
+      );
+    }
     const rows = await query<{
+      store_order_id: string;
       kind: ImportedLink['kind'];
       store_id: string;
       record_id: string;
@@ -50,18 +72,20 @@ export class StoreSyncRecordStore {
       tracking_number: string | null;
     }>(
       runner,
-      `SELECT kind, store_id, COALESCE(order_id, order_item_id, shipment_id) AS record_id, digest,
-              tracking_number
-         FROM store_sync_record WHERE workflow_id = $1 AND store_order_id = $2`,
-      [workflowId, storeOrderId],
+      `SELECT store_order_id, kind, store_id,
+              COALESCE(order_id, order_item_id, shipment_id) AS record_id, digest, tracking_number
+         FROM store_sync_record WHERE workflow_id = $1 AND store_order_id = ANY($2::text[])`,
+      [workflowId, storeOrderIds],
     );
-    return rows.map((r) => ({
-      kind: r.kind,
-      storeId: r.store_id,
-      recordId: r.record_id,
-      digest: r.digest,
-      trackingNumber: r.tracking_number,
-    }));
+    for (const r of rows)
+      out.get(r.store_order_id)?.push({
+        kind: r.kind,
+        storeId: r.store_id,
+        recordId: r.record_id,
+        digest: r.digest,
+        trackingNumber: r.tracking_number,
+      });
+    return out;
   }
 
   /**

@@ -142,6 +142,11 @@ function setup(client: StoreClient, workflow: Partial<StoreWorkflow> = {}) {
         problems: [],
       };
     },
+    async importMany(scope: ImportScope, orders: StoreOrder[]): Promise<OrderImportOutcome[]> {
+      const outcomes: OrderImportOutcome[] = [];
+      for (const o of orders) outcomes.push(await this.import(scope, o));
+      return outcomes;
+    },
   };
   const runStore = {
     startCounted: async () => {

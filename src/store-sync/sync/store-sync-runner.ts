@@ -6,6 +6,7 @@ import { WorkflowRunStore } from '../../workflows/workflow-run-store';
 import { WorkflowStore } from '../../workflows/workflow-store';
 import { StoreOrderImporter, type ImportScope } from '../import/store-order-importer';
 import { advanceCursor, importWindowStart, type ImportCursor } from '../rules/import-cursor';
+import { importShares } from '../rules/import-shares';
 import {
   addOutcome,
   emptyCounts,
@@ -23,8 +24,10 @@ import { StoreSyncQueue, type RunTrigger } from './store-sync-queue';
 import { StoreSyncStateStore, type StoreSyncStateRow } from './store-sync-state-store';
 import { StoreWorkflows, type StoreWorkflow } from './store-workflows';
 
-/** Orders of one page imported at once (each its own transaction). */
+/** Shares of a page imported at once (each its own transaction). */
 const IMPORT_CONCURRENCY = 4;
+/** Orders imported in one transaction at most (StoreOrderImporter.importMany). */
+const ORDERS_PER_TRANSACTION = 10;
 /** Inbox entries handled per round. */
 const INBOX_BATCH = 50;
 
@@ -265,19 +268,26 @@ export class StoreSyncRunner {
     problems: ImportProblem[],
   ): Promise<void> {
     const imported: string[] = [];
-    await mapLimited(orders, IMPORT_CONCURRENCY, async (order) => {
-      const outcome = await this.importer.import(scope, order);
-      addOutcome(counts, outcome);
-      problems.push(...outcome.problems);
-      if (outcome.order === 'failed')
-        await this.inbox.retryLater(
-          this.dataSource,
-          scope.workflowId,
-          order.id,
-          outcome.problems[0]?.message ?? 'import failed',
-        );
-      else imported.push(order.id);
-    });
+    await mapLimited(
+      importShares(orders, IMPORT_CONCURRENCY, ORDERS_PER_TRANSACTION),
+      IMPORT_CONCURRENCY,
+      async (share) => {
+        const outcomes = await this.importer.importMany(scope, share);
+        for (const [i, outcome] of outcomes.entries()) {
+          const order = share[i];
+          addOutcome(counts, outcome);
+          problems.push(...outcome.problems);
+          if (outcome.order === 'failed')
+            await this.inbox.retryLater(
+              this.dataSource,
+              scope.workflowId,
+              order.id,
+              outcome.problems[0]?.message ?? 'import failed',
+            );
+          else imported.push(order.id);
+        }
+      },
+    );
     await this.inbox.imported(this.dataSource, scope.workflowId, imported);
   }
 
