@@ -52,6 +52,7 @@ import { ThemesModule } from './themes/themes.module';
 import { FixturesModule } from './fixtures/fixtures.module';
 import { StoreSyncModule } from './store-sync/store-sync.module';
 import { RouteIndexer } from './common/route-index';
+import { AdminConsoleModule } from './admin-console/admin-console.module';
 
 @Module({
   imports: [
@@ -104,6 +105,7 @@ import { RouteIndexer } from './common/route-index';
     ThemesModule,
     FixturesModule,
     StoreSyncModule,
+    AdminConsoleModule,
   ],
   providers: [RouteIndexer],
 })

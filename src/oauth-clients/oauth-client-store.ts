@@ -4,11 +4,13 @@ import { execute, query, queryOne, type SqlRunner } from '../database/query';
 /** What the OAuth server reads of a client. */
 export interface StoredOAuthClient {
   id: string;
-  user_id: string;
+  /** Null for a first-party client. */
+  user_id: string | null;
   name: string;
   redirect_uris: string[];
   grants: string[];
   secret_hash: string;
+  first_party: boolean;
 }
 
 export interface NewOAuthClient {
@@ -29,7 +31,7 @@ export class OauthClientStore {
   async byPublicId(db: SqlRunner, publicId: string): Promise<StoredOAuthClient | undefined> {
     return queryOne<StoredOAuthClient>(
       db,
-      `SELECT id, user_id, name, redirect_uris, grants, secret_hash FROM oauth_client WHERE public_id = $1`,
+      `SELECT id, user_id, name, redirect_uris, grants, secret_hash, first_party FROM oauth_client WHERE public_id = $1`,
       [publicId],
     );
   }
