@@ -1,38 +1,89 @@
 import {
+  CreateGuesser,
   FieldGuesser,
   HydraAdmin,
   ListGuesser,
   ResourceGuesser,
   ShowGuesser,
 } from '@api-platform/admin';
+import { MenuItem, Typography } from '@mui/material';
 import {
   AppBar,
+  CreateButton,
   Datagrid,
   DateField,
   Layout,
+  Logout,
   NumberField,
   ReferenceManyField,
   TextField,
   TitlePortal,
+  UserMenu,
+  defaultTheme,
+  useRecordContext,
   type LayoutProps,
+  type RaThemeOptions,
 } from 'react-admin';
-import { authProvider } from './auth';
+import { authProvider, session } from './auth';
 import { dataProvider, ENTRYPOINT } from './data-provider';
 import { LoginPage } from './LoginPage';
+import { workspaceIri } from './workspace';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher';
 
+/** react-admin's theme with a primary colour dark enough for WCAG AA contrast. */
+const theme: RaThemeOptions = {
+  ...defaultTheme,
+  palette: {
+    ...defaultTheme.palette,
+    primary: { main: '#1d4e89' },
+    secondary: { main: '#1d4e89' },
+    error: { main: '#b3261e' },
+  },
+};
+
+/** The account menu: the signed-in address, and signing out. */
+const ConsoleUserMenu = () => (
+  <UserMenu>
+    <MenuItem disabled>
+      <Typography variant="body2">{session()?.email}</Typography>
+    </MenuItem>
+    <Logout />
+  </UserMenu>
+);
+
 const ConsoleAppBar = () => (
-  <AppBar>
+  <AppBar userMenu={<ConsoleUserMenu />}>
     <TitlePortal />
     <WorkspaceSwitcher />
   </AppBar>
 );
 
+/**
+ * Every list as guessed, without the row checkboxes (bulk actions): MUI's row checkbox has no
+ * label axe-core accepts.
+ */
+const PlainList = () => <ListGuesser bulkActionButtons={false} />;
+
+/** Creates start in the workspace chosen in the app bar. */
+const WorkspaceCreate = () => <CreateGuesser defaultValues={() => ({ workspace: workspaceIri() })} />;
+
+/** From an order's page: a new item of that order. */
+const AddItemButton = () => {
+  const order = useRecordContext();
+  return order ? (
+    <CreateButton
+      resource="order_items"
+      label="Add an item"
+      state={{ record: { order: order.id } }}
+    />
+  ) : null;
+};
+
 const ConsoleLayout = (props: LayoutProps) => <Layout {...props} appBar={ConsoleAppBar} />;
 
 /** The guessed list, with the columns that tell shipments apart (not all thirty fields). */
 const ShipmentList = () => (
-  <ListGuesser>
+  <ListGuesser bulkActionButtons={false}>
     <FieldGuesser source="trackingNumber" />
     <FieldGuesser source="trackingStatus" />
     <FieldGuesser source="originCarrier" />
@@ -94,6 +145,7 @@ const OrderShow = () => (
         <TextField source="rowTotal" />
       </Datagrid>
     </ReferenceManyField>
+    <AddItemButton />
   </ShowGuesser>
 );
 
@@ -110,18 +162,37 @@ export const App = () => (
     layout={ConsoleLayout}
     requireAuth
     title="Shipment tracking"
+    theme={theme}
+    darkTheme={null}
     disableTelemetry
   >
-    <ResourceGuesser name="shipments" list={ShipmentList} show={ShipmentShow} />
-    <ResourceGuesser name="orders" show={OrderShow} />
-    <ResourceGuesser name="order_items" />
-    <ResourceGuesser name="shipment_items" />
-    <ResourceGuesser name="tracking_checkpoints" />
-    <ResourceGuesser name="statuses" />
-    <ResourceGuesser name="workflows" />
-    <ResourceGuesser name="fields" />
-    <ResourceGuesser name="tracking_pages" />
-    <ResourceGuesser name="email_notifications" />
-    <ResourceGuesser name="workspaces" />
+    <ResourceGuesser
+      name="shipments"
+      list={ShipmentList}
+      show={ShipmentShow}
+      create={WorkspaceCreate}
+      recordRepresentation="trackingNumber"
+    />
+    <ResourceGuesser
+      name="orders"
+      list={PlainList}
+      show={OrderShow}
+      create={WorkspaceCreate}
+      recordRepresentation="orderNumber"
+    />
+    <ResourceGuesser name="order_items" list={PlainList} recordRepresentation="productName" />
+    <ResourceGuesser name="shipment_items" list={PlainList} />
+    <ResourceGuesser name="tracking_checkpoints" list={PlainList} recordRepresentation="status" />
+    <ResourceGuesser name="statuses" list={PlainList} create={WorkspaceCreate} recordRepresentation="title" />
+    <ResourceGuesser name="workflows" list={PlainList} create={WorkspaceCreate} recordRepresentation="title" />
+    <ResourceGuesser name="fields" list={PlainList} create={WorkspaceCreate} recordRepresentation="title" />
+    <ResourceGuesser name="tracking_pages" list={PlainList} create={WorkspaceCreate} recordRepresentation="title" />
+    <ResourceGuesser
+      name="email_notifications"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser name="workspaces" list={PlainList} recordRepresentation="title" />
   </HydraAdmin>
 );

@@ -34,7 +34,8 @@ export const WorkspaceSwitcher = () => {
         chooseWorkspace(e.target.value);
         refresh();
       }}
-      sx={{ minWidth: 220, ml: 2, '& .MuiInputBase-root': { color: 'inherit', bgcolor: 'rgba(255,255,255,0.15)' }, '& label, & label.Mui-focused': { color: 'inherit' } }}
+      // On the paper colour, not the app bar's: the label keeps its contrast.
+      sx={{ flex: '0 0 240px', ml: 2, bgcolor: 'background.paper', borderRadius: 1 }}
     >
       {data.map((w) => (
         <MenuItem key={w.id} value={String(w.originId ?? w.id)}>
