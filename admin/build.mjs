@@ -16,7 +16,14 @@ import { fileURLToPath } from 'node:url';
 const here = dirname(fileURLToPath(import.meta.url));
 const optional = process.argv.includes('--optional');
 const force = process.argv.includes('--force');
-const INPUTS = ['package.json', 'package-lock.json', 'index.html', 'vite.config.ts', 'tsconfig.json', 'src'];
+const INPUTS = [
+  'package.json',
+  'package-lock.json',
+  'index.html',
+  'vite.config.ts',
+  'tsconfig.json',
+  'src',
+];
 const HASH_FILE = join(here, 'dist', '.inputs-hash');
 const INSTALL_FILE = join(here, 'node_modules', '.lock-hash');
 
@@ -45,7 +52,11 @@ function read(path) {
 
 function run(args) {
   const started = Date.now();
-  const result = spawnSync('npm', args, { cwd: here, stdio: 'inherit', shell: process.platform === 'win32' });
+  const result = spawnSync('npm', args, {
+    cwd: here,
+    stdio: 'inherit',
+    shell: process.platform === 'win32',
+  });
   if (result.status !== 0) throw new Error(`npm ${args.join(' ')} failed (exit ${result.status})`);
   return ((Date.now() - started) / 1000).toFixed(1);
 }

@@ -65,7 +65,9 @@ const ConsoleAppBar = () => (
 const PlainList = () => <ListGuesser bulkActionButtons={false} />;
 
 /** Creates start in the workspace chosen in the app bar. */
-const WorkspaceCreate = () => <CreateGuesser defaultValues={() => ({ workspace: workspaceIri() })} />;
+const WorkspaceCreate = () => (
+  <CreateGuesser defaultValues={() => ({ workspace: workspaceIri() })} />
+);
 
 /** From an order's page: a new item of that order. */
 const AddItemButton = () => {
@@ -183,10 +185,30 @@ export const App = () => (
     <ResourceGuesser name="order_items" list={PlainList} recordRepresentation="productName" />
     <ResourceGuesser name="shipment_items" list={PlainList} />
     <ResourceGuesser name="tracking_checkpoints" list={PlainList} recordRepresentation="status" />
-    <ResourceGuesser name="statuses" list={PlainList} create={WorkspaceCreate} recordRepresentation="title" />
-    <ResourceGuesser name="workflows" list={PlainList} create={WorkspaceCreate} recordRepresentation="title" />
-    <ResourceGuesser name="fields" list={PlainList} create={WorkspaceCreate} recordRepresentation="title" />
-    <ResourceGuesser name="tracking_pages" list={PlainList} create={WorkspaceCreate} recordRepresentation="title" />
+    <ResourceGuesser
+      name="statuses"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser
+      name="workflows"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser
+      name="fields"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser
+      name="tracking_pages"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
     <ResourceGuesser
       name="email_notifications"
       list={PlainList}

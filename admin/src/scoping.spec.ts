@@ -21,7 +21,12 @@ describe('the console scopes requests to the chosen workspace', () => {
   });
 
   it('leaves items, sub-collections, other methods and unscoped collections alone', () => {
-    for (const path of [`/shipments/${SHIPMENT}`, `/shipments/${SHIPMENT}/checkpoints`, '/workspaces', '/order_items'])
+    for (const path of [
+      `/shipments/${SHIPMENT}`,
+      `/shipments/${SHIPMENT}/checkpoints`,
+      '/workspaces',
+      '/order_items',
+    ])
       expect(scopedRequest(get(path), WS).url.pathname).toBe(path.split('?')[0]);
     const put = { url: new URL('http://h/shipments'), method: 'PUT', body: '{}' };
     expect(scopedRequest(put, WS)).toBe(put);

@@ -57,7 +57,11 @@ export function scopedRequest(request: OutgoingRequest, workspace: string | null
     if (!url.searchParams.has('workspace.id')) url.searchParams.set('workspace.id', workspace);
     return { ...request, url };
   }
-  if (method === 'POST' && CREATED_IN_WORKSPACE.has(collection) && typeof request.body === 'string') {
+  if (
+    method === 'POST' &&
+    CREATED_IN_WORKSPACE.has(collection) &&
+    typeof request.body === 'string'
+  ) {
     const body = JSON.parse(request.body) as Record<string, unknown>;
     if (body.workspace != null && body.workspace !== '') return request;
     return { ...request, body: JSON.stringify({ ...body, workspace: `/workspaces/${workspace}` }) };

@@ -23,7 +23,8 @@ export function consoleRequest(url: string): ConsoleRequest {
   if (path === '/admin') return { kind: 'redirect', location: `/admin/${query}` };
   if (path === '/admin/' || path === '/admin/index.html') return { kind: 'page' };
   const asset = /^\/admin\/assets\/([^/]+)$/.exec(path)?.[1];
-  if (asset && ASSET_NAME.test(asset) && !asset.includes('..')) return { kind: 'asset', name: asset };
+  if (asset && ASSET_NAME.test(asset) && !asset.includes('..'))
+    return { kind: 'asset', name: asset };
   return { kind: 'not-found' };
 }
 
@@ -64,7 +65,10 @@ export const ASSET_TYPES: Record<string, string> = {
  * The console's directory (`admin/` of the repository), found from this file whether it runs
  * compiled (dist/src/admin-console) or from source (src/admin-console).
  */
-export function consoleDirectory(from: string, exists: (path: string) => boolean = existsSync): string {
+export function consoleDirectory(
+  from: string,
+  exists: (path: string) => boolean = existsSync,
+): string {
   let dir = from;
   for (;;) {
     if (exists(join(dir, 'admin', 'package.json'))) return join(dir, 'admin');

@@ -57,7 +57,9 @@ export class AuthorizationRequests {
     if (!row) return { error: 'Unknown client.' };
     // A public client proves the code is its own with PKCE only (RFC 9700 2.1.1): S256.
     if (row.first_party && (!params.code_challenge || params.code_challenge_method !== 'S256'))
-      return { error: 'This client must use PKCE (code_challenge with code_challenge_method=S256).' };
+      return {
+        error: 'This client must use PKCE (code_challenge with code_challenge_method=S256).',
+      };
     const client: ClientView = {
       name: row.name,
       redirectUris: row.first_party

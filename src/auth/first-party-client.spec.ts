@@ -2,7 +2,9 @@ import { firstPartyRedirectUris, isFirstPartyRedirectUri } from './first-party-c
 
 describe('first-party redirect URIs', () => {
   it('are /admin/ on the request origin and on PUBLIC_URL', () => {
-    expect(firstPartyRedirectUris('http://127.0.0.1:8080')).toEqual(['http://127.0.0.1:8080/admin/']);
+    expect(firstPartyRedirectUris('http://127.0.0.1:8080')).toEqual([
+      'http://127.0.0.1:8080/admin/',
+    ]);
     expect(firstPartyRedirectUris('http://api.internal', 'https://track.example.com/')).toEqual([
       'http://api.internal/admin/',
       'https://track.example.com/admin/',

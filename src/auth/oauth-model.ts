@@ -98,7 +98,12 @@ export class OAuthModel
     return [USER_SCOPE];
   }
 
-  async saveToken(token: Token, client: Client, user: User): Promise<Token | Falsey> {
+  async saveToken(issued: Token, client: Client, user: User): Promise<Token | Falsey> {
+    // A first-party public client (the console) has no secret to refresh with: no refresh
+    // token, so no family either; its token is the user's own session.
+    const token: Token = (client as OAuthClient).firstParty
+      ? { ...issued, refreshToken: undefined, refreshTokenExpiresAt: undefined }
+      : issued;
     const owner = user as OAuthUser;
     const scope = scopeString(token.scope);
     const accessExpiresAt = this.fromLibraryTime(token.accessTokenExpiresAt!);

@@ -50,7 +50,8 @@ describe('the merchant console at /admin in a browser', () => {
     // Not while a request is in flight: the app bar's spinner is transient.
     await page.locator('[role="progressbar"]').first().waitFor({ state: 'detached' });
     for (const v of await axeViolations(page))
-      if (v.impact === 'serious' || v.impact === 'critical') serious.push({ ...v, id: `${name}: ${v.id}` });
+      if (v.impact === 'serious' || v.impact === 'critical')
+        serious.push({ ...v, id: `${name}: ${v.id}` });
   };
 
   /** A signed-in console in a fresh context (its own sessionStorage). */
@@ -183,7 +184,9 @@ describe('the merchant console at /admin in a browser', () => {
 
   it("edits a shipment's e-mail", async () => {
     const { context, page } = await signIn(owner.email);
-    await page.goto(`${base}/admin/#/shipments/${encodeURIComponent(`/shipments/${delivered.id}`)}`);
+    await page.goto(
+      `${base}/admin/#/shipments/${encodeURIComponent(`/shipments/${delivered.id}`)}`,
+    );
     const email = page.getByLabel('Email', { exact: true });
     await email.waitFor();
     expect(await email.inputValue()).toBe('first@example.test');
@@ -191,7 +194,9 @@ describe('the merchant console at /admin in a browser', () => {
     await email.fill('changed@example.test');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Element updated').waitFor();
-    const after = await api(app, { token: owner.token }).get(`/shipments/${delivered.id}`).expect(200);
+    const after = await api(app, { token: owner.token })
+      .get(`/shipments/${delivered.id}`)
+      .expect(200);
     expect(after.body.email).toBe('changed@example.test');
     await context.close();
   });
@@ -222,7 +227,9 @@ describe('the merchant console at /admin in a browser', () => {
     await audit(page, 'order item create');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Element created').waitFor();
-    const items = await api(app, { token: owner.token }).get(`/orders/${order.id}/items`).expect(200);
+    const items = await api(app, { token: owner.token })
+      .get(`/orders/${order.id}/items`)
+      .expect(200);
     expect(items.body['hydra:member']).toEqual([
       expect.objectContaining({ productName: 'Trail jacket', qty: 2 }),
     ]);
