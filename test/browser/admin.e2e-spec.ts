@@ -127,6 +127,9 @@ describe('the merchant console at /admin in a browser', () => {
     const asset = await api(app).get(script).expect(200);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['content-type']).toMatch(/^text\/javascript/);
+    // No web font or CDN in the bundle (react-admin's telemetry ping is in it, switched off by
+    // disableTelemetry; the CSP and the foreign-request check below would catch it).
+    expect(asset.text).not.toMatch(/fonts\.(googleapis|gstatic)|jsdelivr|unpkg|cdnjs/);
     await api(app).get('/admin').expect(301).expect('Location', '/admin/');
     await api(app).get('/admin/assets/missing.js').expect(404);
     await api(app).get('/admin/assets/..%2F.inputs-hash').expect(404);
