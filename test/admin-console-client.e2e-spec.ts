@@ -98,6 +98,15 @@ describe('the console client admin-console', () => {
     expect(wrong.body.error).toBe('invalid_grant');
   });
 
+  it('revokes the token when its code is used again', async () => {
+    const { verifier, challenge } = pkcePair();
+    const code = (await consent(challenge)).searchParams.get('code')!;
+    const first = await exchange({ code, code_verifier: verifier }).expect(200);
+    await api(app, { token: first.body.access_token }).get('/workspaces').expect(200);
+    await exchange({ code, code_verifier: verifier }).expect(400);
+    await api(app, { token: first.body.access_token }).get('/workspaces').expect(401);
+  });
+
   it('needs S256 PKCE on the authorization page', async () => {
     const { challenge } = pkcePair();
     for (const query of [

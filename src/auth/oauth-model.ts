@@ -100,8 +100,9 @@ export class OAuthModel
 
   async saveToken(issued: Token, client: Client, user: User): Promise<Token | Falsey> {
     // A first-party public client (the console) has no secret to refresh with: no refresh
-    // token, so no family either; its token is the user's own session.
-    const token: Token = (client as OAuthClient).firstParty
+    // token. Its access token still joins the code's family, so a reused code revokes it.
+    const firstParty = (client as OAuthClient).firstParty === true;
+    const token: Token = firstParty
       ? { ...issued, refreshToken: undefined, refreshTokenExpiresAt: undefined }
       : issued;
     const owner = user as OAuthUser;
@@ -110,7 +111,10 @@ export class OAuthModel
     const refreshExpiresAt = token.refreshTokenExpiresAt
       ? this.fromLibraryTime(token.refreshTokenExpiresAt)
       : null;
-    const familyId = token.refreshToken ? (owner.familyId ?? randomUUID()) : null;
+    const familyId =
+      token.refreshToken || (firstParty && owner.familyId)
+        ? (owner.familyId ?? randomUUID())
+        : null;
     await this.dataSource.transaction(async (em) => {
       if (familyId && owner.familyId) {
         // Shares the lock revokeFamily() takes: a family revoked meanwhile gets nothing.
