@@ -52,7 +52,6 @@ import { ThemesModule } from './themes/themes.module';
 import { FixturesModule } from './fixtures/fixtures.module';
 import { StoreSyncModule } from './store-sync/store-sync.module';
 import { RouteIndexer } from './common/route-index';
-import { AdminConsoleModule } from './admin-console/admin-console.module';
 
 @Module({
   imports: [
@@ -105,7 +104,6 @@ import { AdminConsoleModule } from './admin-console/admin-console.module';
     ThemesModule,
     FixturesModule,
     StoreSyncModule,
-    AdminConsoleModule,
   ],
   providers: [RouteIndexer],
 })

@@ -87,6 +87,8 @@ describe('the console client admin-console', () => {
     await api(app, { token: token.body.access_token })
       .get(`/workspaces/${user.workspaceId}`)
       .expect(200);
+    // First-party: the user's own session, not a third-party application's (delegated) token.
+    await api(app, { token: token.body.access_token }).get('/oauth_clients').expect(200);
   });
 
   it('refuses an exchange without the verifier or with another one', async () => {

@@ -64,6 +64,11 @@ const ConsoleAppBar = () => (
  */
 const PlainList = () => <ListGuesser bulkActionButtons={false} />;
 
+/** The API lists custom fields of one entity at a time (`entity` is required). */
+const FieldList = () => (
+  <ListGuesser bulkActionButtons={false} filterDefaultValues={{ entity: 'shipments' }} />
+);
+
 /** Creates start in the workspace chosen in the app bar. */
 const WorkspaceCreate = () => (
   <CreateGuesser defaultValues={() => ({ workspace: workspaceIri() })} />
@@ -199,7 +204,7 @@ export const App = () => (
     />
     <ResourceGuesser
       name="fields"
-      list={PlainList}
+      list={FieldList}
       create={WorkspaceCreate}
       recordRepresentation="title"
     />

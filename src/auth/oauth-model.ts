@@ -100,7 +100,8 @@ export class OAuthModel
 
   async saveToken(issued: Token, client: Client, user: User): Promise<Token | Falsey> {
     // A first-party public client (the console) has no secret to refresh with: no refresh
-    // token. Its access token still joins the code's family, so a reused code revokes it.
+    // token. Its access token still joins the code's family, so a reused code revokes it
+    // (it is not delegated for that: PrincipalStore asks the client).
     const firstParty = (client as OAuthClient).firstParty === true;
     const token: Token = firstParty
       ? { ...issued, refreshToken: undefined, refreshTokenExpiresAt: undefined }

@@ -22,6 +22,14 @@ export interface NewOAuthClient {
 }
 
 /**
+ * SQL: whether the client whose id is `clientId` is first-party (the console), for the
+ * per-request principal statement (a token of a first-party client acts as the user's own).
+ */
+export function firstPartyClientSql(clientId: string): string {
+  return `EXISTS (SELECT 1 FROM oauth_client fpc WHERE fpc.id = ${clientId} AND fpc.first_party)`;
+}
+
+/**
  * The oauth_client table's SQL beyond the resource's own reads and writes: the OAuth server's
  * look-up by public id, the secret and public id set after an insert, and the clients of an
  * account. Statements go as prepared statements on the caller's transaction.

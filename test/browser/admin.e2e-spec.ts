@@ -18,6 +18,10 @@ import {
 } from './support/browser';
 
 const ROOT = join(__dirname, '..', '..');
+// A page loads a 1.4 MB bundle and parses the Hydra documentation: on a loaded 2-core runner
+// a step can take longer than Playwright's and jest's defaults.
+const STEP_TIMEOUT = 60_000;
+jest.setTimeout(180_000);
 const PASSWORD = 'console password 123';
 
 /**
@@ -61,6 +65,7 @@ describe('the merchant console at /admin in a browser', () => {
       locale: 'en-US',
       timezoneId: 'Europe/Berlin',
     });
+    context.setDefaultTimeout(STEP_TIMEOUT);
     const page = await context.newPage();
     watch(page, email);
     await page.goto(`${base}/admin/`);

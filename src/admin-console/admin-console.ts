@@ -1,4 +1,3 @@
-import { Injectable, type NestMiddleware } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { randomBytes } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
@@ -14,13 +13,24 @@ import {
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /**
+ * The Express handler mounted at /admin by configureApp (`app.use`, before Nest's routes): an
+ * Express mount is no route, so the route walks and the route index do not see the console.
+ */
+export function adminConsole(dist = join(consoleDirectory(__dirname), 'dist')) {
+  const server = new AdminConsole(dist);
+  return (req: Request, res: Response, next: NextFunction): void => {
+    void server.use(req, res, next);
+  };
+}
+
+/**
  * Serves the merchant console's static bundle (`admin/dist`, built by `npm run admin:build`)
  * at /admin: the page with a fresh CSP nonce and never cached, the hashed assets cached for a
- * year. Without a bundle, a page says how to build it.
+ * year. Without a bundle, a page says how to build it. Other methods than GET and HEAD go on
+ * to Nest (a 404 in the API's format).
  */
-@Injectable()
-export class AdminConsoleMiddleware implements NestMiddleware {
-  private readonly dist = join(consoleDirectory(__dirname), 'dist');
+class AdminConsole {
+  constructor(private readonly dist: string) {}
 
   async use(req: Request, res: Response, next: NextFunction): Promise<void> {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
