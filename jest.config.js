@@ -17,12 +17,19 @@ const e2e = {
 };
 module.exports = {
   testTimeout: 60000,
+  // The console's own packages and bundle are not the service's modules.
+  modulePathIgnorePatterns: ['<rootDir>/admin/node_modules', '<rootDir>/admin/dist'],
   projects: [
     {
       displayName: 'unit',
       testEnvironment: 'node',
       rootDir: '.',
-      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/architecture/*.spec.ts'],
+      testMatch: [
+        '<rootDir>/src/**/*.spec.ts',
+        '<rootDir>/test/architecture/*.spec.ts',
+        // The console's pure rules (admin/src): plain TypeScript, no DOM.
+        '<rootDir>/admin/src/**/*.spec.ts',
+      ],
       transform: { '^.+\\.ts$': tsJest },
     },
     {

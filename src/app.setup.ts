@@ -1,6 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Logger, PinoLogger } from 'nestjs-pino';
+import { adminConsole } from './admin-console/admin-console';
 import { installCheapAsyncResourceBind } from './common/async-resource-bind';
 import { AppConfig } from './config/app-config';
 import { requestLogger } from './config/request-logger';
@@ -74,6 +75,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.use((req: Request, res: Response, next: NextFunction) =>
     logRequest(req, res, () => setSecurityHeaders(req, res, () => readBody(req, res, next))),
   );
+  // The merchant console's static files (src/admin-console): a mount, not an API route.
+  app.use('/admin', adminConsole());
   // Errors from the body parsers (400 syntax, 413 size, 415 charset) and from
   // the router are rendered by the same filter as everything else.
   const errors = new ApiExceptionFilter(

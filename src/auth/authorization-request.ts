@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { isStorableText } from '../hydra/core/identifiers';
+import { AppConfig } from '../config/app-config';
 import { OauthClientStore } from '../oauth-clients/oauth-client-store';
+import { firstPartyRedirectUris } from './first-party-client';
 
 /** Parameters of the authorization request carried through the login form. */
 export const AUTHORIZE_PARAMS = [
@@ -34,7 +36,8 @@ export function authorizationParams(source: object): Record<string, string> {
 
 /**
  * The checks of an authorization request made before anyone signs in: a known client and a
- * redirect URI registered exactly (without one, the client's only registered one). Failures
+ * redirect URI registered exactly (without one, the client's only registered one); for the
+ * first-party console, `/admin/` on the origin the request came to (or PUBLIC_URL's). Failures
  * are shown on an error page, never sent to a redirect URI (RFC 9700 4.11.2).
  */
 @Injectable()
@@ -42,15 +45,27 @@ export class AuthorizationRequests {
   constructor(
     private readonly dataSource: DataSource,
     private readonly clients: OauthClientStore,
+    private readonly config: AppConfig,
   ) {}
 
-  async check(params: Record<string, string>): Promise<CheckedRequest> {
+  /** `origin`: the request's `scheme://host`, as TRUST_PROXY lets it be read. */
+  async check(params: Record<string, string>, origin: string): Promise<CheckedRequest> {
     if (!params.client_id) return { error: 'Missing parameter: client_id.' };
     // No stored public id holds a NUL (and PostgreSQL refuses to compare one).
     if (!isStorableText(params.client_id)) return { error: 'Unknown client.' };
     const row = await this.clients.byPublicId(this.dataSource, params.client_id);
     if (!row) return { error: 'Unknown client.' };
-    const client: ClientView = { name: row.name, redirectUris: row.redirect_uris };
+    // A public client proves the code is its own with PKCE only (RFC 9700 2.1.1): S256.
+    if (row.first_party && (!params.code_challenge || params.code_challenge_method !== 'S256'))
+      return {
+        error: 'This client must use PKCE (code_challenge with code_challenge_method=S256).',
+      };
+    const client: ClientView = {
+      name: row.name,
+      redirectUris: row.first_party
+        ? firstPartyRedirectUris(origin, this.config.publicUrl)
+        : row.redirect_uris,
+    };
     if (params.redirect_uri) {
       if (!client.redirectUris.includes(params.redirect_uri)) {
         return { error: 'The redirect_uri is not registered for this client.' };

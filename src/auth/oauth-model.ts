@@ -18,6 +18,7 @@ import { UserStore } from '../users/user-store';
 import { AccessTokenStore } from './access-token-store';
 import { Clock } from '../common/clock';
 import { OAuthGrantStore } from './oauth-grant-store';
+import { isFirstPartyRedirectUri } from './first-party-client';
 import { hashToken } from './secret-token';
 
 /** The only scope there is: the token acts as its user. */
@@ -33,7 +34,9 @@ export interface OAuthUser extends User {
 
 export interface OAuthClient extends Client {
   id: string;
-  userId: string;
+  /** Null for a first-party client (no owner, no secret). */
+  userId: string | null;
+  firstParty: boolean;
 }
 
 /**
@@ -61,7 +64,22 @@ export class OAuthModel
     if (!row) return null;
     // No secret: the authorization page, or a PKCE exchange (the library allows no other case).
     if (clientSecret != null && !sameHash(hashToken(clientSecret), row.secret_hash)) return null;
-    return { id: row.id, userId: row.user_id, redirectUris: row.redirect_uris, grants: row.grants };
+    return {
+      id: row.id,
+      userId: row.user_id,
+      firstParty: row.first_party,
+      redirectUris: row.redirect_uris,
+      grants: row.grants,
+    };
+  }
+
+  /**
+   * The library's redirect URI check: the registered list, or for a first-party client the
+   * console's path (AuthorizationRequests has already matched it to the request's origin).
+   */
+  async validateRedirectUri(redirectUri: string, client: Client): Promise<boolean> {
+    if ((client as OAuthClient).firstParty) return isFirstPartyRedirectUri(redirectUri);
+    return (client.redirectUris ?? []).includes(redirectUri);
   }
 
   /**
@@ -69,7 +87,9 @@ export class OAuthModel
    * unverified account may belong to someone else's address (a storefront registration).
    */
   async getUserFromClient(client: Client): Promise<OAuthUser | Falsey> {
-    const user = await this.users.verifiedIdentity(this.dataSource, (client as OAuthClient).userId);
+    const owner = (client as OAuthClient).userId;
+    if (!owner) return null;
+    const user = await this.users.verifiedIdentity(this.dataSource, owner);
     return user ? { id: user.id, email: user.email } : null;
   }
 
@@ -78,14 +98,24 @@ export class OAuthModel
     return [USER_SCOPE];
   }
 
-  async saveToken(token: Token, client: Client, user: User): Promise<Token | Falsey> {
+  async saveToken(issued: Token, client: Client, user: User): Promise<Token | Falsey> {
+    // A first-party public client (the console) has no secret to refresh with: no refresh
+    // token. Its access token still joins the code's family, so a reused code revokes it
+    // (it is not delegated for that: PrincipalStore asks the client).
+    const firstParty = (client as OAuthClient).firstParty === true;
+    const token: Token = firstParty
+      ? { ...issued, refreshToken: undefined, refreshTokenExpiresAt: undefined }
+      : issued;
     const owner = user as OAuthUser;
     const scope = scopeString(token.scope);
     const accessExpiresAt = this.fromLibraryTime(token.accessTokenExpiresAt!);
     const refreshExpiresAt = token.refreshTokenExpiresAt
       ? this.fromLibraryTime(token.refreshTokenExpiresAt)
       : null;
-    const familyId = token.refreshToken ? (owner.familyId ?? randomUUID()) : null;
+    const familyId =
+      token.refreshToken || (firstParty && owner.familyId)
+        ? (owner.familyId ?? randomUUID())
+        : null;
     await this.dataSource.transaction(async (em) => {
       if (familyId && owner.familyId) {
         // Shares the lock revokeFamily() takes: a family revoked meanwhile gets nothing.

@@ -98,7 +98,7 @@ export class OAuthController {
     context: ActionContext,
   ): Promise<HtmlPage> {
     const params = authorizationParams(input);
-    const checked = await this.requests.check(params);
+    const checked = await this.requests.check(params, context.origin);
     if ('error' in checked) return page(400, errorPage('Invalid request', checked.error));
     // RFC 9700 4.11.2: no automatic redirect to the client before the user has signed in (a
     // registered redirect URI would make this endpoint an open redirector): an error page.
@@ -140,7 +140,7 @@ export class OAuthController {
     if (input.grant_type !== undefined) return this.token(input, context);
 
     const params = authorizationParams(input);
-    const checked = await this.requests.check(params);
+    const checked = await this.requests.check(params, context.origin);
     if ('error' in checked)
       return new PageAnswer(page(400, errorPage('Invalid request', checked.error)));
     params.redirect_uri = checked.redirectUri;

@@ -5,6 +5,7 @@ import type { Principal } from '../access/principal';
 import type { PrincipalSource } from '../access/principal-source';
 import { preparedQuery } from '../database/query';
 import { Clock } from '../common/clock';
+import { firstPartyClientSql } from '../oauth-clients/oauth-client-store';
 import { teamIdsOfMemberSql, ADMIN_ROLES } from '../teams/team-member-store';
 import { joinUserSql, userEmailSql } from '../users/user-store';
 import {
@@ -38,7 +39,7 @@ function memberships(user: string): string {
  * The statements are composed once, from the fragments the owners of the tables export
  * (users, teams, workspaces): each request runs one prepared statement.
  */
-const BY_TOKEN = `SELECT t.user_id AS id, ${userEmailSql('u')} AS email, t.id AS token_id, t.client_id, t.family_id IS NOT NULL AS delegated, ${memberships('t.user_id')}
+const BY_TOKEN = `SELECT t.user_id AS id, ${userEmailSql('u')} AS email, t.id AS token_id, t.client_id, (t.family_id IS NOT NULL AND NOT ${firstPartyClientSql('t.client_id')}) AS delegated, ${memberships('t.user_id')}
    FROM access_token t ${joinUserSql('u', 't.user_id')}
   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND t.expires_at > $2`;
 

@@ -4,11 +4,13 @@ import { execute, query, queryOne, type SqlRunner } from '../database/query';
 /** What the OAuth server reads of a client. */
 export interface StoredOAuthClient {
   id: string;
-  user_id: string;
+  /** Null for a first-party client. */
+  user_id: string | null;
   name: string;
   redirect_uris: string[];
   grants: string[];
   secret_hash: string;
+  first_party: boolean;
 }
 
 export interface NewOAuthClient {
@@ -17,6 +19,14 @@ export interface NewOAuthClient {
   redirectUris: string[];
   publicId: string;
   secretHash: string;
+}
+
+/**
+ * SQL: whether the client whose id is `clientId` is first-party (the console), for the
+ * per-request principal statement (a token of a first-party client acts as the user's own).
+ */
+export function firstPartyClientSql(clientId: string): string {
+  return `EXISTS (SELECT 1 FROM oauth_client fpc WHERE fpc.id = ${clientId} AND fpc.first_party)`;
 }
 
 /**
@@ -29,7 +39,7 @@ export class OauthClientStore {
   async byPublicId(db: SqlRunner, publicId: string): Promise<StoredOAuthClient | undefined> {
     return queryOne<StoredOAuthClient>(
       db,
-      `SELECT id, user_id, name, redirect_uris, grants, secret_hash FROM oauth_client WHERE public_id = $1`,
+      `SELECT id, user_id, name, redirect_uris, grants, secret_hash, first_party FROM oauth_client WHERE public_id = $1`,
       [publicId],
     );
   }

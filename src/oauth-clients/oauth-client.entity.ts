@@ -40,9 +40,12 @@ export class OauthClient {
   @Column('text')
   name: string;
 
-  /** Always the calling user; an IRI of another user is a 422 (not visible). */
-  @ApiProperty({ writable: ['post'] })
-  @ManyToOne(() => User, { onDelete: 'CASCADE', nullable: false })
+  /**
+   * Always the calling user; an IRI of another user is a 422 (not visible). Null only for a
+   * first-party client (the console's), which no account sees.
+   */
+  @ApiProperty({ writable: ['post'], nullable: false })
+  @ManyToOne(() => User, { onDelete: 'CASCADE', nullable: true })
   user: User;
 
   /** Only in the answer to the creation; null on every later read. */
@@ -68,6 +71,10 @@ export class OauthClient {
 
   @Column('text', { array: true, default: () => `'{${CLIENT_GRANTS.join(',')}}'` })
   grants: string[];
+
+  /** Registered by the service itself (the console): public, redirect URIs on its own origin. */
+  @Column('boolean', { default: false })
+  firstParty: boolean;
 
   @ApiProperty()
   @CreateDateColumn({ type: 'timestamptz' })

@@ -1,0 +1,225 @@
+import {
+  CreateGuesser,
+  FieldGuesser,
+  HydraAdmin,
+  ListGuesser,
+  ResourceGuesser,
+  ShowGuesser,
+} from '@api-platform/admin';
+import { MenuItem, Typography } from '@mui/material';
+import {
+  AppBar,
+  CreateButton,
+  Datagrid,
+  DateField,
+  Layout,
+  Logout,
+  NumberField,
+  ReferenceManyField,
+  TextField,
+  TitlePortal,
+  UserMenu,
+  defaultTheme,
+  useRecordContext,
+  type LayoutProps,
+  type RaThemeOptions,
+} from 'react-admin';
+import { authProvider, session } from './auth';
+import { dataProvider, ENTRYPOINT } from './data-provider';
+import { LoginPage } from './LoginPage';
+import { workspaceIri } from './workspace';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher';
+
+/** react-admin's theme with a primary colour dark enough for WCAG AA contrast. */
+const theme: RaThemeOptions = {
+  ...defaultTheme,
+  palette: {
+    ...defaultTheme.palette,
+    primary: { main: '#1d4e89' },
+    secondary: { main: '#1d4e89' },
+    error: { main: '#b3261e' },
+  },
+};
+
+/** The account menu: the signed-in address, and signing out. */
+const ConsoleUserMenu = () => (
+  <UserMenu>
+    <MenuItem disabled>
+      <Typography variant="body2">{session()?.email}</Typography>
+    </MenuItem>
+    <Logout />
+  </UserMenu>
+);
+
+const ConsoleAppBar = () => (
+  <AppBar userMenu={<ConsoleUserMenu />}>
+    <TitlePortal />
+    <WorkspaceSwitcher />
+  </AppBar>
+);
+
+/**
+ * Every list as guessed, without the row checkboxes (bulk actions): MUI's row checkbox has no
+ * label axe-core accepts.
+ */
+const PlainList = () => <ListGuesser bulkActionButtons={false} />;
+
+/** The API lists custom fields of one entity at a time (`entity` is required). */
+const FieldList = () => (
+  <ListGuesser bulkActionButtons={false} filterDefaultValues={{ entity: 'shipments' }} />
+);
+
+/** Creates start in the workspace chosen in the app bar. */
+const WorkspaceCreate = () => (
+  <CreateGuesser defaultValues={() => ({ workspace: workspaceIri() })} />
+);
+
+/** From an order's page: a new item of that order. */
+const AddItemButton = () => {
+  const order = useRecordContext();
+  return order ? (
+    <CreateButton
+      resource="order_items"
+      label="Add an item"
+      state={{ record: { order: order.id } }}
+    />
+  ) : null;
+};
+
+const ConsoleLayout = (props: LayoutProps) => <Layout {...props} appBar={ConsoleAppBar} />;
+
+/** The guessed list, with the columns that tell shipments apart (not all thirty fields). */
+const ShipmentList = () => (
+  <ListGuesser bulkActionButtons={false}>
+    <FieldGuesser source="trackingNumber" />
+    <FieldGuesser source="trackingStatus" />
+    <FieldGuesser source="originCarrier" />
+    <FieldGuesser source="email" />
+    <FieldGuesser source="orderNumbers" />
+    <FieldGuesser source="createdAt" />
+  </ListGuesser>
+);
+
+/** A shipment with its checkpoints (GET /shipments/{id}/checkpoints). */
+const ShipmentShow = () => (
+  <ShowGuesser>
+    <FieldGuesser source="trackingNumber" />
+    <FieldGuesser source="trackingStatus" />
+    <FieldGuesser source="originCarrier" />
+    <FieldGuesser source="destinationCarrier" />
+    <FieldGuesser source="email" />
+    <FieldGuesser source="phoneNumber" />
+    <FieldGuesser source="orderNumbers" />
+    <FieldGuesser source="orders" />
+    <FieldGuesser source="shipmentStatus" />
+    <FieldGuesser source="daysInTransit" />
+    <FieldGuesser source="expectedDeliveryDate" />
+    <FieldGuesser source="createdAt" />
+    <ReferenceManyField
+      label="Checkpoints"
+      reference="tracking_checkpoints"
+      target="shipment"
+      sort={{ field: 'checkpointDate', order: 'DESC' }}
+    >
+      <Datagrid bulkActionButtons={false} rowClick={false} empty={<p>No checkpoints yet.</p>}>
+        <DateField source="checkpointDate" showTime />
+        <TextField source="status" />
+        <TextField source="info" emptyText="" />
+        <TextField source="location" emptyText="" />
+        <TextField source="carrier" emptyText="" />
+      </Datagrid>
+    </ReferenceManyField>
+  </ShowGuesser>
+);
+
+/** An order with its items (GET /orders/{id}/items). */
+const OrderShow = () => (
+  <ShowGuesser>
+    <FieldGuesser source="orderNumber" />
+    <FieldGuesser source="orderStatus" />
+    <FieldGuesser source="fulfillmentStatus" />
+    <FieldGuesser source="email" />
+    <FieldGuesser source="total" />
+    <FieldGuesser source="currency" />
+    <FieldGuesser source="shipments" />
+    <FieldGuesser source="createdAt" />
+    <ReferenceManyField label="Items" reference="order_items" target="order">
+      <Datagrid bulkActionButtons={false} rowClick="show" empty={<p>No items.</p>}>
+        <TextField source="productName" />
+        <TextField source="productSku" emptyText="" />
+        <NumberField source="qty" />
+        <TextField source="price" />
+        <TextField source="rowTotal" />
+      </Datagrid>
+    </ReferenceManyField>
+    <AddItemButton />
+  </ShowGuesser>
+);
+
+/**
+ * API Platform Admin on the API's Hydra documentation: every screen is guessed from it, but
+ * for the shipment and order pages above. The menu lists what a merchant works with.
+ */
+export const App = () => (
+  <HydraAdmin
+    entrypoint={ENTRYPOINT}
+    dataProvider={dataProvider}
+    authProvider={authProvider}
+    loginPage={LoginPage}
+    layout={ConsoleLayout}
+    requireAuth
+    title="Shipment tracking"
+    theme={theme}
+    darkTheme={null}
+    disableTelemetry
+  >
+    <ResourceGuesser
+      name="shipments"
+      list={ShipmentList}
+      show={ShipmentShow}
+      create={WorkspaceCreate}
+      recordRepresentation="trackingNumber"
+    />
+    <ResourceGuesser
+      name="orders"
+      list={PlainList}
+      show={OrderShow}
+      create={WorkspaceCreate}
+      recordRepresentation="orderNumber"
+    />
+    <ResourceGuesser name="order_items" list={PlainList} recordRepresentation="productName" />
+    <ResourceGuesser name="shipment_items" list={PlainList} />
+    <ResourceGuesser name="tracking_checkpoints" list={PlainList} recordRepresentation="status" />
+    <ResourceGuesser
+      name="statuses"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser
+      name="workflows"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser
+      name="fields"
+      list={FieldList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser
+      name="tracking_pages"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser
+      name="email_notifications"
+      list={PlainList}
+      create={WorkspaceCreate}
+      recordRepresentation="title"
+    />
+    <ResourceGuesser name="workspaces" list={PlainList} recordRepresentation="title" />
+  </HydraAdmin>
+);

@@ -1,0 +1,79 @@
+import {
+  fetchHydra,
+  hydraDataProvider,
+  type ApiPlatformAdminDataProvider,
+  type HttpClientOptions,
+  type HydraHttpClientResponse,
+} from '@api-platform/admin';
+import { parseHydraDocumentation } from '@api-platform/api-doc-parser';
+import { session } from './auth';
+import { scopedRequest, manyReference } from './scoping';
+import { setMembershipLookup, workspaceId } from './workspace';
+
+/** The API root: the console is served by the API itself, at /admin/. */
+export const ENTRYPOINT = window.location.origin;
+
+function headers(): Headers {
+  const h = new Headers({ Accept: 'application/ld+json' });
+  const s = session();
+  if (s) h.set('Authorization', `Bearer ${s.accessToken}`);
+  return h;
+}
+
+/** fetchHydra with the bearer token and the chosen workspace's scope. */
+function httpClient(url: URL, options: HttpClientOptions = {}): Promise<HydraHttpClientResponse> {
+  const scoped = scopedRequest(
+    { url, method: options.method ?? 'GET', body: options.body },
+    workspaceId(),
+  );
+  const merged = headers();
+  const given = typeof options.headers === 'function' ? options.headers() : options.headers;
+  new Headers(given ?? {}).forEach((value, name) => {
+    if (name.toLowerCase() !== 'authorization') merged.set(name, value);
+  });
+  return fetchHydra(scoped.url, {
+    ...options,
+    body: (scoped.body ?? undefined) as HttpClientOptions['body'],
+    headers: merged,
+  });
+}
+
+const base = hydraDataProvider({
+  entrypoint: ENTRYPOINT,
+  httpClient,
+  // The documentation is public, but the same headers keep the parser's requests alike.
+  apiDocumentationParser: (entrypoint: string) =>
+    parseHydraDocumentation(entrypoint, { headers: () => headers() }),
+  mercure: false,
+});
+
+/**
+ * Related lists (a shipment's checkpoints, an order's items) through the nested routes or the
+ * `<relation>.id` filters the API declares.
+ */
+export const dataProvider: ApiPlatformAdminDataProvider = {
+  ...base,
+  getManyReference: (resource, params) => {
+    const target = manyReference(resource, params.target, String(params.id));
+    if (!target) return base.getManyReference(resource, params);
+    return base.getList(target.resource, {
+      pagination: params.pagination,
+      sort: params.sort,
+      filter: { ...params.filter, ...target.filter },
+      meta: params.meta,
+    });
+  },
+};
+
+setMembershipLookup(async (workspace) => {
+  const me = session();
+  if (!me) return false;
+  const url = new URL('/workspace_members', ENTRYPOINT);
+  url.searchParams.set('workspace.id', workspace);
+  url.searchParams.set('user.id', me.userId);
+  const { json } = await fetchHydra(url, { headers: headers() });
+  const members = (json as { 'hydra:member'?: Array<Record<string, unknown>> })['hydra:member'];
+  const mine = members?.[0];
+  // No membership row: an owner or admin of the team, who may write.
+  return mine !== undefined && mine.accessLevel === 'read' && mine.teamAdmin !== true;
+});

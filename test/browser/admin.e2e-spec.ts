@@ -1,0 +1,278 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { DataSource } from 'typeorm';
+import { createShipment, testTrackingNumber } from '../factories/commerce.factory';
+import { joinTeam, setPassword, type Member } from '../factories/identity.factory';
+import { createTenant, type Tenant } from '../factories/tenant.factory';
+import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
+import { api } from '../support/http';
+import {
+  axeViolations,
+  launchBrowser,
+  requireChromium,
+  screenshot,
+  type AxeViolation,
+  type Browser,
+} from './support/browser';
+
+const ROOT = join(__dirname, '..', '..');
+// A page loads a 1.4 MB bundle and parses the Hydra documentation: on a loaded 2-core runner
+// a step can take longer than Playwright's and jest's defaults.
+const STEP_TIMEOUT = 60_000;
+jest.setTimeout(180_000);
+const PASSWORD = 'console password 123';
+
+/**
+ * The merchant console (API Platform Admin, admin/) in a real browser against the real app:
+ * sign-in through the OAuth authorization-code flow with PKCE, lists, filters, show, edit and
+ * create built from the Hydra documentation, and a read-only member.
+ */
+describe('the merchant console at /admin in a browser', () => {
+  let app: NestExpressApplication;
+  let db: DataSource;
+  let base: string;
+  let browser: Browser;
+  let owner: Tenant;
+  let reader: Member;
+  let delivered: Record<string, any>;
+  let inTransit: Record<string, any>;
+  /** Script errors, CSP reports and failed requests of every page opened. */
+  const pageErrors: string[] = [];
+  const serious: AxeViolation[] = [];
+
+  const watch = (page: Page, name: string) => {
+    page.on('console', (m) => {
+      if (m.type() === 'error') pageErrors.push(`${name}: ${m.text()}`);
+    });
+    page.on('pageerror', (e) => pageErrors.push(`${name}: ${e.message}`));
+  };
+
+  /** axe-core on the page as it is: serious and critical findings are kept for the last test. */
+  const audit = async (page: Page, name: string) => {
+    // Not while a request is in flight: the app bar's spinner is transient.
+    await page.locator('[role="progressbar"]').first().waitFor({ state: 'detached' });
+    for (const v of await axeViolations(page))
+      if (v.impact === 'serious' || v.impact === 'critical')
+        serious.push({ ...v, id: `${name}: ${v.id}` });
+  };
+
+  /** A signed-in console in a fresh context (its own sessionStorage). */
+  async function signIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.context({
+      viewport: { width: 1280, height: 900 },
+      locale: 'en-US',
+      timezoneId: 'Europe/Berlin',
+    });
+    context.setDefaultTimeout(STEP_TIMEOUT);
+    const page = await context.newPage();
+    watch(page, email);
+    await page.goto(`${base}/admin/`);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/oauth\/v2\/auth\?/);
+    await page.fill('#email', email);
+    await page.fill('#password', PASSWORD);
+    await page.getByRole('button', { name: 'Sign in and allow' }).click();
+    // Back at /admin/ without the code in the address; the console opens its first list.
+    await page.waitForURL(new RegExp(`^${base}/admin/#/`));
+    await page.getByRole('menuitem', { name: 'Shipments' }).waitFor();
+    return { context, page };
+  }
+
+  const consoleToken = (page: Page) =>
+    page.evaluate(
+      'JSON.parse(sessionStorage.getItem("console.token") || "null")?.accessToken',
+    ) as Promise<string | undefined>;
+
+  beforeAll(async () => {
+    requireChromium();
+    // The bundle is not committed: build it (a no-op when its inputs did not change). A
+    // failure here (no npm registry for the first install) fails the spec with npm's output.
+    execFileSync(process.execPath, [join(ROOT, 'admin', 'build.mjs')], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    app = await createTestApp({ listen: true });
+    db = app.get(DataSource);
+    base = testAppUrl(app);
+    browser = await launchBrowser(base);
+    owner = await createTenant(app, { workspaceTitle: 'Acme Outdoor' });
+    await setPassword(app, owner.userId, PASSWORD);
+    // The sandbox provider tracks TM200…TM as delivered and TM102…TM as in transit, with
+    // checkpoints, when the shipment is created.
+    delivered = await createShipment(app, owner, {
+      trackingNumber: testTrackingNumber('200'),
+      email: 'first@example.test',
+    });
+    inTransit = await createShipment(app, owner, { trackingNumber: testTrackingNumber('102') });
+    reader = await joinTeam(app, owner, 'member', [owner.workspaceId]);
+    await db.query(`UPDATE workspace_member SET access_level = 'read' WHERE user_id = $1`, [
+      reader.userId,
+    ]);
+    await setPassword(app, reader.userId, PASSWORD);
+  }, 600_000);
+  beforeEach(() => db.query('DELETE FROM rate_limit_counter'));
+  afterAll(async () => {
+    await db?.query('DELETE FROM rate_limit_counter');
+    await browser?.close();
+    await closeTestApp(app);
+  });
+
+  it('serves the page with a strict CSP and the hashed assets for a year', async () => {
+    const page = await api(app).get('/admin/').expect(200);
+    const csp = String(page.headers['content-security-policy']);
+    const nonce = /'nonce-([^']+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).toContain("script-src 'self';");
+    expect(csp).not.toMatch(/unsafe-|https?:/);
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.text).toContain(`content="${nonce}"`);
+    const script = /src="(\/admin\/assets\/[^"]+\.js)"/.exec(page.text)![1];
+    const asset = await api(app).get(script).expect(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-type']).toMatch(/^text\/javascript/);
+    // No web font or CDN in the bundle (react-admin's telemetry ping is in it, switched off by
+    // disableTelemetry; the CSP and the foreign-request check below would catch it).
+    expect(asset.text).not.toMatch(/fonts\.(googleapis|gstatic)|jsdelivr|unpkg|cdnjs/);
+    await api(app).get('/admin').expect(301).expect('Location', '/admin/');
+    await api(app).get('/admin/assets/missing.js').expect(404);
+    await api(app).get('/admin/assets/..%2F.inputs-hash').expect(404);
+  });
+
+  it('signs in through the consent page with PKCE and keeps the code out of the address', async () => {
+    const { context, page } = await signIn(owner.email);
+    expect(page.url()).not.toMatch(/code=|state=/);
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByText(owner.email).waitFor();
+    await page.keyboard.press('Escape');
+    const token = await consoleToken(page);
+    // The token is the console's: an authorization-code token of the first-party client.
+    const [row] = await db.query(
+      `SELECT c.public_id, c.first_party FROM access_token t JOIN oauth_client c ON c.id = t.client_id
+        WHERE t.user_id = $1 ORDER BY t.created_at DESC LIMIT 1`,
+      [owner.userId],
+    );
+    expect(row).toEqual({ public_id: 'admin-console', first_party: true });
+    await api(app, { token }).get(`/shipments/${delivered.id}`).expect(200);
+    await context.close();
+  });
+
+  it('lists shipments filtered by tracking status, then shows one with its checkpoints', async () => {
+    const checkpoints = await api(app, { token: owner.token })
+      .get(`/shipments/${delivered.id}/checkpoints`)
+      .expect(200);
+    expect(checkpoints.body['hydra:totalItems']).toBeGreaterThan(0);
+    const { context, page } = await signIn(owner.email);
+    await page.getByRole('menuitem', { name: 'Shipments' }).click();
+    await page.getByText(inTransit.trackingNumber).waitFor();
+    await page.getByText(delivered.trackingNumber).waitFor();
+    await screenshot(page, 'console-shipments');
+    await audit(page, 'shipments list');
+
+    await page.getByRole('button', { name: 'Add filter' }).click();
+    await page.locator('.MuiMenu-list').getByText('Tracking status', { exact: true }).click();
+    await page.getByRole('textbox', { name: 'Tracking status' }).fill('delivered');
+    await page.waitForURL(/trackingStatus/);
+    await page.getByText(inTransit.trackingNumber).waitFor({ state: 'detached' });
+    expect(await page.getByText(delivered.trackingNumber).isVisible()).toBe(true);
+
+    await page.getByText(delivered.trackingNumber).click();
+    await page.waitForURL(/\/show$/);
+    await page.getByText('Checkpoints', { exact: true }).waitFor();
+    await page.locator('tbody tr').first().waitFor();
+    expect(await page.locator('tbody tr').count()).toBe(checkpoints.body['hydra:totalItems']);
+    expect(await page.locator('tbody').innerText()).toContain(
+      checkpoints.body['hydra:member'][0].status,
+    );
+    await screenshot(page, 'console-shipment');
+    await audit(page, 'shipment show');
+    await context.close();
+  });
+
+  it("edits a shipment's e-mail", async () => {
+    const { context, page } = await signIn(owner.email);
+    await page.goto(
+      `${base}/admin/#/shipments/${encodeURIComponent(`/shipments/${delivered.id}`)}`,
+    );
+    const email = page.getByLabel('Email', { exact: true });
+    await email.waitFor();
+    expect(await email.inputValue()).toBe('first@example.test');
+    await audit(page, 'shipment edit');
+    await email.fill('changed@example.test');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Element updated').waitFor();
+    const after = await api(app, { token: owner.token })
+      .get(`/shipments/${delivered.id}`)
+      .expect(200);
+    expect(after.body.email).toBe('changed@example.test');
+    await context.close();
+  });
+
+  it('creates an order, then an item of it', async () => {
+    const { context, page } = await signIn(owner.email);
+    await page.getByRole('menuitem', { name: 'Orders' }).click();
+    await page.getByRole('link', { name: 'Create' }).click();
+    const orderNumber = `CONSOLE-${Date.now()}`;
+    await page.getByLabel('Order number').fill(orderNumber);
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Element created').waitFor();
+    const orders = await api(app, { token: owner.token })
+      .get(`/orders?orderNumber=${orderNumber}`)
+      .expect(200);
+    expect(orders.body['hydra:member']).toHaveLength(1);
+    const order = orders.body['hydra:member'][0];
+    expect(order.workspace).toBe(`/workspaces/${owner.workspaceId}`);
+
+    // From the order's page: its items, and a button that starts an item of this order.
+    await page.goto(`${base}/admin/#/orders/${encodeURIComponent(`/orders/${order.id}`)}/show`);
+    await page.getByText('No items.').waitFor();
+    await page.getByRole('link', { name: 'Add an item' }).click();
+    await page.waitForURL(/order_items\/create/);
+    await page.getByLabel('Product name').fill('Trail jacket');
+    await page.getByLabel('Qty').fill('2');
+    await page.getByLabel('Price', { exact: true }).fill('49.90');
+    await audit(page, 'order item create');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Element created').waitFor();
+    const items = await api(app, { token: owner.token })
+      .get(`/orders/${order.id}/items`)
+      .expect(200);
+    expect(items.body['hydra:member']).toEqual([
+      expect.objectContaining({ productName: 'Trail jacket', qty: 2 }),
+    ]);
+
+    await page.goto(`${base}/admin/#/orders/${encodeURIComponent(`/orders/${order.id}`)}/show`);
+    await page.getByText('Trail jacket').waitFor();
+    await screenshot(page, 'console-order');
+    await audit(page, 'order show');
+    await context.close();
+  });
+
+  it('shows a read-only member no edit buttons, and the API refuses their writes (403)', async () => {
+    const { context, page } = await signIn(reader.email);
+    await page.getByRole('menuitem', { name: 'Shipments' }).click();
+    await page.getByText(inTransit.trackingNumber).waitFor();
+    expect(await page.getByRole('link', { name: 'Show' }).count()).toBeGreaterThan(0);
+    expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Create' }).count()).toBe(0);
+    await page.getByText(inTransit.trackingNumber).click();
+    await page.waitForURL(/\/show$/);
+    await page.getByText('Checkpoints', { exact: true }).waitFor();
+    expect(await page.getByRole('link', { name: 'Edit' }).count()).toBe(0);
+    const token = await consoleToken(page);
+    await api(app, { token })
+      .put(`/shipments/${inTransit.id}`, { email: 'reader@example.test' })
+      .expect(403);
+    await api(app, { token })
+      .post('/orders', { workspace: `/workspaces/${owner.workspaceId}`, orderNumber: 'RO-1' })
+      .expect(403);
+    await context.close();
+  });
+
+  it('made no request off the app, no script or CSP error, and no serious axe finding', () => {
+    expect(browser.foreignRequests).toEqual([]);
+    expect(pageErrors).toEqual([]);
+    expect(serious).toEqual([]);
+  });
+});
