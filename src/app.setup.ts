@@ -2,6 +2,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { installCheapAsyncResourceBind } from './common/async-resource-bind';
+import { compressAnswers } from './common/http/compression';
 import { AppConfig } from './config/app-config';
 import { requestLogger } from './config/request-logger';
 import { securityHeaders } from './config/security-headers';
@@ -43,6 +44,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.useLogger(app.get(Logger));
   const logRequest = requestLogger(() => PinoLogger.root);
   const setSecurityHeaders = securityHeaders();
+  const compress = compressAnswers();
   app.disable('x-powered-by');
   // Per-client budgets key on req.ip: behind a proxy it is the proxy's address unless Express
   // is told which X-Forwarded-For hops to believe. Unset keeps Express's default (none).
@@ -70,9 +72,12 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   };
   // One Express layer for what every request goes through (each layer costs a few µs of
   // routing): the request line and id first, so even a 413 carries its x-request-id and is
-  // logged, then the security headers, then the body.
+  // logged, then the security headers, the answer's compression (README "API conventions":
+  // whatever writes it, streams included), then the body.
   app.use((req: Request, res: Response, next: NextFunction) =>
-    logRequest(req, res, () => setSecurityHeaders(req, res, () => readBody(req, res, next))),
+    logRequest(req, res, () =>
+      setSecurityHeaders(req, res, () => compress(req, res, () => readBody(req, res, next))),
+    ),
   );
   // Errors from the body parsers (400 syntax, 413 size, 415 charset) and from
   // the router are rendered by the same filter as everything else.

@@ -25,7 +25,9 @@ const PURGE_EVERY_MS = 60_000;
  * every API_RATE_FLUSH_MS (with RATE_LIMIT_STORE=memory they stay in this process).
  */
 @Injectable()
-export class ApiRateLimiter implements RequestBudget, OnApplicationBootstrap, OnApplicationShutdown {
+export class ApiRateLimiter
+  implements RequestBudget, OnApplicationBootstrap, OnApplicationShutdown
+{
   private readonly logger = new Logger('ApiRateLimiter');
   private readonly windowMs: number;
   private readonly counter: WindowCounter;

@@ -94,11 +94,7 @@ export class WindowCounter {
   /** Entries of past windows with nothing left to flush. */
   forgetIdle(currentWindowStart: number): void {
     for (const [key, entry] of this.entries) {
-      if (
-        entry.windowStart < currentWindowStart &&
-        entry.pending === 0 &&
-        entry.flushing === 0
-      )
+      if (entry.windowStart < currentWindowStart && entry.pending === 0 && entry.flushing === 0)
         this.entries.delete(key);
     }
   }
