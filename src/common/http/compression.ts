@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { constants, createBrotliCompress, createGzip, type Transform } from 'node:zlib';
+import type { Transform } from 'node:stream';
+import { constants, createBrotliCompress, createGzip } from 'node:zlib';
 import { codedTag } from './entity-tag';
 
 export type Coding = 'br' | 'gzip';
@@ -76,7 +77,9 @@ export function compressAnswers(threshold = COMPRESSION_THRESHOLD) {
     const coding = chooseCoding(req.headers['accept-encoding']);
     const write = res.write.bind(res) as (chunk: Chunk, cb?: Callback) => boolean;
     const end = res.end.bind(res) as (chunk?: Chunk | (() => void), cb?: () => void) => void;
-    let state: 'open' | 'raw' | 'coded' = 'open';
+    let state = 'open' as 'open' | 'raw' | 'coded';
+    // decide() changes it: read it through here where the compiler would narrow it.
+    const now = () => state;
     let held: Buffer[] = [];
     let heldBytes = 0;
     let zip: Transform | undefined;
@@ -149,13 +152,13 @@ export function compressAnswers(threshold = COMPRESSION_THRESHOLD) {
         held.push(buf);
         heldBytes += buf.length;
         decide(false);
-        if (state === 'open') {
+        if (now() === 'open') {
           callback?.();
           return true;
         }
         release();
         callback?.();
-        return state === 'coded' ? true : !res.writableNeedDrain;
+        return now() === 'coded' ? true : !res.writableNeedDrain;
       }
       if (state === 'raw') return write(bufferOf(chunk, enc), callback);
       return zip!.write(bufferOf(chunk, enc), callback);
@@ -180,15 +183,15 @@ export function compressAnswers(threshold = COMPRESSION_THRESHOLD) {
           heldBytes += buf.length;
         }
         decide(true);
-        if (state === 'open') state = 'raw';
-        if (state === 'raw' && held.length === 1 && !res.headersSent) {
+        if (now() === 'open') state = 'raw';
+        if (now() === 'raw' && held.length === 1 && !res.headersSent) {
           const only = held[0];
           held = [];
           end(only);
           return res;
         }
         release();
-        if (state === 'coded') zip!.end();
+        if (now() === 'coded') zip!.end();
         else end();
         return res;
       }
