@@ -1,13 +1,14 @@
 import {
   Injectable,
+  type OnApplicationBootstrap,
   type CallHandler,
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { mergeMap, type Observable } from 'rxjs';
+import { mergeMap, of, type Observable } from 'rxjs';
 import { assertAccess, scopeOf } from '../../access/access-level';
 import type { TargetLocator } from '../../access/access-target';
 import { principalOf } from '../../access/current-principal';
@@ -36,6 +37,7 @@ import {
   type SentFile,
 } from './action-result';
 import { AccessTargets } from '../collection/access-targets';
+import { requestReplaysOf, type RequestReplays } from './request-replays';
 
 const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
 
@@ -46,7 +48,9 @@ const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
  * Authentication happened in the AccessGuard; routes without `@Action` pass through.
  */
 @Injectable()
-export class HydraInterceptor implements NestInterceptor {
+export class HydraInterceptor implements NestInterceptor, OnApplicationBootstrap {
+  private replays: RequestReplays | undefined;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly responder: Responder,
@@ -54,7 +58,12 @@ export class HydraInterceptor implements NestInterceptor {
     private readonly registry: ResourceRegistry,
     private readonly targets: AccessTargets,
     private readonly multipart: MultipartReader,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.replays = requestReplaysOf(this.moduleRef);
+  }
 
   /**
    * One pass per request: prepare (negotiation, multipart body, input, access), the handler,
@@ -71,6 +80,13 @@ export class HydraInterceptor implements NestInterceptor {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     await this.prepare(declaration, req, res);
+    // A POST repeated with its Idempotency-Key gets the first answer again, without the work.
+    if (
+      req.method === 'POST' &&
+      this.replays &&
+      (await this.replays.begin(req, res, principalOf(req)))
+    )
+      return of(undefined);
     return next.handle().pipe(mergeMap((value) => this.write(declaration, req, res, value)));
   }
 

@@ -249,14 +249,15 @@ export class DataProvider implements OnModuleInit {
     resource: ResourceMeta,
     principal: Principal | null,
     id: string,
+    client?: PoolClient,
   ): Promise<{ id: string; json: string } | null> {
     const plan = this.planItemJson(resource, principal, id);
     if (plan === undefined) {
-      const record = await this.find(resource, principal, id);
+      const record = await this.find(resource, principal, id, client);
       return record && { id: String(record[resource.idProperty]), json: JSON.stringify(record) };
     }
     if (!plan) return null;
-    const { rows } = await preparedQuery(this.pool, plan.sql, plan.params);
+    const { rows } = await preparedQuery(client ?? this.pool, plan.sql, plan.params);
     return rows.length ? { id: rows[0].i as string, json: rows[0].j as string } : null;
   }
 
