@@ -51,6 +51,18 @@ function addVary(res: ServerResponse, field: string): void {
   res.setHeader('Vary', [...list.filter(Boolean), field].join(', '));
 }
 
+/**
+ * A 304 has no body to code: when the tag the client holds is the coded form of the current
+ * one (its 200 was compressed), the 304 names that form, as the 200 did.
+ */
+function echoCodedTag(req: IncomingMessage, res: ServerResponse, coding: Coding): void {
+  const tag = res.getHeader('ETag');
+  const held = req.headers['if-none-match'];
+  if (typeof tag !== 'string' || !held) return;
+  const coded = codedTag(tag, coding);
+  if (coded !== tag && held.includes(coded)) res.setHeader('ETag', coded);
+}
+
 type Chunk = string | Buffer | Uint8Array;
 type Callback = (error?: Error | null) => void;
 
@@ -85,6 +97,10 @@ export function compressAnswers(threshold = COMPRESSION_THRESHOLD) {
     let zip: Transform | undefined;
 
     const decide = (final: boolean): void => {
+      if (res.statusCode === 304 && coding && !res.headersSent) {
+        echoCodedTag(req, res, coding);
+        addVary(res, 'Accept-Encoding');
+      }
       if (res.headersSent || !isCompressible(res.getHeader('Content-Type'))) {
         state = 'raw';
         return;
