@@ -120,29 +120,36 @@ export class Idempotency implements RequestReplays {
       keep(chunk, encoding);
       return (write as (...a: unknown[]) => boolean)(chunk, encoding, cb);
     }) as Response['write'];
+    let settled = false;
+    // The answer is stored before its last byte leaves: a client retrying as soon as it has
+    // the answer finds it stored, never still running.
     res.end = ((chunk?: unknown, encoding?: unknown, cb?: unknown) => {
       keep(chunk, encoding);
-      return (end as (...a: unknown[]) => Response)(chunk, encoding, cb);
-    }) as Response['end'];
-    let settled = false;
-    const settle = (finished: boolean) => {
-      if (settled) return;
       settled = true;
       const status = res.statusCode;
       const task =
-        finished && isStoredStatus(status) && size <= MAX_STORED_BODY
+        isStoredStatus(status) && size <= MAX_STORED_BODY
           ? this.store.complete(this.dataSource, id, {
               status,
               headers: storedHeaders(res),
               body: Buffer.concat(chunks),
             })
           : this.store.release(this.dataSource, id);
-      task.catch((error: Error) =>
-        this.logger.error({ err: error }, `Idempotency-Key not settled: ${error.message}`),
-      );
-    };
-    res.once('finish', () => settle(true));
-    res.once('close', () => settle(res.writableFinished));
+      task
+        .catch((error: Error) => {
+          this.logger.error({ err: error }, `Idempotency-Key not settled: ${error.message}`);
+          return this.store.release(this.dataSource, id).catch(() => undefined);
+        })
+        .finally(() => (end as (...a: unknown[]) => Response)(chunk, encoding, cb));
+      return res;
+    }) as Response['end'];
+    // A client gone before the answer was written: the key is free for its retry.
+    res.once('close', () => {
+      if (!settled) {
+        settled = true;
+        this.store.release(this.dataSource, id).catch(() => undefined);
+      }
+    });
   }
 }
 

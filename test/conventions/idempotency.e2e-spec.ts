@@ -148,7 +148,7 @@ describe('Idempotency-Key', () => {
     expect(await shipments()).toBe(before);
   });
 
-  it('gives a key back after a server error, and expired keys are swept', async () => {
+  it('frees an expired key for a new request, and the retention sweep deletes expired keys', async () => {
     const key = randomUUID();
     await db.query(
       `INSERT INTO idempotency_key (caller, method, path, idempotency_key, fingerprint, status, headers, body, expires_at)
