@@ -10,7 +10,7 @@ import { QueryParams } from '../core/query-params';
 import { csvDocument } from '../serialization/csv';
 import { writeCollectionCsv } from '../collection/csv-stream';
 import { htmlDocument } from '../serialization/html';
-import { jsonLdCollectionJson, jsonLdItem, jsonLdItemText } from '../serialization/jsonld';
+import { jsonLdCollectionJson } from '../serialization/jsonld';
 import { Format, MEDIA_TYPES, negotiateFormat } from '../serialization/negotiation';
 import type { ApiRecord } from '../core/api-record';
 import { documentationLink } from '../serialization/documentation-link';
