@@ -9,6 +9,7 @@ import { securityHeaders } from './config/security-headers';
 import { DatabaseOutage } from './database/outage/database-outage';
 import { ApiExceptionFilter } from './hydra/errors/api-exception.filter';
 import { RouteTable } from './hydra/errors/route-table';
+import { REQUEST_BUDGET, type RequestBudget } from './access/request-budget';
 import { setupOpenApi } from './hydra/docs/openapi-setup';
 import { ResourceRegistry } from './hydra/metadata/resource-registry';
 
@@ -86,10 +87,29 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     new RouteTable(app),
     app.get(DatabaseOutage),
   );
-  app.use(errors.expressHandler());
+  // Refused before any route ran (a malformed or oversized body): counted against the client
+  // address like an anonymous request, so this answer carries the rate-limit headers too.
+  const budget = requestBudgetOf(app);
+  const renderError = errors.expressHandler();
+  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
+    try {
+      budget?.charge(req, res, null);
+    } catch {
+      // Over the budget: the request's own error is the more useful answer.
+    }
+    renderError(error, req, res, next);
+  });
   app.useGlobalFilters(errors);
   setupOpenApi(app);
   // process.exit (not re-raising the signal) lets pino flush its last lines on the way out.
   app.enableShutdownHooks(undefined, { useProcessExit: true });
   return app;
+}
+
+function requestBudgetOf(app: NestExpressApplication): RequestBudget | undefined {
+  try {
+    return app.get<RequestBudget>(REQUEST_BUDGET, { strict: false });
+  } catch {
+    return undefined;
+  }
 }
