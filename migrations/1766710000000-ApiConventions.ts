@@ -4,7 +4,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * API conventions (README "API conventions"): the shared counters of the every-route budgets
  * (`api_rate_counter`, one row per key and fixed window; nodes add their counts in batches)
  * and the answers kept for `Idempotency-Key` replays (`idempotency_key`, per caller, method
- * and path; a row without a status is a request still running).
+ * and path; a row without a status is a request still running; the body sealed with the
+ * credentials key, as it may hold a secret shown once).
  */
 export class ApiConventions1766710000000 implements MigrationInterface {
   name = 'ApiConventions1766710000000';
@@ -29,7 +30,7 @@ export class ApiConventions1766710000000 implements MigrationInterface {
         fingerprint text NOT NULL,
         status integer,
         headers jsonb,
-        body bytea,
+        sealed_body text,
         created_at timestamptz NOT NULL DEFAULT now(),
         expires_at timestamptz NOT NULL,
         CONSTRAINT uq_idempotency_key UNIQUE (caller, method, path, idempotency_key)

@@ -10,11 +10,13 @@ export interface IdempotencyScope {
 }
 
 export interface StoredAnswer {
+  id: string;
   fingerprint: string;
   /** null: the first request is still running. */
   status: number | null;
   headers: Record<string, string> | null;
-  body: Buffer | null;
+  /** The body sealed with the credentials key (CredentialsCipher). */
+  sealed_body: string | null;
 }
 
 /**
@@ -53,7 +55,7 @@ export class IdempotencyStore {
               (caller, method, path, idempotency_key, fingerprint, expires_at)
        VALUES ($1, $2, $3, $4, $5, now() + make_interval(hours => $6::int))
        ON CONFLICT (caller, method, path, idempotency_key) DO UPDATE
-          SET fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, body = NULL,
+          SET fingerprint = EXCLUDED.fingerprint, status = NULL, headers = NULL, sealed_body = NULL,
               created_at = now(), expires_at = EXCLUDED.expires_at
         WHERE k.expires_at <= now()
            OR (k.status IS NULL AND k.created_at < now() - make_interval(secs => $7::int))
@@ -67,7 +69,7 @@ export class IdempotencyStore {
   async find(runner: SqlRunner, scope: IdempotencyScope): Promise<StoredAnswer | null> {
     const rows = await query<StoredAnswer>(
       runner,
-      `SELECT fingerprint, status, headers, body FROM idempotency_key
+      `SELECT id, fingerprint, status, headers, sealed_body FROM idempotency_key
         WHERE caller = $1 AND method = $2 AND path = $3 AND idempotency_key = $4
           AND expires_at > now()`,
       [scope.caller, scope.method, scope.path, scope.key],
@@ -78,12 +80,12 @@ export class IdempotencyStore {
   async complete(
     runner: SqlRunner,
     id: string,
-    answer: { status: number; headers: Record<string, string>; body: Buffer },
+    answer: { status: number; headers: Record<string, string>; sealedBody: string | null },
   ): Promise<void> {
     await execute(
       runner,
-      `UPDATE idempotency_key SET status = $2, headers = $3::jsonb, body = $4 WHERE id = $1`,
-      [id, answer.status, JSON.stringify(answer.headers), answer.body],
+      `UPDATE idempotency_key SET status = $2, headers = $3::jsonb, sealed_body = $4 WHERE id = $1`,
+      [id, answer.status, JSON.stringify(answer.headers), answer.sealedBody],
     );
   }
 

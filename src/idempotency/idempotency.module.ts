@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CredentialsModule } from '../credentials/credentials.module';
 import { REQUEST_REPLAYS } from '../hydra/actions/request-replays';
 import { RETENTION_RULES } from '../retention/retention-rule';
 import { Idempotency } from './idempotency.service';
@@ -6,6 +7,7 @@ import { IDEMPOTENCY_RETENTION, IdempotencyStore } from './idempotency-store';
 
 /** `Idempotency-Key` replays of declared POSTs (README "API conventions"; ./README.md). */
 @Module({
+  imports: [CredentialsModule],
   providers: [
     IdempotencyStore,
     Idempotency,

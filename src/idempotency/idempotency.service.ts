@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import { ApiError, BadRequestError } from '../common/errors/api-errors';
 import { AppConfig } from '../config/app-config';
+import { CredentialsCipher } from '../credentials/credentials-cipher';
 import type { RequestReplays } from '../hydra/actions/request-replays';
 import {
   isStoredStatus,
@@ -36,6 +37,7 @@ export class Idempotency implements RequestReplays {
     private readonly dataSource: DataSource,
     private readonly store: IdempotencyStore,
     private readonly config: AppConfig,
+    private readonly cipher: CredentialsCipher,
   ) {}
 
   async begin(req: Request, res: Response, principal: Principal | null): Promise<boolean> {
@@ -87,10 +89,15 @@ export class Idempotency implements RequestReplays {
           409,
           'A request with this Idempotency-Key is still running; retry once it has answered.',
         );
+      const body = this.openBody(stored.sealed_body);
+      if (body === null) {
+        // Sealed with a key this node no longer has (a finished rotation): the key is free.
+        await this.store.release(this.dataSource, stored.id);
+        continue;
+      }
       for (const [name, value] of Object.entries(stored.headers ?? {})) res.setHeader(name, value);
       res.setHeader('Idempotent-Replayed', 'true');
       res.status(stored.status);
-      const body = stored.body ?? Buffer.alloc(0);
       if (body.length > 0 || stored.status !== 204) res.setHeader('Content-Length', body.length);
       res.end(body);
       return true;
@@ -99,6 +106,20 @@ export class Idempotency implements RequestReplays {
       409,
       'A request with this Idempotency-Key is still running; retry once it has answered.',
     );
+  }
+
+  /** Bodies may hold a secret shown once (a new OAuth client's): sealed at rest. */
+  private sealBody(body: Buffer): string | null {
+    return this.cipher.sealSecrets({ body: body.toString('base64') });
+  }
+
+  private openBody(sealed: string | null): Buffer | null {
+    if (sealed === null) return Buffer.alloc(0);
+    try {
+      return Buffer.from(this.cipher.openSecrets(sealed).body ?? '', 'base64');
+    } catch {
+      return null;
+    }
   }
 
   /** Keeps what the request answers (before compression) and stores it once it is sent. */
@@ -132,7 +153,7 @@ export class Idempotency implements RequestReplays {
           ? this.store.complete(this.dataSource, id, {
               status,
               headers: storedHeaders(res),
-              body: Buffer.concat(chunks),
+              sealedBody: size === 0 ? null : this.sealBody(Buffer.concat(chunks)),
             })
           : this.store.release(this.dataSource, id);
       task

@@ -41,7 +41,7 @@ describe('compression', () => {
             headers: {
               Authorization: `Bearer ${tenant.token}`,
               Accept: accept,
-              'Accept-Encoding': encoding,
+              ...(encoding ? { 'Accept-Encoding': encoding } : {}),
               ...extra,
             },
           },
@@ -72,6 +72,18 @@ describe('compression', () => {
     expect(gz.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
     expect(gz.body.length).toBeLessThan(plain.body.length);
+  });
+
+  it('sends whole, unchanged answers to clients that accept no coding', async () => {
+    for (const path of ['/shipments', '/entity_types', '/docs.json']) {
+      const res = await expectStatus(
+        raw(path, '', path === '/docs.json' ? 'application/json' : 'application/ld+json'),
+        200,
+      );
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(Number(res.headers['content-length'])).toBe(res.body.length);
+      expect(() => JSON.parse(res.body.toString())).not.toThrow();
+    }
   });
 
   it('codes CSV streams and the OpenAPI description', async () => {

@@ -60,6 +60,31 @@ describe('Idempotency-Key', () => {
     expect(await shipments()).toBe(before + 1);
   });
 
+  it('keeps the answer sealed at rest: a new OAuth client secret is never stored in clear', async () => {
+    const key = randomUUID();
+    const first = await api(app)
+      .withToken(tenant.token)
+      .post('/oauth_clients', { name: 'Idempotent client' })
+      .set('Idempotency-Key', key);
+    expect(first.status).toBe(201);
+    const secret = first.body.secret as string;
+    expect(secret?.length).toBeGreaterThan(10);
+    const [row] = await db.query(
+      `SELECT sealed_body, headers::text AS headers FROM idempotency_key WHERE idempotency_key = $1`,
+      [key],
+    );
+    expect(row.sealed_body).not.toContain(secret);
+    expect(Buffer.from(row.sealed_body).toString('base64')).not.toContain(
+      Buffer.from(secret).toString('base64'),
+    );
+    const replay = await api(app)
+      .withToken(tenant.token)
+      .post('/oauth_clients', { name: 'Idempotent client' })
+      .set('Idempotency-Key', key)
+      .expect(201);
+    expect(replay.body.secret).toBe(secret);
+  });
+
   it('answers 422 for the same key with another body, and stores client errors', async () => {
     const key = randomUUID();
     const bad = { workspace: `/workspaces/${tenant.workspaceId}`, trackingNumber: 'not valid!' };
@@ -151,8 +176,8 @@ describe('Idempotency-Key', () => {
   it('frees an expired key for a new request, and the retention sweep deletes expired keys', async () => {
     const key = randomUUID();
     await db.query(
-      `INSERT INTO idempotency_key (caller, method, path, idempotency_key, fingerprint, status, headers, body, expires_at)
-       VALUES ($1, 'POST', '/shipments', $2, 'old', 201, '{}', '', now() - interval '1 second')`,
+      `INSERT INTO idempotency_key (caller, method, path, idempotency_key, fingerprint, status, headers, sealed_body, expires_at)
+       VALUES ($1, 'POST', '/shipments', $2, 'old', 201, '{}', NULL, now() - interval '1 second')`,
       [`user:${tenant.userId}:`, key],
     );
     // Expired: the key is free again, for any body.
