@@ -86,19 +86,9 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     app.get(ResourceRegistry),
     new RouteTable(app),
     app.get(DatabaseOutage),
+    requestBudgetOf(app),
   );
-  // Refused before any route ran (a malformed or oversized body): counted against the client
-  // address like an anonymous request, so this answer carries the rate-limit headers too.
-  const budget = requestBudgetOf(app);
-  const renderError = errors.expressHandler();
-  app.use((error: unknown, req: Request, res: Response, next: NextFunction) => {
-    try {
-      budget?.charge(req, res, null);
-    } catch {
-      // Over the budget: the request's own error is the more useful answer.
-    }
-    renderError(error, req, res, next);
-  });
+  app.use(errors.expressHandler());
   app.useGlobalFilters(errors);
   setupOpenApi(app);
   // process.exit (not re-raising the signal) lets pino flush its last lines on the way out.

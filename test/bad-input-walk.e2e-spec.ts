@@ -1104,6 +1104,10 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
   const AUDIT_EXEMPT = new Set([
     // Rate limits count every attempt, refused ones too: that is what a limit is.
     'rate_limit_counter',
+    // The every-route budgets count every request (README "API conventions"); a POST's
+    // Idempotency-Key keeps its answer, a refusal too, so that a retry is answered the same.
+    'api_rate_counter',
+    'idempotency_key',
     // Every widget lookup, answered or refused, is logged (WidgetLookupService).
     'widget_log',
     // pg-boss's own bookkeeping (maintenance and cron timestamps) moves on its own schedule.
