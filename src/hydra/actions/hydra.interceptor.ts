@@ -79,26 +79,25 @@ export class HydraInterceptor implements NestInterceptor, OnApplicationBootstrap
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    await this.prepare(declaration, req, res);
-    // A POST repeated with its Idempotency-Key gets the first answer again, without the work.
-    if (
-      req.method === 'POST' &&
-      this.replays &&
-      (await this.replays.begin(req, res, principalOf(req)))
-    )
-      return of(undefined);
+    if (await this.prepare(declaration, req, res)) return of(undefined);
     return next.handle().pipe(mergeMap((value) => this.write(declaration, req, res, value)));
   }
 
+  /** True when the answer is written already (a replay): the handler must not run. */
   private async prepare(
     declaration: ActionDeclaration,
     req: Request,
     res: Response,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const formats = offeredFormats(declaration, req);
     const format = formats ? this.responder.negotiate(req, formats) : undefined;
     const principal = principalOf(req);
     await this.multipart.read(req, res, declaration.uploads);
+    // A POST repeated with its Idempotency-Key gets the first answer again, without the work;
+    // from here on what it answers is kept, refusals of its input or target included (a
+    // retry after the work was done must not find its target gone and answer 404).
+    if (req.method === 'POST' && this.replays && (await this.replays.begin(req, res, principal)))
+      return true;
     const input = await readActionInput(declaration, req, (target, body) =>
       coerceForm(this.registry.get(target), body),
     );
@@ -111,6 +110,7 @@ export class HydraInterceptor implements NestInterceptor, OnApplicationBootstrap
       principal,
       context: new HttpActionContext(req, format, located, scope === 'none' ? undefined : scope),
     });
+    return false;
   }
 
   private async checkTargets(

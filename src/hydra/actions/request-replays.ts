@@ -5,8 +5,8 @@ import type { Principal } from '../../access/principal';
 /**
  * Replays of POSTs (README "API conventions", `Idempotency-Key`), provided by the idempotency
  * module under REQUEST_REPLAYS in its own `@Module`, so the layer names no feature. The
- * HydraInterceptor calls `begin` for every declared POST once its input is read and its access
- * checked, before the handler: `true` means the answer was written (a replay, or a 409 / 422
+ * HydraInterceptor calls `begin` for every declared POST once its caller is known and its body
+ * read, before its input is validated, its target located and the handler run: `true` means the answer was written (a replay, or a 409 / 422
  * thrown instead) and the handler must not run; `false` lets it run, the provider recording
  * what it answers.
  */
