@@ -87,6 +87,12 @@ function coder(coding: Coding): Transform {
 export function compressAnswers(threshold = COMPRESSION_THRESHOLD) {
   return (req: IncomingMessage, res: ServerResponse, next: () => void): void => {
     const coding = chooseCoding(req.headers['accept-encoding']);
+    if (!coding) {
+      // Nothing to code for this client: no wrapping (it costs every request), only the Vary
+      // that tells caches another client may get another answer.
+      addVary(res, 'Accept-Encoding');
+      return next();
+    }
     const write = res.write.bind(res) as (chunk: Chunk, cb?: Callback) => boolean;
     const end = res.end.bind(res) as (chunk?: Chunk | (() => void), cb?: () => void) => void;
     let state = 'open' as 'open' | 'raw' | 'coded';
