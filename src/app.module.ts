@@ -1,3 +1,5 @@
+import { IdempotencyModule } from './idempotency/idempotency.module';
+import { RateLimitModule } from './rate-limit/rate-limit.module';
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { LoggerModule } from 'nestjs-pino';
@@ -106,6 +108,8 @@ import { RouteIndexer } from './common/route-index';
     ThemesModule,
     FixturesModule,
     StoreSyncModule,
+    RateLimitModule,
+    IdempotencyModule,
   ],
   providers: [RouteIndexer],
 })

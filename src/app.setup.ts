@@ -3,12 +3,14 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { Logger, PinoLogger } from 'nestjs-pino';
 import { adminConsole } from './admin-console/admin-console';
 import { installCheapAsyncResourceBind } from './common/async-resource-bind';
+import { compressAnswers } from './common/http/compression';
 import { AppConfig } from './config/app-config';
 import { requestLogger } from './config/request-logger';
 import { securityHeaders } from './config/security-headers';
 import { DatabaseOutage } from './database/outage/database-outage';
 import { ApiExceptionFilter } from './hydra/errors/api-exception.filter';
 import { RouteTable } from './hydra/errors/route-table';
+import { REQUEST_BUDGET, type RequestBudget } from './access/request-budget';
 import { setupOpenApi } from './hydra/docs/openapi-setup';
 import { ResourceRegistry } from './hydra/metadata/resource-registry';
 
@@ -44,6 +46,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.useLogger(app.get(Logger));
   const logRequest = requestLogger(() => PinoLogger.root);
   const setSecurityHeaders = securityHeaders();
+  const compress = compressAnswers();
   app.disable('x-powered-by');
   // Per-client budgets key on req.ip: behind a proxy it is the proxy's address unless Express
   // is told which X-Forwarded-For hops to believe. Unset keeps Express's default (none).
@@ -71,9 +74,12 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   };
   // One Express layer for what every request goes through (each layer costs a few µs of
   // routing): the request line and id first, so even a 413 carries its x-request-id and is
-  // logged, then the security headers, then the body.
+  // logged, then the security headers, the answer's compression (README "API conventions":
+  // whatever writes it, streams included), then the body.
   app.use((req: Request, res: Response, next: NextFunction) =>
-    logRequest(req, res, () => setSecurityHeaders(req, res, () => readBody(req, res, next))),
+    logRequest(req, res, () =>
+      setSecurityHeaders(req, res, () => compress(req, res, () => readBody(req, res, next))),
+    ),
   );
   // The merchant console's static files (src/admin-console): a mount, not an API route.
   app.use('/admin', adminConsole());
@@ -83,6 +89,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     app.get(ResourceRegistry),
     new RouteTable(app),
     app.get(DatabaseOutage),
+    requestBudgetOf(app),
   );
   app.use(errors.expressHandler());
   app.useGlobalFilters(errors);
@@ -90,4 +97,12 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   // process.exit (not re-raising the signal) lets pino flush its last lines on the way out.
   app.enableShutdownHooks(undefined, { useProcessExit: true });
   return app;
+}
+
+function requestBudgetOf(app: NestExpressApplication): RequestBudget | undefined {
+  try {
+    return app.get<RequestBudget>(REQUEST_BUDGET, { strict: false });
+  } catch {
+    return undefined;
+  }
 }

@@ -774,6 +774,8 @@ const UNCONFIGURED = new Set([
  */
 const ANY_ACCEPT = [
   /^\/docs/,
+  // Asked for by browsers and crawlers with whatever Accept they send.
+  /^\/(robots\.txt|favicon\.ico)$/,
   /^\/health/,
   /^\/media\/files\//,
   /^\/public\/images\//,
@@ -1104,6 +1106,10 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
   const AUDIT_EXEMPT = new Set([
     // Rate limits count every attempt, refused ones too: that is what a limit is.
     'rate_limit_counter',
+    // The every-route budgets count every request (README "API conventions"); a POST's
+    // Idempotency-Key keeps its answer, a refusal too, so that a retry is answered the same.
+    'api_rate_counter',
+    'idempotency_key',
     // Every widget lookup, answered or refused, is logged (WidgetLookupService).
     'widget_log',
     // pg-boss's own bookkeeping (maintenance and cron timestamps) moves on its own schedule.
@@ -1247,6 +1253,9 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
 
   function judge(c: Case, res: Answer): string | null {
     if (res.status === 429) return 'rate limited: the request never reached the route';
+    // README "API conventions": every answer tells the client its budget.
+    if (!res.headers['ratelimit-policy'] || !res.headers['x-ratelimit-remaining'])
+      return 'no rate-limit headers';
     if (res.status === 503 && c.expect === 'any' && UNCONFIGURED.has(description(res))) return null;
     if (res.status >= 500) return 'server error';
     if (res.status >= 400) {
@@ -1898,6 +1907,7 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
 
   it('answers every malformed write with a 4xx in the documented format; a refused one changes nothing', async () => {
     const changed: string[] = [];
+    let replays = 0;
     let total = 0;
     for (const route of routes) {
       if (!['POST', 'PUT', 'DELETE'].includes(route.method)) continue;
@@ -1927,8 +1937,34 @@ describe('bad-input walk: every route, malformed input, a tenant with records of
         changed.push(`${key(route)}: refused requests changed ${changes.join(', ')}`);
       for (const [i, c] of others.entries()) {
         if (limited && i % RATE_LIMIT_CHUNK === 0) await resetRateLimits();
+        // Every POST carries an Idempotency-Key and is sent twice: the retry changes nothing.
+        const idempotencyKey = c.method === 'POST' ? `walk-${++replays}` : undefined;
+        if (idempotencyKey) c.headers = { ...c.headers, 'Idempotency-Key': idempotencyKey };
         const before = await auditMark();
         const res = await check(c);
+        if (res && idempotencyKey && res.status < 500) {
+          // The first request's mail may fall back to a queued job a moment after its answer:
+          // let that land before the replay is watched (twice: a loaded machine is slow).
+          if (SENDS_MAIL.test(key(route))) {
+            await settled();
+            await new Promise((resolve) => setTimeout(resolve, 200));
+            await settled();
+          }
+          if (limited) await resetRateLimits();
+          const mark = await auditMark();
+          const again = await send(c);
+          const after = await changesSince(mark);
+          if (after.length)
+            changed.push(`${key(route)} [${c.family}] replayed POST changed ${after.join(', ')}`);
+          // Answered once the key was claimed: replayed; refused before it (415, unreadable
+          // JSON): refused again the same way.
+          if (again.status !== res.status)
+            failures.push(
+              `${key(route)} [${c.family}] replay answered ${again.status}, first ${res.status}`,
+            );
+          else if (res.status < 300 && again.headers['idempotent-replayed'] !== 'true')
+            failures.push(`${key(route)} [${c.family}] ${res.status} not replayed`);
+        }
         if (res && res.status >= 400) {
           const after = await changesSince(before);
           if (after.length)

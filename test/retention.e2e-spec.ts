@@ -181,6 +181,17 @@ describe('retention sweep', () => {
       expectRow('store_sync_inbox', 'kept', await inbox('handled-lately', 29));
       expectRow('store_sync_inbox', 'kept', await inbox('waiting', null));
 
+      // Idempotency-Key answers (README "API conventions"): gone once expired, whatever the
+      // tokens' days say.
+      const answer = (key: string, expiresInSeconds: number) =>
+        insert(
+          `INSERT INTO idempotency_key (caller, method, path, idempotency_key, fingerprint, status, headers, expires_at)
+           VALUES ('user:retention:', 'POST', '/shipments', $1, 'f', 201, '{}', now() + make_interval(secs => $2))`,
+          [key, expiresInSeconds],
+        );
+      expectRow('idempotency_key', 'gone', await answer(`expired-${Date.now()}`, -1));
+      expectRow('idempotency_key', 'kept', await answer(`live-${Date.now()}`, 3600));
+
       // Exports: two real ones (file stored through FileStorage), one finished 8 days ago.
       const exported: string[] = [];
       for (let i = 0; i < 2; i++) {
@@ -350,6 +361,7 @@ describe('retention sweep', () => {
       event_delivery: 3,
       workflow_run: 2,
       store_sync_inbox: 1,
+      idempotency_key: 1,
       export: 2,
       batch_job: 2,
       widget_log: 5,

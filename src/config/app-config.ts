@@ -62,6 +62,18 @@ export class AppConfig {
   /** Where rate-limit counters live: PostgreSQL (shared by every node) or this process. */
   readonly rateLimitStore: RateLimitStore;
   /**
+   * Budgets of every route (src/rate-limit/README.md): requests per window per caller (user
+   * and OAuth client), per team, and per client address (public routes, failed sign-ins).
+   */
+  readonly apiRateLimitPerCaller: number;
+  readonly apiRateLimitPerTeam: number;
+  readonly apiRateLimitPerAddress: number;
+  readonly apiRateWindowSeconds: number;
+  /** How often a node adds its counted requests to the shared counters (milliseconds). */
+  readonly apiRateFlushMs: number;
+  /** How long an `Idempotency-Key`'s answer is kept (hours). */
+  readonly idempotencyKeyHours: number;
+  /**
    * Express's `trust proxy`, set by configureApp; undefined leaves Express's default (no proxy
    * trusted: `req.ip` is the socket's peer).
    */

@@ -307,6 +307,45 @@ export const CONFIG_VARIABLES = {
       'where rate-limit counters (token endpoints, widget lookups) live: postgres (shared by every node) or memory (per process)',
     parse: oneOf(RATE_LIMIT_STORES),
   },
+  apiRateLimitPerCaller: {
+    name: 'API_RATE_LIMIT_PER_CALLER',
+    default: '3000',
+    description:
+      'requests per window each caller (a user, through one OAuth client) may make on all routes; beyond, 429 with Retry-After',
+    parse: integer(1, 100000000),
+  },
+  apiRateLimitPerTeam: {
+    name: 'API_RATE_LIMIT_PER_TEAM',
+    default: '10000',
+    description: 'requests per window the members of a team may make together',
+    parse: integer(1, 100000000),
+  },
+  apiRateLimitPerAddress: {
+    name: 'API_RATE_LIMIT_PER_ADDRESS',
+    default: '3000',
+    description:
+      'requests per window a client address may make without a valid token (public routes, failed authentication)',
+    parse: integer(1, 100000000),
+  },
+  apiRateWindowSeconds: {
+    name: 'API_RATE_WINDOW_SECONDS',
+    default: '60',
+    description: 'length of the API rate-limit window (fixed windows, the same on every node)',
+    parse: integer(1, 86400),
+  },
+  apiRateFlushMs: {
+    name: 'API_RATE_FLUSH_MS',
+    default: '1000',
+    description:
+      'how often a node adds the requests it counted to the shared counters and reads the totals back',
+    parse: integer(10, 60000),
+  },
+  idempotencyKeyHours: {
+    name: 'IDEMPOTENCY_KEY_HOURS',
+    default: '24',
+    description: 'how long the answer to a request with an Idempotency-Key is kept for replays',
+    parse: integer(1, 720),
+  },
   trustProxy: {
     name: 'TRUST_PROXY',
     default: undefined,

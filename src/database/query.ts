@@ -52,7 +52,7 @@ function rowsOf<T>(result: unknown): T[] {
   return result as T[];
 }
 
-function transactionClient(runner: SqlRunner): PoolClient | undefined {
+export function transactionClient(runner: SqlRunner): PoolClient | undefined {
   const client = runner.queryRunner?.databaseConnection as PoolClient | undefined;
   return client && runner.queryRunner?.isTransactionActive ? client : undefined;
 }

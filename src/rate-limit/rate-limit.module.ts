@@ -1,4 +1,5 @@
 import {
+  Global,
   Inject,
   Injectable,
   Logger,
@@ -16,6 +17,9 @@ import { PostgresThrottlerStorage } from './postgres-throttler-storage';
 import { RateBudgets } from './rate-budget';
 import { RateLimitCounterStore } from './rate-limit-counter-store';
 import { RATE_LIMIT_STORAGE } from './rate-limit-storage.token';
+import { REQUEST_BUDGET } from '../access/request-budget';
+import { ApiRateCounterStore } from './api-rate-counter-store';
+import { ApiRateLimiter } from './api-rate-limiter';
 
 export { RATE_LIMIT_STORAGE };
 
@@ -57,7 +61,9 @@ export class RateLimitPurger implements OnApplicationBootstrap, OnApplicationShu
 /**
  * RATE_LIMIT_STORE picks the storage: `postgres` (table rate_limit_counter, one budget for
  * all nodes) or `memory` (@nestjs/throttler's ThrottlerStorageService, per process).
+ * Global: the AccessGuard charges every request to its REQUEST_BUDGET (ApiRateLimiter).
  */
+@Global()
 @Module({
   providers: [
     {
@@ -75,7 +81,10 @@ export class RateLimitPurger implements OnApplicationBootstrap, OnApplicationShu
     RateLimitCounterStore,
     RateLimitPurger,
     RateBudgets,
+    ApiRateCounterStore,
+    ApiRateLimiter,
+    { provide: REQUEST_BUDGET, useExisting: ApiRateLimiter },
   ],
-  exports: [RATE_LIMIT_STORAGE, RateBudgets],
+  exports: [RATE_LIMIT_STORAGE, RateBudgets, REQUEST_BUDGET, ApiRateLimiter],
 })
 export class RateLimitModule {}

@@ -1,3 +1,4 @@
+import { SiteFilesController } from './page/site-files.controller';
 import { MiddlewareConsumer, Module, NestModule, RequestMethod, forwardRef } from '@nestjs/common';
 import { CarriersModule } from '../carriers/carriers.module';
 import { CredentialsModule } from '../credentials/credentials.module';
@@ -48,6 +49,7 @@ import { TrackingPagesService } from './tracking-pages.service';
     forwardRef(() => WorkspacesModule),
   ],
   controllers: [
+    SiteFilesController,
     TrackingPagesController,
     TrackingPageActionsController,
     TrackingPageLinksController,

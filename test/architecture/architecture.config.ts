@@ -20,6 +20,8 @@ export const ARCHITECTURE: OwnershipConfig = {
     billing_checkout: 'billing',
     billing_webhook_event: 'billing',
     rate_limit_counter: 'rate-limit',
+    api_rate_counter: 'rate-limit',
+    idempotency_key: 'idempotency',
     oauth_refresh_token: 'auth',
     oauth_authorization_code: 'auth',
     media_file_gc: 'media',

@@ -1,3 +1,4 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { INestApplication } from '@nestjs/common';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Ajv, { type ValidateFunction } from 'ajv';
@@ -60,12 +61,20 @@ export function recordAnswers(app: INestApplication): RecordedAnswer[] {
         url: req.url ?? '',
         status: res.statusCode,
         contentType: typeof type === 'string' ? type : undefined,
-        body: Buffer.concat(chunks).toString('utf8'),
+        body: decoded(Buffer.concat(chunks), res.getHeader('content-encoding'), truncated),
         truncated,
       });
     });
   });
   return answers;
+}
+
+/** The body as the client reads it: compressed answers (README "API conventions") decoded. */
+function decoded(body: Buffer, coding: unknown, truncated: boolean): string {
+  if (truncated || body.length === 0) return body.toString('utf8');
+  if (coding === 'gzip') return gunzipSync(body).toString('utf8');
+  if (coding === 'br') return brotliDecompressSync(body).toString('utf8');
+  return body.toString('utf8');
 }
 
 type Operation = { responses?: Record<string, Response> };

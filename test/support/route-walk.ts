@@ -25,6 +25,8 @@ export const PUBLIC_ROUTES = [
   /^\/docs/,
   /^\/contexts\//,
   /^\/health/,
+  // What browsers and crawlers ask every site for (README "API conventions").
+  /^\/(robots\.txt|favicon\.ico)$/,
   /^\/public\//,
   /^\/security\//,
   /^\/oauth\//,

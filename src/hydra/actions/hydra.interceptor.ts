@@ -1,13 +1,14 @@
 import {
   Injectable,
+  type OnApplicationBootstrap,
   type CallHandler,
   type ExecutionContext,
   type NestInterceptor,
 } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { mergeMap, type Observable } from 'rxjs';
+import { mergeMap, of, type Observable } from 'rxjs';
 import { assertAccess, scopeOf } from '../../access/access-level';
 import type { TargetLocator } from '../../access/access-target';
 import { principalOf } from '../../access/current-principal';
@@ -36,6 +37,7 @@ import {
   type SentFile,
 } from './action-result';
 import { AccessTargets } from '../collection/access-targets';
+import { requestReplaysOf, type RequestReplays } from './request-replays';
 
 const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
 
@@ -46,7 +48,9 @@ const ALL_FORMATS: readonly Format[] = ['jsonld', 'json', 'csv', 'html'];
  * Authentication happened in the AccessGuard; routes without `@Action` pass through.
  */
 @Injectable()
-export class HydraInterceptor implements NestInterceptor {
+export class HydraInterceptor implements NestInterceptor, OnApplicationBootstrap {
+  private replays: RequestReplays | undefined;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly responder: Responder,
@@ -54,7 +58,12 @@ export class HydraInterceptor implements NestInterceptor {
     private readonly registry: ResourceRegistry,
     private readonly targets: AccessTargets,
     private readonly multipart: MultipartReader,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  onApplicationBootstrap(): void {
+    this.replays = requestReplaysOf(this.moduleRef);
+  }
 
   /**
    * One pass per request: prepare (negotiation, multipart body, input, access), the handler,
@@ -70,19 +79,25 @@ export class HydraInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
-    await this.prepare(declaration, req, res);
+    if (await this.prepare(declaration, req, res)) return of(undefined);
     return next.handle().pipe(mergeMap((value) => this.write(declaration, req, res, value)));
   }
 
+  /** True when the answer is written already (a replay): the handler must not run. */
   private async prepare(
     declaration: ActionDeclaration,
     req: Request,
     res: Response,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const formats = offeredFormats(declaration, req);
     const format = formats ? this.responder.negotiate(req, formats) : undefined;
     const principal = principalOf(req);
     await this.multipart.read(req, res, declaration.uploads);
+    // A POST repeated with its Idempotency-Key gets the first answer again, without the work;
+    // from here on what it answers is kept, refusals of its input or target included (a
+    // retry after the work was done must not find its target gone and answer 404).
+    if (req.method === 'POST' && this.replays && (await this.replays.begin(req, res, principal)))
+      return true;
     const input = await readActionInput(declaration, req, (target, body) =>
       coerceForm(this.registry.get(target), body),
     );
@@ -95,6 +110,7 @@ export class HydraInterceptor implements NestInterceptor {
       principal,
       context: new HttpActionContext(req, format, located, scope === 'none' ? undefined : scope),
     });
+    return false;
   }
 
   private async checkTargets(

@@ -10,13 +10,15 @@ import { QueryParams } from '../core/query-params';
 import { csvDocument } from '../serialization/csv';
 import { writeCollectionCsv } from '../collection/csv-stream';
 import { htmlDocument } from '../serialization/html';
-import { jsonLdCollectionJson, jsonLdItem, jsonLdItemText } from '../serialization/jsonld';
+import { jsonLdCollectionJson } from '../serialization/jsonld';
 import { Format, MEDIA_TYPES, negotiateFormat } from '../serialization/negotiation';
 import type { ApiRecord } from '../core/api-record';
 import { documentationLink } from '../serialization/documentation-link';
 import { AppConfig } from '../../config/app-config';
 import { requestBaseUrl } from '../../config/public-base-url';
 import { requestOrigin } from './action-context';
+import { noneMatchHits, representationTag } from '../../common/http/entity-tag';
+import { type ItemSource, itemBody, lastModifiedOf } from '../serialization/item-representation';
 
 /** The JSON formats: JSON-LD and plain JSON (actions' JSON answers, items' JSON text). */
 export const JSON_FORMATS: readonly Format[] = ['jsonld', 'json'];
@@ -52,14 +54,7 @@ export class Responder {
     const format = this.negotiate(req);
     res.status(status);
     if (status === 201) this.setLocation(res, resource, record[resource.idProperty]);
-    this.send(
-      res,
-      format,
-      resource.shortName,
-      () => jsonLdItem(resource, record),
-      () => record,
-      () => [record],
-    );
+    this.sendItem(res, format, resource, { record });
   }
 
   /**
@@ -75,14 +70,36 @@ export class Responder {
   ): void {
     res.status(status);
     if (status === 201) this.setLocation(res, resource, item.id);
-    this.send(
-      res,
-      format,
-      resource.shortName,
-      () => jsonLdItemText(resource, item.id, item.json),
-      () => item.json,
-      () => [],
-    );
+    this.sendItem(res, format, resource, item);
+  }
+
+  /**
+   * An item with its validators (README "API conventions"): a strong ETag hashing the exact
+   * bytes (so each format has its own) and Last-Modified from `updatedAt`; a GET whose
+   * If-None-Match names the tag gets 304 without a body.
+   */
+  private sendItem(res: Response, format: Format, resource: ResourceMeta, source: ItemSource) {
+    const req = res.req;
+    const body = itemBody(format, resource, source);
+    res.setHeader('Content-Type', `${MEDIA_TYPES[format]}; charset=utf-8`);
+    if (format === 'jsonld' || format === 'json')
+      res.setHeader('Link', this.documentationLink(req));
+    const tag = representationTag(body);
+    res.setHeader('ETag', tag);
+    const modified = lastModifiedOf(source);
+    if (modified) res.setHeader('Last-Modified', modified);
+    const ifNoneMatch = req.headers['if-none-match'];
+    if (
+      ifNoneMatch !== undefined &&
+      res.statusCode === 200 &&
+      (req.method === 'GET' || req.method === 'HEAD') &&
+      noneMatchHits(ifNoneMatch, tag)
+    ) {
+      res.removeHeader('Content-Type');
+      res.status(304).end();
+      return;
+    }
+    writeBody(res, body);
   }
 
   collection(req: Request, res: Response, resource: ResourceMeta, result: CollectionResult): void {

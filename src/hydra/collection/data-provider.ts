@@ -250,15 +250,24 @@ export class DataProvider implements OnModuleInit {
     resource: ResourceMeta,
     principal: Principal | null,
     id: string,
-  ): Promise<{ id: string; json: string } | null> {
+    client?: PoolClient,
+  ): Promise<{ id: string; json: string; updatedAt?: Date | null } | null> {
     const plan = this.planItemJson(resource, principal, id);
     if (plan === undefined) {
-      const record = await this.find(resource, principal, id);
-      return record && { id: String(record[resource.idProperty]), json: JSON.stringify(record) };
+      const record = await this.find(resource, principal, id, client);
+      if (!record) return null;
+      const updatedAt = record.updatedAt;
+      return {
+        id: String(record[resource.idProperty]),
+        json: JSON.stringify(record),
+        updatedAt: typeof updatedAt === 'string' ? new Date(updatedAt) : null,
+      };
     }
     if (!plan) return null;
-    const { rows } = await preparedQuery(this.pool, plan.sql, plan.params);
-    return rows.length ? { id: rows[0].i as string, json: rows[0].j as string } : null;
+    const { rows } = await preparedQuery(client ?? this.pool, plan.sql, plan.params);
+    return rows.length
+      ? { id: rows[0].i as string, json: rows[0].j as string, updatedAt: rows[0].u as Date | null }
+      : null;
   }
 
   /** The statement `find` runs for one item (null: the id cannot exist). */
@@ -293,7 +302,8 @@ export class DataProvider implements OnModuleInit {
         'json',
         resource,
         query,
-        () => `t.${quoteIdent(resource.idColumn)}::text AS i, (${json})::text AS j`,
+        () =>
+          `t.${quoteIdent(resource.idColumn)}::text AS i, (${json})::text AS j${updatedAtSelect(resource)}`,
       ),
       params: query.params,
     };
@@ -404,4 +414,15 @@ export class DataProvider implements OnModuleInit {
     if (admitted !== undefined) return admitted ? id : null;
     return (await this.visible(target, principal, id, em)) ? id : null;
   }
+}
+
+/**
+ * The item's `updatedAt` column beside its JSON text, for `Last-Modified` (README "API
+ * conventions"): read by the statement, not parsed back out of the text.
+ */
+function updatedAtSelect(resource: ResourceMeta): string {
+  const property = resource.byName.get('updatedAt');
+  return property?.kind === 'column' && property.column && property.readable
+    ? `, t.${quoteIdent(property.column.databaseName)} AS u`
+    : '';
 }

@@ -28,6 +28,8 @@ const ERROR_WORDS: Record<number, string> = {
   404: 'No such record, or one of another tenant.',
   406: 'None of the formats in Accept can be served.',
   415: 'The body media type is not supported.',
+  409: 'A request with the same Idempotency-Key is still running; retry once it has answered.',
+  412: 'The record changed since the representation If-Match names was read.',
   422: 'The input breaks a constraint (ConstraintViolationList).',
   429: 'Too many requests; retry after the Retry-After header.',
   500: 'An unexpected failure (a bug: it is logged with the request id).',
@@ -62,6 +64,7 @@ export function finishContract(
       const access = (op['x-access'] ?? 'user') as AccessLevel;
       // Third-party tokens are refused: declared `delegated: false` (public routes take none).
       const refusesDelegated = access !== 'public' && op['x-delegated'] === false;
+      addConventions(op, method, path, access, registry);
       addErrors(op, method, path, access, refusesDelegated);
       describe(op, access, refusesDelegated);
       if (access === 'public') op.security = [];
@@ -79,6 +82,7 @@ export function finishContract(
   doc.components = {
     ...doc.components,
     schemas: { ...doc.components?.schemas, ...ERROR_SCHEMAS },
+    headers: { ...doc.components?.headers, ...CONVENTION_HEADERS },
   };
   return doc;
 }
@@ -242,6 +246,136 @@ function addErrors(
 }
 
 const TEXT = { schema: { type: 'string' } };
+
+const header = (name: string) => ({ $ref: `#/components/headers/${name}` });
+
+/** The headers of README "API conventions", documented once and named by every operation. */
+const CONVENTION_HEADERS = {
+  RateLimitPolicy: {
+    description:
+      'The budgets this request counted against (IETF draft `RateLimit-Policy`): `"caller"` and `"team"` with a token, `"address"` without; `q` requests per `w` seconds.',
+    schema: { type: 'string', example: '"caller";q=3000;w=60, "team";q=10000;w=60' },
+  },
+  RateLimit: {
+    description:
+      'The budget closest to its end (IETF draft `RateLimit`): `r` requests remaining, `t` seconds until its window restarts.',
+    schema: { type: 'string', example: '"caller";r=2999;t=42' },
+  },
+  XRateLimitLimit: {
+    description: 'Requests per window of the budget closest to its end.',
+    schema: { type: 'integer' },
+  },
+  XRateLimitRemaining: {
+    description: 'Requests left in its window.',
+    schema: { type: 'integer' },
+  },
+  XRateLimitReset: {
+    description: 'When its window restarts (Unix time, seconds).',
+    schema: { type: 'integer' },
+  },
+  ETag: {
+    description:
+      'Strong validator of this representation (each format has its own): send it back in If-None-Match (304) or, on PUT and DELETE, If-Match (412 when the record changed).',
+    schema: { type: 'string' },
+  },
+  LastModified: {
+    description: 'When the record last changed (records with `updatedAt`).',
+    schema: { type: 'string' },
+  },
+  IdempotentReplayed: {
+    description:
+      '`true` when this answer is the stored answer of an earlier request with the same Idempotency-Key.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+};
+
+const RATE_LIMIT_HEADERS = {
+  'RateLimit-Policy': header('RateLimitPolicy'),
+  RateLimit: header('RateLimit'),
+  'X-RateLimit-Limit': header('XRateLimitLimit'),
+  'X-RateLimit-Remaining': header('XRateLimitRemaining'),
+  'X-RateLimit-Reset': header('XRateLimitReset'),
+};
+
+/** Whether `path` is the item route of a declared resource (`/shipments/{id}`). */
+function isItemRoute(path: string, registry: ResourceRegistry): boolean {
+  const m = /^(.*)\/\{[^}/]+\}$/.exec(path);
+  return m !== null && registry.all().some((r) => r.path === m[1]);
+}
+
+/**
+ * README "API conventions", said once for every operation from its method and route: the
+ * rate-limit headers and 429 everywhere, `Idempotency-Key` on every POST (409 while the first
+ * request runs, `Idempotent-Replayed` on a replay), validators and If-None-Match (304) on
+ * resource items, If-Match (412) on their PUT and DELETE.
+ */
+function addConventions(
+  op: Operation,
+  method: string,
+  path: string,
+  _access: AccessLevel,
+  registry: ResourceRegistry,
+): void {
+  op.responses ??= {};
+  op.parameters ??= [];
+  const successes = Object.entries(op.responses as Record<string, Operation>).filter(
+    ([code]) => code.startsWith('2') || code.startsWith('3'),
+  );
+  for (const [, response] of successes)
+    response.headers = { ...RATE_LIMIT_HEADERS, ...response.headers };
+  op.responses[429] ??= { description: ERROR_WORDS[429] };
+  op.responses[429].headers = { ...RATE_LIMIT_HEADERS, ...op.responses[429].headers };
+  if (method === 'post') {
+    op.parameters.push({
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description:
+        'Makes a retry safe: the first answer for this key (per caller, method and path) is kept 24 hours and replayed for the same body without doing the work again; another body is 422.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+    op.responses[409] ??= { description: ERROR_WORDS[409] };
+    for (const [, response] of successes)
+      response.headers = {
+        ...response.headers,
+        'Idempotent-Replayed': header('IdempotentReplayed'),
+      };
+  }
+  if (!isItemRoute(path, registry)) return;
+  if (method === 'get') {
+    op.parameters.push({
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description:
+        'ETags the client holds: 304 without a body when the representation is one of them.',
+      schema: { type: 'string' },
+    });
+    op.responses[304] ??= {
+      description: 'Not modified: the representation is the one If-None-Match names.',
+      headers: { ETag: header('ETag'), ...RATE_LIMIT_HEADERS },
+    };
+  }
+  if (method === 'put' || method === 'delete') {
+    op.parameters.push({
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'The ETag of the representation the change is based on: 412 when the record has changed since (checked on the locked record).',
+      schema: { type: 'string' },
+    });
+    op.responses[412] ??= { description: ERROR_WORDS[412] };
+  }
+  if (method === 'get' || method === 'put' || method === 'post')
+    for (const [code, response] of successes)
+      if (code === '200' || code === '201')
+        response.headers = {
+          ...response.headers,
+          ETag: header('ETag'),
+          'Last-Modified': header('LastModified'),
+        };
+}
 
 function describe(op: Operation, access: AccessLevel, refusesDelegated: boolean): void {
   const summary = String(op.summary ?? '').trim();

@@ -18,6 +18,8 @@ import {
 } from '../../common/errors/api-errors';
 import { jsonLdError, problemError } from './error-body';
 import type { RouteTable } from './route-table';
+import type { RequestBudget } from '../../access/request-budget';
+import { principalOf } from '../../access/current-principal';
 
 /** What the SQLSTATE rules read of a PostgreSQL error. */
 type DriverError = { code?: string; constraint?: string };
@@ -61,6 +63,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     private readonly registry?: ResourceRegistry,
     private readonly routes?: RouteTable,
     private readonly outage?: DatabaseOutage,
+    private readonly budget?: RequestBudget,
   ) {}
 
   /** Express error middleware for failures before Nest's router (body parsers). */
@@ -75,6 +78,15 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 
   respond(exception: unknown, req: Request, res: Response): void {
+    // Refused before the AccessGuard counted it (a body parser's 400/413, a path that does
+    // not decode, 404/405 of no route): counted now, so every answer tells its budget.
+    if (!res.headersSent && res.getHeader('RateLimit-Policy') === undefined) {
+      try {
+        this.budget?.charge(req, res, principalOf(req));
+      } catch {
+        // Over the budget: the request's own error is the more useful answer.
+      }
+    }
     const rendered = this.render(exception, req);
     if (rendered.databaseFailure) {
       // One log line per outage (DatabaseOutage), not a stack per request.

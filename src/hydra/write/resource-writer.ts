@@ -19,6 +19,7 @@ import { PropertyValidators } from './property-validators';
 import { resetOmittedOnPut } from './put-replace';
 import type { ResourceHooks, WriteContext } from '../core/resource-hooks';
 import { WriteRules } from './write-rules';
+import { checkIfMatch } from './preconditions';
 import { transactionRulesOf, type WriteTransactionRule } from './transaction-rules';
 
 /** Creates, replaces and deletes resources through one transactional pipeline. */
@@ -125,6 +126,7 @@ export class ResourceWriter implements OnModuleInit {
     await this.dataSource.transaction(async (em) => {
       await this.opened(em, request);
       const entity = await this.load(resource, id, principal, em);
+      await checkIfMatch(this.data, resource, principal, id, em, request);
       await this.write(resource, entity, body, 'put', principal, hooks, em, request);
       await this.closing(em);
     });
@@ -140,6 +142,7 @@ export class ResourceWriter implements OnModuleInit {
     await this.dataSource.transaction(async (em) => {
       await this.opened(em, request);
       const entity = await this.load(resource, id, principal, em, 'delete');
+      await checkIfMatch(this.data, resource, principal, id, em, request);
       await this.removeWithin(em, resource, entity, principal, hooks, request);
       await this.closing(em);
     });

@@ -85,6 +85,11 @@ export class PageRenderer {
   render<T extends PageFrame>(template: PageTemplate, data: T, nonce: string): string {
     return this.eta.render(template, {
       ...data,
+      // Search results and shared links show it; the title says which shipment or shop.
+      description:
+        data.brand.title && !data.pageTitle.includes(data.brand.title)
+          ? `${data.pageTitle} – ${data.brand.title}`
+          : data.pageTitle,
       nonce,
       css: PAGE_CSS + brandCss(data.brand),
       script: template === 'shipment' ? LOCAL_TIMES_SCRIPT : null,
