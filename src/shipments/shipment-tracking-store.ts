@@ -34,13 +34,8 @@ export interface TrackingRetry {
   error: string;
 }
 
-/**
- * The tracking columns of a shipment as the engine recomputes them (by column name, dates as
- * ISO strings), one row of ShipmentTrackingStore.applyTracking. `touched`: a change the API
- * shows (it moves `updated_at`).
- */
-export interface TrackingColumnsChange {
-  id: string;
+/** The tracking columns of a shipment (dates as ISO strings), as the tracking engine writes them. */
+export interface ShipmentTrackingColumns<Facts = unknown> {
   tracking_status: string | null;
   days_in_transit: number | null;
   days_in_idle: number | null;
@@ -54,8 +49,16 @@ export interface TrackingColumnsChange {
   destination_carrier: string | null;
   next_check_at: string | null;
   tracking_attempts: number;
-  tracking_facts: unknown;
+  tracking_facts: Facts;
   last_tracked_at: string;
+}
+
+/**
+ * One row of ShipmentTrackingStore.applyTracking: a shipment's recomputed tracking columns.
+ * `touched`: a change the API shows (it moves `updated_at`).
+ */
+export interface TrackingColumnsChange extends ShipmentTrackingColumns {
+  id: string;
   touched: boolean;
 }
 

@@ -1,3 +1,4 @@
+import type { ShipmentTrackingColumns } from '../../shipments/shipment-tracking-store';
 import { EventTypes, type ShipmentStatusChangedPayload } from '../../events/event-types';
 import type { OutboxEvent } from '../../events/outbox';
 import {
@@ -101,23 +102,7 @@ export interface CheckpointRecord {
 }
 
 /** The columns the tracking rules write on `shipment` (dates as ISO strings). */
-export interface TrackingColumns {
-  tracking_status: string | null;
-  days_in_transit: number | null;
-  days_in_idle: number | null;
-  shipped_at: string | null;
-  last_status_update: string | null;
-  expected_delivery_date: string | null;
-  origin_country: string | null;
-  origin_country_iso2: string | null;
-  destination_country: string | null;
-  destination_country_iso2: string | null;
-  destination_carrier: string | null;
-  next_check_at: string | null;
-  tracking_attempts: number;
-  tracking_facts: StoredFacts;
-  last_tracked_at: string;
-}
+export type TrackingColumns = ShipmentTrackingColumns<StoredFacts>;
 
 /** What the rules decide for one shipment. */
 export interface TrackingState {
