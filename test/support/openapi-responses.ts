@@ -104,6 +104,8 @@ export class OpenApiResponses {
     for (const path of Object.keys(doc.paths)) this.byShape.set(shape(path), path);
     this.ajv = new Ajv({ strict: false, allErrors: true, validateSchema: false });
     addFormats(this.ajv);
+    // Our IRIs (`/shipments/{id}`) are relative references: any string passes, as API Platform's.
+    this.ajv.addFormat('iri-reference', true);
     this.ajv.addSchema({ components: toJsonSchema(doc.components) }, 'self');
   }
 
