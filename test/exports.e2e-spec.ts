@@ -40,6 +40,8 @@ describe('exports: POST /export, GET /exports/{id}, GET /exports/{id}/download',
   async function download(id: string) {
     const res = await http()
       .get(`/exports/${id}/download`)
+      // Uncoded, so Content-Length is the file's size (a coded answer has none).
+      .set('Accept-Encoding', 'identity')
       .buffer(true)
       .parse((response, done) => {
         let text = '';

@@ -40,6 +40,7 @@ const RANGE_OPS = ['between', 'gt', 'gte', 'lt', 'lte'];
 const DOMAIN_VALUES: Record<string, Pair> = {
   fulfillmentStatus: { a: 'fulfilled', b: 'partial' },
   orderType: { a: 'customer', b: 'vendor' },
+  attention: { a: 'late', b: 'stalled' },
 };
 
 function kindOf(v: SearchVariable): { kind: string; op?: string } {
