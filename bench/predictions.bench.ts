@@ -161,7 +161,8 @@ async function main(): Promise<void> {
   });
   const { AppModule } = await import('../src/app.module');
   const { TrackingRefresher } = await import('../src/tracking/refresh/tracking-refresher');
-  const { TrackingService } = await import('../src/tracking/tracking-service/tracking.service');
+  const { TrackingApplyExtensions } =
+    await import('../src/tracking/tracking-service/tracking-apply-extensions');
   const { CarrierPerformanceStore } = await import('../src/predictions/carrier-performance-store');
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error', 'warn'] });
   let failed = false;
@@ -169,15 +170,13 @@ async function main(): Promise<void> {
     const db = app.get(DataSource);
     // 2. Refresh with predictions on, then off (the hook removed), alternating, best of each.
     const refresher = app.get(TrackingRefresher);
-    const listeners = (app.get(TrackingService) as unknown as { appliedListeners: unknown[] })
-      .appliedListeners;
-    const hooks = [...listeners];
+    const extensions = app.get(TrackingApplyExtensions) as unknown as { list: readonly unknown[] };
+    const hooks = extensions.list;
     const { ws: refreshWs } = await newWorkspace(db, 'bench-refresh');
     const n = Number(values.refresh);
     const rate: Record<'on' | 'off', number[]> = { on: [], off: [] };
     for (const mode of ['off', 'on', 'off', 'on'] as const) {
-      listeners.length = 0;
-      if (mode === 'on') listeners.push(...hooks);
+      extensions.list = mode === 'on' ? hooks : [];
       await seedRefresh(db, refreshWs, n);
       const started = process.hrtime.bigint();
       await Promise.all(
@@ -189,8 +188,7 @@ async function main(): Promise<void> {
       rate[mode].push(n / s);
       console.error(`2. refresh, predictions ${mode}: ${Math.round(n / s)} shipments/s`);
     }
-    listeners.length = 0;
-    listeners.push(...hooks);
+    extensions.list = hooks;
     const on = Math.max(...rate.on);
     const off = Math.max(...rate.off);
 

@@ -11,6 +11,7 @@ const row: ShipmentPredictionRow = {
   origin_country_iso2: 'US',
   destination_country_iso2: 'CA',
   postcode: 'H2X',
+  address_country_iso2: null,
   carrier_date: '2025-03-05T00:00:00+00:00',
   delivery_prediction: null,
   delivery_prediction_announced: null,

@@ -13,6 +13,8 @@ export interface ShipmentPredictionRow {
   /** The tracked destination country, else the address's. */
   destination_country_iso2: string | null;
   postcode: string | null;
+  /** The address's country (the destination when tracking does not know it). */
+  address_country_iso2: string | null;
   /** The carrier's own expected delivery date as it reports it now (tracking facts). */
   carrier_date: string | null;
   delivery_prediction: Record<string, unknown> | null;
@@ -34,7 +36,7 @@ export interface ShipmentPredictionColumns {
 const ROW_SELECT = `s.id, s.workspace_id, s.tracking_number, s.created_at, s.tracking_status,
   s.origin_carrier, s.origin_country_iso2,
   coalesce(s.destination_country_iso2, s.address_country_iso2) AS destination_country_iso2,
-  s.address_postcode AS postcode, s.tracking_facts->>'expectedDeliveryDate' AS carrier_date,
+  s.address_postcode AS postcode, s.address_country_iso2, s.tracking_facts->>'expectedDeliveryDate' AS carrier_date,
   s.delivery_prediction, s.delivery_prediction_announced, s.attention_codes`;
 
 /**
