@@ -4,6 +4,8 @@ import { attentionCodesOf, factsOf, windowOfJson } from './shipment-facts';
 const row: ShipmentPredictionRow = {
   id: 's1',
   workspace_id: 'w1',
+  team_id: 't1',
+  attention_waiting_days: 3,
   tracking_number: 'T1',
   created_at: new Date('2025-03-01T10:00:00Z'),
   tracking_status: 'in_transit',
