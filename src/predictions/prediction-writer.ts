@@ -16,18 +16,13 @@ import {
   CheckpointTimelineStore,
   type TimelineCheckpoint,
 } from '../tracking/checkpoints/checkpoint-timeline-store';
-import type { ShipmentFacts } from './contribution';
+import { sameContribution, type ShipmentFacts } from './contribution';
 import { attentionOf, DEFAULT_WAITING_DAYS, type AttentionCode } from './model/attention';
 import { laneKeys } from './model/lanes';
 import type { DeliveryPrediction, DeliveryWindow } from './model/predict';
 import { journeyOf } from './model/stages';
 import type { MemoryStats } from './model/stats';
-import {
-  PredictionStore,
-  type ContributionChange,
-  type StatKey,
-  type StoredContribution,
-} from './prediction-store';
+import { PredictionStore, type ContributionChange, type StatKey } from './prediction-store';
 import { attentionCodesOf, factsOf, windowOfJson } from './shipment-facts';
 import { updateShipmentPrediction, type ShipmentPredictionUpdate } from './shipment-prediction';
 
@@ -158,7 +153,12 @@ export class PredictionWriter {
         promises: update.promises,
       };
       // Most refreshes change nothing the aggregates count: no statement for those.
-      if (!stored || !sameContribution(stored, change)) changes.push(change);
+      const same =
+        stored !== null &&
+        stored.teamId === change.teamId &&
+        stored.workspaceId === change.workspaceId &&
+        sameContribution(stored, change);
+      if (!same) changes.push(change);
     }
     return { columns, events, changes, busy };
   }
@@ -340,38 +340,4 @@ function eventsOf(
     events.push({ ...base, type: ATTENTION_EVENT[code], payload: { ...payload } });
   }
   return events;
-}
-
-/**
- * Whether a stored contribution equals a new one in every column PredictionStore.apply
- * compares (that statement compares again: a false "differs" here only costs a statement).
- */
-function sameContribution(stored: StoredContribution, next: ContributionChange): boolean {
-  const time = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
-  const a = stored.contribution;
-  const b = next.contribution;
-  return (
-    stored.teamId === next.teamId &&
-    stored.workspaceId === next.workspaceId &&
-    JSON.stringify([
-      a.keys,
-      a.statIdx,
-      a.coverageIdx,
-      a.day,
-      a.carrier,
-      a.destination,
-      a.perfIdx,
-    ]) ===
-      JSON.stringify([
-        b.keys,
-        b.statIdx,
-        b.coverageIdx,
-        b.day,
-        b.carrier,
-        b.destination,
-        b.perfIdx,
-      ]) &&
-    time(stored.promises.carrierDate) === time(next.promises.carrierDate) &&
-    time(stored.promises.windowLatest) === time(next.promises.windowLatest)
-  );
 }
