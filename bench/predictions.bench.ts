@@ -10,7 +10,7 @@
  *     ratio >= 0.8, i.e. the big one at most 25 % slower).
  *
  *   node -r ts-node/register/transpile-only bench/predictions.bench.ts \
- *     [--changes 20000] [--refresh 3000] [--loops 2] [--big 50000] [--small 1000] [--reads 30]
+ *     [--changes 20000] [--refresh 3000] [--loops 2] [--big 50000] [--small 1000] [--reads 30] [--rounds 2]
  *
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/bench_predictions (created and
  * migrated when missing; every run starts from new teams). Exits 1 when a goal is missed.
@@ -43,6 +43,7 @@ const { values } = parseArgs({
     big: { type: 'string', default: '50000' },
     small: { type: 'string', default: '1000' },
     reads: { type: 'string', default: '30' },
+    rounds: { type: 'string', default: '2' },
   },
 });
 const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_predictions';
@@ -161,7 +162,8 @@ async function main(): Promise<void> {
   });
   const { AppModule } = await import('../src/app.module');
   const { TrackingRefresher } = await import('../src/tracking/refresh/tracking-refresher');
-  const { TrackingService } = await import('../src/tracking/tracking-service/tracking.service');
+  const { TrackingApplyExtensions } =
+    await import('../src/tracking/tracking-service/tracking-apply-extensions');
   const { CarrierPerformanceStore } = await import('../src/predictions/carrier-performance-store');
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error', 'warn'] });
   let failed = false;
@@ -169,28 +171,34 @@ async function main(): Promise<void> {
     const db = app.get(DataSource);
     // 2. Refresh with predictions on, then off (the hook removed), alternating, best of each.
     const refresher = app.get(TrackingRefresher);
-    const listeners = (app.get(TrackingService) as unknown as { appliedListeners: unknown[] })
-      .appliedListeners;
-    const hooks = [...listeners];
+    const extensions = app.get(TrackingApplyExtensions) as unknown as { list: readonly unknown[] };
+    const hooks = extensions.list;
     const { ws: refreshWs } = await newWorkspace(db, 'bench-refresh');
     const n = Number(values.refresh);
     const rate: Record<'on' | 'off', number[]> = { on: [], off: [] };
-    for (const mode of ['off', 'on', 'off', 'on'] as const) {
-      listeners.length = 0;
-      if (mode === 'on') listeners.push(...hooks);
+    const cpuUs: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    const modes = Array.from({ length: Number(values.rounds) }, () => ['off', 'on'] as const);
+    for (const mode of modes.flat()) {
+      extensions.list = mode === 'on' ? hooks : [];
       await seedRefresh(db, refreshWs, n);
       const started = process.hrtime.bigint();
+      const cpu = process.cpuUsage();
       await Promise.all(
         Array.from({ length: Number(values.loops) }, async () => {
           while ((await refresher.runBatch(100)).claimed > 0);
         }),
       );
       const s = Number(process.hrtime.bigint() - started) / 1e9;
+      const used = process.cpuUsage(cpu);
       rate[mode].push(n / s);
-      console.error(`2. refresh, predictions ${mode}: ${Math.round(n / s)} shipments/s`);
+      // The service's own CPU per shipment: steadier than the rate on a shared VM.
+      cpuUs[mode].push((used.user + used.system) / n);
+      console.error(
+        `2. refresh, predictions ${mode}: ${Math.round(n / s)} shipments/s, ` +
+          `${Math.round(cpuUs[mode].at(-1)!)} µs service CPU per shipment`,
+      );
     }
-    listeners.length = 0;
-    listeners.push(...hooks);
+    extensions.list = hooks;
     const on = Math.max(...rate.on);
     const off = Math.max(...rate.off);
 
@@ -229,6 +237,10 @@ async function main(): Promise<void> {
         predictionsOff: Math.round(off),
         ratio: Number((on / off).toFixed(3)),
         goal: 0.9,
+        serviceCpuUsPerShipment: {
+          on: Math.round(median(cpuUs.on)),
+          off: Math.round(median(cpuUs.off)),
+        },
       },
       carrierAnalytics: {
         big: Number(values.big),

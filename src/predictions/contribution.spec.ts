@@ -6,6 +6,7 @@ import {
   COVERAGE_STRIDE,
   nextPromises,
   performanceRowsOf,
+  sameContribution,
   type ShipmentFacts,
 } from './contribution';
 import { bucketOf, DAY_MS, HOUR_MS } from './model/buckets';
@@ -146,5 +147,36 @@ describe('promises', () => {
       latest: new Date(T0 + 9 * DAY_MS),
     });
     expect(later).toEqual(p2);
+  });
+});
+
+describe('sameContribution', () => {
+  const delivered = facts('delivered', [
+    [2, 'in_transit'],
+    [30, 'delivered'],
+  ]);
+  const of = (f: ShipmentFacts) => ({
+    contribution: contributionOf(f, { promises: null, stats: new MemoryStats() }),
+    promises: { carrierDate: null, windowLatest: at(40) },
+  });
+
+  it('is true for the same facts, dates compared by time, not identity', () => {
+    const a = of(delivered);
+    const b = of(delivered);
+    expect(sameContribution(a, b)).toBe(true);
+    const stored = { ...a, promises: { carrierDate: null, windowLatest: new Date(at(40)) } };
+    expect(sameContribution(stored, b)).toBe(true);
+  });
+
+  it('is false when a column or a promise differs', () => {
+    const a = of(delivered);
+    expect(sameContribution(a, of(facts('in_transit', [[2, 'in_transit']])))).toBe(false);
+    expect(sameContribution(a, of({ ...delivered, carrier: 'ups' }))).toBe(false);
+    expect(sameContribution(a, { ...a, promises: { ...a.promises, carrierDate: at(41) } })).toBe(
+      false,
+    );
+    expect(sameContribution(a, { ...a, promises: { ...a.promises, windowLatest: null } })).toBe(
+      false,
+    );
   });
 });

@@ -242,3 +242,22 @@ export function performanceRowsOf(c: Contribution): Array<PerformanceKey & { idx
 function validDate(d: Date | null | undefined): Date | null {
   return d instanceof Date && !Number.isNaN(d.getTime()) ? new Date(d.getTime()) : null;
 }
+
+/**
+ * Whether two contributions and their promises are equal in every stored column: an equal one
+ * need not be written (PredictionStore.apply compares again, so a false "differs" only costs
+ * a statement, never a wrong aggregate).
+ */
+export function sameContribution(
+  a: { contribution: Contribution; promises: Promises },
+  b: { contribution: Contribution; promises: Promises },
+): boolean {
+  const time = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
+  const columns = (c: Contribution) =>
+    JSON.stringify([c.keys, c.statIdx, c.coverageIdx, c.day, c.carrier, c.destination, c.perfIdx]);
+  return (
+    columns(a.contribution) === columns(b.contribution) &&
+    time(a.promises.carrierDate) === time(b.promises.carrierDate) &&
+    time(a.promises.windowLatest) === time(b.promises.windowLatest)
+  );
+}

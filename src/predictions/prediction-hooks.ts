@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import type { SqlRunner } from '../database/query';
 import {
   ExtendsShipmentWrites,
   type ShipmentWriteEvent,
@@ -8,9 +8,10 @@ import {
 import { Clock } from '../tracking/clock';
 import {
   ExtendsTrackingApplies,
+  type PendingTrackingWrite,
+  type TrackingApplyAddition,
   type TrackingApplyExtension,
 } from '../tracking/tracking-service/tracking-apply-extensions';
-import type { TrackingOutcome } from '../tracking/tracking-service/tracking-writer';
 import { PredictionWriter } from './prediction-writer';
 
 /**
@@ -35,14 +36,38 @@ export class PredictionOnShipmentWrite implements ShipmentWriteExtension {
   }
 }
 
-/** See PredictionOnShipmentWrite: the same recomputation after applied tracking batches. */
+/**
+ * See PredictionOnShipmentWrite: the same recomputation for applied tracking batches, from the
+ * state the tracking writer is about to write; the prediction columns (and
+ * `expected_delivery_date`) join its UPDATE, the events and contributions follow it.
+ */
 @Injectable()
 @ExtendsTrackingApplies()
 export class PredictionOnTrackingApply implements TrackingApplyExtension {
   constructor(private readonly writer: PredictionWriter) {}
 
-  async afterApply(em: EntityManager, outcomes: readonly TrackingOutcome[], now: Date) {
-    const ids = outcomes.filter((o) => o.applied).map((o) => o.shipmentId);
-    if (ids.length > 0) await this.writer.refresh(em, ids, now);
+  async beforeWrite(
+    runner: SqlRunner,
+    pending: readonly PendingTrackingWrite[],
+    now: Date,
+  ): Promise<TrackingApplyAddition> {
+    const plan = await this.writer.planTracked(
+      runner,
+      pending.map(({ row, columns, checkpoints }) => ({
+        id: row.id,
+        trackingStatus: columns.tracking_status,
+        originCountryIso2: columns.origin_country_iso2,
+        destinationCountryIso2: columns.destination_country_iso2,
+        carrierDate: columns.tracking_facts.expectedDeliveryDate ?? null,
+        checkpoints: checkpoints.map((c) => ({ at: c.checkpointDate, status: c.status })),
+      })),
+      now,
+    );
+    return {
+      columns: new Map(plan.columns.map(({ id, ...c }) => [id, c])),
+      afterWrite: async () => {
+        await plan.finish();
+      },
+    };
   }
 }

@@ -12,9 +12,11 @@ import {
   type ShipmentPredictionColumns,
   type ShipmentPredictionRow,
 } from '../shipments/shipment-prediction-store';
-import { CheckpointTimelineStore } from '../tracking/checkpoints/checkpoint-timeline-store';
-import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
-import type { ShipmentFacts } from './contribution';
+import {
+  CheckpointTimelineStore,
+  type TimelineCheckpoint,
+} from '../tracking/checkpoints/checkpoint-timeline-store';
+import { sameContribution, type ShipmentFacts } from './contribution';
 import { attentionOf, DEFAULT_WAITING_DAYS, type AttentionCode } from './model/attention';
 import { laneKeys } from './model/lanes';
 import type { DeliveryPrediction, DeliveryWindow } from './model/predict';
@@ -30,6 +32,25 @@ const ATTENTION_EVENT: Record<AttentionCode, OutboxEvent['type']> = {
   late: EventTypes.shipmentLate,
   waiting: EventTypes.shipmentWaiting,
 };
+
+/** A shipment's tracking state as the tracking writer is about to write it. */
+export interface TrackedState {
+  id: string;
+  trackingStatus: string | null;
+  originCountryIso2: string | null;
+  /** The tracked destination country (the address's is used without it). */
+  destinationCountryIso2: string | null;
+  /** The carrier's own expected delivery date (ISO), null without one. */
+  carrierDate: string | null;
+  checkpoints: readonly TimelineCheckpoint[];
+}
+
+interface Plan {
+  columns: ShipmentPredictionColumns[];
+  events: OutboxEvent[];
+  changes: ContributionChange[];
+  busy: Map<string, StatKey[]>;
+}
 
 interface Loaded {
   row: ShipmentPredictionRow;
@@ -52,14 +73,52 @@ export class PredictionWriter {
   constructor(
     private readonly shipments: ShipmentPredictionStore,
     private readonly checkpoints: CheckpointTimelineStore,
-    private readonly workspaces: WorkspaceLookupStore,
     private readonly store: PredictionStore,
   ) {}
 
   /** Recomputes these shipments' predictions and attention at `now`; answers how many changed. */
   async refresh(runner: SqlRunner, ids: readonly string[], now: Date): Promise<number> {
-    const loaded = await this.load(runner, ids);
-    if (loaded.length === 0) return 0;
+    const plan = await this.plan(runner, await this.load(runner, ids), now);
+    if (!plan) return 0;
+    await this.shipments.write(runner, plan.columns);
+    return this.finish(runner, plan);
+  }
+
+  /**
+   * The same for a tracking batch about to be written, from the state the tracking writer
+   * computed (its columns and checkpoints: nothing read back): the prediction columns, which
+   * join the tracking UPDATE, and `finish` (events, contributions) to run once it is written.
+   */
+  async planTracked(
+    runner: SqlRunner,
+    pending: readonly TrackedState[],
+    now: Date,
+  ): Promise<{ columns: ShipmentPredictionColumns[]; finish: () => Promise<number> }> {
+    const byId = new Map(pending.map((p) => [p.id, p]));
+    const loaded = await this.load(runner, [...byId.keys()], (row) => {
+      const p = byId.get(row.id)!;
+      return {
+        row: {
+          ...row,
+          tracking_status: p.trackingStatus,
+          origin_country_iso2: p.originCountryIso2,
+          destination_country_iso2: p.destinationCountryIso2 ?? row.address_country_iso2,
+          carrier_date: p.carrierDate,
+        },
+        timeline: p.checkpoints,
+      };
+    });
+    const plan = await this.plan(runner, loaded, now);
+    if (!plan) return { columns: [], finish: () => Promise.resolve(0) };
+    return { columns: plan.columns, finish: () => this.finish(runner, plan) };
+  }
+
+  private async plan(
+    runner: SqlRunner,
+    loaded: readonly Loaded[],
+    now: Date,
+  ): Promise<Plan | null> {
+    if (loaded.length === 0) return null;
     const before = await this.store.contributionsOf(
       runner,
       loaded.map((l) => l.row.id),
@@ -86,18 +145,28 @@ export class PredictionWriter {
       events.push(
         ...eventsOf(l.row, update.moved, update.attentionStarted, update.attention.codes),
       );
-      changes.push({
+      const change: ContributionChange = {
         shipmentId: l.row.id,
         teamId: l.teamId,
         workspaceId: l.row.workspace_id,
         contribution: update.contribution,
         promises: update.promises,
-      });
+      };
+      // Most refreshes change nothing the aggregates count: no statement for those.
+      const same =
+        stored !== null &&
+        stored.teamId === change.teamId &&
+        stored.workspaceId === change.workspaceId &&
+        sameContribution(stored, change);
+      if (!same) changes.push(change);
     }
-    await this.shipments.write(runner, columns);
-    await recordEvents(runner, events);
-    const saved = await this.store.apply(runner, changes);
-    this.compactLater(busy);
+    return { columns, events, changes, busy };
+  }
+
+  private async finish(runner: SqlRunner, plan: Plan): Promise<number> {
+    await recordEvents(runner, plan.events);
+    const saved = await this.store.apply(runner, plan.changes);
+    this.compactLater(plan.busy);
     return saved;
   }
 
@@ -141,25 +210,38 @@ export class PredictionWriter {
     return events.length;
   }
 
-  private async load(runner: SqlRunner, ids: readonly string[]): Promise<Loaded[]> {
+  /**
+   * The rows, checkpoints and settings of these shipments; `known` gives a row's current state
+   * and checkpoints when the caller has them (the tracking writer), else they are read.
+   */
+  private async load(
+    runner: SqlRunner,
+    ids: readonly string[],
+    known?: (row: ShipmentPredictionRow) => {
+      row: ShipmentPredictionRow;
+      timeline: readonly TimelineCheckpoint[];
+    },
+  ): Promise<Loaded[]> {
     if (ids.length === 0) return [];
     const rows = await this.shipments.rows(runner, ids);
-    const timelines = await this.checkpoints.timelines(
-      runner,
-      rows.map((r) => r.id),
-    );
-    const settings = await this.workspaces.predictionSettings(runner, [
-      ...new Set(rows.map((r) => r.workspace_id)),
-    ]);
-    return rows.flatMap((row): Loaded[] => {
-      const ws = settings.get(row.workspace_id);
-      if (!ws) return [];
+    const timelines = known
+      ? new Map<string, readonly TimelineCheckpoint[]>()
+      : await this.checkpoints.timelines(
+          runner,
+          rows.map((r) => r.id),
+        );
+    return rows.flatMap((stored): Loaded[] => {
+      // The workspace's team and setting come with the row (one statement fewer per batch).
+      if (!stored.team_id) return [];
+      const { row, timeline } = known
+        ? known(stored)
+        : { row: stored, timeline: timelines.get(stored.id) ?? [] };
       return [
         {
           row,
-          facts: factsOf(row, timelines.get(row.id) ?? []),
-          teamId: ws.teamId,
-          waitingDays: ws.waitingDays ?? DEFAULT_WAITING_DAYS,
+          facts: factsOf(row, timeline),
+          teamId: stored.team_id,
+          waitingDays: stored.attention_waiting_days ?? DEFAULT_WAITING_DAYS,
         },
       ];
     });

@@ -4,6 +4,8 @@ import { attentionCodesOf, factsOf, windowOfJson } from './shipment-facts';
 const row: ShipmentPredictionRow = {
   id: 's1',
   workspace_id: 'w1',
+  team_id: 't1',
+  attention_waiting_days: 3,
   tracking_number: 'T1',
   created_at: new Date('2025-03-01T10:00:00Z'),
   tracking_status: 'in_transit',
@@ -11,6 +13,7 @@ const row: ShipmentPredictionRow = {
   origin_country_iso2: 'US',
   destination_country_iso2: 'CA',
   postcode: 'H2X',
+  address_country_iso2: null,
   carrier_date: '2025-03-05T00:00:00+00:00',
   delivery_prediction: null,
   delivery_prediction_announced: null,

@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { execute, query, type SqlRunner } from '../database/query';
+import { workspaceTeamSql } from '../workspaces/workspace-team-sql';
 
 /** What delivery predictions read of a shipment's row (src/predictions). */
 export interface ShipmentPredictionRow {
   id: string;
   workspace_id: string;
+  /** The workspace's team and waiting rule (null: the workspace is gone). */
+  team_id: string | null;
+  attention_waiting_days: number | null;
   tracking_number: string | null;
   created_at: Date;
   tracking_status: string | null;
@@ -13,6 +17,8 @@ export interface ShipmentPredictionRow {
   /** The tracked destination country, else the address's. */
   destination_country_iso2: string | null;
   postcode: string | null;
+  /** The address's country (the destination when tracking does not know it). */
+  address_country_iso2: string | null;
   /** The carrier's own expected delivery date as it reports it now (tracking facts). */
   carrier_date: string | null;
   delivery_prediction: Record<string, unknown> | null;
@@ -31,10 +37,12 @@ export interface ShipmentPredictionColumns {
   attention_check_at: string | null;
 }
 
-const ROW_SELECT = `s.id, s.workspace_id, s.tracking_number, s.created_at, s.tracking_status,
+const ROW_SELECT = `s.id, s.workspace_id, ${workspaceTeamSql.teamOf('s.workspace_id')} AS team_id,
+  ${workspaceTeamSql.attentionWaitingDaysOf('s.workspace_id')} AS attention_waiting_days,
+  s.tracking_number, s.created_at, s.tracking_status,
   s.origin_carrier, s.origin_country_iso2,
   coalesce(s.destination_country_iso2, s.address_country_iso2) AS destination_country_iso2,
-  s.address_postcode AS postcode, s.tracking_facts->>'expectedDeliveryDate' AS carrier_date,
+  s.address_postcode AS postcode, s.address_country_iso2, s.tracking_facts->>'expectedDeliveryDate' AS carrier_date,
   s.delivery_prediction, s.delivery_prediction_announced, s.attention_codes`;
 
 /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { execute, query, type SqlRunner } from '../database/query';
+import type { ShipmentPredictionColumns } from './shipment-prediction-store';
 import { teamWorkspacesSql } from '../workspaces/workspace-lookup-store';
 import { workspaceTeamSql } from '../workspaces/workspace-team-sql';
 
@@ -60,7 +61,22 @@ export interface ShipmentTrackingColumns<Facts = unknown> {
 export interface TrackingColumnsChange extends ShipmentTrackingColumns {
   id: string;
   touched: boolean;
+  /**
+   * The delivery prediction columns decided for the same state (src/predictions, through the
+   * tracking apply extensions), written by the same UPDATE; absent: left as they are.
+   * (`expected_delivery_date` above is then the prediction's.)
+   */
+  prediction?: Omit<ShipmentPredictionColumns, 'id' | 'expected_delivery_date'>;
 }
+
+/** The prediction columns a tracking change may carry (`prediction`). */
+const PREDICTION_COLUMNS = [
+  'delivery_prediction',
+  'delivery_prediction_announced',
+  'attention',
+  'attention_codes',
+  'attention_check_at',
+] as const satisfies readonly (keyof ShipmentPredictionColumns)[];
 
 const TO_TRACK = `SELECT s.id, s.tracking_number, s.origin_carrier, s.created_at,
        s.tracking_attempts, ${workspaceTeamSql.teamOf('s.workspace_id')} AS team_id
@@ -107,15 +123,26 @@ export class ShipmentTrackingStore {
           destination_carrier = v.destination_carrier, next_check_at = v.next_check_at,
           tracking_attempts = v.tracking_attempts, tracking_facts = v.tracking_facts,
           last_tracked_at = v.last_tracked_at, tracking_error = NULL,
-          updated_at = CASE WHEN v.touched THEN now() ELSE s.updated_at END
+          updated_at = CASE WHEN v.touched THEN now() ELSE s.updated_at END,
+          ${PREDICTION_COLUMNS.map(
+            (c) => `${c} = CASE WHEN v.predicted THEN v.${c} ELSE s.${c} END`,
+          ).join(', ')}
          FROM jsonb_to_recordset($1::jsonb) AS v(id uuid, tracking_status text, days_in_transit int,
               days_in_idle int, shipped_at timestamptz, last_status_update timestamptz,
               expected_delivery_date timestamptz, origin_country text, origin_country_iso2 text,
               destination_country text, destination_country_iso2 text, destination_carrier text,
               next_check_at timestamptz, tracking_attempts int, tracking_facts jsonb,
-              last_tracked_at timestamptz, touched boolean)
+              last_tracked_at timestamptz, touched boolean, predicted boolean,
+              delivery_prediction jsonb, delivery_prediction_announced jsonb, attention text,
+              attention_codes text[], attention_check_at timestamptz)
         WHERE s.id = v.id`,
-      [JSON.stringify(changes)],
+      [
+        JSON.stringify(
+          changes.map(({ prediction, ...change }) =>
+            prediction ? { ...change, ...prediction, predicted: true } : change,
+          ),
+        ),
+      ],
     );
   }
 

@@ -43,22 +43,6 @@ export class WorkspaceLookupStore {
     return row ? { teamId: row.team_id, title: row.title } : null;
   }
 
-  /** What delivery predictions need of workspaces: their team and attention setting. */
-  async predictionSettings(
-    runner: SqlRunner,
-    workspaceIds: readonly string[],
-  ): Promise<Map<string, { teamId: string; waitingDays: number }>> {
-    if (workspaceIds.length === 0) return new Map();
-    const rows = await query<{ id: string; team_id: string; attention_waiting_days: number }>(
-      runner,
-      'SELECT id, team_id, attention_waiting_days FROM workspace WHERE id = ANY($1::uuid[])',
-      [workspaceIds],
-    );
-    return new Map(
-      rows.map((r) => [r.id, { teamId: r.team_id, waitingDays: r.attention_waiting_days }]),
-    );
-  }
-
   /** The ids of the team's workspaces. */
   async idsOfTeam(runner: SqlRunner, teamId: string): Promise<string[]> {
     const rows = await query<{ id: string }>(

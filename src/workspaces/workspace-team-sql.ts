@@ -12,4 +12,8 @@ export const workspaceTeamSql = {
 
   teamOf: (workspaceId: string): string =>
     `(SELECT w.team_id FROM workspace w WHERE w.id = ${workspaceId})`,
+
+  /** The workspace's `attention_waiting_days` (delivery predictions' waiting rule). */
+  attentionWaitingDaysOf: (workspaceId: string): string =>
+    `(SELECT w.attention_waiting_days FROM workspace w WHERE w.id = ${workspaceId})`,
 };

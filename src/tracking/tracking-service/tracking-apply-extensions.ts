@@ -1,16 +1,41 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
-import type { EntityManager } from 'typeorm';
-import type { TrackingOutcome } from './tracking-writer';
+import type { SqlRunner } from '../../database/query';
+import type { ShipmentPredictionColumns } from '../../shipments/shipment-prediction-store';
+import type { EngineCheckpoint } from '../engine';
+import type { ShipmentTrackingRow, TrackingColumns } from './tracking-state';
+
+/** A shipment a tracking batch is about to write: its row as locked, its new tracking columns, all its checkpoints. */
+export interface PendingTrackingWrite {
+  row: ShipmentTrackingRow;
+  columns: TrackingColumns;
+  checkpoints: readonly EngineCheckpoint[];
+}
+
+/** Columns an extension decides for a shipment, written by the tracking writer's own UPDATE. */
+export type ExtensionColumns = Omit<ShipmentPredictionColumns, 'id'>;
+
+/** What an extension adds to one batch. */
+export interface TrackingApplyAddition {
+  /** Per shipment id: columns joining its tracking UPDATE (one write of the row, not two). */
+  columns: ReadonlyMap<string, ExtensionColumns>;
+  /** What it writes once the shipments are (events, other tables), in the same transaction. */
+  afterWrite(): Promise<void>;
+}
 
 /**
  * What another module does in the transaction of every applied tracking batch (a refresh, a
- * check, pushed checkpoints), after its shipments were written: delivery predictions. A
- * provider of that module marked `@ExtendsTrackingApplies()`, listed in its `@Module`, found at
- * start-up (the extending module depends on tracking, so tracking cannot inject it).
+ * check, pushed checkpoints): delivery predictions. Called with the batch's new state before
+ * its UPDATE, so that its columns join that UPDATE and it reads nothing back. A provider of
+ * that module marked `@ExtendsTrackingApplies()`, listed in its `@Module`, found at start-up
+ * (the extending module depends on tracking, so tracking cannot inject it).
  */
 export interface TrackingApplyExtension {
-  afterApply(em: EntityManager, outcomes: readonly TrackingOutcome[], now: Date): Promise<void>;
+  beforeWrite(
+    runner: SqlRunner,
+    pending: readonly PendingTrackingWrite[],
+    now: Date,
+  ): Promise<TrackingApplyAddition>;
 }
 
 /** Marks a provider as a TrackingApplyExtension (see there). */
@@ -32,11 +57,24 @@ export class TrackingApplyExtensions implements OnModuleInit {
     this.list = [...new Set(found)];
   }
 
-  async afterApply(
-    em: EntityManager,
-    outcomes: readonly TrackingOutcome[],
+  /** Every extension's addition to the batch, merged (a later extension's column wins). */
+  async beforeWrite(
+    runner: SqlRunner,
+    pending: readonly PendingTrackingWrite[],
     now: Date,
-  ): Promise<void> {
-    for (const extension of this.list) await extension.afterApply(em, outcomes, now);
+  ): Promise<TrackingApplyAddition> {
+    const columns = new Map<string, ExtensionColumns>();
+    const after: (() => Promise<void>)[] = [];
+    for (const extension of this.list) {
+      const added = await extension.beforeWrite(runner, pending, now);
+      for (const [id, c] of added.columns) columns.set(id, { ...columns.get(id), ...c });
+      after.push(() => added.afterWrite());
+    }
+    return {
+      columns,
+      afterWrite: async () => {
+        for (const run of after) await run();
+      },
+    };
   }
 }

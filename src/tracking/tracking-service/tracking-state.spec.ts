@@ -3,6 +3,7 @@ import type { ProviderCheckpoint } from '../providers';
 import {
   checkpointRecords,
   engineCheckpoint,
+  expectedDateDiffers,
   firstTrackingState,
   nextTrackingState,
   untrackedRow,
@@ -204,5 +205,25 @@ describe('nextTrackingState', () => {
       options,
     );
     expect(state.columns.next_check_at).toBe(new Date(now.getTime() + 24 * HOUR).toISOString());
+  });
+
+  it('tells a change of the expected date apart, which a prediction may decide instead', () => {
+    const first = nextTrackingState(stored, checkpoints, report([]), 0, options);
+    const date = (iso: string | null) => (iso === null ? null : new Date(iso));
+    const likely = new Date(now.getTime() + 48 * HOUR);
+    // As written with a prediction: the tracking columns, and `likely` as the expected date.
+    const written: ShipmentTrackingRow = {
+      ...stored,
+      ...first.columns,
+      shipped_at: date(first.columns.shipped_at),
+      last_status_update: date(first.columns.last_status_update),
+      expected_delivery_date: likely,
+    };
+    const again = nextTrackingState(written, checkpoints, report([]), 0, options);
+    expect(again.columns.expected_delivery_date).toBeNull(); // the carrier gave no date
+    expect(again.touched).toBe(true);
+    expect(again.touchedBesidesExpectedDate).toBe(false);
+    expect(expectedDateDiffers(written, new Date(likely.getTime()))).toBe(false);
+    expect(expectedDateDiffers(written, null)).toBe(true);
   });
 });

@@ -109,6 +109,8 @@ export interface TrackingState {
   columns: TrackingColumns;
   /** Whether a field a client sees changed (then updatedAt moves). */
   touched: boolean;
+  /** The same without `expected_delivery_date` (an extension may decide that one). */
+  touchedBesidesExpectedDate: boolean;
   /** `shipment.status_changed`, when the status changed. */
   event: OutboxEvent | null;
   outcome: TrackingOutcome;
@@ -256,7 +258,8 @@ export function nextTrackingState(
       tracking_facts: storeFacts(facts),
       last_tracked_at: now.toISOString(),
     },
-    touched: differs(row, computed),
+    touched: differs(row, computed) || expectedDateDiffers(row, computed.expectedDeliveryDate),
+    touchedBesidesExpectedDate: differs(row, computed),
     event,
     outcome: {
       shipmentId: row.id,
@@ -292,15 +295,21 @@ function columnsOf(
 }
 
 /** Whether any field a client sees changed (then updatedAt moves). */
+const time = (d: Date | null) => (d === null ? null : d.getTime());
+
+/** Whether the stored `expected_delivery_date` differs from `date`. */
+export function expectedDateDiffers(row: ShipmentTrackingRow, date: Date | null): boolean {
+  return time(row.expected_delivery_date) !== time(date);
+}
+
+/** Whether a field a client sees differs, `expected_delivery_date` aside. */
 function differs(row: ShipmentTrackingRow, c: TrackingComputation): boolean {
-  const time = (d: Date | null) => (d === null ? null : d.getTime());
   return (
     row.tracking_status !== c.trackingStatus ||
     row.days_in_transit !== c.daysInTransit ||
     row.days_in_idle !== c.daysInIdle ||
     time(row.shipped_at) !== time(c.shippedAt) ||
     time(row.last_status_update) !== time(c.lastStatusUpdate) ||
-    time(row.expected_delivery_date) !== time(c.expectedDeliveryDate) ||
     row.origin_country !== c.originCountry ||
     row.origin_country_iso2 !== c.originCountryIso2 ||
     row.destination_country !== c.destinationCountry ||

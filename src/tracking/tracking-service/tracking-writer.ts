@@ -1,9 +1,11 @@
 import { recordEvents, type OutboxEvent } from '../../events/outbox';
 import type { DependentInsert } from '../../shipments/shipment-store';
 import type { EngineCheckpoint } from '../engine';
+import type { PendingTrackingWrite, TrackingApplyExtensions } from './tracking-apply-extensions';
 import {
   checkpointRecords,
   engineCheckpoint,
+  expectedDateDiffers,
   nextTrackingState,
   type ApplyOptions,
   type CheckpointRecord,
@@ -28,13 +30,15 @@ export { mergeFacts } from './tracking-state';
  * (in id order, so concurrent batches cannot deadlock), upserts checkpoints idempotently,
  * recomputes every read-only tracking field with the status engine from ALL stored checkpoints,
  * schedules the next check, and writes a `shipment.status_changed` outbox event when the
- * status changed (the rules: tracking-state.ts). Set-based: a fixed number of statements
- * whatever the batch size.
+ * status changed (the rules: tracking-state.ts). `extensions` (delivery predictions) see the
+ * new state before the UPDATE and add their columns to it. Set-based: a fixed number of
+ * statements whatever the batch size.
  */
 export async function applyTrackingUpdates(
   runner: SqlRunner,
   updates: readonly TrackingUpdate[],
   options: ApplyOptions,
+  extensions?: Pick<TrackingApplyExtensions, 'beforeWrite'>,
 ): Promise<TrackingOutcome[]> {
   if (updates.length === 0) return [];
   const byId = new Map<string, TrackingUpdate>();
@@ -67,23 +71,40 @@ export async function applyTrackingUpdates(
     live.map((r) => r.id),
   );
 
-  const changes: TrackingColumnsChange[] = [];
+  const pending: (PendingTrackingWrite & { state: ReturnType<typeof nextTrackingState> })[] = [];
   const events: OutboxEvent[] = [];
   for (const row of live) {
+    const checkpoints = stored.get(row.id) ?? [];
     const state = nextTrackingState(
       row,
-      stored.get(row.id) ?? [],
+      checkpoints,
       byId.get(row.id)!,
       inserted.get(row.id) ?? 0,
       options,
     );
-    changes.push({ id: row.id, ...state.columns, touched: state.touched });
+    pending.push({ row, columns: state.columns, checkpoints, state });
     if (state.event) events.push(state.event);
     outcomes.set(row.id, state.outcome);
   }
+  const added = extensions ? await extensions.beforeWrite(runner, pending, options.now) : null;
+  const changes = pending.map(({ row, state }): TrackingColumnsChange => {
+    const extra = added?.columns.get(row.id);
+    if (!extra) return { id: row.id, ...state.columns, touched: state.touched };
+    // The extension's expected_delivery_date replaces the carrier's: one value, one write.
+    const { expected_delivery_date, ...prediction } = extra;
+    const expected = expected_delivery_date === null ? null : new Date(expected_delivery_date);
+    return {
+      id: row.id,
+      ...state.columns,
+      expected_delivery_date,
+      touched: state.touchedBesidesExpectedDate || expectedDateDiffers(row, expected),
+      prediction,
+    };
+  });
 
   await shipments.applyTracking(runner, changes);
   await recordEvents(runner, events);
+  await added?.afterWrite();
   return [...outcomes.values()];
 }
 

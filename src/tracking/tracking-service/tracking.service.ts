@@ -311,12 +311,12 @@ export class TrackingService {
   }
 
   private async apply(em: EntityManager, updates: TrackingUpdate[], now: Date) {
-    const outcomes = await applyTrackingUpdates(em, updates, {
-      now,
-      limitsFor: (c) => this.limitsFor(c),
-    });
-    await this.extensions.afterApply(em, outcomes, now);
-    return outcomes;
+    return applyTrackingUpdates(
+      em,
+      updates,
+      { now, limitsFor: (c) => this.limitsFor(c) },
+      this.extensions,
+    );
   }
 
   private failure(row: ShipmentToTrack, error: unknown, now: Date): TrackFailure {
