@@ -6,6 +6,7 @@ import { createClient, hiddenFields, setPassword } from '../factories/identity.f
 import { createTenant } from '../factories/tenant.factory';
 import { closeTestApp, createTestApp } from '../support/app';
 import { api } from '../support/http';
+import { until } from '../support/until';
 import { extract, startTestSmtp, type TestSmtp } from '../support/smtp';
 
 const CODE = /code: ([\w-]+)/;
@@ -48,6 +49,9 @@ describe('security: account endpoint budgets', () => {
       });
       answers.push(res.status);
       if (res.status === 429) expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+      // Each code's mail before the next request: the mails' order is the codes' order.
+      const sent = answers.filter((s) => s === 201).length;
+      await until(() => smtp.messages.filter((m) => m.to.includes(tenant.email)).length >= sent);
     }
     expect(answers).toEqual([201, 201, 201, 429, 429]);
     await new Promise((r) => setTimeout(r, 200));
