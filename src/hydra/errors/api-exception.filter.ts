@@ -80,9 +80,9 @@ export class ApiExceptionFilter implements ExceptionFilter {
   respond(exception: unknown, req: Request, res: Response): void {
     // Refused before the AccessGuard counted it (a body parser's 400/413, a path that does
     // not decode, 404/405 of no route): counted now, so every answer tells its budget.
-    if (!res.headersSent && res.getHeader('RateLimit-Policy') === undefined) {
+    if (this.budget && !res.headersSent && res.getHeader('RateLimit-Policy') === undefined) {
       try {
-        this.budget?.charge(req, res, principalOf(req));
+        this.budget.charge(req, res, principalOf(req));
       } catch {
         // Over the budget: the request's own error is the more useful answer.
       }
