@@ -11,6 +11,9 @@ import {
   seededRandom,
 } from '../../src/tracking/carriers/tracking-number-generator';
 import { api } from '../support/http';
+import { until } from '../support/until';
+import { JobQueue } from '../../src/jobs/job-queue';
+import { REROUTE_QUEUE } from '../../src/tracking/providers/remote/credentials-retirement';
 import type { Tenant } from '../factories/tenant.factory';
 
 /**
@@ -46,8 +49,16 @@ export async function createProviderCredentials(
   const res = await api(app, { token: tenant.token })
     .post('/credentials', { type, team: `/teams/${tenant.teamId}`, parameters, secrets })
     .expect(201);
+  await rerouted(app);
   return res.body.id as string;
 }
+
+/**
+ * A change of credentials sends the `tracking.reroute` job, which re-tracks the team's
+ * shipments on its own: wait for it before tracking by hand, or both register a number.
+ */
+export const rerouted = (app: INestApplication) =>
+  until(async () => (await app.get(JobQueue).pending(REROUTE_QUEUE)) === 0);
 
 /** A valid UPU S10 number (e.g. RR123456785CN) with a random serial: unique enough per test. */
 export function s10Number(country = 'CN', prefix = 'RR'): string {

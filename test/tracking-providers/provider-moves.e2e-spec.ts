@@ -16,6 +16,7 @@ import {
   getShipment,
   insertShipments,
   pickedUpInChina,
+  rerouted,
   s10Number,
 } from './provider-e2e-support';
 import { until } from '../support/until';
@@ -131,11 +132,11 @@ describe('a shipment moving to other tracking credentials', () => {
     expect(ship24Unsubscribes(number)).toEqual([]);
 
     // 17TRACK becomes the team's default; Ship24 fails the first unsubscription.
-    const seventeenId = await createSeventeenTrack({ isDefault: true });
     ship24.server.failNextOn('PATCH', '/public/v1/trackers/', {
       status: 503,
       body: 'Service Unavailable',
     });
+    const seventeenId = await createSeventeenTrack({ isDefault: true });
     await trackOnce(id);
     // Registered and tracked at 17TRACK all the same.
     expect(seventeenTrackCalls('register', number)).toEqual([{ number, carrier: CHINA_POST }]);
@@ -205,6 +206,7 @@ describe('a shipment moving to other tracking credentials', () => {
       .json()
       .put(`/credentials/${ship24Id}`, { parameters: { ...ship24Parameters(), carriers: 'usps' } })
       .expect(200);
+    await rerouted(app);
     await trackOnce(id);
     expect(ship24Unsubscribes(number)).toEqual([{ isSubscribed: false }]);
     expect(await state(id)).toBeUndefined();
