@@ -28,44 +28,39 @@ describe('Idempotency-Key', () => {
       )[0].n,
     );
 
+  /** A POST of `body` by `token` under an Idempotency-Key (supertest: `.expect()` to await). */
+  const postWithKey = (path: string, body: object, key: string, token = tenant.token) =>
+    api(app).withToken(token).post(path, body).set('Idempotency-Key', key);
+  /** The body of a new shipment in a tenant's workspace. */
+  const newShipment = (t: Tenant = tenant) => ({
+    workspace: `/workspaces/${t.workspaceId}`,
+    trackingNumber: testTrackingNumber(),
+  });
+
   it('replays the first answer for the same body without creating a second shipment', async () => {
     const key = randomUUID();
-    const body = {
-      workspace: `/workspaces/${tenant.workspaceId}`,
-      trackingNumber: testTrackingNumber(),
-    };
-    const first = await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', body)
-      .set('Idempotency-Key', key)
-      .expect(201);
+    const body = newShipment();
+    const first = await postWithKey('/shipments', body, key).expect(201);
     expect(first.headers['idempotent-replayed']).toBeUndefined();
     const before = await shipments();
-    const again = await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', body)
-      .set('Idempotency-Key', key)
-      .expect(201);
+    const again = await postWithKey('/shipments', body, key).expect(201);
     expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.headers['location']).toBe(first.headers['location']);
     expect(again.headers['content-type']).toBe(first.headers['content-type']);
     expect(again.body).toEqual(first.body);
     expect(await shipments()).toBe(before);
     // Another key (or none) is another request.
-    await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', { ...body, trackingNumber: testTrackingNumber() })
-      .set('Idempotency-Key', randomUUID())
-      .expect(201);
+    await postWithKey(
+      '/shipments',
+      { ...body, trackingNumber: testTrackingNumber() },
+      randomUUID(),
+    ).expect(201);
     expect(await shipments()).toBe(before + 1);
   });
 
   it('keeps the answer sealed at rest: a new OAuth client secret is never stored in clear', async () => {
     const key = randomUUID();
-    const first = await api(app)
-      .withToken(tenant.token)
-      .post('/oauth_clients', { name: 'Idempotent client' })
-      .set('Idempotency-Key', key);
+    const first = await postWithKey('/oauth_clients', { name: 'Idempotent client' }, key);
     expect(first.status).toBe(201);
     const secret = first.body.secret as string;
     expect(secret?.length).toBeGreaterThan(10);
@@ -77,34 +72,24 @@ describe('Idempotency-Key', () => {
     expect(Buffer.from(row.sealed_body).toString('base64')).not.toContain(
       Buffer.from(secret).toString('base64'),
     );
-    const replay = await api(app)
-      .withToken(tenant.token)
-      .post('/oauth_clients', { name: 'Idempotent client' })
-      .set('Idempotency-Key', key)
-      .expect(201);
+    const replay = await postWithKey('/oauth_clients', { name: 'Idempotent client' }, key).expect(
+      201,
+    );
     expect(replay.body.secret).toBe(secret);
   });
 
   it('answers 422 for the same key with another body, and stores client errors', async () => {
     const key = randomUUID();
     const bad = { workspace: `/workspaces/${tenant.workspaceId}`, trackingNumber: 'not valid!' };
-    const first = await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', bad)
-      .set('Idempotency-Key', key)
-      .expect(422);
-    const replay = await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', bad)
-      .set('Idempotency-Key', key)
-      .expect(422);
+    const first = await postWithKey('/shipments', bad, key).expect(422);
+    const replay = await postWithKey('/shipments', bad, key).expect(422);
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
-    const other = await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', { ...bad, trackingNumber: testTrackingNumber() })
-      .set('Idempotency-Key', key)
-      .expect(422);
+    const other = await postWithKey(
+      '/shipments',
+      { ...bad, trackingNumber: testTrackingNumber() },
+      key,
+    ).expect(422);
     expect(other.headers['idempotent-replayed']).toBeUndefined();
     expect(other.body['hydra:description']).toMatch(/another request/);
   });
@@ -112,36 +97,17 @@ describe('Idempotency-Key', () => {
   it('scopes keys per caller: another user with the same key does the work', async () => {
     const key = randomUUID();
     const other = await createTenant(app);
-    await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', {
-        workspace: `/workspaces/${tenant.workspaceId}`,
-        trackingNumber: testTrackingNumber(),
-      })
-      .set('Idempotency-Key', key)
-      .expect(201);
-    const res = await api(app)
-      .withToken(other.token)
-      .post('/shipments', {
-        workspace: `/workspaces/${other.workspaceId}`,
-        trackingNumber: testTrackingNumber(),
-      })
-      .set('Idempotency-Key', key)
-      .expect(201);
+    await postWithKey('/shipments', newShipment(), key).expect(201);
+    const res = await postWithKey('/shipments', newShipment(other), key, other.token).expect(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
   });
 
   it('of concurrent retries with one key, one does the work and the others get 409 or its answer', async () => {
     const key = randomUUID();
-    const body = {
-      workspace: `/workspaces/${tenant.workspaceId}`,
-      trackingNumber: testTrackingNumber(),
-    };
+    const body = newShipment();
     const before = await shipments();
     const answers = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        api(app).withToken(tenant.token).post('/shipments', body).set('Idempotency-Key', key),
-      ),
+      Array.from({ length: 6 }, () => postWithKey('/shipments', body, key)),
     );
     const statuses = answers.map((r) => r.status).sort();
     expect(statuses.every((s) => s === 201 || s === 409)).toBe(true);
@@ -150,25 +116,14 @@ describe('Idempotency-Key', () => {
     for (const r of answers.filter((a) => a.status === 409))
       expect(r.body['hydra:description']).toMatch(/still running/);
     expect(await shipments()).toBe(before + 1);
-    const settled = await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', body)
-      .set('Idempotency-Key', key)
-      .expect(201);
+    const settled = await postWithKey('/shipments', body, key).expect(201);
     expect(settled.headers['idempotent-replayed']).toBe('true');
     expect(settled.body['@id']).toBe(fresh[0].body['@id']);
   });
 
   it('refuses a malformed key with 400, changing nothing', async () => {
     const before = await shipments();
-    const res = await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', {
-        workspace: `/workspaces/${tenant.workspaceId}`,
-        trackingNumber: testTrackingNumber(),
-      })
-      .set('Idempotency-Key', 'x'.repeat(300))
-      .expect(400);
+    const res = await postWithKey('/shipments', newShipment(), 'x'.repeat(300)).expect(400);
     expect(res.body['hydra:description']).toMatch(/Idempotency-Key/);
     expect(await shipments()).toBe(before);
   });
@@ -181,14 +136,7 @@ describe('Idempotency-Key', () => {
       [`user:${tenant.userId}:`, key],
     );
     // Expired: the key is free again, for any body.
-    const res = await api(app)
-      .withToken(tenant.token)
-      .post('/shipments', {
-        workspace: `/workspaces/${tenant.workspaceId}`,
-        trackingNumber: testTrackingNumber(),
-      })
-      .set('Idempotency-Key', key)
-      .expect(201);
+    const res = await postWithKey('/shipments', newShipment(), key).expect(201);
     expect(res.headers['idempotent-replayed']).toBeUndefined();
     await db.query(
       `UPDATE idempotency_key SET expires_at = now() - interval '1 second' WHERE idempotency_key = $1`,
