@@ -32,12 +32,14 @@ import { Workspace } from '../workspaces/workspace.entity';
   defaultOrder: { createdAt: 'ASC' },
   description: 'A product line of an order.',
 })
-// Store integrations find the item they synced by its id in the store.
+// Store integrations find the item they synced by its id in the store; a console lists one
+// workspace's items with workspace.id (the column tenancy already indexes).
 @ApiFilter(
   new ExactFilter([
     'id',
     ['externalSourceSyncId', { array: false }],
     ['externalSourceIntegration', { array: false }],
+    'workspace.id',
   ]),
 )
 @Entity('order_item')

@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
-import { OrderFilter } from '../../hydra/filters';
+import { ExactFilter, OrderFilter } from '../../hydra/filters';
 import { ApiFilter, ApiProperty, ApiResource } from '../../hydra/metadata/decorators';
 import { Shipment } from '../../shipments/shipment.entity';
 import { Workspace } from '../../workspaces/workspace.entity';
@@ -27,7 +27,8 @@ import { Workspace } from '../../workspaces/workspace.entity';
   defaultOrder: { checkpointDate: 'DESC' },
   description: 'A tracking event of a shipment reported by a carrier.',
 })
-@ApiFilter(new OrderFilter(['checkpointDate']))
+// workspace.id: one workspace's checkpoints, as a console lists them (tenancy's own column).
+@ApiFilter(new OrderFilter(['checkpointDate']), new ExactFilter(['workspace.id']))
 @Entity('tracking_checkpoint')
 export class TrackingCheckpoint {
   @ApiProperty({ description: 'The shipment the checkpoint belongs to' })
