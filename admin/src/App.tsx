@@ -26,6 +26,7 @@ import {
 } from 'react-admin';
 import { authProvider, session } from './auth';
 import { dataProvider, ENTRYPOINT } from './data-provider';
+import { EntityFilter } from './EntityFilter';
 import { LoginPage } from './LoginPage';
 import { workspaceIri } from './workspace';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher';
@@ -64,9 +65,19 @@ const ConsoleAppBar = () => (
  */
 const PlainList = () => <ListGuesser bulkActionButtons={false} />;
 
-/** The API lists custom fields of one entity at a time (`entity` is required). */
+/**
+ * The API lists custom fields of one entity at a time (`entity` is required): a choice, always
+ * shown, instead of the guessed text inputs (the guessed `workspace` reference is the app
+ * bar's switcher already). A page holds a workspace's fields, built-in ones included.
+ */
+const FIELD_FILTERS = [<EntityFilter key="entity" source="entity" alwaysOn />];
 const FieldList = () => (
-  <ListGuesser bulkActionButtons={false} filterDefaultValues={{ entity: 'shipments' }} />
+  <ListGuesser
+    bulkActionButtons={false}
+    filters={FIELD_FILTERS}
+    filterDefaultValues={{ entity: 'shipments' }}
+    perPage={100}
+  />
 );
 
 /** Creates start in the workspace chosen in the app bar. */

@@ -7,7 +7,7 @@ import {
 } from '@api-platform/admin';
 import { parseHydraDocumentation } from '@api-platform/api-doc-parser';
 import { session } from './auth';
-import { scopedRequest, manyReference } from './scoping';
+import { manyReference, scopedRequest, withRequiredParameters } from './scoping';
 import { setMembershipLookup, workspaceId } from './workspace';
 
 /** The API root: the console is served by the API itself, at /admin/. */
@@ -22,8 +22,13 @@ function headers(): Headers {
 
 /** fetchHydra with the bearer token and the chosen workspace's scope. */
 function httpClient(url: URL, options: HttpClientOptions = {}): Promise<HydraHttpClientResponse> {
+  const method = options.method ?? 'GET';
   const scoped = scopedRequest(
-    { url, method: options.method ?? 'GET', body: options.body },
+    {
+      url: method.toUpperCase() === 'GET' ? withRequiredParameters(url) : url,
+      method,
+      body: options.body,
+    },
     workspaceId(),
   );
   const merged = headers();

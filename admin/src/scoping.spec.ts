@@ -1,4 +1,4 @@
-import { manyReference, scopedRequest } from './scoping';
+import { manyReference, scopedRequest, withRequiredParameters } from './scoping';
 
 const WS = '0b6f5a4e-1c2d-4e3f-8a9b-0c1d2e3f4a5b';
 const SHIPMENT = '11111111-2222-4333-8444-555555555555';
@@ -18,6 +18,18 @@ describe('the console scopes requests to the chosen workspace', () => {
     expect(scopedRequest(get('/fields'), WS).url.searchParams.get('workspace.id')).toBe(WS);
     const own = scopedRequest(get('/shipment_items?workspace.id=x'), WS);
     expect(own.url.searchParams.getAll('workspace.id')).toEqual(['x']);
+    for (const path of ['/order_items', '/tracking_checkpoints'])
+      expect(scopedRequest(get(path), WS).url.searchParams.get('workspace.id')).toBe(WS);
+  });
+
+  it("gives a list the parameters it cannot go without, keeping the caller's", () => {
+    const bare = get('/fields');
+    expect(withRequiredParameters(bare.url).searchParams.get('entity')).toBe('shipments');
+    expect(bare.url.search).toBe('');
+    const orders = withRequiredParameters(get('/fields?entity=orders&page=2').url);
+    expect(orders.searchParams.getAll('entity')).toEqual(['orders']);
+    expect(withRequiredParameters(get('/shipments').url).search).toBe('');
+    expect(withRequiredParameters(get('/fields/code').url).search).toBe('');
   });
 
   it('leaves items, sub-collections, other methods and unscoped collections alone', () => {
@@ -25,7 +37,7 @@ describe('the console scopes requests to the chosen workspace', () => {
       `/shipments/${SHIPMENT}`,
       `/shipments/${SHIPMENT}/checkpoints`,
       '/workspaces',
-      '/order_items',
+      '/products',
     ])
       expect(scopedRequest(get(path), WS).url.pathname).toBe(path.split('?')[0]);
     const put = { url: new URL('http://h/shipments'), method: 'PUT', body: '{}' };

@@ -20,7 +20,32 @@ export const NESTED_UNDER_WORKSPACE = new Set([
 ]);
 
 /** Collections that take an exact `workspace.id` filter instead. */
-export const FILTERED_BY_WORKSPACE = new Set(['fields', 'fields_layouts', 'shipment_items']);
+export const FILTERED_BY_WORKSPACE = new Set([
+  'fields',
+  'fields_layouts',
+  'shipment_items',
+  'order_items',
+  'tracking_checkpoints',
+]);
+
+/**
+ * Parameters a collection's list cannot go without (`GET /fields` answers 400 without
+ * `entity`): a list whose filter was cleared still gets them.
+ */
+export const REQUIRED_LIST_PARAMETERS: Record<string, Record<string, string>> = {
+  fields: { entity: 'shipments' },
+};
+
+/** `url` with the parameters its collection needs, where absent (always a new URL). */
+export function withRequiredParameters(url: URL): URL {
+  const out = new URL(url.href);
+  const collection = /^\/([a-z_]+)$/.exec(url.pathname)?.[1];
+  const required = collection ? REQUIRED_LIST_PARAMETERS[collection] : undefined;
+  if (!required) return out;
+  for (const [name, value] of Object.entries(required))
+    if (!out.searchParams.has(name)) out.searchParams.set(name, value);
+  return out;
+}
 
 /** Records whose POST body names their workspace. */
 export const CREATED_IN_WORKSPACE = new Set([

@@ -5,7 +5,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { createShipment, testTrackingNumber } from '../factories/commerce.factory';
 import { joinTeam, setPassword, type Member } from '../factories/identity.factory';
-import { createTenant, type Tenant } from '../factories/tenant.factory';
+import { addWorkspace, createTenant, type Tenant } from '../factories/tenant.factory';
 import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import { api } from '../support/http';
 import {
@@ -267,6 +267,51 @@ describe('the merchant console at /admin in a browser', () => {
     await api(app, { token })
       .post('/orders', { workspace: `/workspaces/${owner.workspaceId}`, orderNumber: 'RO-1' })
       .expect(403);
+    await context.close();
+  });
+
+  it("lists custom fields by entity, and only the chosen workspace's checkpoints", async () => {
+    await api(app, { token: owner.token })
+      .post('/fields', {
+        workspace: `/workspaces/${owner.workspaceId}`,
+        entity: 'orders',
+        code: 'gift_note',
+        title: 'Gift note',
+        fieldType: 'text',
+      })
+      .expect(201);
+    // Another workspace of the team, with a tracked shipment: none of it shows in the first.
+    const other = await addWorkspace(app, owner, 'Acme Wholesale');
+    await createShipment(
+      app,
+      { ...owner, workspaceId: other },
+      {
+        trackingNumber: testTrackingNumber('200'),
+      },
+    );
+    const { context, page } = await signIn(owner.email);
+
+    // Fields are listed per entity: shipments' first, orders' when chosen.
+    await page.getByRole('menuitem', { name: /fields/i }).click();
+    const entity = page.getByRole('combobox', { name: 'Entity' });
+    await entity.waitFor();
+    expect(await entity.innerText()).toBe('Shipments');
+    await entity.click();
+    await page.getByRole('option', { name: 'Orders' }).click();
+    await page.waitForURL(/orders/);
+    await page.getByText('Gift note').waitFor();
+    await audit(page, 'fields list');
+
+    const listed = page.waitForResponse((r) => r.url().includes('/tracking_checkpoints?'));
+    await page.getByRole('menuitem', { name: /checkpoints/i }).click();
+    const answer = await listed;
+    expect(new URL(answer.url()).searchParams.get('workspace.id')).toBe(owner.workspaceId);
+    const mine = await api(app, { token: owner.token })
+      .get(`/tracking_checkpoints?workspace.id=${owner.workspaceId}`)
+      .expect(200);
+    expect((await answer.json())['hydra:totalItems']).toBe(mine.body['hydra:totalItems']);
+    const all = await api(app, { token: owner.token }).get('/tracking_checkpoints').expect(200);
+    expect(all.body['hydra:totalItems']).toBeGreaterThan(mine.body['hydra:totalItems']);
     await context.close();
   });
 
