@@ -29,6 +29,15 @@ export interface OutboxRow {
 export const IGNORED_WORKFLOW_SETTING = 'app.ignore_webhook_id';
 
 /** The statuses an event delivery never leaves (see event-delivery.ts). */
+/** The events of one type a workspace recorded in a period (OutboxStore.summarize). */
+export interface EventSummary {
+  workspaceId: string;
+  type: string;
+  count: number;
+  /** Ids of the records concerned (a sample). */
+  aggregateIds: string[];
+}
+
 export const FINAL_DELIVERY_STATUSES = ['delivered', 'skipped', 'failed'] as const;
 
 /** Statuses of a delivery still to attempt. */
@@ -69,6 +78,36 @@ export class OutboxStore {
         ),
       ],
     );
+  }
+
+  /**
+   * How many events of `types` each workspace recorded in [from, to), with the records they
+   * concern (aggregate ids, newest first, at most `sample` per workspace and type): what a
+   * digest tells. Reads through a partial index on `created_at` for the prediction events.
+   */
+  async summarize(
+    runner: SqlRunner,
+    types: readonly string[],
+    from: Date,
+    to: Date,
+    sample: number,
+  ): Promise<EventSummary[]> {
+    const rows = await query<{ workspace_id: string; type: string; n: number; ids: string[] }>(
+      runner,
+      `SELECT workspace_id, type, count(*)::int AS n,
+              (array_agg(DISTINCT aggregate_id::text))[1:$4] AS ids
+         FROM outbox_event
+        WHERE type = ANY($1::text[]) AND created_at >= $2 AND created_at < $3
+        GROUP BY workspace_id, type
+        ORDER BY workspace_id, type`,
+      [types, from, to, sample],
+    );
+    return rows.map((r) => ({
+      workspaceId: r.workspace_id,
+      type: r.type,
+      count: r.n,
+      aggregateIds: r.ids,
+    }));
   }
 
   /** The events the rest of the runner's transaction records are not for this workflow. */

@@ -34,6 +34,7 @@ export const ARCHITECTURE: OwnershipConfig = {
     maintained_count: 'hydra',
     prediction_contribution: 'predictions',
     delivery_stat: 'predictions',
+    attention_digest: 'predictions',
     store_sync_state: 'store-sync',
     store_sync_record: 'store-sync',
     store_sync_inbox: 'store-sync',
