@@ -28,6 +28,25 @@ describe('idempotency requests', () => {
     expect(requestFingerprint({ ...fields, body: { a: 2 } })).not.toBe(requestFingerprint(fields));
   });
 
+  it("fingerprints each uploaded file's field, name, type and bytes", () => {
+    const form = { query: '', contentType: 'multipart/form-data', rawBody: undefined, body: {} };
+    const file = (bytes: string, originalname = 'feed.csv') => ({
+      fieldname: 'file',
+      originalname,
+      mimetype: 'text/csv',
+      buffer: Buffer.from(bytes),
+    });
+    const one = requestFingerprint({ ...form, files: [file('a,b\n1,2\n')] });
+    expect(requestFingerprint({ ...form, files: [file('a,b\n1,2\n')] })).toBe(one);
+    expect(requestFingerprint({ ...form, files: [file('a,b\n1,3\n')] })).not.toBe(one);
+    expect(requestFingerprint({ ...form, files: [file('a,b\n1,2\n', 'other.csv')] })).not.toBe(one);
+    expect(requestFingerprint(form)).not.toBe(one);
+    // Bytes moved from one file to the next are another request.
+    expect(requestFingerprint({ ...form, files: [file('ab'), file('c')] })).not.toBe(
+      requestFingerprint({ ...form, files: [file('a'), file('bc')] }),
+    );
+  });
+
   it('keeps every answer but server errors', () => {
     expect(isStoredStatus(201)).toBe(true);
     expect(isStoredStatus(422)).toBe(true);

@@ -20,22 +20,37 @@ export const REPLAYED_HEADERS = [
   'www-authenticate',
 ] as const;
 
+/** An uploaded file as the multipart reader keeps it (multer's memory storage). */
+export interface UploadedFilePart {
+  fieldname: string;
+  originalname: string;
+  mimetype: string;
+  buffer: Buffer;
+}
+
 /**
  * The request a key was first used with: its query string, media type and body bytes (the
- * parsed body where the bytes were not kept: a multipart form's fields), hashed. The same key
- * with another fingerprint is a client's mistake (422), never a replay.
+ * parsed body where the bytes were not kept: a multipart form's fields, plus each uploaded
+ * file's field, name, type and bytes), hashed. The same key with another fingerprint is a
+ * client's mistake (422), never a replay.
  */
 export function requestFingerprint(input: {
   query: string;
   contentType: string | undefined;
   rawBody: Buffer | undefined;
   body: unknown;
+  files?: readonly UploadedFilePart[];
 }): string {
   const hash = createHash('sha256');
   hash.update(input.query).update('\n');
   hash.update((input.contentType ?? '').split(';')[0].trim().toLowerCase()).update('\n');
   if (input.rawBody) hash.update(input.rawBody);
   else if (input.body !== undefined) hash.update(JSON.stringify(input.body) ?? '');
+  for (const file of input.files ?? []) {
+    // Lengths first, so no two different files can hash alike by shifting bytes between parts.
+    const head = JSON.stringify([file.fieldname, file.originalname, file.mimetype]);
+    hash.update(`\n${head.length}:${head}${file.buffer.length}:`).update(file.buffer);
+  }
   return hash.digest('base64url');
 }
 

@@ -11,6 +11,7 @@ import {
   isValidIdempotencyKey,
   REPLAYED_HEADERS,
   requestFingerprint,
+  type UploadedFilePart,
 } from './idempotency-request';
 import { type IdempotencyScope, IdempotencyStore } from './idempotency-store';
 
@@ -63,6 +64,7 @@ export class Idempotency implements RequestReplays {
       contentType: req.headers['content-type'],
       rawBody: (req as { rawBody?: Buffer }).rawBody,
       body: req.body,
+      files: uploadedFiles(req),
     });
     // Twice at most: a key given back between the claim and the read is claimed again.
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -181,4 +183,13 @@ function storedHeaders(res: Response): Record<string, string> {
     if (value !== undefined) out[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
   return out;
+}
+
+/** The files the multipart reader kept (`any()` gives an array, `single()` one file). */
+function uploadedFiles(req: Request): UploadedFilePart[] {
+  const { files, file } = req as { files?: unknown; file?: UploadedFilePart };
+  if (Array.isArray(files)) return files as UploadedFilePart[];
+  if (files && typeof files === 'object')
+    return Object.values(files as Record<string, UploadedFilePart[]>).flat();
+  return file ? [file] : [];
 }

@@ -121,6 +121,34 @@ describe('Idempotency-Key', () => {
     expect(settled.body['@id']).toBe(fresh[0].body['@id']);
   });
 
+  it("tells uploads apart by their file's bytes: another file under the key is 422", async () => {
+    const key = randomUUID();
+    const upload = (csv: string) =>
+      api(app)
+        .withToken(tenant.token)
+        .post('/imports')
+        .field('workspace', `/workspaces/${tenant.workspaceId}`)
+        .attach('file', Buffer.from(csv), 'upload.csv')
+        .set('Idempotency-Key', key);
+    const imports = async () =>
+      Number(
+        (
+          await db.query(`SELECT count(*)::int AS n FROM import WHERE workspace_id = $1`, [
+            tenant.workspaceId,
+          ])
+        )[0].n,
+      );
+    const csv = `trackingNumber\n${testTrackingNumber()}\n`;
+    const first = await upload(csv).expect(201);
+    const before = await imports();
+    const replay = await upload(csv).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body['@id']).toBe(first.body['@id']);
+    const other = await upload(`trackingNumber\n${testTrackingNumber()}\n`).expect(422);
+    expect(other.body['hydra:description']).toMatch(/another request/);
+    expect(await imports()).toBe(before);
+  });
+
   it('refuses a malformed key with 400, changing nothing', async () => {
     const before = await shipments();
     const res = await postWithKey('/shipments', newShipment(), 'x'.repeat(300)).expect(400);
