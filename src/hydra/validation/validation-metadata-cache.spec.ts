@@ -1,6 +1,11 @@
-import { IsInt, IsString, MaxLength, validate } from 'class-validator';
-import { MetadataStorage } from 'class-validator/cjs/metadata/MetadataStorage';
-import { getMetadataStorage } from 'class-validator';
+import {
+  getMetadataStorage,
+  IsInt,
+  IsString,
+  MaxLength,
+  MetadataStorage,
+  validate,
+} from 'class-validator';
 import { cacheValidationMetadata } from './validation-metadata-cache';
 
 class Base {
