@@ -59,7 +59,9 @@ export class ShipmentWriter {
     const plan = planShipmentOrders({
       existingLinks,
       existingNumbers: stored?.orderNumbers ?? [],
-      givenOrders: givenOrderIds ? await this.orders.refs(em, givenOrderIds) : undefined,
+      givenOrders: givenOrderIds
+        ? (ctx.state.givenOrders ?? (await this.orders.refs(em, givenOrderIds)))
+        : undefined,
       givenNumbers: has(ctx.body, 'orderNumbers') ? shipment.orderNumbers : undefined,
     });
     const linked = completeShipmentOrders(
