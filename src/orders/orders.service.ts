@@ -145,8 +145,10 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
 
   /** `order.created` / `order.updated` in the write's transaction (src/events/README.md). */
   async afterWrite(order: Order, ctx: WriteContext<OrderWrite>): Promise<void> {
-    if (ctx.operation === 'post') await this.changes.created(ctx.em, 'order', Order, order.id);
-    else await this.changes.updated(ctx.em, 'order', Order, order.id, ctx.state.before);
+    if (ctx.operation === 'post') {
+      if (order.workspace?.id) this.orders.rememberWorkspace(ctx.em, order.id, order.workspace.id);
+      await this.changes.created(ctx.em, 'order', Order, order.id);
+    } else await this.changes.updated(ctx.em, 'order', Order, order.id, ctx.state.before);
   }
 
   /**

@@ -23,6 +23,7 @@ import { ShipmentStore } from './shipment-store';
 import { ShipmentWriteExtensions } from './shipment-write-extensions';
 import { has, ordersChangedByLinks, referencedId } from './shipment-write-rules';
 import type { Creating, ShipmentWrite, StoredState } from './shipment-write-state';
+import { rememberShipmentWorkspace } from './shipment-records-store';
 
 /**
  * The persisting step of a shipment's create or replace (ShipmentsService.persist): the row,
@@ -188,6 +189,7 @@ export class ShipmentWriter {
       tracking?.dependents,
       readSnapshot ? this.events.newShipmentRead() : null,
     );
+    rememberShipmentWorkspace(em, shipment.id, workspaceId);
     if (readSnapshot) creating.inserted = this.events.toSnapshot(row);
     await tracking?.afterInsert?.(em);
     creating.tracking = tracking;
