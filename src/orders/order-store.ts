@@ -23,6 +23,11 @@ export const orderSql = {
 /** What VisibleMemory remembers an order's workspace under. */
 const orderWorkspaceFact = (id: string) => `order.workspace/${id}`;
 
+/** A new order's workspace, for the lines its transaction writes next (workspaceOf). */
+export function rememberOrderWorkspace(em: EntityManager, id: string, workspaceId: string) {
+  VisibleMemory.note(em, orderWorkspaceFact(id), workspaceId);
+}
+
 /** Orders a transaction locked at its top level (held until it ends), by its query runner. */
 const lockedOrders = new WeakMap<object, Set<string>>();
 
@@ -82,13 +87,8 @@ export class OrderStore {
       'SELECT workspace_id FROM "order" WHERE id = $1',
       [id],
     );
-    if (row) this.rememberWorkspace(em, id, row.workspace_id);
+    if (row) rememberOrderWorkspace(em, id, row.workspace_id);
     return row?.workspace_id ?? null;
-  }
-
-  /** A new order's workspace, for the lines its transaction writes next (workspaceOf). */
-  rememberWorkspace(em: EntityManager, id: string, workspaceId: string): void {
-    VisibleMemory.note(em, orderWorkspaceFact(id), workspaceId);
   }
 
   /** The order's workspace and number, or undefined when it is gone. */
