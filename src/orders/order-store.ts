@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { lockForTransaction } from '../database/advisory-lock';
+import { VisibleMemory } from '../hydra/collection/visible-memory';
 import { execute, query, queryOne, type SqlRunner } from '../database/query';
 import { atTopLevel, transactionOf } from '../database/transaction-scope';
 import { deferredRefreshOf } from './deferred-refresh';
@@ -18,6 +19,14 @@ export const orderSql = {
   orderNumber: (orderId: string): string =>
     `(SELECT o.order_number FROM "order" o WHERE o.id = ${orderId})`,
 };
+
+/** What VisibleMemory remembers an order's workspace under. */
+const orderWorkspaceFact = (id: string) => `order.workspace/${id}`;
+
+/** A new order's workspace, for the lines its transaction writes next (workspaceOf). */
+export function rememberOrderWorkspace(em: EntityManager, id: string, workspaceId: string) {
+  VisibleMemory.note(em, orderWorkspaceFact(id), workspaceId);
+}
 
 /** Orders a transaction locked at its top level (held until it ends), by its query runner. */
 const lockedOrders = new WeakMap<object, Set<string>>();
@@ -65,13 +74,20 @@ export class OrderStore {
     return rows.map((r) => ({ id: r.id, orderNumber: r.order_number }));
   }
 
-  /** The order's workspace, or null when there is no such order. */
+  /**
+   * The order's workspace, or null when there is no such order. An order never changes
+   * workspace: a transaction that remembers its references (an import's lines name their
+   * order) reads it once (VisibleMemory), until it deletes something.
+   */
   async workspaceOf(em: EntityManager, id: string): Promise<string | null> {
+    const known = VisibleMemory.recall(em, orderWorkspaceFact(id));
+    if (known !== undefined) return known;
     const row = await queryOne<{ workspace_id: string }>(
       em,
       'SELECT workspace_id FROM "order" WHERE id = $1',
       [id],
     );
+    if (row) rememberOrderWorkspace(em, id, row.workspace_id);
     return row?.workspace_id ?? null;
   }
 

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { VisibleMemory } from '../hydra/collection/visible-memory';
 import { query } from '../database/query';
 
 /**
@@ -33,21 +34,44 @@ export const shipmentOrderSql = {
                WHERE s.id = ${shipmentId} AND s.order_numbers @> ARRAY[${orderNumber}])))`,
 };
 
+/** What VisibleMemory remembers a shipment's workspace under. */
+const shipmentWorkspaceFact = (id: string) => `shipment.workspace/${id}`;
+
+/** A new shipment's workspace, for the items its transaction writes next (workspacesOf). */
+export function rememberShipmentWorkspace(em: EntityManager, id: string, workspaceId: string) {
+  VisibleMemory.note(em, shipmentWorkspaceFact(id), workspaceId);
+}
+
 /**
  * What the order records modules read of shipments through statements of their own: the
  * shipments an order links or names. Prepared statements on the caller's transaction.
  */
 @Injectable()
 export class ShipmentRecordsStore {
-  /** The workspace of each of these shipments that exists (id -> workspace id). */
+  /**
+   * The workspace of each of these shipments that exists (id -> workspace id). A shipment
+   * never changes workspace: a transaction that remembers its references (an import's parcel
+   * items name their parcel) reads each once (VisibleMemory), until it deletes something.
+   */
   async workspacesOf(em: EntityManager, ids: readonly string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
+    const out = new Map<string, string>();
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const known = VisibleMemory.recall(em, shipmentWorkspaceFact(id));
+      if (known === undefined) unknown.push(id);
+      else out.set(id, known);
+    }
+    if (unknown.length === 0) return out;
     const rows = await query<{ id: string; workspace_id: string }>(
       em,
       'SELECT id, workspace_id FROM shipment WHERE id = ANY($1::uuid[])',
-      [ids],
+      [unknown],
     );
-    return new Map(rows.map((r) => [r.id, r.workspace_id]));
+    for (const r of rows) {
+      rememberShipmentWorkspace(em, r.id, r.workspace_id);
+      out.set(r.id, r.workspace_id);
+    }
+    return out;
   }
 
   /** The shipments linked to the order. */

@@ -29,4 +29,9 @@ export interface ShipmentWrite {
   stored: StoredState | null;
   /** A create's state; null on PUT and DELETE. */
   creating: Creating | null;
+  /**
+   * The orders the body names (`orders`), as validation read them: the write links them
+   * without reading them again.
+   */
+  givenOrders?: Array<{ id: string; orderNumber: string | null; workspaceId: string }>;
 }

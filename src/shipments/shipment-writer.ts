@@ -23,6 +23,7 @@ import { ShipmentStore } from './shipment-store';
 import { ShipmentWriteExtensions } from './shipment-write-extensions';
 import { has, ordersChangedByLinks, referencedId } from './shipment-write-rules';
 import type { Creating, ShipmentWrite, StoredState } from './shipment-write-state';
+import { rememberShipmentWorkspace } from './shipment-records-store';
 
 /**
  * The persisting step of a shipment's create or replace (ShipmentsService.persist): the row,
@@ -59,7 +60,9 @@ export class ShipmentWriter {
     const plan = planShipmentOrders({
       existingLinks,
       existingNumbers: stored?.orderNumbers ?? [],
-      givenOrders: givenOrderIds ? await this.orders.refs(em, givenOrderIds) : undefined,
+      givenOrders: givenOrderIds
+        ? (ctx.state.givenOrders ?? (await this.orders.refs(em, givenOrderIds)))
+        : undefined,
       givenNumbers: has(ctx.body, 'orderNumbers') ? shipment.orderNumbers : undefined,
     });
     const linked = completeShipmentOrders(
@@ -186,6 +189,7 @@ export class ShipmentWriter {
       tracking?.dependents,
       readSnapshot ? this.events.newShipmentRead() : null,
     );
+    rememberShipmentWorkspace(em, shipment.id, workspaceId);
     if (readSnapshot) creating.inserted = this.events.toSnapshot(row);
     await tracking?.afterInsert?.(em);
     creating.tracking = tracking;

@@ -140,6 +140,7 @@ export class ShipmentsService implements ResourceHooks<Shipment, ShipmentWrite> 
     if (has(ctx.body, 'orders') && shipment.orders) {
       const ids = shipment.orders.map((o) => o.id);
       const found = await this.orders.refs(em, ids);
+      ctx.state.givenOrders = found;
       const workspaces = new Map(found.map((o) => [o.id, o.workspaceId]));
       violations.push(...foreignOrderViolations(ids, workspaces, workspaceId));
     }

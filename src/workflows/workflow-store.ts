@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { query, queryOne, type SqlRunner } from '../database/query';
+import { VisibleMemory } from '../hydra/collection/visible-memory';
 import { teamWorkspacesSql } from '../workspaces/workspace-lookup-store';
 
 /** A webhook workflow as the dispatch of an event decides whether it wants it. */
@@ -59,15 +60,30 @@ export const workflowSql = {
 
 @Injectable()
 export class WorkflowStore {
-  /** The workspace of each of these workflows (those that exist). */
+  /**
+   * The workspace of each of these workflows (those that exist). A transaction that remembers
+   * its references (an import: every line, parcel and parcel item names its workflow) reads
+   * each workflow's once, until it deletes or moves something (VisibleMemory).
+   */
   async workspacesOf(runner: SqlRunner, ids: readonly string[]): Promise<Map<string, string>> {
-    if (ids.length === 0) return new Map();
+    const out = new Map<string, string>();
+    const unknown: string[] = [];
+    for (const id of ids) {
+      const known = VisibleMemory.recall(runner, `workflow.workspace/${id}`);
+      if (known === undefined) unknown.push(id);
+      else out.set(id, known);
+    }
+    if (unknown.length === 0) return out;
     const rows = await query<{ id: string; workspace_id: string }>(
       runner,
       'SELECT id, workspace_id FROM workflow WHERE id = ANY($1::uuid[])',
-      [ids],
+      [unknown],
     );
-    return new Map(rows.map((r) => [r.id, r.workspace_id]));
+    for (const r of rows) {
+      VisibleMemory.note(runner, `workflow.workspace/${r.id}`, r.workspace_id);
+      out.set(r.id, r.workspace_id);
+    }
+    return out;
   }
 
   async workspaceOf(runner: SqlRunner, id: string): Promise<string | null> {

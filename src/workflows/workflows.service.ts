@@ -7,6 +7,7 @@ import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { ResourceWriter } from '../hydra/write/resource-writer';
 import { WebhookSender } from '../webhooks/webhook-sender';
 import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
+import { VisibleMemory } from '../hydra/collection/visible-memory';
 import { IntegrationData, deleteDataRequested } from './integration-data';
 import { WorkflowDependents } from './workflow-dependents';
 import { WorkflowExecutors } from './workflow-executors';
@@ -150,8 +151,11 @@ export class WorkflowsService implements ResourceHooks<Workflow, WorkflowWrite> 
   async afterWrite(workflow: Workflow, ctx: WriteContext<WorkflowWrite>): Promise<void> {
     const to = workflow.workspace?.id;
     const from = ctx.state.previousWorkspace;
-    if (ctx.operation === 'put' && to && from !== null && from !== to)
+    if (ctx.operation === 'put' && to && from !== null && from !== to) {
       await this.dependents.move(ctx.em, workflow.id, to);
+      // Its records left their workspace: what the transaction remembered of them is stale.
+      VisibleMemory.forget(ctx.em);
+    }
     const executor = this.executors.forType(workflow.type);
     const workspaceId = await this.workspaceOf(workflow, ctx);
     if (executor && workspaceId)

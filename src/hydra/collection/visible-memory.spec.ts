@@ -39,4 +39,19 @@ describe('VisibleMemory', () => {
     queryRunner.transactionDepth = 2;
     expect(VisibleMemory.seen(em, alice, 'order', '1')).toBe(true);
   });
+
+  it('remembers facts about references like the references: asked, top level, until forgotten', () => {
+    const { em, queryRunner } = runner();
+    VisibleMemory.note(em, 'workflow.workspace/1', 'w1');
+    expect(VisibleMemory.recall(em, 'workflow.workspace/1')).toBeUndefined();
+    VisibleMemory.start(em);
+    queryRunner.transactionDepth = 2;
+    VisibleMemory.note(em, 'workflow.workspace/1', 'w1');
+    expect(VisibleMemory.recall(em, 'workflow.workspace/1')).toBeUndefined();
+    queryRunner.transactionDepth = 1;
+    VisibleMemory.note(em, 'workflow.workspace/1', 'w1');
+    expect(VisibleMemory.recall(em, 'workflow.workspace/1')).toBe('w1');
+    VisibleMemory.forget(em);
+    expect(VisibleMemory.recall(em, 'workflow.workspace/1')).toBeUndefined();
+  });
 });

@@ -1,6 +1,10 @@
 import { validate } from 'class-validator';
 import { Violation } from '../../common/errors/api-errors';
 import type { WriteOperation } from '../core/declaration';
+import { cacheValidationMetadata } from './validation-metadata-cache';
+
+// Every write validates through here: the constraints of a class are looked up once.
+cacheValidationMetadata();
 
 /** Runs the entity's constraints for one operation and returns violations in Symfony's shape. */
 export async function validateEntity(
