@@ -334,7 +334,6 @@ describe('delivery predictions and attention', () => {
   function insertHistory(history: ReturnType<typeof generateHistory>): Promise<void> {
     return loadHistory(db, historyRows(history, tenant.workspaceId), { due: false });
   }
-
 });
 
 function entriesOf(stats: MemoryStats): Record<string, Record<number, number>> {
