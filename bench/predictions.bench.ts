@@ -17,6 +17,7 @@
  * migrated when missing; every run starts from new teams). Exits 1 when a goal is missed.
  */
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
@@ -98,6 +99,28 @@ function costPerStatusChange(changes: number): { us: number; changes: number } {
   }
   return { us: Number(median(rounds.slice(2)).toFixed(1)), changes };
 }
+
+/**
+ * CPU time (µs) used so far by the server processes of this database's connections (the
+ * service's pool: they live through the run), from /proc: the database's share of a refresh,
+ * which the rate alone hides on a shared machine. 0 where /proc is not readable.
+ */
+async function databaseCpuUs(db: DataSource): Promise<number> {
+  const rows: { pid: number }[] = await db.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+  );
+  const ticks = rows.map(({ pid }) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      return 0;
+    }
+  });
+  return (ticks.reduce((a, b) => a + b, 0) * 1e6) / CLOCK_TICKS;
+}
+/** USER_HZ of /proc/<pid>/stat (100 on Linux). */
+const CLOCK_TICKS = 100;
 
 async function seedRefresh(db: DataSource, workspaceId: string, n: number): Promise<void> {
   await db.query(`DELETE FROM shipment WHERE workspace_id = $1`, [workspaceId]);
@@ -183,14 +206,17 @@ async function main(): Promise<void> {
     const n = Number(values.refresh);
     const rate: Record<'on' | 'off', number[]> = { on: [], off: [] };
     const cpuUs: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    const dbCpuUs: Record<'on' | 'off', number[]> = { on: [], off: [] };
     const modes = parts.has('refresh')
       ? Array.from({ length: Number(values.rounds) }, () => ['off', 'on'] as const)
       : [];
     for (const mode of modes.flat()) {
       extensions.list = mode === 'on' ? hooks : [];
+      (global as any).__pgcpu = mode === 'on' && process.env.PGCPU;
       await seedRefresh(db, refreshWs, n);
       const started = process.hrtime.bigint();
       const cpu = process.cpuUsage();
+      const db0 = await databaseCpuUs(db);
       await Promise.all(
         Array.from({ length: Number(values.loops) }, async () => {
           while ((await refresher.runBatch(100)).claimed > 0);
@@ -198,12 +224,15 @@ async function main(): Promise<void> {
       );
       const s = Number(process.hrtime.bigint() - started) / 1e9;
       const used = process.cpuUsage(cpu);
+      const dbUsed = (await databaseCpuUs(db)) - db0;
       rate[mode].push(n / s);
       // The service's own CPU per shipment: steadier than the rate on a shared VM.
       cpuUs[mode].push((used.user + used.system) / n);
+      dbCpuUs[mode].push(dbUsed / n);
       console.error(
         `2. refresh, predictions ${mode}: ${Math.round(n / s)} shipments/s, ` +
-          `${Math.round(cpuUs[mode].at(-1)!)} µs service CPU per shipment`,
+          `${Math.round(cpuUs[mode].at(-1)!)} µs service CPU per shipment, ` +
+          `${Math.round(dbCpuUs[mode].at(-1)!)} µs database CPU`,
       );
     }
     extensions.list = hooks;
@@ -255,6 +284,10 @@ async function main(): Promise<void> {
         serviceCpuUsPerShipment: {
           on: Math.round(median(cpuUs.on)),
           off: Math.round(median(cpuUs.off)),
+        },
+        databaseCpuUsPerShipment: {
+          on: Math.round(median(dbCpuUs.on)),
+          off: Math.round(median(dbCpuUs.off)),
         },
       },
       carrierAnalytics: {
