@@ -212,7 +212,6 @@ async function main(): Promise<void> {
       : [];
     for (const mode of modes.flat()) {
       extensions.list = mode === 'on' ? hooks : [];
-      (global as any).__pgcpu = mode === 'on' && process.env.PGCPU;
       await seedRefresh(db, refreshWs, n);
       const started = process.hrtime.bigint();
       const cpu = process.cpuUsage();
