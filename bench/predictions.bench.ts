@@ -11,11 +11,13 @@
  *
  *   node -r ts-node/register/transpile-only bench/predictions.bench.ts \
  *     [--changes 20000] [--refresh 3000] [--loops 2] [--big 50000] [--small 1000] [--reads 30] [--rounds 2]
+ *     [--parts change,refresh,analytics]
  *
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/bench_predictions (created and
  * migrated when missing; every run starts from new teams). Exits 1 when a goal is missed.
  */
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
@@ -44,8 +46,11 @@ const { values } = parseArgs({
     small: { type: 'string', default: '1000' },
     reads: { type: 'string', default: '30' },
     rounds: { type: 'string', default: '2' },
+    // Which measurements to run (a profile of one of them: `node --cpu-prof ... --parts refresh`).
+    parts: { type: 'string', default: 'change,refresh,analytics' },
   },
 });
+const parts = new Set(values.parts.split(','));
 const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_predictions';
 const DAY = 86_400_000;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -95,6 +100,28 @@ function costPerStatusChange(changes: number): { us: number; changes: number } {
   return { us: Number(median(rounds.slice(2)).toFixed(1)), changes };
 }
 
+/**
+ * CPU time (µs) used so far by the server processes of this database's connections (the
+ * service's pool: they live through the run), from /proc: the database's share of a refresh,
+ * which the rate alone hides on a shared machine. 0 where /proc is not readable.
+ */
+async function databaseCpuUs(db: DataSource): Promise<number> {
+  const rows: { pid: number }[] = await db.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+  );
+  const ticks = rows.map(({ pid }) => {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      return 0;
+    }
+  });
+  return (ticks.reduce((a, b) => a + b, 0) * 1e6) / CLOCK_TICKS;
+}
+/** USER_HZ of /proc/<pid>/stat (100 on Linux). */
+const CLOCK_TICKS = 100;
+
 async function seedRefresh(db: DataSource, workspaceId: string, n: number): Promise<void> {
   await db.query(`DELETE FROM shipment WHERE workspace_id = $1`, [workspaceId]);
   await db.query(
@@ -142,8 +169,10 @@ async function loadSeededHistory(db: DataSource, n: number, seed: number) {
 }
 
 async function main(): Promise<void> {
-  const changes = costPerStatusChange(Number(values.changes));
-  console.error(`1. ${changes.us} µs per status change`);
+  const changes = parts.has('change')
+    ? costPerStatusChange(Number(values.changes))
+    : { us: NaN, changes: 0 };
+  if (parts.has('change')) console.error(`1. ${changes.us} µs per status change`);
 
   await ensureDatabase(DB_URL);
   const setup = createDataSource(DB_URL);
@@ -177,12 +206,16 @@ async function main(): Promise<void> {
     const n = Number(values.refresh);
     const rate: Record<'on' | 'off', number[]> = { on: [], off: [] };
     const cpuUs: Record<'on' | 'off', number[]> = { on: [], off: [] };
-    const modes = Array.from({ length: Number(values.rounds) }, () => ['off', 'on'] as const);
+    const dbCpuUs: Record<'on' | 'off', number[]> = { on: [], off: [] };
+    const modes = parts.has('refresh')
+      ? Array.from({ length: Number(values.rounds) }, () => ['off', 'on'] as const)
+      : [];
     for (const mode of modes.flat()) {
       extensions.list = mode === 'on' ? hooks : [];
       await seedRefresh(db, refreshWs, n);
       const started = process.hrtime.bigint();
       const cpu = process.cpuUsage();
+      const db0 = await databaseCpuUs(db);
       await Promise.all(
         Array.from({ length: Number(values.loops) }, async () => {
           while ((await refresher.runBatch(100)).claimed > 0);
@@ -190,12 +223,15 @@ async function main(): Promise<void> {
       );
       const s = Number(process.hrtime.bigint() - started) / 1e9;
       const used = process.cpuUsage(cpu);
+      const dbUsed = (await databaseCpuUs(db)) - db0;
       rate[mode].push(n / s);
       // The service's own CPU per shipment: steadier than the rate on a shared VM.
       cpuUs[mode].push((used.user + used.system) / n);
+      dbCpuUs[mode].push(dbUsed / n);
       console.error(
         `2. refresh, predictions ${mode}: ${Math.round(n / s)} shipments/s, ` +
-          `${Math.round(cpuUs[mode].at(-1)!)} µs service CPU per shipment`,
+          `${Math.round(cpuUs[mode].at(-1)!)} µs service CPU per shipment, ` +
+          `${Math.round(dbCpuUs[mode].at(-1)!)} µs database CPU`,
       );
     }
     extensions.list = hooks;
@@ -203,30 +239,37 @@ async function main(): Promise<void> {
     const off = Math.max(...rate.off);
 
     // 3. Carrier analytics of a big and a small workspace, same range, same statement.
-    const big = await loadSeededHistory(db, Number(values.big), 1000);
-    const small = await loadSeededHistory(db, Number(values.small), 9000);
-    const store = app.get(CarrierPerformanceStore);
-    const to = new Date().toISOString().slice(0, 10);
-    const from = new Date(Date.now() - 89 * DAY).toISOString().slice(0, 10);
-    const time = async (ws: string) => {
-      const ms: number[] = [];
-      for (let i = 0; i < Number(values.reads); i++) {
-        const started = process.hrtime.bigint();
-        const { busy } = await store.read(ws, { from, to }, true);
-        ms.push(Number(process.hrtime.bigint() - started) / 1e6);
-        await store.compact(ws, busy);
-      }
-      return median(ms);
+    const analytics = async () => {
+      const big = await loadSeededHistory(db, Number(values.big), 1000);
+      const small = await loadSeededHistory(db, Number(values.small), 9000);
+      const store = app.get(CarrierPerformanceStore);
+      const to = new Date().toISOString().slice(0, 10);
+      const from = new Date(Date.now() - 89 * DAY).toISOString().slice(0, 10);
+      const time = async (ws: string) => {
+        const ms: number[] = [];
+        for (let i = 0; i < Number(values.reads); i++) {
+          const started = process.hrtime.bigint();
+          const { busy } = await store.read(ws, { from, to }, true);
+          ms.push(Number(process.hrtime.bigint() - started) / 1e6);
+          await store.compact(ws, busy);
+        }
+        return median(ms);
+      };
+      // As loaded (each key up to 32 delta rows: the rebuild applies pages of 1 000), then after
+      // the attention sweeper's minute pass has folded every key (the steady state).
+      await time(big);
+      await time(small);
+      const unfolded = { bigMs: await time(big), smallMs: await time(small) };
+      await store.sweep(1);
+      await time(big);
+      const bigMs = await time(big);
+      const smallMs = await time(small);
+      return { bigMs, smallMs, unfolded };
     };
-    // As loaded (each key up to 32 delta rows: the rebuild applies pages of 1 000), then after
-    // the attention sweeper's minute pass has folded every key (the steady state).
-    await time(big);
-    await time(small);
-    const unfolded = { bigMs: await time(big), smallMs: await time(small) };
-    await store.sweep(1);
-    await time(big);
-    const bigMs = await time(big);
-    const smallMs = await time(small);
+    const nan = { bigMs: NaN, smallMs: NaN };
+    const { bigMs, smallMs, unfolded } = parts.has('analytics')
+      ? await analytics()
+      : { ...nan, unfolded: nan };
 
     const result = {
       statusChange: { usPerChange: changes.us },
@@ -240,6 +283,10 @@ async function main(): Promise<void> {
         serviceCpuUsPerShipment: {
           on: Math.round(median(cpuUs.on)),
           off: Math.round(median(cpuUs.off)),
+        },
+        databaseCpuUsPerShipment: {
+          on: Math.round(median(dbCpuUs.on)),
+          off: Math.round(median(dbCpuUs.off)),
         },
       },
       carrierAnalytics: {
@@ -258,6 +305,7 @@ async function main(): Promise<void> {
       node: process.version,
     };
     console.log(JSON.stringify(result, null, 2));
+    // A part not run (NaN) misses nothing.
     failed = result.refresh.ratio < 0.9 || result.carrierAnalytics.ratio < 0.8;
   } finally {
     await app.close();

@@ -25,6 +25,7 @@ import { MemoryStats, type StatsVector } from '../src/predictions/model/stats';
 import { PredictionRecompute, type Recomputation } from '../src/predictions/prediction-recompute';
 import { PredictionStore } from '../src/predictions/prediction-store';
 import { ShipmentFactsSource } from '../src/predictions/shipment-facts-source';
+import { loadHistory } from '../src/seed/bulk-seeder';
 import { ShipmentPredictionStore } from '../src/shipments/shipment-prediction-store';
 import { CheckpointTimelineStore } from '../src/tracking/checkpoints/checkpoint-timeline-store';
 import { WorkspaceLookupStore } from '../src/workspaces/workspace-lookup-store';
@@ -84,33 +85,7 @@ describe('prediction aggregates', () => {
         history.filter((s) => workspaceOf.get(s.id) === ws),
         ws,
       );
-      await db.query(
-        `INSERT INTO shipment (id, workspace_id, tracking_number, origin_carrier, tracking_status,
-                created_at, updated_at, shipped_at, last_status_update, origin_country_iso2,
-                destination_country_iso2, address_country_iso2, address_postcode, tracking_facts,
-                expected_delivery_date, next_check_at)
-         SELECT id, workspace_id, tracking_number, origin_carrier, tracking_status, created_at,
-                updated_at, shipped_at, last_status_update, origin_country_iso2,
-                destination_country_iso2, address_country_iso2, address_postcode, tracking_facts,
-                expected_delivery_date, next_check_at
-           FROM jsonb_to_recordset($1::jsonb) AS x(id uuid, workspace_id uuid, tracking_number text,
-                origin_carrier text, tracking_status text, created_at timestamptz,
-                updated_at timestamptz, shipped_at timestamptz, last_status_update timestamptz,
-                origin_country_iso2 text, destination_country_iso2 text, address_country_iso2 text,
-                address_postcode text, tracking_facts jsonb, expected_delivery_date timestamptz,
-                next_check_at timestamptz)`,
-        [JSON.stringify(rows.shipments)],
-      );
-      await db.query(
-        `INSERT INTO tracking_checkpoint (shipment_id, workspace_id, external_id, checkpoint_date,
-                status, info, country_iso2, carrier, source)
-         SELECT shipment_id, workspace_id, external_id, checkpoint_date, status, info,
-                country_iso2, carrier, source
-           FROM jsonb_to_recordset($1::jsonb) AS x(shipment_id uuid, workspace_id uuid,
-                external_id text, checkpoint_date timestamptz, status text, info text,
-                country_iso2 text, carrier text, source text)`,
-        [JSON.stringify(rows.checkpoints)],
-      );
+      await loadHistory(db, rows);
     }
     await replayIncrementally();
   });

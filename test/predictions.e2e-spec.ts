@@ -10,6 +10,7 @@ import {
 import { PredictionRecompute } from '../src/predictions/prediction-recompute';
 import type { MemoryStats } from '../src/predictions/model/stats';
 import { PredictionStore } from '../src/predictions/prediction-store';
+import { loadHistory } from '../src/seed/bulk-seeder';
 import { Clock } from '../src/tracking/clock';
 import type { ProviderCheckpoint } from '../src/tracking/providers/tracking-provider';
 import type { TrackingStatusCode } from '../src/tracking/statuses';
@@ -330,28 +331,8 @@ describe('delivery predictions and attention', () => {
       .expect(404);
   });
 
-  async function insertHistory(history: ReturnType<typeof generateHistory>): Promise<void> {
-    const rows = historyRows(history, tenant.workspaceId);
-    await db.query(
-      `INSERT INTO shipment (id, workspace_id, tracking_number, origin_carrier, tracking_status,
-              created_at, updated_at, shipped_at, last_status_update, origin_country_iso2,
-              destination_country_iso2, address_country_iso2, address_postcode, tracking_facts,
-              expected_delivery_date, next_check_at)
-       SELECT id, workspace_id, tracking_number, origin_carrier, tracking_status, created_at,
-              updated_at, shipped_at, last_status_update, origin_country_iso2,
-              destination_country_iso2, address_country_iso2, address_postcode, tracking_facts,
-              expected_delivery_date, NULL
-         FROM jsonb_populate_recordset(NULL::shipment, $1::jsonb)`,
-      [JSON.stringify(rows.shipments)],
-    );
-    await db.query(
-      `INSERT INTO tracking_checkpoint (shipment_id, workspace_id, external_id, checkpoint_date,
-              status, info, country_iso2, carrier, source)
-       SELECT shipment_id, workspace_id, external_id, checkpoint_date, status, info, country_iso2,
-              carrier, source
-         FROM jsonb_populate_recordset(NULL::tracking_checkpoint, $1::jsonb)`,
-      [JSON.stringify(rows.checkpoints)],
-    );
+  function insertHistory(history: ReturnType<typeof generateHistory>): Promise<void> {
+    return loadHistory(db, historyRows(history, tenant.workspaceId), { due: false });
   }
 });
 

@@ -16,6 +16,7 @@ import {
   normalizeCarrier,
   normalizeCountry,
   type LaneFacts,
+  type LaneKeys,
 } from './model/lanes';
 import { predictDelivery, windowHolds, type DeliveryWindow } from './model/predict';
 import {
@@ -102,12 +103,17 @@ export interface ContributionOptions {
   stats: StatsLookup;
   /** The shipment's contribution so far: a delivered parcel's coverage is counted once. */
   previous?: Contribution | null;
+  /**
+   * `journeyOf(facts)` and `laneKeys(facts)` when the caller computed them already (a status
+   * change does, for the window): not derived a second time per shipment.
+   */
+  derived?: { journey: Journey; keys: LaneKeys };
 }
 
 /** The contribution of a shipment with these facts (pure). */
 export function contributionOf(facts: ShipmentFacts, options: ContributionOptions): Contribution {
-  const journey = journeyOf(facts);
-  const keys = [...laneKeys(facts)];
+  const journey = options.derived?.journey ?? journeyOf(facts);
+  const keys = [...(options.derived?.keys ?? laneKeys(facts))];
   const statIdx: number[] = [];
   let coverageIdx: number[] = [];
   const delivered = journey.deliveredAt;

@@ -15,7 +15,6 @@ const row: ShipmentPredictionRow = {
   postcode: 'H2X',
   address_country_iso2: null,
   carrier_date: '2025-03-05T00:00:00+00:00',
-  delivery_prediction: null,
   delivery_prediction_announced: null,
   attention_codes: [],
 };

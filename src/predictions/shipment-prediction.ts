@@ -92,7 +92,12 @@ export function updateShipmentPrediction(input: ShipmentPredictionInput): Shipme
     attentionStarted: attention.codes.filter((c) => !before.attention.includes(c)),
     moved: moved ? { before: before.announced!, after: windowOf(prediction!) } : null,
     announced,
-    contribution: contributionOf(facts, { promises, stats, previous: before.contribution }),
+    contribution: contributionOf(facts, {
+      promises,
+      stats,
+      previous: before.contribution,
+      derived: { journey, keys },
+    }),
     promises,
   };
 }

@@ -211,12 +211,25 @@ export interface HistoryLoad {
 
 const HISTORY_CHUNK = 5000;
 
+export interface HistoryLoadOptions {
+  /**
+   * false: the shipments are never due for a tracking refresh (next_check_at NULL), for tests
+   * whose app runs the refresher and must not see the history's parcels fetched. Default true.
+   */
+  due?: boolean;
+}
+
 /**
  * Loads a generated delivery history (`historyRows` of src/predictions/history): shipments as
  * the tracking engine would have left them and their checkpoints, set-based, a chunk per
  * statement. The caller then rebuilds the prediction aggregates (PredictionRecompute.rebuild).
  */
-export async function loadHistory(db: DataSource, rows: HistoryLoad): Promise<void> {
+export async function loadHistory(
+  db: DataSource,
+  rows: HistoryLoad,
+  options: HistoryLoadOptions = {},
+): Promise<void> {
+  const nextCheckAt = options.due === false ? 'NULL' : 'next_check_at';
   for (let i = 0; i < rows.shipments.length; i += HISTORY_CHUNK)
     await db.query(
       `INSERT INTO shipment (id, workspace_id, tracking_number, origin_carrier, tracking_status,
@@ -226,7 +239,7 @@ export async function loadHistory(db: DataSource, rows: HistoryLoad): Promise<vo
        SELECT id, workspace_id, tracking_number, origin_carrier, tracking_status, created_at,
               updated_at, shipped_at, last_status_update, origin_country_iso2,
               destination_country_iso2, address_country_iso2, address_postcode, tracking_facts,
-              expected_delivery_date, next_check_at
+              expected_delivery_date, ${nextCheckAt}
          FROM jsonb_populate_recordset(NULL::shipment, $1::jsonb)`,
       [JSON.stringify(rows.shipments.slice(i, i + HISTORY_CHUNK))],
     );

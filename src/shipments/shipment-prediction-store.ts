@@ -21,7 +21,6 @@ export interface ShipmentPredictionRow {
   address_country_iso2: string | null;
   /** The carrier's own expected delivery date as it reports it now (tracking facts). */
   carrier_date: string | null;
-  delivery_prediction: Record<string, unknown> | null;
   delivery_prediction_announced: { earliest: string; likely: string; latest: string } | null;
   attention_codes: string[];
 }
@@ -43,7 +42,7 @@ const ROW_SELECT = `s.id, s.workspace_id, ${workspaceTeamSql.teamOf('s.workspace
   s.origin_carrier, s.origin_country_iso2,
   coalesce(s.destination_country_iso2, s.address_country_iso2) AS destination_country_iso2,
   s.address_postcode AS postcode, s.address_country_iso2, s.tracking_facts->>'expectedDeliveryDate' AS carrier_date,
-  s.delivery_prediction, s.delivery_prediction_announced, s.attention_codes`;
+  s.delivery_prediction_announced, s.attention_codes`;
 
 /**
  * The shipment SQL of delivery predictions and attention (src/predictions): the rows the model

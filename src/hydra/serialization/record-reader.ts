@@ -280,7 +280,9 @@ export function shownProperties(resource: ResourceMeta, view: RecordView): Prope
 
 /** RFC 3339 with a numeric offset, as API Platform renders dates. */
 export function formatDateTime(value: Date): string {
-  return value.toISOString().replace(/\.\d{3}Z$/, '+00:00');
+  // toISOString always ends in `.sssZ`; a slice costs a fraction of a regular expression, and
+  // this runs for every date of every item rendered and every prediction written.
+  return value.toISOString().slice(0, -5) + '+00:00';
 }
 
 function valueConverter(prop: PropertyMeta): (v: unknown) => unknown {
