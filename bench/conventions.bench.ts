@@ -7,7 +7,12 @@
  *
  *   npm run build   # here, and in the --before checkout
  *   node -r ts-node/register/transpile-only bench/conventions.bench.ts --before /tmp/conv-before \
- *     [--rows 20000] [--seconds 4] [--rounds 3] [--connections 8]
+ *     [--rows 20000] [--seconds 4] [--rounds 3] [--connections 8] \
+ *     [--only item,lookup,list] [--no-coded] [--cpu-prof DIR]
+ *
+ * `--only` keeps some of the three requests, `--no-coded` skips the compressed runs,
+ * `--cpu-prof DIR` starts both servers under `node --cpu-prof` (profiles in DIR/before and
+ * DIR/after, written when they stop).
  *
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/bench_conventions (created,
  * migrated with this checkout's migrations, seeded once).
@@ -27,28 +32,38 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '4' },
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '8' },
+    only: { type: 'string', default: 'item,lookup,list' },
+    'no-coded': { type: 'boolean', default: false },
+    'cpu-prof': { type: 'string' },
   },
 });
 const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_conventions';
 
-async function startBuild(dir: string, port: number): Promise<ChildProcess> {
-  const child = spawn('node', ['--max-semi-space-size=64', join(dir, 'dist/src/main.js')], {
-    cwd: dir,
-    env: {
-      ...process.env,
-      ...serverEnv(DB_URL),
-      MIGRATE_ON_START: 'false',
-      TRACKING_REFRESH_ENABLED: 'false',
-      JOB_WORKERS_ENABLED: 'false',
-      EVENT_DELIVERY_ENABLED: 'false',
-      // The budgets are counted as always; a load generator is no normal client.
-      API_RATE_LIMIT_PER_CALLER: '100000000',
-      API_RATE_LIMIT_PER_TEAM: '100000000',
-      PORT: String(port),
-      HOST: '127.0.0.1',
+async function startBuild(dir: string, port: number, name: string): Promise<ChildProcess> {
+  const profile = values['cpu-prof']
+    ? ['--cpu-prof', `--cpu-prof-dir=${resolve(values['cpu-prof'], name)}`]
+    : [];
+  const child = spawn(
+    'node',
+    [...profile, '--max-semi-space-size=64', join(dir, 'dist/src/main.js')],
+    {
+      cwd: dir,
+      env: {
+        ...process.env,
+        ...serverEnv(DB_URL),
+        MIGRATE_ON_START: 'false',
+        TRACKING_REFRESH_ENABLED: 'false',
+        JOB_WORKERS_ENABLED: 'false',
+        EVENT_DELIVERY_ENABLED: 'false',
+        // The budgets are counted as always; a load generator is no normal client.
+        API_RATE_LIMIT_PER_CALLER: '100000000',
+        API_RATE_LIMIT_PER_TEAM: '100000000',
+        PORT: String(port),
+        HOST: '127.0.0.1',
+      },
+      stdio: ['ignore', 'ignore', 'inherit'],
     },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  );
   for (let i = 0; i < 120; i++) {
     try {
       if ((await fetch(`http://127.0.0.1:${port}/health/ready`)).ok) return child;
@@ -101,18 +116,20 @@ async function main(): Promise<void> {
   );
   await db.destroy();
 
-  const before = await startBuild(resolve(values.before!), 18600);
-  const after = await startBuild(process.cwd(), 18601);
+  const before = await startBuild(resolve(values.before!), 18600, 'before');
+  const after = await startBuild(process.cwd(), 18601, 'after');
   const servers = [
     { name: 'before', child: before, port: 18600 },
     { name: 'after', child: after, port: 18601 },
   ];
   const auth = { Authorization: `Bearer ${seed.token}`, Accept: 'application/ld+json' };
-  const scenarios = [
-    `/shipments/${one.id}`,
-    `/shipments?trackingNumber=${one.tracking_number}`,
-    '/shipments',
-  ];
+  const named: Record<string, string> = {
+    item: `/shipments/${one.id}`,
+    lookup: `/shipments?trackingNumber=${one.tracking_number}`,
+    list: '/shipments',
+  };
+  const scenarios = values.only!.split(',').map((name) => named[name.trim()]);
+  if (scenarios.some((path) => !path)) throw new Error(`--only takes item, lookup, list`);
   console.error(`start: ${machineLoad()}`);
   const lines: string[] = [];
   for (const path of scenarios) {
@@ -129,7 +146,7 @@ async function main(): Promise<void> {
     console.error(lines[lines.length - 1]);
   }
   const coded: string[] = [];
-  for (const path of scenarios) {
+  for (const path of values['no-coded'] ? [] : scenarios) {
     const url = `http://127.0.0.1:18601${path}`;
     const runs: Record<string, Measured[]> = { identity: [], gzip: [], br: [] };
     for (let i = 0; i < Number(values.rounds); i++)
@@ -155,8 +172,16 @@ async function main(): Promise<void> {
   console.log('| request | bytes | req/s | CPU µs per request | errors |');
   console.log('| --- | --- | --- | --- | --- |');
   for (const l of coded) console.log(l);
-  before.kill('SIGTERM');
-  after.kill('SIGTERM');
+  // Waited for: a profiled server writes its profile on the way out.
+  await Promise.all([before, after].map(stop));
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', () => done());
+    child.kill('SIGTERM');
+  });
 }
 
 /** The answer's bytes as sent (fetch would decode them). */

@@ -13,7 +13,7 @@ import { ApiError } from '../common/errors/api-errors';
 import { PeriodicTask } from '../common/periodic-task';
 import { AppConfig } from '../config/app-config';
 import { ApiRateCounterStore } from './api-rate-counter-store';
-import { type CountedBudget, rateLimitHeaders, WindowCounter } from './window-counter';
+import { type CountedBudget, RateLimitHeaders, WindowCounter } from './window-counter';
 
 /** Counters of ended windows are deleted this often (by whichever node flushes). */
 const PURGE_EVERY_MS = 60_000;
@@ -31,6 +31,7 @@ export class ApiRateLimiter
   private readonly logger = new Logger('ApiRateLimiter');
   private readonly windowMs: number;
   private readonly counter: WindowCounter;
+  private readonly headers: RateLimitHeaders;
   private readonly periodic: PeriodicTask;
   private lastPurge = 0;
 
@@ -42,6 +43,7 @@ export class ApiRateLimiter
   ) {
     this.windowMs = config.apiRateWindowSeconds * 1000;
     this.counter = new WindowCounter(this.windowMs);
+    this.headers = new RateLimitHeaders(config.apiRateWindowSeconds);
     this.periodic = new PeriodicTask('api-rate-flush', scheduler, this.logger);
   }
 
@@ -61,31 +63,15 @@ export class ApiRateLimiter
 
   charge(req: Request, res: Response, principal: Principal | null): void {
     const now = Date.now();
-    const budgets: CountedBudget[] = [];
-    const count = (policy: string, key: string, limit: number) => {
-      const hit = this.counter.hit(`${policy}:${key}`, limit, now);
-      budgets.push({ policy, hit });
-      return hit.allowed;
-    };
-    let allowed: boolean;
-    if (principal) {
-      allowed = count(
-        'caller',
-        `${principal.userId}:${principal.clientId ?? ''}`,
-        this.config.apiRateLimitPerCaller,
-      );
-      for (const teamId of principal.teamIds)
-        allowed = count('team', teamId, this.config.apiRateLimitPerTeam) && allowed;
-    } else {
-      allowed = count('address', req.ip ?? '', this.config.apiRateLimitPerAddress);
-    }
+    const budgets = principal ? this.callerBudgets(principal, now) : this.addressBudget(req, now);
     // Several teams: the headers describe the caller's budget and the tightest team's.
-    const headers = rateLimitHeaders(
+    this.headers.write(
+      res,
       budgets.length > 2 ? [budgets[0], tightest(budgets.slice(1))] : budgets,
-      this.config.apiRateWindowSeconds,
       now,
     );
-    for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+    let allowed = true;
+    for (const b of budgets) allowed = allowed && b.hit.allowed;
     if (!allowed) {
       const refused = budgets.filter((b) => !b.hit.allowed);
       const retryAfter = Math.max(
@@ -98,6 +84,33 @@ export class ApiRateLimiter
         { 'Retry-After': String(retryAfter) },
       );
     }
+  }
+
+  /** The caller's budget, then each of its teams' (every one is counted). */
+  private callerBudgets(principal: Principal, now: number): CountedBudget[] {
+    const budgets: CountedBudget[] = [
+      {
+        policy: 'caller',
+        hit: this.counter.hit(
+          `caller:${principal.userId}:${principal.clientId ?? ''}`,
+          this.config.apiRateLimitPerCaller,
+          now,
+        ),
+      },
+    ];
+    for (const teamId of principal.teamIds)
+      budgets.push({
+        policy: 'team',
+        hit: this.counter.hit(`team:${teamId}`, this.config.apiRateLimitPerTeam, now),
+      });
+    return budgets;
+  }
+
+  private addressBudget(req: Request, now: number): CountedBudget[] {
+    const key = `address:${req.ip ?? ''}`;
+    return [
+      { policy: 'address', hit: this.counter.hit(key, this.config.apiRateLimitPerAddress, now) },
+    ];
   }
 
   /** Adds the counts of this node to the shared counters and reads the totals back. */

@@ -1,4 +1,4 @@
-import { rateLimitHeaders, WindowCounter } from './window-counter';
+import { RateLimitHeaders, rateLimitHeaders, WindowCounter } from './window-counter';
 
 describe('WindowCounter', () => {
   const MINUTE = 60_000;
@@ -69,5 +69,41 @@ describe('rateLimitHeaders', () => {
       'X-RateLimit-Reset': String(Math.ceil((now + 30_000) / 1000)),
     });
     expect(rateLimitHeaders([], 60, now)).toEqual({});
+  });
+});
+
+describe('RateLimitHeaders', () => {
+  it('sets the same headers answer after answer, across windows and limits', () => {
+    const headers = new RateLimitHeaders(60);
+    const set = (budgets: Parameters<RateLimitHeaders['write']>[1], now: number) => {
+      const out: Record<string, string> = {};
+      headers.write({ setHeader: (name, value) => (out[name] = value) }, budgets, now);
+      return out;
+    };
+    const t0 = 600_000;
+    const caller = (used: number, limit: number, resetAt: number) => ({
+      policy: 'caller',
+      hit: { allowed: true, used, limit, resetAt },
+    });
+    expect(set([caller(1, 100, t0 + 60_000)], t0)).toEqual(
+      rateLimitHeaders([caller(1, 100, t0 + 60_000)], 60, t0),
+    );
+    // The next window: its own reset; a new limit: its own policy text.
+    expect(set([caller(1, 50, t0 + 120_000)], t0 + 60_000)).toEqual({
+      'RateLimit-Policy': '"caller";q=50;w=60',
+      RateLimit: '"caller";r=49;t=60',
+      'X-RateLimit-Limit': '50',
+      'X-RateLimit-Remaining': '49',
+      'X-RateLimit-Reset': String((t0 + 120_000) / 1000),
+    });
+    expect(
+      set([{ policy: 'address', hit: { allowed: false, used: 9, limit: 9, resetAt: t0 } }], t0),
+    ).toEqual({
+      'RateLimit-Policy': '"address";q=9;w=60',
+      RateLimit: '"address";r=0;t=0',
+      'X-RateLimit-Limit': '9',
+      'X-RateLimit-Remaining': '0',
+      'X-RateLimit-Reset': String(t0 / 1000),
+    });
   });
 });

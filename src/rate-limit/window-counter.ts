@@ -107,28 +107,87 @@ export interface CountedBudget {
   hit: WindowHit;
 }
 
+/** Where the rate-limit headers go: an HTTP response, or a plain record (rateLimitHeaders). */
+export interface HeaderTarget {
+  setHeader(name: string, value: string): unknown;
+}
+
+interface PolicyText {
+  limit: number;
+  /** `"caller";q=3000;w=60`, a member of RateLimit-Policy. */
+  member: string;
+  /** The limit as X-RateLimit-Limit says it. */
+  limitText: string;
+}
+
 /**
  * The rate-limit headers of an answer: the IETF draft's `RateLimit-Policy` (every budget the
  * request counted against) and `RateLimit` (the one closest to its end), and the
  * `X-RateLimit-Limit` / `-Remaining` / `-Reset` (epoch seconds) AfterShip and GitHub send,
- * of that same budget.
+ * of that same budget. Set on every answer: what only changes with the configuration (each
+ * policy's text, its limit) or once a window (the reset) is composed once, not per request.
  */
+export class RateLimitHeaders {
+  private readonly policies = new Map<string, PolicyText>();
+  private resetAt = Number.NaN;
+  private resetText = '';
+
+  constructor(private readonly windowSeconds: number) {}
+
+  write(target: HeaderTarget, budgets: readonly CountedBudget[], now: number): void {
+    if (budgets.length === 0) return;
+    let tightest = budgets[0];
+    let policy = this.policyText(tightest).member;
+    for (let i = 1; i < budgets.length; i++) {
+      const b = budgets[i];
+      policy += `, ${this.policyText(b).member}`;
+      if (remaining(b) < remaining(tightest)) tightest = b;
+    }
+    const left = String(remaining(tightest));
+    const resetSeconds = Math.max(0, Math.ceil((tightest.hit.resetAt - now) / 1000));
+    target.setHeader('RateLimit-Policy', policy);
+    target.setHeader('RateLimit', `"${tightest.policy}";r=${left};t=${resetSeconds}`);
+    target.setHeader('X-RateLimit-Limit', this.policyText(tightest).limitText);
+    target.setHeader('X-RateLimit-Remaining', left);
+    target.setHeader('X-RateLimit-Reset', this.resetTextOf(tightest.hit.resetAt));
+  }
+
+  private policyText(budget: CountedBudget): PolicyText {
+    const known = this.policies.get(budget.policy);
+    if (known && known.limit === budget.hit.limit) return known;
+    const text = {
+      limit: budget.hit.limit,
+      member: `"${budget.policy}";q=${budget.hit.limit};w=${this.windowSeconds}`,
+      limitText: String(budget.hit.limit),
+    };
+    this.policies.set(budget.policy, text);
+    return text;
+  }
+
+  private resetTextOf(resetAt: number): string {
+    if (resetAt !== this.resetAt) {
+      this.resetText = String(Math.ceil(resetAt / 1000));
+      this.resetAt = resetAt;
+    }
+    return this.resetText;
+  }
+}
+
+function remaining(b: CountedBudget): number {
+  return Math.max(0, b.hit.limit - b.hit.used);
+}
+
+/** The headers RateLimitHeaders sets, as a record. */
 export function rateLimitHeaders(
   budgets: readonly CountedBudget[],
   windowSeconds: number,
   now: number,
 ): Record<string, string> {
-  if (budgets.length === 0) return {};
-  const remaining = (b: CountedBudget) => Math.max(0, b.hit.limit - b.hit.used);
-  const tightest = budgets.reduce((a, b) => (remaining(b) < remaining(a) ? b : a));
-  const resetSeconds = Math.max(0, Math.ceil((tightest.hit.resetAt - now) / 1000));
-  return {
-    'RateLimit-Policy': budgets
-      .map((b) => `"${b.policy}";q=${b.hit.limit};w=${windowSeconds}`)
-      .join(', '),
-    RateLimit: `"${tightest.policy}";r=${remaining(tightest)};t=${resetSeconds}`,
-    'X-RateLimit-Limit': String(tightest.hit.limit),
-    'X-RateLimit-Remaining': String(remaining(tightest)),
-    'X-RateLimit-Reset': String(Math.ceil(tightest.hit.resetAt / 1000)),
-  };
+  const headers: Record<string, string> = {};
+  new RateLimitHeaders(windowSeconds).write(
+    { setHeader: (name, value) => (headers[name] = value) },
+    budgets,
+    now,
+  );
+  return headers;
 }

@@ -46,7 +46,12 @@ export function isCompressible(contentType: unknown): boolean {
 
 function addVary(res: ServerResponse, field: string): void {
   const current = res.getHeader('Vary');
-  const list = current === undefined ? [] : String(current).split(/\s*,\s*/);
+  // Most answers have no Vary yet (set on every request: no list to split and join).
+  if (current === undefined) {
+    res.setHeader('Vary', field);
+    return;
+  }
+  const list = String(current).split(/\s*,\s*/);
   if (list.some((v) => v === '*' || v.toLowerCase() === field.toLowerCase())) return;
   res.setHeader('Vary', [...list.filter(Boolean), field].join(', '));
 }

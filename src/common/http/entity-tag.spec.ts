@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { codedTag, ifMatchHolds, noneMatchHits, representationTag } from './entity-tag';
 
 describe('entity tags', () => {
@@ -7,6 +8,13 @@ describe('entity tags', () => {
     expect(tag).toMatch(/^"[A-Za-z0-9_-]+"$/);
     expect(representationTag('{"a":2}')).not.toBe(tag);
     expect(representationTag('{"a":1}')).toBe(tag);
+  });
+
+  it('is the base64url SHA-1 of the UTF-8 bytes, string or buffer alike', () => {
+    const text = '{"name":"Zoë"}';
+    const digest = createHash('sha1').update(text).digest('base64url');
+    expect(representationTag(text)).toBe(`"${digest}"`);
+    expect(representationTag(Buffer.from(text))).toBe(`"${digest}"`);
   });
 
   it('If-None-Match: weak comparison, lists, *, and coded tags are the same entity', () => {

@@ -80,7 +80,9 @@ export class Responder {
    */
   private sendItem(res: Response, format: Format, resource: ResourceMeta, source: ItemSource) {
     const req = res.req;
-    const body = itemBody(format, resource, source);
+    // Encoded once: the tag hashes these bytes and the socket gets them, where a string was
+    // measured, hashed and written, each converting it to UTF-8 again.
+    const body = Buffer.from(itemBody(format, resource, source));
     res.setHeader('Content-Type', `${MEDIA_TYPES[format]}; charset=utf-8`);
     if (format === 'jsonld' || format === 'json')
       res.setHeader('Link', this.documentationLink(req));
@@ -199,7 +201,7 @@ export class Responder {
  * res.send would re-parse that header and check freshness on every response; with no ETag
  * and no Last-Modified nothing here is ever fresh. Node drops the body of HEAD, 204, 304.)
  */
-function writeBody(res: Response, body: string): void {
+function writeBody(res: Response, body: string | Buffer): void {
   res.setHeader('Content-Length', Buffer.byteLength(body));
   res.end(body);
 }

@@ -265,9 +265,13 @@ export class DataProvider implements OnModuleInit {
     }
     if (!plan) return null;
     const { rows } = await preparedQuery(client ?? this.pool, plan.sql, plan.params);
-    return rows.length
-      ? { id: rows[0].i as string, json: rows[0].j as string, updatedAt: rows[0].u as Date | null }
-      : null;
+    if (!rows.length) return null;
+    const u = rows[0].u as number | Date | null | undefined;
+    return {
+      id: rows[0].i as string,
+      json: rows[0].j as string,
+      updatedAt: typeof u === 'number' ? new Date(u * 1000) : (u ?? null),
+    };
   }
 
   /** The statement `find` runs for one item (null: the id cannot exist). */
@@ -418,11 +422,16 @@ export class DataProvider implements OnModuleInit {
 
 /**
  * The item's `updatedAt` column beside its JSON text, for `Last-Modified` (README "API
- * conventions"): read by the statement, not parsed back out of the text.
+ * conventions"): read by the statement, not parsed back out of the text. A timestamptz comes
+ * as whole epoch seconds (a float8 the driver reads with parseFloat), not as a timestamp text
+ * for postgres-date's parser: Last-Modified has one-second resolution, and that parse cost
+ * more than the rest of the header on every item.
  */
 function updatedAtSelect(resource: ResourceMeta): string {
   const property = resource.byName.get('updatedAt');
-  return property?.kind === 'column' && property.column && property.readable
-    ? `, t.${quoteIdent(property.column.databaseName)} AS u`
-    : '';
+  if (property?.kind !== 'column' || !property.column || !property.readable) return '';
+  const column = `t.${quoteIdent(property.column.databaseName)}`;
+  return property.column.type === 'timestamptz'
+    ? `, floor(extract(epoch FROM ${column}))::float8 AS u`
+    : `, ${column} AS u`;
 }

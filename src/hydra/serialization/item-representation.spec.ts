@@ -10,5 +10,9 @@ describe('item representations', () => {
     expect(lastModifiedOf({ id: 'a', json: `{"updatedAt":"${at}"}` })).toBeUndefined();
     expect(lastModifiedOf({ record: { updatedAt: 'garbage' } })).toBeUndefined();
     expect(lastModifiedOf({ record: {} })).toBeUndefined();
+    expect(
+      lastModifiedOf({ id: 'a', json: '{}', updatedAt: new Date(Number.NaN) }),
+    ).toBeUndefined();
+    expect(lastModifiedOf({ id: 'a', json: '{}', updatedAt: null })).toBeUndefined();
   });
 });

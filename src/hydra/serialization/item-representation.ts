@@ -1,3 +1,4 @@
+import { httpDate } from '../../common/http/http-date';
 import type { ApiRecord } from '../core/api-record';
 import type { ResourceMeta } from '../core/resource-meta';
 import { csvDocument } from './csv';
@@ -38,7 +39,7 @@ export function itemBody(format: Format, resource: ResourceMeta, source: ItemSou
  */
 export function lastModifiedOf(source: ItemSource): string | undefined {
   const value = 'json' in source ? source.updatedAt : source.record.updatedAt;
-  if (typeof value !== 'string' && !(value instanceof Date)) return undefined;
-  const date = new Date(value);
-  return Number.isNaN(date.getTime()) ? undefined : date.toUTCString();
+  const ms =
+    value instanceof Date ? value.getTime() : typeof value === 'string' ? Date.parse(value) : NaN;
+  return Number.isNaN(ms) ? undefined : httpDate(ms);
 }
