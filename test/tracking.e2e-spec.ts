@@ -151,7 +151,7 @@ describe('tracking engine', () => {
       });
       expect(members[members.length - 1].status).toBe('delivered');
       expect(asc.body['hydra:search']['hydra:template']).toBe(
-        `/shipments/${id}/checkpoints{?order[checkpointDate]}`,
+        `/shipments/${id}/checkpoints{?order[checkpointDate],workspace.id,workspace.id[]}`,
       );
 
       const desc = await get(
