@@ -5,9 +5,15 @@ import {
   type HttpClientOptions,
   type HydraHttpClientResponse,
 } from '@api-platform/admin';
-import { parseHydraDocumentation } from '@api-platform/api-doc-parser';
+import { Parameter, parseHydraDocumentation, type Resource } from '@api-platform/api-doc-parser';
 import { session } from './auth';
-import { manyReference, scopedRequest, withRequiredParameters } from './scoping';
+import {
+  manyReference,
+  offeredFilters,
+  scopedRequest,
+  withRequiredParameters,
+  type SearchMapping,
+} from './scoping';
 import { setMembershipLookup, workspaceId } from './workspace';
 
 /** The API root: the console is served by the API itself, at /admin/. */
@@ -43,12 +49,39 @@ function httpClient(url: URL, options: HttpClientOptions = {}): Promise<HydraHtt
   });
 }
 
+/**
+ * A list's filters, read the way the doc parser reads them (a list's `hydra:search`) but
+ * through the console's own client: with the token, the chosen workspace and the parameters
+ * a list needs (the parser's bare `GET /fields` is a 400), and without the filters the
+ * workspace switcher sets.
+ */
+async function listFilters(resource: Resource): Promise<Parameter[]> {
+  // A list the user may not read offers no filters (the parser's own probe did the same).
+  const json = await httpClient(new URL(resource.url)).then(
+    (r) => r.json,
+    () => ({}),
+  );
+  const search = (json as { 'hydra:search'?: { 'hydra:mapping'?: SearchMapping[] } })[
+    'hydra:search'
+  ];
+  const parameters = offeredFilters(search?.['hydra:mapping'] ?? []).map((m) => {
+    const range = resource.fields?.find((f) => f.name === m.property)?.range ?? null;
+    return new Parameter(m.variable, range, m.required, '');
+  });
+  resource.parameters = parameters;
+  return parameters;
+}
+
 const base = hydraDataProvider({
   entrypoint: ENTRYPOINT,
   httpClient,
   // The documentation is public, but the same headers keep the parser's requests alike.
-  apiDocumentationParser: (entrypoint: string) =>
-    parseHydraDocumentation(entrypoint, { headers: () => headers() }),
+  apiDocumentationParser: async (entrypoint: string) => {
+    const parsed = await parseHydraDocumentation(entrypoint, { headers: () => headers() });
+    for (const resource of parsed.api.resources ?? [])
+      resource.getParameters = () => listFilters(resource);
+    return parsed;
+  },
   mercure: false,
 });
 

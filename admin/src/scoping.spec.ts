@@ -1,4 +1,4 @@
-import { manyReference, scopedRequest, withRequiredParameters } from './scoping';
+import { manyReference, offeredFilters, scopedRequest, withRequiredParameters } from './scoping';
 
 const WS = '0b6f5a4e-1c2d-4e3f-8a9b-0c1d2e3f4a5b';
 const SHIPMENT = '11111111-2222-4333-8444-555555555555';
@@ -85,5 +85,22 @@ describe('related lists', () => {
   it('answer null for anything else', () => {
     expect(manyReference('orders', 'shipment', `/shipments/${SHIPMENT}`)).toBeNull();
     expect(manyReference('tracking_checkpoints', 'shipment', '/shipments/not-an-id')).toBeNull();
+  });
+});
+
+describe('list filters', () => {
+  it("offers the API's filters but those the workspace switcher sets", () => {
+    const mapping = [
+      { variable: 'trackingStatus', property: 'trackingStatus', required: false },
+      { variable: 'order[createdAt]', property: 'createdAt', required: false },
+      { variable: 'workspace.id', property: 'workspace.id', required: false },
+      { variable: 'workspace.id[]', property: 'workspace.id', required: false },
+      { variable: 'workspace', property: 'workspace', required: false },
+      { variable: 'groups[]', property: null, required: false },
+    ];
+    expect(offeredFilters(mapping).map((m) => m.variable)).toEqual([
+      'trackingStatus',
+      'order[createdAt]',
+    ]);
   });
 });

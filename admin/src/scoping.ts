@@ -113,3 +113,25 @@ export function manyReference(
     return { resource, filter: { [`${target}.id`]: uuid } };
   return null;
 }
+
+/** A list's filter as `hydra:search` maps it. */
+export interface SearchMapping {
+  variable: string;
+  property: string | null;
+  required: boolean;
+}
+
+/**
+ * Filters the app bar's workspace switcher sets on every list: not offered again as filter
+ * inputs (a guessed `workspace` reference renders an autocomplete, and a second workspace
+ * choice would contradict the switcher's).
+ */
+export const SET_BY_THE_CONSOLE = new Set(['workspace', 'workspace.id', 'workspace.id[]']);
+
+/**
+ * The filters a list offers, as the doc parser reads them from `hydra:search` (mappings
+ * without a property are not filters of a field): those the console sets itself left out.
+ */
+export function offeredFilters(mapping: readonly SearchMapping[]): SearchMapping[] {
+  return mapping.filter((m) => m.property !== null && !SET_BY_THE_CONSOLE.has(m.variable));
+}

@@ -44,9 +44,14 @@ describe('the merchant console at /admin in a browser', () => {
 
   const watch = (page: Page, name: string) => {
     page.on('console', (m) => {
-      if (m.type() === 'error') pageErrors.push(`${name}: ${m.text()}`);
+      if (m.type() === 'error') pageErrors.push(`${name} at ${page.url()}: ${m.text()}`);
     });
     page.on('pageerror', (e) => pageErrors.push(`${name}: ${e.message}`));
+    // The console's "Failed to load resource" names no URL: this does.
+    page.on('response', (r) => {
+      if (r.status() >= 400)
+        pageErrors.push(`${name}: ${r.status()} ${r.request().method()} ${r.url()}`);
+    });
   };
 
   /** axe-core on the page as it is: serious and critical findings are kept for the last test. */
