@@ -51,13 +51,11 @@ function read(path) {
   return existsSync(path) ? readFileSync(path, 'utf8').trim() : null;
 }
 
-function run(args) {
+function run(args, env = process.env) {
   const started = Date.now();
   const result = spawnSync('npm', args, {
     cwd: here,
-    // Vite keeps a NODE_ENV it finds (jest sets `test`): the bundle would carry React's
-    // development build, larger, slower and warning in the console.
-    env: { ...process.env, NODE_ENV: 'production' },
+    env,
     stdio: 'inherit',
     shell: process.platform === 'win32',
   });
@@ -74,12 +72,15 @@ function main() {
   const lock = hashOf(['package-lock.json']);
   if (read(INSTALL_FILE) !== lock) {
     console.log('admin console: installing its packages (npm ci --prefix admin)…');
-    const seconds = run(['ci', '--no-audit', '--no-fund']);
+    const seconds = run(['ci', '--include=dev', '--no-audit', '--no-fund']);
     writeFileSync(INSTALL_FILE, `${lock}\n`);
     console.log(`admin console: installed in ${seconds}s`);
   }
   console.log('admin console: building admin/dist…');
-  const seconds = run(['run', 'build']);
+  // Vite keeps a NODE_ENV it finds (jest sets `test`): the bundle would carry React's
+  // development build, larger, slower and warning in the console. (Not for `npm ci`, which
+  // would leave out the devDependencies the build needs.)
+  const seconds = run(['run', 'build'], { ...process.env, NODE_ENV: 'production' });
   writeFileSync(HASH_FILE, `${inputs}\n`);
   console.log(`admin console: built in ${seconds}s`);
 }
