@@ -11,7 +11,8 @@ import { api } from './support/http';
 
 /**
  * The in-app digest of prediction and attention events: one notification per workspace and
- * hour to the team's owners and admins, once across nodes, nothing for other hours or teams.
+ * hour to everyone who sees the workspace (owners, admins, members given it), once across
+ * nodes, nothing for other hours, workspaces or teams.
  */
 describe('in-app digest of attention and prediction events', () => {
   let app: NestExpressApplication;
@@ -19,6 +20,7 @@ describe('in-app digest of attention and prediction events', () => {
   let tenant: Tenant;
   let admin: Member;
   let member: Member;
+  let elsewhere: Member;
   let stranger: Tenant;
   let shipments: string[];
 
@@ -54,6 +56,8 @@ describe('in-app digest of attention and prediction events', () => {
     tenant = await createTenant(app, { workspaceTitle: 'Acme Outdoor' });
     admin = await joinTeam(app, tenant, 'admin', [tenant.workspaceId]);
     member = await joinTeam(app, tenant, 'member', [tenant.workspaceId]);
+    // A member of the team who was not given this workspace.
+    elsewhere = await joinTeam(app, tenant, 'member');
     stranger = await createTenant(app);
     shipments = [];
     for (let i = 0; i < 3; i++) shipments.push((await createShipment(app, tenant)).id);
@@ -77,12 +81,12 @@ describe('in-app digest of attention and prediction events', () => {
     expect(await digests(tenant.token)).toEqual([]);
   });
 
-  it("tells the team's owners and admins once, even when two nodes digest at once", async () => {
+  it('tells who sees the workspace once, even when two nodes digest at once', async () => {
     const digest = app.get(AttentionDigest);
     const [a, b] = await Promise.all([digest.digest(AFTER), digest.digest(AFTER)]);
     // Each node notifies the workspaces whose claim it won: the two teams, once each.
     expect(a + b).toBe(2);
-    for (const token of [tenant.token, admin.token]) {
+    for (const token of [tenant.token, admin.token, member.token]) {
       const mine = await digests(token);
       expect(mine).toHaveLength(1);
       expect(mine[0].message).toBe(
@@ -92,8 +96,8 @@ describe('in-app digest of attention and prediction events', () => {
       expect([...mine[0].data].sort()).toEqual(shipments.map((id) => `/shipments/${id}`).sort());
       expect(mine[0].unread).toBe(true);
     }
-    // A plain member is not told; the other team hears only of its own parcel.
-    expect(await digests(member.token)).toEqual([]);
+    // A member not given the workspace is not told; the other team hears only of its own parcel.
+    expect(await digests(elsewhere.token)).toEqual([]);
     const theirs = await digests(stranger.token);
     expect(theirs).toHaveLength(1);
     expect(theirs[0].message).toContain('1 parcel started to need attention (1 stalled)');

@@ -9,6 +9,7 @@ import { NotificationsService } from '../notifications/notifications.service';
 import { TeamLookupStore } from '../teams/team-lookup-store';
 import { Clock } from '../tracking/clock';
 import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
+import { WorkspaceMemberStore } from '../workspaces/workspace-member-store';
 import { digestMessage, digestPeriod } from './attention-digest-rules';
 import { AttentionDigestStore } from './attention-digest-store';
 
@@ -21,7 +22,8 @@ export const ATTENTION_DIGEST_TAG = 'shipments_attention';
 
 /**
  * In-app notifications of the prediction and attention events: one per workspace and hour
- * with any, to the team's owners and admins, counting the parcels that started to need
+ * with any, to everyone who sees the workspace (the team's owners and admins, and the members
+ * given it), counting the parcels that started to need
  * attention (by reason) and the delivery estimates that moved, with the shipments concerned
  * in `data`. One a workspace-hour rather than one an event: a carrier outage makes hundreds of
  * parcels stall at once. Webhooks and e-mail notifications still get every event.
@@ -39,6 +41,7 @@ export class AttentionDigest implements OnApplicationBootstrap, OnModuleDestroy 
     private readonly digests: AttentionDigestStore,
     private readonly workspaces: WorkspaceLookupStore,
     private readonly teams: TeamLookupStore,
+    private readonly members: WorkspaceMemberStore,
     private readonly notifications: NotificationsService,
     scheduler: SchedulerRegistry,
   ) {
@@ -77,7 +80,11 @@ export class AttentionDigest implements OnApplicationBootstrap, OnModuleDestroy 
         const data = [...new Set(events.flatMap((e) => e.aggregateIds))].map(
           (id) => `/shipments/${id}`,
         );
-        for (const userId of await this.teams.adminIds(em, workspace.teamId))
+        const readers = new Set([
+          ...(await this.teams.adminIds(em, workspace.teamId)),
+          ...(await this.members.userIds(em, workspaceId)),
+        ]);
+        for (const userId of readers)
           await this.notifications.notify({ userId, tag: ATTENTION_DIGEST_TAG, message, data }, em);
         return true;
       });

@@ -67,6 +67,16 @@ export class WorkspaceMemberStore {
     );
   }
 
+  /** The users given the workspace (members of its team who are not owners or admins). */
+  async userIds(db: SqlRunner, workspaceId: string): Promise<string[]> {
+    const rows = await query<{ user_id: string }>(
+      db,
+      'SELECT user_id FROM workspace_member WHERE workspace_id = $1',
+      [workspaceId],
+    );
+    return rows.map((r) => r.user_id);
+  }
+
   /** The member's user and the team of the workspace. */
   async membership(
     db: SqlRunner,
