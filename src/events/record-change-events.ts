@@ -132,6 +132,27 @@ export class RecordChangeEvents {
     if (now) await this.record(em, `${aggregate}.created`, aggregate, id, now);
   }
 
+  /**
+   * `created` for several records written together (a batch), read in one statement and
+   * recorded in the order of `ids`, as one `created` after each would.
+   */
+  async createdMany(
+    em: EntityManager,
+    aggregate: ChangeAggregate,
+    target: Function,
+    ids: readonly string[],
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    const now = new Map(await this.readMany(em, target, [...ids]));
+    await recordEvents(
+      em,
+      ids.flatMap((id) => {
+        const snapshot = now.get(id);
+        return snapshot ? [this.event(`${aggregate}.created`, aggregate, id, snapshot)] : [];
+      }),
+    );
+  }
+
   /** Records `<aggregate>.updated` when the write changed anything the API shows. */
   async updated(
     em: EntityManager,

@@ -96,6 +96,23 @@ export class OrderItemStore {
   }
 
   /**
+   * `lockForShipping` for several order items in one statement (a shipment's new items), locked
+   * in id order; those that exist, by id.
+   */
+  async lockManyForShipping(
+    em: EntityManager,
+    ids: readonly string[],
+  ): Promise<Map<string, { workspaceId: string; qty: number }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await query<{ id: string; workspace_id: string; qty: number }>(
+      em,
+      'SELECT id, workspace_id, qty FROM order_item WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
+      [[...new Set(ids)]],
+    );
+    return new Map(rows.map((r) => [r.id, { workspaceId: r.workspace_id, qty: r.qty }]));
+  }
+
+  /**
    * Whether the workspace has an item from this integration with this store id. Takes a
    * transaction lock on the triple first, so two posts of one item cannot both find none.
    */
