@@ -81,6 +81,15 @@ export class RecordChangeEvents {
     );
   }
 
+  /** Records read in one statement, without tenancy, by id (missing ones left out). */
+  async snapshots(
+    em: EntityManager,
+    target: Function,
+    ids: readonly string[],
+  ): Promise<Map<string, RecordSnapshot>> {
+    return ids.length === 0 ? new Map() : new Map(await this.readMany(em, target, [...ids]));
+  }
+
   private readMany(em: EntityManager, target: Function, ids: string[]) {
     return this.read(em, target, `= ANY($1::uuid[])`, ids);
   }
@@ -188,7 +197,11 @@ export class RecordChangeEvents {
     await recordEvents(em, [this.event(type, aggregate, id, snapshot, changed)]);
   }
 
-  private event(
+  /**
+   * An event of a record as a write that computed its snapshot itself records it (a batch):
+   * `changed` for an update, and its `cause` when another record's write made it.
+   */
+  event(
     type: RecordChangeEventType,
     aggregate: ChangeAggregate,
     id: string,

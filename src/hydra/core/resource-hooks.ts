@@ -33,6 +33,11 @@ export interface WriteContext<S = unknown> {
    * INSERT, an event's snapshot): nothing a write needs between its steps hides elsewhere.
    */
   state: S;
+  /**
+   * The write is one of a batch (ResourceWriter.createManyWithin): what a single write's
+   * `prepare` reads for itself, the batch form reads once for all.
+   */
+  batch?: boolean;
 }
 
 export interface ReadContext {
@@ -94,9 +99,10 @@ export interface ResourceHooks<T = any, S = any> {
 export interface BatchCreateHooks<T = any, S = any> {
   /**
    * The violations of each record (by index) that `validate` would report, the records before
-   * it counted as written (say, quantities they take). A record that would throw answers them.
+   * it counted as written (say, quantities they take); the error `validate` would throw for a
+   * record it refuses otherwise (a 400).
    */
-  validate(entities: T[], ctxs: WriteContext<S>[]): Promise<Violation[][]>;
+  validate(entities: T[], ctxs: WriteContext<S>[]): Promise<Array<Violation[] | Error>>;
   /** Writes every record (one statement per table), their ids set on the entities. */
   persist(entities: T[], ctxs: WriteContext<S>[]): Promise<void>;
   /** What `afterWrite` does for each, in order (their events in that order). */

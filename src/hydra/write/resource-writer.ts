@@ -113,24 +113,25 @@ export class ResourceWriter implements OnModuleInit {
     if (!batch) throw new Error(`${resource.shortName} has no batch form of its creates`);
     const entities: Record<string, any>[] = [];
     const ctxs: WriteContext[] = [];
-    const found: Violation[][] = [];
+    const found: Array<Violation[] | Error> = [];
     for (const { body, pathPrefix } of inputs) {
       const entity = em.create(resource.target as any) as Record<string, any>;
       const { ctx, violations } = await prefixViolations(pathPrefix, () =>
-        this.checked(resource, entity, body, 'post', principal, hooks, em, request),
+        this.checked(resource, entity, body, 'post', principal, hooks, em, request, true),
       );
       entities.push(entity);
       ctxs.push(ctx);
       found.push(violations);
     }
     // The database's rules only for records that passed the others, as `write` runs them.
-    const valid = found.flatMap((v, i) => (v.length === 0 ? [i] : []));
+    const valid = found.flatMap((v, i) => (Array.isArray(v) && v.length === 0 ? [i] : []));
     const ruled = await batch.validate(
       valid.map((i) => entities[i]),
       valid.map((i) => ctxs[i]),
     );
     for (const [n, i] of valid.entries()) found[i] = ruled[n];
     for (const [i, violations] of found.entries()) {
+      if (violations instanceof Error) throw violations;
       const all =
         violations.length > 0 ? violations : await this.writeRules.run(entities[i], ctxs[i]);
       if (all.length > 0) throw new ValidationError(prefixed(inputs[i].pathPrefix, all));
@@ -346,6 +347,7 @@ export class ResourceWriter implements OnModuleInit {
     hooks: ResourceHooks,
     em: EntityManager,
     request?: Request,
+    batch = false,
   ): Promise<{ ctx: WriteContext; violations: Violation[] }> {
     const state = await hooks.begin?.(entity, {
       principal,
@@ -356,6 +358,7 @@ export class ResourceWriter implements OnModuleInit {
       nested: {},
       request,
       state: undefined,
+      ...(batch ? { batch } : {}),
     });
     if (operation === 'put' && resource.options.replaceOnPut)
       resetOmittedOnPut(resource, entity, body);
@@ -378,6 +381,7 @@ export class ResourceWriter implements OnModuleInit {
       nestedElements,
       request,
       state,
+      ...(batch ? { batch } : {}),
     };
     if (violations.length === 0) await hooks.prepare?.(entity, ctx);
     // A new record, or a changed one moved (say, PUT with another `workspace`), must land
