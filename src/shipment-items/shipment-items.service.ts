@@ -23,7 +23,10 @@ import { OrderStore } from '../orders/order-store';
 import { Order } from '../orders/order.entity';
 import { ShipmentEvents, type ShipmentsBefore } from '../shipments/shipment-events';
 import { linkShipmentsToOrder } from '../shipments/shipment-orders';
-import { ShipmentRecordsStore } from '../shipments/shipment-records-store';
+import {
+  ShipmentRecordsStore,
+  rememberedShipmentWorkspace,
+} from '../shipments/shipment-records-store';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentsService } from '../shipments/shipments.service';
 import type { Workspace } from '../workspaces/workspace.entity';
@@ -90,6 +93,14 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
       elements.every((e) => !e.id) &&
       announcedElsewhere(ctx.em, { aggregate: 'shipment', id: shipmentId })
     ) {
+      // The shipment is the one the caller writes: its items name it without a check.
+      this.writer.sawWritten(
+        ctx.em,
+        this.registry.get(Shipment),
+        ctx.principal,
+        shipmentId,
+        rememberedShipmentWorkspace(ctx.em, shipmentId),
+      );
       await this.writer.createManyWithin(
         ctx.em,
         resource,

@@ -91,7 +91,9 @@ export class ResourceWriter implements OnModuleInit {
     await prefixViolations(pathPrefix, () =>
       this.write(resource, entity, body, 'post', principal, hooks, em, request),
     );
-    return String(entity[resource.idProperty]);
+    const id = String(entity[resource.idProperty]);
+    this.sawWritten(em, resource, principal, id, entity.workspace?.id);
+    return id;
   }
 
   /**
@@ -138,7 +140,10 @@ export class ResourceWriter implements OnModuleInit {
     }
     await batch.persist(entities, ctxs);
     await batch.afterWrite(entities, ctxs);
-    return entities.map((e) => String(e[resource.idProperty]));
+    const ids = entities.map((e) => String(e[resource.idProperty]));
+    for (const [i, id] of ids.entries())
+      this.sawWritten(em, resource, principal, id, entities[i].workspace?.id);
+    return ids;
   }
 
   /**
@@ -224,6 +229,20 @@ export class ResourceWriter implements OnModuleInit {
     else await em.delete(resource.target, { [resource.idProperty]: entity[resource.idProperty] });
     // The record and what cascades from it are gone: references are checked again.
     this.data.forgetVisible(em);
+  }
+
+  /**
+   * A record the principal wrote in this transaction, in one of its workspaces: references to it
+   * in the same transaction need no check (DataProvider.sawWritten).
+   */
+  sawWritten(
+    em: EntityManager,
+    resource: ResourceMeta,
+    principal: Principal,
+    id: string,
+    workspaceId: string | undefined,
+  ): void {
+    this.data.sawWritten(em, resource, principal, id, workspaceId);
   }
 
   /** The transaction rules of other modules (WRITE_TRANSACTION_OPENED), first in a write's transaction. */
