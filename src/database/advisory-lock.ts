@@ -31,3 +31,16 @@ export async function withAdvisoryLock<T>(
 export async function lockForTransaction(runner: SqlRunner, key: string): Promise<void> {
   await execute(runner, 'SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
 }
+
+/** `lockForTransaction` on several keys in one statement, in key order (no lock cycles). */
+export async function lockAllForTransaction(
+  runner: SqlRunner,
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  await execute(
+    runner,
+    'SELECT count(pg_advisory_xact_lock(hashtext(k))) FROM (SELECT DISTINCT unnest($1::text[]) AS k ORDER BY 1) s',
+    [keys],
+  );
+}

@@ -81,6 +81,15 @@ export class RecordChangeEvents {
     );
   }
 
+  /** Records read in one statement, without tenancy, by id (missing ones left out). */
+  async snapshots(
+    em: EntityManager,
+    target: Function,
+    ids: readonly string[],
+  ): Promise<Map<string, RecordSnapshot>> {
+    return ids.length === 0 ? new Map() : new Map(await this.readMany(em, target, [...ids]));
+  }
+
   private readMany(em: EntityManager, target: Function, ids: string[]) {
     return this.read(em, target, `= ANY($1::uuid[])`, ids);
   }
@@ -132,6 +141,27 @@ export class RecordChangeEvents {
     if (now) await this.record(em, `${aggregate}.created`, aggregate, id, now);
   }
 
+  /**
+   * `created` for several records written together (a batch), read in one statement and
+   * recorded in the order of `ids`, as one `created` after each would.
+   */
+  async createdMany(
+    em: EntityManager,
+    aggregate: ChangeAggregate,
+    target: Function,
+    ids: readonly string[],
+  ): Promise<void> {
+    if (ids.length === 0) return;
+    const now = new Map(await this.readMany(em, target, [...ids]));
+    await recordEvents(
+      em,
+      ids.flatMap((id) => {
+        const snapshot = now.get(id);
+        return snapshot ? [this.event(`${aggregate}.created`, aggregate, id, snapshot)] : [];
+      }),
+    );
+  }
+
   /** Records `<aggregate>.updated` when the write changed anything the API shows. */
   async updated(
     em: EntityManager,
@@ -167,7 +197,11 @@ export class RecordChangeEvents {
     await recordEvents(em, [this.event(type, aggregate, id, snapshot, changed)]);
   }
 
-  private event(
+  /**
+   * An event of a record as a write that computed its snapshot itself records it (a batch):
+   * `changed` for an update, and its `cause` when another record's write made it.
+   */
+  event(
     type: RecordChangeEventType,
     aggregate: ChangeAggregate,
     id: string,

@@ -1,5 +1,9 @@
 import type { CatalogueTeams } from '../products/product-store';
-import { catalogueViolations, shippedQuantityViolations } from './order-item-rules';
+import {
+  catalogueViolations,
+  orderAfterEachNewItem,
+  shippedQuantityViolations,
+} from './order-item-rules';
 
 describe('catalogueViolations', () => {
   const teams: CatalogueTeams = {
@@ -44,5 +48,56 @@ describe('shippedQuantityViolations', () => {
           'This value should be greater than or equal to 3, the quantity already in shipments.',
       }),
     ]);
+  });
+});
+
+describe('orderAfterEachNewItem', () => {
+  const order = (items: string[], fulfillmentStatus: string, updatedAt = 't1') => ({
+    '@id': '/orders/o',
+    items,
+    updatedAt,
+    fulfillmentStatus,
+  });
+
+  it('lists the items so far in the order of the final list', () => {
+    const steps = orderAfterEachNewItem(
+      order(['/order_items/b'], 'not_fulfilled', 't0'),
+      order(['/order_items/a', '/order_items/b', '/order_items/c'], 'not_fulfilled'),
+      [
+        { iri: '/order_items/c', qty: 1 },
+        { iri: '/order_items/a', qty: 2 },
+      ],
+    );
+    expect(steps).toEqual([
+      order(['/order_items/b', '/order_items/c'], 'not_fulfilled'),
+      order(['/order_items/a', '/order_items/b', '/order_items/c'], 'not_fulfilled'),
+    ]);
+  });
+
+  it('turns a fulfilled order partial from the first item with a quantity', () => {
+    const steps = orderAfterEachNewItem(
+      order(['/order_items/a'], 'fulfilled'),
+      order(['/order_items/a', '/order_items/b', '/order_items/c'], 'partial'),
+      [
+        { iri: '/order_items/b', qty: 0 },
+        { iri: '/order_items/c', qty: 3 },
+      ],
+    );
+    expect(steps?.map((s) => s.fulfillmentStatus)).toEqual(['fulfilled', 'partial']);
+  });
+
+  it('answers null when the last does not come out as the order after them', () => {
+    expect(
+      orderAfterEachNewItem(
+        order([], 'not_fulfilled'),
+        order(['/order_items/a', '/order_items/z'], 'not_fulfilled'),
+        [{ iri: '/order_items/a', qty: 1 }],
+      ),
+    ).toBeNull();
+    expect(
+      orderAfterEachNewItem(order([], 'not_fulfilled'), order(['/order_items/a'], 'partial'), [
+        { iri: '/order_items/a', qty: 1 },
+      ]),
+    ).toBeNull();
   });
 });

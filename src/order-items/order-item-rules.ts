@@ -77,3 +77,35 @@ export function catalogueViolations(
   }
   return violations;
 }
+
+/** An order item written in a batch, as `orderAfterEachNewItem` needs it. */
+export interface NewItemOfOrder {
+  iri: string;
+  qty: number;
+}
+
+/**
+ * The order as its events show it after each of its new items (written together, in this
+ * order), from the order before them and after all of them: the items listed so far (`items`
+ * keeps the order of `after`, by id) and the fulfilment they leave. A new item ships nothing:
+ * one with a quantity turns a fulfilled order partial, and nothing else moves
+ * (OrderStore.refreshAggregates); the refresh dates the order from the first. Null when the
+ * last does not come out as `after`: a change this rule does not know of.
+ */
+export function orderAfterEachNewItem(
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  newItems: readonly NewItemOfOrder[],
+): Array<Record<string, unknown>> | null {
+  const listed = new Set((before.items as string[] | undefined) ?? []);
+  const all = (after.items as string[] | undefined) ?? [];
+  let status = before.fulfillmentStatus;
+  const out = newItems.map(({ iri, qty }) => {
+    listed.add(iri);
+    if (qty > 0 && status === 'fulfilled') status = 'partial';
+    return { ...after, items: all.filter((i) => listed.has(i)), fulfillmentStatus: status };
+  });
+  const last = out[out.length - 1];
+  if (last && JSON.stringify(last) !== JSON.stringify(after)) return null;
+  return out;
+}

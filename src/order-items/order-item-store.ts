@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { lockForTransaction } from '../database/advisory-lock';
+import { lockAllForTransaction, lockForTransaction } from '../database/advisory-lock';
 import { execute, query, queryOne, type SqlRunner } from '../database/query';
 import { shipmentItemSql } from '../shipment-items/shipment-item-store';
 
@@ -96,6 +96,23 @@ export class OrderItemStore {
   }
 
   /**
+   * `lockForShipping` for several order items in one statement (a shipment's new items), locked
+   * in id order; those that exist, by id.
+   */
+  async lockManyForShipping(
+    em: EntityManager,
+    ids: readonly string[],
+  ): Promise<Map<string, { workspaceId: string; qty: number }>> {
+    if (ids.length === 0) return new Map();
+    const rows = await query<{ id: string; workspace_id: string; qty: number }>(
+      em,
+      'SELECT id, workspace_id, qty FROM order_item WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE',
+      [[...new Set(ids)]],
+    );
+    return new Map(rows.map((r) => [r.id, { workspaceId: r.workspace_id, qty: r.qty }]));
+  }
+
+  /**
    * Whether the workspace has an item from this integration with this store id. Takes a
    * transaction lock on the triple first, so two posts of one item cannot both find none.
    */
@@ -113,6 +130,36 @@ export class OrderItemStore {
       [workspaceId, syncId, integration],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * `syncIdTaken` for several store ids in one statement (their locks in another): the keys
+   * (`syncIdKey`) of those the workspace already has.
+   */
+  async syncIdsTaken(
+    em: EntityManager,
+    wanted: ReadonlyArray<{ workspaceId: string; integration: string | null; syncId: string }>,
+  ): Promise<Set<string>> {
+    if (wanted.length === 0) return new Set();
+    await lockAllForTransaction(
+      em,
+      wanted.map((w) => `order_item:${w.workspaceId}:${w.integration ?? ''}:${w.syncId}`),
+    );
+    const rows = await query<{ workspace_id: string; integration: string | null; sync_id: string }>(
+      em,
+      `SELECT DISTINCT oi.workspace_id, oi.external_source_integration AS integration,
+              oi.external_source_sync_id AS sync_id
+         FROM order_item oi
+         JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS w(workspace_id, integration, sync_id)
+           ON oi.workspace_id = w.workspace_id AND oi.external_source_sync_id = w.sync_id
+          AND oi.external_source_integration IS NOT DISTINCT FROM w.integration`,
+      [
+        wanted.map((w) => w.workspaceId),
+        wanted.map((w) => w.integration),
+        wanted.map((w) => w.syncId),
+      ],
+    );
+    return new Set(rows.map((r) => syncIdKey(r.workspace_id, r.integration, r.sync_id)));
   }
 
   async removal(em: EntityManager, id: string): Promise<RemovedOrderItem | undefined> {
@@ -152,4 +199,9 @@ export class OrderItemStore {
     );
     return rows.map((r) => ({ id: r.id, workspaceId: r.workspace_id }));
   }
+}
+
+/** One store id of an integration in a workspace, as `syncIdsTaken` answers it. */
+export function syncIdKey(workspaceId: string, integration: string | null, syncId: string): string {
+  return JSON.stringify([workspaceId, integration, syncId]);
 }

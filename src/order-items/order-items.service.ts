@@ -1,11 +1,14 @@
 import { Injectable } from '@nestjs/common';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   RecordChangeEvents,
   type RecordSnapshot,
   type RecordsBefore,
 } from '../events/record-change-events';
 import type { Violation } from '../common/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
+import type { BatchCreateHooks, ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
+import { recordEvents, type OutboxEvent } from '../events/outbox';
+import { changedFields } from '../shipments/shipment-changes';
 import { removeNotesOf } from '../notes/record-notes';
 import { refuseDuplicateSyncId } from '../orders/external-sync-id';
 import { orderIdsOf } from '../orders/order-aggregates';
@@ -18,10 +21,11 @@ import { OrderItem } from './order-item.entity';
 import {
   catalogueViolations,
   normalizeOrderItem,
+  orderAfterEachNewItem,
   productOptionsViolations,
   shippedQuantityViolations,
 } from './order-item-rules';
-import { OrderItemStore } from './order-item-store';
+import { OrderItemStore, syncIdKey } from './order-item-store';
 
 /** What one write of an order item carries from step to step. */
 export interface OrderItemWrite {
@@ -64,7 +68,9 @@ export class OrderItemsService implements ResourceHooks<OrderItem, OrderItemWrit
       const workspaceId = await this.orders.workspaceOf(em, item.order.id);
       if (workspaceId) item.workspace = { id: workspaceId } as Workspace;
     }
-    state.orderBefore = await this.changes.watch(em, 'order', Order, [state.orderId]);
+    // A batch watches its orders once (createMany).
+    if (!ctx.batch)
+      state.orderBefore = await this.changes.watch(em, 'order', Order, [state.orderId]);
     normalizeOrderItem(item);
   }
 
@@ -91,6 +97,133 @@ export class OrderItemsService implements ResourceHooks<OrderItem, OrderItemWrit
       );
     }
     return violations;
+  }
+
+  /**
+   * The batch form of creates (ResourceWriter.createManyWithin), for the new lines of orders
+   * (an import): their store ids locked and looked up at once, one insert, the orders refreshed
+   * once, the items' and orders' snapshots read once each; each order's `order.updated`
+   * (`cause: "order_item"`) after each item computed from the order before and after them all
+   * (orderAfterEachNewItem). Same rules, rows and events as item after item.
+   */
+  readonly createMany: BatchCreateHooks<OrderItem, OrderItemWrite> = {
+    validate: (items, ctxs) => this.validateNew(items, ctxs),
+    persist: async (items, ctxs) => {
+      // One INSERT of every row (TypeORM's insert of an array), their ids set on the items.
+      if (items.length > 0)
+        await ctxs[0].em.insert(OrderItem, items as QueryDeepPartialEntity<OrderItem>[]);
+    },
+    afterWrite: (items, ctxs) => this.afterNew(items, ctxs),
+  };
+
+  private async validateNew(
+    items: OrderItem[],
+    ctxs: WriteContext<OrderItemWrite>[],
+  ): Promise<Array<Violation[] | Error>> {
+    if (items.length === 0) return [];
+    const { em } = ctxs[0];
+    const synced = items.flatMap((item) =>
+      item.workspace?.id && item.externalSourceSyncId !== null
+        ? [
+            {
+              workspaceId: item.workspace.id,
+              integration: item.externalSourceIntegration,
+              syncId: item.externalSourceSyncId,
+            },
+          ]
+        : [],
+    );
+    const taken = await this.items.syncIdsTaken(em, synced);
+    const out: Array<Violation[] | Error> = [];
+    for (const item of items) {
+      const workspaceId = item.workspace?.id;
+      const violations: Violation[] = [];
+      if (workspaceId) {
+        try {
+          // An item before it with the same store id is written first: this one is a duplicate.
+          await refuseDuplicateSyncId('order_item', item.externalSourceSyncId, async (syncId) => {
+            const key = syncIdKey(workspaceId, item.externalSourceIntegration, syncId);
+            const duplicate = taken.has(key);
+            taken.add(key);
+            return duplicate;
+          });
+        } catch (error) {
+          out.push(error as Error);
+          continue;
+        }
+        const productId = item.product?.id ?? null;
+        const variantId = item.productVariant?.id ?? null;
+        if (productId || variantId) {
+          const teams = await this.products.catalogueTeams(em, workspaceId, productId, variantId);
+          violations.push(...catalogueViolations(teams, productId, variantId));
+        }
+      }
+      violations.push(...productOptionsViolations(item.productOptions));
+      out.push(violations);
+    }
+    // The orders as they are before the items, for their `order.updated` (one statement).
+    const before = await this.changes.watch(
+      em,
+      'order',
+      Order,
+      ctxs.map((c) => c.state.orderId),
+    );
+    for (const ctx of ctxs) ctx.state.orderBefore = before;
+    return out;
+  }
+
+  private async afterNew(items: OrderItem[], ctxs: WriteContext<OrderItemWrite>[]): Promise<void> {
+    if (items.length === 0) return;
+    const { em } = ctxs[0];
+    const orderIds = orderIdsOf(ctxs.map((c) => c.state.orderId));
+    await this.orders.refreshAggregates(em, orderIds);
+    const itemsNow = await this.changes.snapshots(
+      em,
+      OrderItem,
+      items.map((i) => i.id),
+    );
+    const before = ctxs[0].state.orderBefore;
+    const ordersNow = await this.changes.snapshots(em, Order, [...before.keys()]);
+    // Each watched order after each of its new items, in the order they were given.
+    const steps = new Map<string, Array<Record<string, unknown>>>();
+    for (const [orderId, was] of before) {
+      const now = ordersNow.get(orderId);
+      if (!now) continue;
+      const mine = items.flatMap((item, i) =>
+        ctxs[i].state.orderId === orderId
+          ? [{ iri: String(itemsNow.get(item.id)?.representation['@id']), qty: item.qty }]
+          : [],
+      );
+      const computed = orderAfterEachNewItem(was.representation, now.representation, mine);
+      if (!computed)
+        throw new Error(`Order ${orderId} changed in a way its new items do not explain`);
+      steps.set(orderId, computed);
+    }
+    const events: OutboxEvent[] = [];
+    const last = new Map([...before].map(([id, was]) => [id, was.representation]));
+    for (const [i, item] of items.entries()) {
+      const snapshot = itemsNow.get(item.id);
+      if (snapshot)
+        events.push(this.changes.event('order_item.created', 'order_item', item.id, snapshot));
+      const orderId = ctxs[i].state.orderId;
+      const next = orderId ? steps.get(orderId)?.shift() : undefined;
+      if (!orderId || !next) continue;
+      const changed = changedFields(last.get(orderId)!, next);
+      last.set(orderId, next);
+      if (changed.length === 0) continue;
+      const workspaceId = ordersNow.get(orderId)!.workspaceId;
+      events.push(
+        this.changes.event(
+          'order.updated',
+          'order',
+          orderId,
+          { workspaceId, representation: next },
+          changed,
+          'order_item',
+        ),
+      );
+    }
+    await recordEvents(em, events);
   }
 
   async afterWrite(item: OrderItem, ctx: WriteContext<OrderItemWrite>): Promise<void> {

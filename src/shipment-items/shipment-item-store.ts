@@ -41,6 +41,19 @@ export interface WrittenShipmentItem {
   linked: boolean;
 }
 
+/** A shipment item to insert (insertMany): its columns. */
+export interface NewShipmentItem {
+  id: string;
+  workspaceId: string;
+  shipmentId: string;
+  orderItemId: string;
+  qty: number;
+  externalSourceSyncId: string | null;
+  fulfillmentSyncId: string | null;
+  externalSourceIntegrationId: string | null;
+  fulfillmentIntegrationId: string | null;
+}
+
 /** Where a shipment item being deleted belongs. */
 export interface RemovedShipmentItem {
   orderId: string;
@@ -116,6 +129,82 @@ export class ShipmentItemStore {
       [orderItemId, exceptId],
     );
     return row!.shipped;
+  }
+
+  /** How much of each order item the shipment items carry (0 for those none carries). */
+  async shippedOfMany(
+    em: EntityManager,
+    orderItemIds: readonly string[],
+  ): Promise<Map<string, number>> {
+    const ids = [...new Set(orderItemIds)];
+    if (ids.length === 0) return new Map();
+    const rows = await query<{ order_item_id: string; shipped: number }>(
+      em,
+      `SELECT order_item_id, COALESCE(sum(qty), 0)::int AS shipped FROM shipment_item
+        WHERE order_item_id = ANY($1::uuid[]) GROUP BY order_item_id`,
+      [ids],
+    );
+    const out = new Map<string, number>(ids.map((id) => [id, 0]));
+    for (const row of rows) out.set(row.order_item_id, row.shipped);
+    return out;
+  }
+
+  /** New items (their ids chosen by the caller) in one statement, in the order given. */
+  async insertMany(em: EntityManager, items: readonly NewShipmentItem[]): Promise<void> {
+    if (items.length === 0) return;
+    await execute(
+      em,
+      `INSERT INTO shipment_item (id, workspace_id, shipment_id, order_item_id, qty,
+              external_source_sync_id, fulfillment_sync_id, external_source_integration_id,
+              fulfillment_integration_id)
+       SELECT a, b, c, d, e, f, g, h, i
+         FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::int[], $6::text[],
+                     $7::text[], $8::uuid[], $9::uuid[]) WITH ORDINALITY AS x(a, b, c, d, e, f, g, h, i, n)
+        ORDER BY n`,
+      [
+        items.map((i) => i.id),
+        items.map((i) => i.workspaceId),
+        items.map((i) => i.shipmentId),
+        items.map((i) => i.orderItemId),
+        items.map((i) => i.qty),
+        items.map((i) => i.externalSourceSyncId),
+        items.map((i) => i.fulfillmentSyncId),
+        items.map((i) => i.externalSourceIntegrationId),
+        items.map((i) => i.fulfillmentIntegrationId),
+      ],
+    );
+  }
+
+  /** `written` for several items in one statement, in the order of `ids`. */
+  async writtenMany(em: EntityManager, ids: readonly string[]): Promise<WrittenShipmentItem[]> {
+    if (ids.length === 0) return [];
+    const rows = await query<{
+      id: string;
+      shipment_id: string;
+      order_item_id: string;
+      order_id: string;
+      order_number: string | null;
+      linked: boolean;
+    }>(
+      em,
+      `SELECT y.*, ${shipmentOrderSql.carriesOrder('y.shipment_id', 'y.order_id', 'y.order_number')} AS linked
+         FROM (SELECT x.*, ${orderSql.orderNumber('x.order_id')} AS order_number
+                 FROM (SELECT si.id, si.shipment_id, si.order_item_id,
+                              ${orderItemSql.orderOf('si.order_item_id')} AS order_id
+                         FROM shipment_item si WHERE si.id = ANY($1::uuid[])) x) y`,
+      [ids],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    return ids.map((id) => {
+      const row = byId.get(id)!;
+      return {
+        shipmentId: row.shipment_id,
+        orderItemId: row.order_item_id,
+        orderId: row.order_id,
+        orderNumber: row.order_number,
+        linked: row.linked,
+      };
+    });
   }
 
   /** The item's shipment and order after a write, and whether they are linked. */

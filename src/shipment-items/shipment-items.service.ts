@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { announcedElsewhere } from '../events/indirect-changes';
 import {
   RecordChangeEvents,
   type RecordsBefore,
   type RecordSnapshot,
 } from '../events/record-change-events';
-import type { NestedElement, ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
+import type {
+  BatchCreateHooks,
+  NestedElement,
+  ResourceHooks,
+  WriteContext,
+} from '../hydra/core/resource-hooks';
 import { ValidationError, Violation, ViolationCodes } from '../common/errors/api-errors';
 import { ResourceRegistry } from '../hydra/metadata/resource-registry';
 import { removeNotesOf } from '../notes/record-notes';
@@ -15,7 +23,10 @@ import { OrderStore } from '../orders/order-store';
 import { Order } from '../orders/order.entity';
 import { ShipmentEvents, type ShipmentsBefore } from '../shipments/shipment-events';
 import { linkShipmentsToOrder } from '../shipments/shipment-orders';
-import { ShipmentRecordsStore } from '../shipments/shipment-records-store';
+import {
+  ShipmentRecordsStore,
+  rememberedShipmentWorkspace,
+} from '../shipments/shipment-records-store';
 import { Shipment } from '../shipments/shipment.entity';
 import { ShipmentsService } from '../shipments/shipments.service';
 import type { Workspace } from '../workspaces/workspace.entity';
@@ -76,6 +87,33 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
     ctx: WriteContext,
   ): Promise<void> {
     const resource = this.registry.get(ShipmentItem);
+    // New items only, their shipment's own write announcing what they change: together.
+    if (
+      elements.length > 0 &&
+      elements.every((e) => !e.id) &&
+      announcedElsewhere(ctx.em, { aggregate: 'shipment', id: shipmentId })
+    ) {
+      // The shipment is the one the caller writes: its items name it without a check.
+      this.writer.sawWritten(
+        ctx.em,
+        this.registry.get(Shipment),
+        ctx.principal,
+        shipmentId,
+        rememberedShipmentWorkspace(ctx.em, shipmentId),
+      );
+      await this.writer.createManyWithin(
+        ctx.em,
+        resource,
+        elements.map((element) => ({
+          body: { ...element.value, shipment: `/shipments/${shipmentId}` },
+          pathPrefix: `shipmentItems[${element.index}]`,
+        })),
+        ctx.principal,
+        this,
+        ctx.request,
+      );
+      return;
+    }
     for (const element of elements) {
       const path = `shipmentItems[${element.index}]`;
       if (element.id) {
@@ -159,26 +197,105 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
     // The lock serialises every quantity check of this order item.
     const orderItem = await this.orderItems.lockForShipping(em, item.orderItem.id);
     if (!orderItem || orderItem.workspaceId !== workspaceId) {
-      return [
-        ...violations,
-        {
-          propertyPath: 'orderItem',
-          message: 'The order item must belong to the workspace of the shipment.',
-          code: ViolationCodes.invalid,
-        },
-      ];
+      return [...violations, ORDER_ITEM_OF_ANOTHER_WORKSPACE];
     }
     if (violations.length) return violations;
     const others = await this.items.shippedByOthers(em, item.orderItem.id, item.id ?? null);
     const available = availableQuantity(orderItem.qty, others);
-    if (item.qty > available) {
-      throw ValidationError.of(
-        'qty',
-        `This value should be less than or equal to ${available}, the quantity of the order item left to fulfil.`,
-        ViolationCodes.lessThanOrEqual,
-      );
-    }
+    if (item.qty > available) throw new ValidationError([quantityViolation(available)]);
     return [];
+  }
+
+  /**
+   * The batch form of creates (ResourceWriter.createManyWithin), for the new items a shipment's
+   * own write gives: the order items locked and their shipped quantities read once, the items
+   * inserted in one statement, their events read in one. Same rules and results as `validate`,
+   * `persist` and `afterWrite` item after item, an item counting those before it.
+   */
+  readonly createMany: BatchCreateHooks<ShipmentItem, ShipmentItemWrite> = {
+    validate: (items, ctxs) => this.validateNew(items, ctxs),
+    persist: (items, ctxs) => this.insertNew(items, ctxs[0]?.em),
+    afterWrite: (items, ctxs) => this.afterNew(items, ctxs),
+  };
+
+  private async validateNew(
+    items: ShipmentItem[],
+    ctxs: WriteContext<ShipmentItemWrite>[],
+  ): Promise<Violation[][]> {
+    if (items.length === 0) return [];
+    const { em } = ctxs[0];
+    const workflows = await this.workflows.workspacesOf(em, items.flatMap(workflowIdsOf));
+    const orderItemIds = items.map((i) => i.orderItem.id);
+    // The locks serialise every quantity check of these order items (in id order).
+    const orderItems = await this.orderItems.lockManyForShipping(em, orderItemIds);
+    const shipped = await this.items.shippedOfMany(em, orderItemIds);
+    return items.map((item) => {
+      const workspaceId = item.workspace.id;
+      const violations = workflowReferenceViolations(item, workspaceId, workflows, 'shipment item');
+      const orderItem = orderItems.get(item.orderItem.id);
+      if (!orderItem || orderItem.workspaceId !== workspaceId)
+        return [...violations, ORDER_ITEM_OF_ANOTHER_WORKSPACE];
+      if (violations.length) return violations;
+      const others = shipped.get(item.orderItem.id) ?? 0;
+      const available = availableQuantity(orderItem.qty, others);
+      if (item.qty > available) return [quantityViolation(available)];
+      // What this item takes counts against the items after it.
+      shipped.set(item.orderItem.id, others + item.qty);
+      return [];
+    });
+  }
+
+  private async insertNew(items: ShipmentItem[], em: EntityManager | undefined): Promise<void> {
+    if (!em) return;
+    for (const item of items) item.id = randomUUID();
+    await this.items.insertMany(
+      em,
+      items.map((item) => ({
+        id: item.id,
+        workspaceId: item.workspace.id,
+        shipmentId: item.shipment.id,
+        orderItemId: item.orderItem.id,
+        qty: item.qty,
+        externalSourceSyncId: item.externalSourceSyncId ?? null,
+        fulfillmentSyncId: item.fulfillmentSyncId ?? null,
+        externalSourceIntegrationId: item.externalSourceIntegration?.id ?? null,
+        fulfillmentIntegrationId: item.fulfillmentIntegration?.id ?? null,
+      })),
+    );
+  }
+
+  private async afterNew(
+    items: ShipmentItem[],
+    ctxs: WriteContext<ShipmentItemWrite>[],
+  ): Promise<void> {
+    if (items.length === 0) return;
+    const { em } = ctxs[0];
+    const rows = await this.items.writtenMany(
+      em,
+      items.map((i) => i.id),
+    );
+    const linked = new Set<string>();
+    for (const row of rows) {
+      // What `afterWrite` would have watched: the caller announces all of it (writeNested).
+      if (
+        !announcedElsewhere(em, { aggregate: 'shipment', id: row.shipmentId }) ||
+        !announcedElsewhere(em, { aggregate: 'order', id: row.orderId })
+      )
+        throw new Error('Shipment items are created together only inside their shipment write');
+      const key = `${row.shipmentId}:${row.orderId}`;
+      if (row.linked || linked.has(key)) continue;
+      await linkShipmentsToOrder(em, { id: row.orderId, orderNumber: row.orderNumber }, [
+        row.shipmentId,
+      ]);
+      linked.add(key);
+    }
+    await this.orders.refreshAggregates(em, orderIdsOf(rows.map((r) => r.orderId)));
+    await this.changes.createdMany(
+      em,
+      'shipment_item',
+      ShipmentItem,
+      items.map((i) => i.id),
+    );
   }
 
   async afterWrite(item: ShipmentItem, ctx: WriteContext<ShipmentItemWrite>): Promise<void> {
@@ -236,4 +353,19 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
     await this.shipmentEvents.indirectlyUpdated(em, shipmentBefore, 'shipment_item');
     await this.changes.indirectlyUpdated(em, 'order', Order, orderBefore, 'shipment_item');
   }
+}
+
+const ORDER_ITEM_OF_ANOTHER_WORKSPACE: Violation = {
+  propertyPath: 'orderItem',
+  message: 'The order item must belong to the workspace of the shipment.',
+  code: ViolationCodes.invalid,
+};
+
+/** More than what is left of the order item. */
+function quantityViolation(available: number): Violation {
+  return {
+    propertyPath: 'qty',
+    message: `This value should be less than or equal to ${available}, the quantity of the order item left to fulfil.`,
+    code: ViolationCodes.lessThanOrEqual,
+  };
 }

@@ -42,6 +42,11 @@ export function rememberShipmentWorkspace(em: EntityManager, id: string, workspa
   VisibleMemory.note(em, shipmentWorkspaceFact(id), workspaceId);
 }
 
+/** The shipment's workspace, if the transaction remembers it (without a statement). */
+export function rememberedShipmentWorkspace(em: EntityManager, id: string): string | undefined {
+  return VisibleMemory.recall(em, shipmentWorkspaceFact(id));
+}
+
 /**
  * What the order records modules read of shipments through statements of their own: the
  * shipments an order links or names. Prepared statements on the caller's transaction.

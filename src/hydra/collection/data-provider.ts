@@ -392,6 +392,25 @@ export class DataProvider implements OnModuleInit {
     VisibleMemory.start(em);
   }
 
+  /**
+   * A record the principal wrote in this transaction, in a workspace of its own: visible to it
+   * from now on, without a statement (a transaction that remembers, rememberVisible). Only for
+   * resources whose tenancy is their workspace column.
+   */
+  sawWritten(
+    em: EntityManager,
+    resource: ResourceMeta,
+    principal: Principal,
+    id: string,
+    workspaceId: string | undefined,
+  ): void {
+    const tenancy = resource.options.tenancy;
+    if (typeof tenancy !== 'object' || !('workspace' in tenancy)) return;
+    if (tenancy.workspace !== 'workspace' || !workspaceId) return;
+    if (principal.workspaceIds.includes(workspaceId))
+      VisibleMemory.saw(em, principal, resource.table, id);
+  }
+
   /** The transaction of `em` deleted records: references are checked again. */
   forgetVisible(em: EntityManager): void {
     VisibleMemory.forget(em);

@@ -33,6 +33,11 @@ export interface WriteContext<S = unknown> {
    * INSERT, an event's snapshot): nothing a write needs between its steps hides elsewhere.
    */
   state: S;
+  /**
+   * The write is one of a batch (ResourceWriter.createManyWithin): what a single write's
+   * `prepare` reads for itself, the batch form reads once for all.
+   */
+  batch?: boolean;
 }
 
 export interface ReadContext {
@@ -73,10 +78,33 @@ export interface ResourceHooks<T = any, S = any> {
    * outbox event's payload, say): a create answers from it instead of reading it again.
    */
   written?(entity: T, state: S): ApiRecord | undefined;
+  /**
+   * A batch form of creates (ResourceWriter.createManyWithin), for records written together in
+   * one transaction: each is denormalized, prepared and validated on its own as a create is,
+   * then these replace `validate`, `persist` and `afterWrite` once for all.
+   */
+  readonly createMany?: BatchCreateHooks<T, S>;
   /** Checks or side effects before a delete; throw to refuse. */
   beforeRemove?(entity: T, ctx: WriteContext<S>): Promise<void> | void;
   /** Replaces the default delete. */
   remove?(entity: T, ctx: WriteContext<S>): Promise<void>;
   /** Extra conditions on every collection read of the resource. */
   scopeCollection?(query: SqlQuery, ctx: ReadContext): void;
+}
+
+/**
+ * The steps of a batch of creates that read or write the database, once for the batch: the same
+ * rules and results as the single hooks run record after record, in the order given.
+ */
+export interface BatchCreateHooks<T = any, S = any> {
+  /**
+   * The violations of each record (by index) that `validate` would report, the records before
+   * it counted as written (say, quantities they take); the error `validate` would throw for a
+   * record it refuses otherwise (a 400).
+   */
+  validate(entities: T[], ctxs: WriteContext<S>[]): Promise<Array<Violation[] | Error>>;
+  /** Writes every record (one statement per table), their ids set on the entities. */
+  persist(entities: T[], ctxs: WriteContext<S>[]): Promise<void>;
+  /** What `afterWrite` does for each, in order (their events in that order). */
+  afterWrite(entities: T[], ctxs: WriteContext<S>[]): Promise<void>;
 }

@@ -91,7 +91,59 @@ export class ResourceWriter implements OnModuleInit {
     await prefixViolations(pathPrefix, () =>
       this.write(resource, entity, body, 'post', principal, hooks, em, request),
     );
-    return String(entity[resource.idProperty]);
+    const id = String(entity[resource.idProperty]);
+    this.sawWritten(em, resource, principal, id, entity.workspace?.id);
+    return id;
+  }
+
+  /**
+   * Creates several records of a resource inside an open transaction, through the same
+   * pipeline as `createWithin` each, but with the hooks' batch form (`createMany`) reading and
+   * writing for all at once: the first record (in the order given) that a create would refuse
+   * is refused with the same violations, under its `pathPrefix`, and nothing is written.
+   * Answers the ids in order.
+   */
+  async createManyWithin(
+    em: EntityManager,
+    resource: ResourceMeta,
+    inputs: ReadonlyArray<{ body: unknown; pathPrefix: string }>,
+    principal: Principal,
+    hooks: ResourceHooks,
+    request?: Request,
+  ): Promise<string[]> {
+    const batch = hooks.createMany;
+    if (!batch) throw new Error(`${resource.shortName} has no batch form of its creates`);
+    const entities: Record<string, any>[] = [];
+    const ctxs: WriteContext[] = [];
+    const found: Array<Violation[] | Error> = [];
+    for (const { body, pathPrefix } of inputs) {
+      const entity = em.create(resource.target as any) as Record<string, any>;
+      const { ctx, violations } = await prefixViolations(pathPrefix, () =>
+        this.checked(resource, entity, body, 'post', principal, hooks, em, request, true),
+      );
+      entities.push(entity);
+      ctxs.push(ctx);
+      found.push(violations);
+    }
+    // The database's rules only for records that passed the others, as `write` runs them.
+    const valid = found.flatMap((v, i) => (Array.isArray(v) && v.length === 0 ? [i] : []));
+    const ruled = await batch.validate(
+      valid.map((i) => entities[i]),
+      valid.map((i) => ctxs[i]),
+    );
+    for (const [n, i] of valid.entries()) found[i] = ruled[n];
+    for (const [i, violations] of found.entries()) {
+      if (violations instanceof Error) throw violations;
+      const all =
+        violations.length > 0 ? violations : await this.writeRules.run(entities[i], ctxs[i]);
+      if (all.length > 0) throw new ValidationError(prefixed(inputs[i].pathPrefix, all));
+    }
+    await batch.persist(entities, ctxs);
+    await batch.afterWrite(entities, ctxs);
+    const ids = entities.map((e) => String(e[resource.idProperty]));
+    for (const [i, id] of ids.entries())
+      this.sawWritten(em, resource, principal, id, entities[i].workspace?.id);
+    return ids;
   }
 
   /**
@@ -177,6 +229,20 @@ export class ResourceWriter implements OnModuleInit {
     else await em.delete(resource.target, { [resource.idProperty]: entity[resource.idProperty] });
     // The record and what cascades from it are gone: references are checked again.
     this.data.forgetVisible(em);
+  }
+
+  /**
+   * A record the principal wrote in this transaction, in one of its workspaces: references to it
+   * in the same transaction need no check (DataProvider.sawWritten).
+   */
+  sawWritten(
+    em: EntityManager,
+    resource: ResourceMeta,
+    principal: Principal,
+    id: string,
+    workspaceId: string | undefined,
+  ): void {
+    this.data.sawWritten(em, resource, principal, id, workspaceId);
   }
 
   /** The transaction rules of other modules (WRITE_TRANSACTION_OPENED), first in a write's transaction. */
@@ -266,6 +332,42 @@ export class ResourceWriter implements OnModuleInit {
     em: EntityManager,
     request?: Request,
   ): Promise<unknown> {
+    const { ctx, violations } = await this.checked(
+      resource,
+      entity,
+      body,
+      operation,
+      principal,
+      hooks,
+      em,
+      request,
+    );
+    const all = [...violations];
+    if (all.length === 0) all.push(...((await hooks.validate?.(entity, ctx)) ?? []));
+    if (all.length === 0) all.push(...(await this.writeRules.run(entity, ctx)));
+    if (all.length > 0) throw new ValidationError(all);
+    if (hooks.persist) await hooks.persist(entity, ctx);
+    else await em.save(entity);
+    await hooks.afterWrite?.(entity, ctx);
+    return ctx.state;
+  }
+
+  /**
+   * A write's steps up to the resource's own database rules: begin, the body applied
+   * (denormalized), prepare, where it may be written, the constraints and property validators.
+   * Answers the write's context and the violations so far.
+   */
+  private async checked(
+    resource: ResourceMeta,
+    entity: Record<string, any>,
+    body: unknown,
+    operation: WriteOperation,
+    principal: Principal,
+    hooks: ResourceHooks,
+    em: EntityManager,
+    request?: Request,
+    batch = false,
+  ): Promise<{ ctx: WriteContext; violations: Violation[] }> {
     const state = await hooks.begin?.(entity, {
       principal,
       operation,
@@ -275,6 +377,7 @@ export class ResourceWriter implements OnModuleInit {
       nested: {},
       request,
       state: undefined,
+      ...(batch ? { batch } : {}),
     });
     if (operation === 'put' && resource.options.replaceOnPut)
       resetOmittedOnPut(resource, entity, body);
@@ -297,6 +400,7 @@ export class ResourceWriter implements OnModuleInit {
       nestedElements,
       request,
       state,
+      ...(batch ? { batch } : {}),
     };
     if (violations.length === 0) await hooks.prepare?.(entity, ctx);
     // A new record, or a changed one moved (say, PUT with another `workspace`), must land
@@ -307,28 +411,25 @@ export class ResourceWriter implements OnModuleInit {
     for (const v of await validateEntity(entity, operation))
       if (!reported.has(v.propertyPath)) all.push(v);
     if (all.length === 0) all.push(...(await this.propertyValidators.run(entity, ctx)));
-    if (all.length === 0) all.push(...((await hooks.validate?.(entity, ctx)) ?? []));
-    if (all.length === 0) all.push(...(await this.writeRules.run(entity, ctx)));
-    if (all.length > 0) throw new ValidationError(all);
-    if (hooks.persist) await hooks.persist(entity, ctx);
-    else await em.save(entity);
-    await hooks.afterWrite?.(entity, ctx);
-    return state;
+    return { ctx, violations: all };
   }
 }
 
 /** Runs a nested write, reporting its violations under `pathPrefix` (`shipment.trackingNumber`). */
-async function prefixViolations(pathPrefix: string, write: () => Promise<unknown>): Promise<void> {
+async function prefixViolations<T>(pathPrefix: string, write: () => Promise<T>): Promise<T> {
   try {
-    await write();
+    return await write();
   } catch (error) {
     if (!pathPrefix || !(error instanceof ValidationError)) throw error;
-    throw new ValidationError(
-      error.violations.map((v) => ({
-        ...v,
-        propertyPath: v.propertyPath ? `${pathPrefix}.${v.propertyPath}` : pathPrefix,
-      })),
-      error.extra,
-    );
+    throw new ValidationError(prefixed(pathPrefix, error.violations), error.extra);
   }
+}
+
+/** Violations reported under `pathPrefix` (`shipmentItems[1].qty`). */
+function prefixed(pathPrefix: string, violations: Violation[]): Violation[] {
+  if (!pathPrefix) return violations;
+  return violations.map((v) => ({
+    ...v,
+    propertyPath: v.propertyPath ? `${pathPrefix}.${v.propertyPath}` : pathPrefix,
+  }));
 }

@@ -1,0 +1,188 @@
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DataSource } from 'typeorm';
+import { StoreSyncRunner } from '../../src/store-sync/sync/store-sync-runner';
+import { itemBody, orderBody, shipmentBody } from '../../src/store-sync/import/import-bodies';
+import { planOrderImport } from '../../src/store-sync/rules/import-plan';
+import { mapStoreOrder } from '../../src/store-sync/rules/order-mapping';
+import type { StoreOrder } from '../../src/store-sync/store-platform';
+import { connectStore } from '../../src/store-sync/store-platforms';
+import { startShopifyFake, type ShopifyFake } from '../fakes/shopify-fake';
+import { createTenant, type Tenant } from '../factories/tenant.factory';
+import { closeTestApp, createTestApp } from '../support/app';
+import { api } from '../support/http';
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const TIME = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)/g;
+
+/** A value with its ids and times blanked and its lists sorted (their order follows ids). */
+function normalized(value: unknown): string {
+  const sorted = (v: unknown): unknown =>
+    Array.isArray(v)
+      ? v.map(sorted).sort()
+      : v && typeof v === 'object'
+        ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, sorted(x)]))
+        : typeof v === 'string'
+          ? v.replace(UUID, '<id>').replace(TIME, '<t>')
+          : v;
+  return JSON.stringify(sorted(value));
+}
+
+/**
+ * The import writes a share's new lines and parcel items set-based (one insert per table, the
+ * orders' events computed from one read before and one after). What it writes must be what the
+ * same records give written one by one through the API, as POST /orders, /order_items and
+ * /shipments would each write them: the same rows, aggregates and events (ids and times aside).
+ */
+describe('store import written set-based, against the same records one by one', () => {
+  let app: NestExpressApplication;
+  let db: DataSource;
+  let fake: ShopifyFake;
+
+  const saved = { ...process.env };
+
+  beforeAll(async () => {
+    // The shop is the fake on loopback (allow-listed for tests); webhooks need a public URL.
+    Object.assign(process.env, {
+      PUBLIC_URL: 'http://127.0.0.1:9',
+      STORE_SYNC_ALLOWED_HOSTS: '127.0.0.1',
+    });
+    app = await createTestApp();
+    db = app.get(DataSource);
+    fake = await startShopifyFake({
+      orders: { count: 30, start: new Date(Date.now() - 2 * 86_400_000), seed: 11 },
+      shopDomain: (host) => host,
+    });
+  });
+  afterAll(async () => {
+    await fake.close();
+    await closeTestApp(app);
+    process.env = saved;
+  });
+
+  /** What a workspace holds of orders, lines, parcels, their items and links, and events. */
+  async function written(workspaceId: string) {
+    const rows = async (sql: string) =>
+      (await db.query(sql, [workspaceId])).map(normalized).sort() as string[];
+    return {
+      orders: await rows(
+        `SELECT order_number, email, phone_number, subtotal, total, currency, order_status_id IS NOT NULL AS has_status,
+                fulfillment_status, shipments_without_tracking_count, external_source_sync_id
+           FROM "order" WHERE workspace_id = $1`,
+      ),
+      lines: await rows(
+        `SELECT product_name, product_sku, product_options, qty, price, external_product_id,
+                external_source_sync_id, image_url, (SELECT order_number FROM "order" o WHERE o.id = order_id) AS order_number
+           FROM order_item WHERE workspace_id = $1`,
+      ),
+      parcels: await rows(
+        `SELECT tracking_number, origin_carrier, order_numbers, email, external_source_sync_id, tracking_status,
+                (SELECT array_agg(o.order_number) FROM shipment_order so JOIN "order" o ON o.id = so.order_id
+                  WHERE so.shipment_id = s.id) AS linked,
+                (SELECT array_agg(oi.external_source_sync_id || ':' || si.qty) FROM shipment_item si
+                   JOIN order_item oi ON oi.id = si.order_item_id WHERE si.shipment_id = s.id) AS items
+           FROM shipment s WHERE workspace_id = $1`,
+      ),
+      events: await rows(
+        `SELECT type, payload - 'deliveryPrediction' AS payload FROM outbox_event
+          WHERE workspace_id = $1 AND aggregate_type IN ('order', 'order_item', 'shipment', 'shipment_item')`,
+      ),
+    };
+  }
+
+  async function storeOrders(): Promise<StoreOrder[]> {
+    const client = connectStore(
+      {
+        platform: 'shopify',
+        shopDomain: fake.shopDomain,
+        baseUrl: `http://${fake.shopDomain}`,
+        auth: { accessToken: fake.accessToken },
+      },
+      { allowedHosts: ['127.0.0.1'], timeoutMs: 30_000 },
+    );
+    const out: StoreOrder[] = [];
+    let page = null;
+    do {
+      const answer = await client.listChangedOrders({
+        since: new Date(Date.now() - 30 * 86_400_000),
+        page,
+      });
+      out.push(...answer.orders);
+      page = answer.next;
+    } while (page);
+    client.close();
+    return out;
+  }
+
+  /** A store workflow of the tenant (its records' integration); run when it has credentials. */
+  async function workflow(tenant: Tenant, connected: boolean): Promise<string> {
+    const res = await api(app, { token: tenant.token })
+      .json()
+      .post('/workflows', {
+        title: 'Shop',
+        type: 'shopify',
+        workspace: `/workspaces/${tenant.workspaceId}`,
+        period: 'manual',
+        firstTimeSetupPassed: true,
+        notificationEmails: [],
+        ...(connected
+          ? {
+              credentials: {
+                type: 'shopify',
+                parameters: { shopDomain: fake.shopDomain },
+                secrets: { accessToken: fake.accessToken, webhookSecret: fake.clientSecret },
+              },
+            }
+          : {}),
+      })
+      .expect(201);
+    return res.body.id as string;
+  }
+
+  it('writes the rows, aggregates and events the records give one by one', async () => {
+    const imported = await createTenant(app);
+    const importing = await workflow(imported, true);
+    const result = await app.get(StoreSyncRunner).run(importing, 'execute');
+    expect(result.outcome).toBe('ran');
+
+    // The same store orders, each record POSTed on its own with the bodies the import writes.
+    const posted = await createTenant(app);
+    const workflowId = await workflow(posted, false);
+    const scope = { workspaceId: posted.workspaceId, workflowId };
+    const workflowIri = `/workflows/${workflowId}`;
+    const http = api(app, { token: posted.token }).json();
+    const orders = await storeOrders();
+    expect(orders.length).toBe(30);
+    for (const store of orders) {
+      const records = mapStoreOrder(store);
+      const plan = planOrderImport(records, [], { parcelIdsFollowNumbers: false });
+      const order = await http.post('/orders', orderBody(plan.order.record, scope, true));
+      expect(order.status).toBe(201);
+      const orderIri = `/orders/${order.body.id}`;
+      const itemIds = new Map<string, string>();
+      for (const item of plan.items) {
+        const res = await http
+          .post('/order_items', itemBody(item.record, orderIri, workflowIri, true))
+          .expect(201);
+        itemIds.set(item.record.externalSourceSyncId, res.body.id as string);
+      }
+      for (const shipment of plan.shipments) {
+        await http
+          .post(
+            '/shipments',
+            shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, new Map(), true),
+          )
+          .expect(201);
+      }
+    }
+
+    const a = await written(imported.workspaceId);
+    const b = await written(posted.workspaceId);
+    expect(a.orders).toHaveLength(30);
+    expect(a.lines.length).toBeGreaterThan(30);
+    expect(a.parcels.length).toBeGreaterThan(30);
+    expect(a.orders).toEqual(b.orders);
+    expect(a.lines).toEqual(b.lines);
+    expect(a.parcels).toEqual(b.parcels);
+    expect(a.events).toEqual(b.events);
+  });
+});
