@@ -341,11 +341,12 @@ export const SWEEP_PERFORMANCE_KEYS_SQL = foldPerformanceSql(
 
 /**
  * The carrier analytics of a range: workspace $1, blocks $2 (spans) / $3 (days), per carrier
- * and destination when $4 (else the '*' rows). Per group and quantile (`q`: transit p50, p90,
- * pickup latency p50, p90) one row: the group's summed counters and histogram totals, and the
- * cumulative counts of the segment holding the quantile (`w0` = bucket lo - 1 ... `wN` = lo +
- * SEGMENT - 1), found from the sums at the coarse probes. Folded rows are read at those buckets
- * only; delta rows' entries count where they fall. `busy`: the keys with more than
+ * and destination when $4 (else the '*' rows). One row per group: its summed counters and
+ * histogram totals, and for each quantile `q` (0, 1: transit p50, p90; 2, 3: pickup latency)
+ * the first bucket `lo_q` of the segment holding it, found from the sums at the coarse probes,
+ * and the cumulative counts around it (`w_q_0` = bucket lo_q - 1 ... `w_q_SEGMENT` = lo_q +
+ * SEGMENT - 1). Folded rows are read at those buckets only; delta rows are summed per entry
+ * first and count where their entries fall. `busy`: the keys with more than
  * COMPACT_AFTER_ROWS delta rows, as JSON, for the caller to fold.
  */
 export function readPerformanceSql(): string {
@@ -362,47 +363,47 @@ export function readPerformanceSql(): string {
       (p, i) => `sum(${cum(h, String(p))})::int AS ${h.column}_c${i}`,
     ),
   );
-  const total = (h: (typeof HISTOGRAMS)[number]) => `g.${h.column}_c${COARSE_PROBES.length}`;
-  const quantiles = HISTOGRAMS.flatMap((h, hist) =>
-    REPORTED_QUANTILES.map((p, i) => {
-      const below = COARSE_PROBES.map(
-        (_, k) => `(g.${h.column}_c${k} < ${p}::float8 * ${total(h)})::int`,
-      ).join(' + ');
-      return `(${hist * REPORTED_QUANTILES.length + i}, ${hist}, ${SEGMENT} * (${below}))`;
-    }),
-  );
-  const windowSums = window.map(
-    (j) =>
-      `sum(CASE q.hist ${HISTOGRAMS.map(
-        (h, hist) => `WHEN ${hist} THEN ${cum(h, `q.lo - 1 + ${j}`)}`,
-      ).join(' ')} END)::int AS w${j}`,
+  const total = (h: (typeof HISTOGRAMS)[number]) => `${h.column}_c${COARSE_PROBES.length}`;
+  const quantiles = HISTOGRAMS.flatMap((h) => REPORTED_QUANTILES.map((p) => ({ h, p })));
+  const segments = quantiles.map(({ h, p }, q) => {
+    const below = COARSE_PROBES.map(
+      (_, k) => `(g.${h.column}_c${k} < ${p}::float8 * g.${total(h)})::int`,
+    ).join(' + ');
+    return `${SEGMENT} * (${below}) AS lo_${q}`;
+  });
+  const windows = quantiles.flatMap(({ h }, q) =>
+    window.map((j) => `sum(${cum(h, `s.lo_${q} - 1 + ${j}`)})::int AS w_${q}_${j}`),
   );
   return `WITH b AS (SELECT * FROM unnest($2::smallint[], $3::date[]) AS b(span, day)),
- d AS (SELECT s.span, s.day, s.carrier, s.destination, s.idx, s.n FROM ${PERFORMANCE_TABLE} s ${blocks('s')}),
- x AS (SELECT f.carrier, f.destination, ${counters.map((c) => `f.${c}`).join(', ')},
+ d AS MATERIALIZED (SELECT s.span, s.day, s.carrier, s.destination, s.idx, s.n
+         FROM ${PERFORMANCE_TABLE} s ${blocks('s')}),
+ e AS (SELECT d.carrier, d.destination, u.idx, sum(u.n)::int AS n
+         FROM d CROSS JOIN LATERAL unnest(d.idx, d.n) AS u(idx, n)
+        GROUP BY d.carrier, d.destination, u.idx HAVING sum(u.n) <> 0),
+ x AS MATERIALIZED (SELECT f.carrier, f.destination, ${counters.map((c) => `f.${c}`).join(', ')},
               ${HISTOGRAMS.map((h) => `f.${h.column}, NULL::int AS ${h.column}_k`).join(', ')}, NULL::int AS n
          FROM ${FOLDED_PERFORMANCE_TABLE} f ${blocks('f')}
        UNION ALL
-       SELECT d.carrier, d.destination,
-              ${counters.map((_, i) => `CASE WHEN u.idx = ${i} THEN u.n ELSE 0 END`).join(', ')},
+       SELECT e.carrier, e.destination,
+              ${counters.map((_, i) => `CASE WHEN e.idx = ${i} THEN e.n ELSE 0 END`).join(', ')},
               ${HISTOGRAMS.map(
                 (h) =>
-                  `NULL::int[], CASE WHEN u.idx >= ${h.base} AND u.idx < ${h.base + BUCKETS} THEN u.idx - ${h.base} END`,
-              ).join(', ')}, u.n
-         FROM d CROSS JOIN LATERAL unnest(d.idx, d.n) AS u(idx, n)),
+                  `NULL::int[], CASE WHEN e.idx >= ${h.base} AND e.idx < ${h.base + BUCKETS} THEN e.idx - ${h.base} END`,
+              ).join(', ')}, e.n
+         FROM e),
  g AS (SELECT x.carrier, x.destination, ${counters.map((c) => `sum(x.${c})::int AS ${c}`).join(', ')},
               ${coarse.join(',\n              ')}
          FROM x GROUP BY x.carrier, x.destination),
- q AS (SELECT g.carrier, g.destination, h.q, h.hist, h.lo
-         FROM g CROSS JOIN LATERAL (VALUES ${quantiles.join(',\n           ')}) AS h(q, hist, lo)),
- w AS (SELECT q.carrier, q.destination, q.q, q.lo, ${windowSums.join(',\n              ')}
-         FROM q JOIN x ON x.carrier = q.carrier AND x.destination = q.destination
-        GROUP BY q.carrier, q.destination, q.q, q.lo),
- busy AS (SELECT coalesce(json_agg(json_build_array(k.span, to_char(k.day, 'YYYY-MM-DD'), k.carrier, k.destination)), '[]') AS keys
-            FROM (SELECT span, day, carrier, destination FROM d
-                   GROUP BY span, day, carrier, destination HAVING count(*) > ${COMPACT_AFTER_ROWS}) k)
- SELECT g.carrier, g.destination, ${counters.map((c) => `g.${c}`).join(', ')},
-        ${HISTOGRAMS.map((h) => `${total(h)} AS ${h.column}_total`).join(', ')},
-        w.q, w.lo, ${window.map((j) => `w.w${j}`).join(', ')}, busy.keys AS busy
-   FROM g JOIN w ON w.carrier = g.carrier AND w.destination = g.destination CROSS JOIN busy`;
+ s AS MATERIALIZED (SELECT g.carrier, g.destination, ${counters.map((c) => `g.${c}`).join(', ')},
+              ${HISTOGRAMS.map((h) => `g.${total(h)} AS ${h.column}_total`).join(', ')},
+              ${segments.join(',\n              ')}
+         FROM g),
+ w AS (SELECT s.carrier, s.destination, ${windows.join(',\n              ')}
+         FROM s JOIN x ON x.carrier = s.carrier AND x.destination = s.destination
+        GROUP BY s.carrier, s.destination)
+ SELECT s.*, ${quantiles.flatMap((_, q) => window.map((j) => `w.w_${q}_${j}`)).join(', ')},
+        (SELECT coalesce(json_agg(json_build_array(k.span, to_char(k.day, 'YYYY-MM-DD'), k.carrier, k.destination)), '[]')
+           FROM (SELECT span, day, carrier, destination FROM d
+                  GROUP BY span, day, carrier, destination HAVING count(*) > ${COMPACT_AFTER_ROWS}) k) AS busy
+   FROM s JOIN w ON w.carrier = s.carrier AND w.destination = s.destination`;
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { execute, query, type SqlRunner } from '../database/query';
+import type { Pool } from 'pg';
+import { execute, preparedQuery, query, type SqlRunner } from '../database/query';
 import {
   DELETE_EMPTY_FOLDED_SQL,
   FOLD_PERFORMANCE_KEYS_SQL,
@@ -42,18 +43,16 @@ interface FoldedKey {
   empty: boolean;
 }
 
-/** One row of the read: a group's sums and the segment of one of its quantiles (aggregates.sql.ts). */
+/** One row of the read: a group's sums and the segment of each quantile (aggregates.sql.ts). */
 type PerformanceReadRow = Record<string, number> & {
   carrier: string;
   destination: string;
-  q: number;
-  lo: number;
   busy: Array<[number, string, string, string]>;
 };
 
 const READ_SQL = readPerformanceSql();
-/** The histogram total column of each quantile `q` of a read row (two quantiles a histogram). */
-const TOTAL_COLUMNS = ['transit_total', 'latency_total'];
+/** The histogram total column of each quantile `q` of a read row, in REPORTED_QUANTILES order. */
+const TOTAL_COLUMNS = ['transit_total', 'transit_total', 'latency_total', 'latency_total'];
 
 /**
  * Reads the carrier analytics of a workspace (rows written by PredictionStore.apply and the
@@ -63,6 +62,10 @@ const TOTAL_COLUMNS = ['transit_total', 'latency_total'];
 @Injectable()
 export class CarrierPerformanceStore {
   constructor(private readonly db: DataSource) {}
+
+  private get pool(): Pool {
+    return (this.db.driver as unknown as { master: Pool }).master;
+  }
 
   /**
    * The metrics of the shipments created from `from` to `to` (inclusive UTC days, YYYY-MM-DD),
@@ -80,30 +83,26 @@ export class CarrierPerformanceStore {
     // The database sums the counters and, per quantile, the cumulative counts at a few probed
     // buckets: a fixed number of values per group, where the whole histograms of every row
     // grew with the workspace's volume (bench/README.md, issue 26).
-    const rows = await query<PerformanceReadRow>(runner, READ_SQL, [
+    const params = [
       workspaceId,
       blocks.map((b) => b.span),
       blocks.map((b) => dayString(b.day)),
       byDestination,
-    ]);
-    const groups = new Map<string, PerformanceReadRow[]>();
-    for (const r of rows) {
-      const id = `${r.carrier}\u0000${r.destination}`;
-      const list = groups.get(id);
-      if (list) list.push(r);
-      else groups.set(id, [r]);
-    }
-    const metrics = [...groups.values()].map((quantiles) => {
-      const [first] = quantiles;
-      const ms = quantiles.sort((a, b) => a.q - b.q).map(quantileMs);
-      return metricsOfSums({
-        carrier: first.carrier,
-        destinationCountry: byDestination ? first.destination : null,
-        counter: (i) => first[PERF_COUNTER_COLUMNS[i]],
-        transit: pair(ms[0], ms[1]),
-        latency: pair(ms[2], ms[3]),
-      });
-    });
+    ];
+    // Prepared on the pool: planning the statement cost more than running it.
+    const rows =
+      runner === this.db
+        ? ((await preparedQuery(this.pool, READ_SQL, params)).rows as PerformanceReadRow[])
+        : await query<PerformanceReadRow>(runner, READ_SQL, params);
+    const metrics = rows.map((r) =>
+      metricsOfSums({
+        carrier: r.carrier,
+        destinationCountry: byDestination ? r.destination : null,
+        counter: (i) => r[PERF_COUNTER_COLUMNS[i]],
+        transit: pair(quantileMs(r, 0), quantileMs(r, 1)),
+        latency: pair(quantileMs(r, 2), quantileMs(r, 3)),
+      }),
+    );
     const busy = (rows[0]?.busy ?? []).map(([span, day, carrier, destination]) => ({
       span,
       day,
@@ -185,13 +184,19 @@ export class CarrierPerformanceStore {
   }
 }
 
-/** The quantile (ms) of a read row: its window holds the cumulative counts of buckets lo - 1... */
-function quantileMs(r: PerformanceReadRow): number | null {
-  const total = r[TOTAL_COLUMNS[r.q >> 1]];
+/** Quantile `q` (ms) of a read row: its window holds the cumulative counts of buckets lo - 1... */
+function quantileMs(r: PerformanceReadRow, q: number): number | null {
+  const total = r[TOTAL_COLUMNS[q]];
   if (!(total > 0)) return null;
-  const p = REPORTED_QUANTILES[r.q & 1];
-  const hi = Math.min(r.lo + SEGMENT - 1, OVERFLOW);
-  return quantileOfCumulative((b) => r[`w${b - r.lo + 1}`], total, p, r.lo, hi);
+  const lo = r[`lo_${q}`];
+  const hi = Math.min(lo + SEGMENT - 1, OVERFLOW);
+  return quantileOfCumulative(
+    (b) => r[`w_${q}_${b - lo + 1}`],
+    total,
+    REPORTED_QUANTILES[q & 1],
+    lo,
+    hi,
+  );
 }
 
 function pair(p50: number | null, p90: number | null): QuantilesMs {
