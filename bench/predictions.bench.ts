@@ -260,7 +260,7 @@ async function main(): Promise<void> {
       await time(big);
       await time(small);
       const unfolded = { bigMs: await time(big), smallMs: await time(small) };
-      await store.sweep(1);
+      await store.sweep(0);
       await time(big);
       const bigMs = await time(big);
       const smallMs = await time(small);

@@ -11,7 +11,7 @@ export class PerformanceDeltasCounted1766810000000 implements MigrationInterface
   name = 'PerformanceDeltasCounted1766810000000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(retractFunctionSql());
+    await q.query(retractFunctionSql(false));
   }
 
   async down(): Promise<void> {

@@ -21,7 +21,7 @@ const MAX_BATCHES = 40;
  * whose `attention_check_at` has passed (FOR UPDATE SKIP LOCKED: several nodes share the work,
  * a shipment being written is taken next time), re-evaluates their attention and records the
  * events of what started. Then folds every prediction aggregate key with more than one delta
- * row (readers fold only past 32), as MaintainedCountSweeper does for counts.
+ * row (readers fold only past 32; carrier performance folds every delta row), as MaintainedCountSweeper does for counts.
  */
 @Injectable()
 export class AttentionSweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -62,9 +62,10 @@ export class AttentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
       if (n < BATCH) break;
     }
     // Every key written since the last pass folds to one row: reads (the tracking writer's
-    // stats, the carrier analytics) then read about one row per key, whatever the volume.
+    // stats, the carrier analytics) then read about one row per key, whatever the volume;
+    // carrier performance folds even a single delta row (its folded form is the cheap one).
     await this.stats.sweepStats(1);
-    await this.performance.sweep(1);
+    await this.performance.sweep(0);
     return total;
   }
 }

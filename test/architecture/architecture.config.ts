@@ -40,6 +40,7 @@ export const ARCHITECTURE: OwnershipConfig = {
     store_sync_inbox: 'store-sync',
     store_sync_push: 'store-sync',
     carrier_performance_stat: 'predictions',
+    carrier_performance_folded: 'predictions',
   },
   exceptions: {
     // Bulk loads write every seeded table in set-based statements, as migrations do.

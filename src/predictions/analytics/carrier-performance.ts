@@ -127,8 +127,16 @@ export function carrierPerformance(
     for (let i = 0; i < r.idx.length; i++)
       if (r.idx[i] >= 0 && r.idx[i] < PERF_VECTOR_SIZE) g.v[r.idx[i]] += Number(r.n[i]);
   }
-  return [...groups.values()]
-    .map((g) => metricsOf(g.carrier, byDestination ? g.destination : null, g.v))
+  return sortedGroups(
+    [...groups.values()].map((g) =>
+      metricsOf(g.carrier, byDestination ? g.destination : null, g.v),
+    ),
+  );
+}
+
+/** Groups with shipments, by shipments, then carrier and destination. */
+export function sortedGroups(groups: readonly CarrierPerformance[]): CarrierPerformance[] {
+  return groups
     .filter((m) => m.shipments > 0)
     .sort(
       (a, b) =>
@@ -138,27 +146,54 @@ export function carrierPerformance(
     );
 }
 
+/** The p50 and p90 this module reports, and their order in `QuantilesMs`. */
+export const REPORTED_QUANTILES: readonly [number, number] = [0.5, 0.9];
+/** p50 and p90 in ms, or null for a histogram without counts. */
+export type QuantilesMs = readonly [number, number] | null;
+
+/** A group's summed counters (PERF indexes) and the quantiles of its two histograms. */
+export interface PerformanceSums {
+  carrier: string;
+  destinationCountry: string | null;
+  counter: (index: number) => number;
+  transit: QuantilesMs;
+  latency: QuantilesMs;
+}
+
 export function metricsOf(
   carrier: string,
   destinationCountry: string | null,
   v: Float64Array,
 ): CarrierPerformance {
-  const shipments = v[PERF.shipments];
-  const delivered = v[PERF.delivered];
-  return {
+  return metricsOfSums({
     carrier,
     destinationCountry,
+    counter: (i) => v[i],
+    transit: quantilesOf(v, TRANSIT_BASE),
+    latency: quantilesOf(v, LATENCY_BASE),
+  });
+}
+
+export function metricsOfSums(s: PerformanceSums): CarrierPerformance {
+  const shipments = s.counter(PERF.shipments);
+  const delivered = s.counter(PERF.delivered);
+  return {
+    carrier: s.carrier,
+    destinationCountry: s.destinationCountry,
     shipments,
     delivered,
     deliveryRate: rate(delivered, shipments),
-    transitDays: percentiles(v, TRANSIT_BASE),
-    pickupLatencyDays: percentiles(v, LATENCY_BASE),
-    firstAttemptRate: rate(v[PERF.firstAttempt], delivered),
-    exceptionRate: rate(v[PERF.exception], shipments),
-    returnRate: rate(v[PERF.returned], shipments),
+    transitDays: inDays(s.transit),
+    pickupLatencyDays: inDays(s.latency),
+    firstAttemptRate: rate(s.counter(PERF.firstAttempt), delivered),
+    exceptionRate: rate(s.counter(PERF.exception), shipments),
+    returnRate: rate(s.counter(PERF.returned), shipments),
     onTimeRate: {
-      prediction: rate(v[PERF.onTimePredictionHits], v[PERF.onTimePredictionTrials]),
-      carrier: rate(v[PERF.onTimeCarrierHits], v[PERF.onTimeCarrierTrials]),
+      prediction: rate(
+        s.counter(PERF.onTimePredictionHits),
+        s.counter(PERF.onTimePredictionTrials),
+      ),
+      carrier: rate(s.counter(PERF.onTimeCarrierHits), s.counter(PERF.onTimeCarrierTrials)),
     },
   };
 }
@@ -167,11 +202,17 @@ function rate(part: number, whole: number): number | null {
   return whole > 0 ? Math.round((part / whole) * 10_000) / 10_000 : null;
 }
 
-function percentiles(v: Float64Array, base: number): { p50: number | null; p90: number | null } {
+function quantilesOf(v: Float64Array, base: number): QuantilesMs {
   let total = 0;
   for (let b = 0; b < BUCKETS; b++) total += v[base + b];
   const q =
-    total > 0 ? conditionalQuantiles({ counts: v, offset: base, total }, 0, [0.5, 0.9]) : null;
+    total > 0
+      ? conditionalQuantiles({ counts: v, offset: base, total }, 0, REPORTED_QUANTILES)
+      : null;
+  return q ? [q[0], q[1]] : null;
+}
+
+function inDays(q: QuantilesMs): { p50: number | null; p90: number | null } {
   const days = (ms: number) => Math.round((ms / DAY_MS) * 100) / 100;
   return q ? { p50: days(q[0]), p90: days(q[1]) } : { p50: null, p90: null };
 }

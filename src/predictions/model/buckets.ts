@@ -132,7 +132,7 @@ export function conditionalQuantiles(
 }
 
 /** How far past `from` inside bucket b the mass `need` (of `mass` above `from`) is reached. */
-function inBucket(b: number, from: number, mass: number, need: number): number {
+export function inBucket(b: number, from: number, mass: number, need: number): number {
   if (need <= 0) return 0;
   if (b === OVERFLOW) {
     const share = Math.min(need / mass, 1 - 1e-9);
