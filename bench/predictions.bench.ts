@@ -124,6 +124,8 @@ const CLOCK_TICKS = 100;
 
 async function seedRefresh(db: DataSource, workspaceId: string, n: number): Promise<void> {
   await db.query(`DELETE FROM shipment WHERE workspace_id = $1`, [workspaceId]);
+  // The outbox's dispatch of the previous round's events would fall into this round's time.
+  await db.query(`DELETE FROM outbox_event WHERE workspace_id = $1`, [workspaceId]);
   await db.query(
     `INSERT INTO shipment (workspace_id, tracking_number, origin_carrier, created_at, next_check_at)
      SELECT $1, 'TM' || ($2::text[])[1 + g % cardinality($2::text[])] || 'P' || g || 'TM',
