@@ -9,10 +9,12 @@ import {
   CONTRIBUTION_COLUMNS,
   CONTRIBUTION_TABLE,
   DELIVERY_STAT_TABLE,
+  PERFORMANCE_TABLE,
   performanceDeltasSql,
   statDeltasSql,
   SWEEP_STATS_SQL,
 } from './aggregates.sql';
+import { aggregateDeltas } from './aggregate-deltas';
 import type { Contribution, Promises } from './contribution';
 import type { LaneKeys } from './model/lanes';
 import { MemoryStats } from './model/stats';
@@ -95,33 +97,8 @@ export class PredictionStore {
     if (changes.length === 0) return 0;
     const last = new Map<string, ContributionChange>();
     for (const c of changes) last.set(c.shipmentId, c);
-    const input = [...last.values()].map((c) => ({
-      shipment_id: c.shipmentId,
-      team_id: c.teamId,
-      workspace_id: c.workspaceId,
-      keys: c.contribution.keys,
-      stat_idx: c.contribution.statIdx,
-      coverage_idx: c.contribution.coverageIdx,
-      day: c.contribution.day,
-      carrier: c.contribution.carrier,
-      destination: c.contribution.destination,
-      perf_idx: c.contribution.perfIdx,
-      carrier_promise: c.promises.carrierDate?.toISOString() ?? null,
-      window_promise: c.promises.windowLatest?.toISOString() ?? null,
-    }));
-    const columns = [
-      'team_id',
-      'workspace_id',
-      'keys',
-      'stat_idx',
-      'coverage_idx',
-      'day',
-      'carrier',
-      'destination',
-      'perf_idx',
-      'carrier_promise',
-      'window_promise',
-    ];
+    const input = [...last.values()].map(inputOf);
+    const columns = STORED_COLUMNS;
     const [row] = await query<{ saved: number }>(
       runner,
       `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${CONTRIBUTION_COLUMNS})),
@@ -142,6 +119,54 @@ export class PredictionStore {
          RETURNING 1)
        SELECT (SELECT count(*) FROM saved)::int AS saved`,
       [JSON.stringify(input)],
+    );
+    return row?.saved ?? 0;
+  }
+
+  /**
+   * `apply` for a caller that read the stored contributions itself, locked (readBatch) and
+   * still holding the shipments' locks: the deltas (new minus `before`) are computed in the
+   * service, where the contributions are, and the statement only writes. `changes` are those
+   * that differ from what is stored. Answers how many rows it wrote.
+   */
+  async replace(
+    runner: SqlRunner,
+    changes: readonly ContributionChange[],
+    before: ReadonlyMap<string, StoredContribution>,
+  ): Promise<number> {
+    if (changes.length === 0) return 0;
+    const last = new Map<string, ContributionChange>();
+    for (const c of changes) last.set(c.shipmentId, c);
+    const written = [...last.values()];
+    const deltas = aggregateDeltas(
+      written.map((after) => ({ after, before: before.get(after.shipmentId) ?? null })),
+    );
+    const [row] = await query<{ saved: number }>(
+      runner,
+      `WITH saved AS (
+         INSERT INTO ${CONTRIBUTION_TABLE} AS c (shipment_id, ${STORED_COLUMNS.join(', ')})
+         SELECT shipment_id, ${STORED_COLUMNS.join(', ')}
+           FROM jsonb_to_recordset($1::jsonb) AS x(${CONTRIBUTION_COLUMNS})
+         ON CONFLICT (shipment_id) DO UPDATE SET
+           ${STORED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+         RETURNING 1),
+       stat AS (
+         INSERT INTO ${DELIVERY_STAT_TABLE} (team_id, level, key, idx, n)
+         SELECT team_id, level, key, idx, n
+           FROM jsonb_to_recordset($2::jsonb) AS x(team_id uuid, level smallint, key text, idx int[], n int[])
+         RETURNING 1),
+       perf AS (
+         INSERT INTO ${PERFORMANCE_TABLE} (workspace_id, span, day, carrier, destination, idx, n)
+         SELECT workspace_id, span, day, carrier, destination, idx, n
+           FROM jsonb_to_recordset($3::jsonb) AS x(workspace_id uuid, span smallint, day date,
+                carrier text, destination text, idx int[], n int[])
+         RETURNING 1)
+       SELECT (SELECT count(*) FROM saved)::int AS saved`,
+      [
+        JSON.stringify(written.map(inputOf)),
+        JSON.stringify(deltas.stats),
+        JSON.stringify(deltas.performance),
+      ],
     );
     return row?.saved ?? 0;
   }
@@ -188,12 +213,16 @@ export class PredictionStore {
       [],
       shipmentKeys.map((keys) => ({ teamId, keys })),
     );
-    return { stats: read.stats.get(teamId) ?? new MemoryStats(), busy: read.busy.get(teamId) ?? [] };
+    return {
+      stats: read.stats.get(teamId) ?? new MemoryStats(),
+      busy: read.busy.get(teamId) ?? [],
+    };
   }
 
   /**
    * What a batch of status changes reads, in one statement whatever its teams: the stored
-   * contributions of `shipmentIds`, and per team what it learnt at the keys of its shipments
+   * contributions of `shipmentIds`, locked until the transaction ends (`replace` counts on
+   * them), and per team what it learnt at the keys of its shipments
    * (as readStats). Answered as JSON, parsed natively: the driver's `int[]` parser, character by
    * character in JavaScript, cost more than the statement.
    */
@@ -213,7 +242,8 @@ export class PredictionStore {
           wanted.set(`${teamId}\u0000${level}\u0000${key}`, { teamId, level, key });
       });
     const stats = new Map<string, MemoryStats>();
-    for (const { teamId } of shipments) if (!stats.has(teamId)) stats.set(teamId, new MemoryStats());
+    for (const { teamId } of shipments)
+      if (!stats.has(teamId)) stats.set(teamId, new MemoryStats());
     const contributions = new Map<string, StoredContribution>();
     const busy = new Map<string, StatKey[]>();
     if (shipmentIds.length === 0 && wanted.size === 0) return { contributions, stats, busy };
@@ -281,6 +311,39 @@ export class PredictionStore {
     for (const r of rows) stats.add(r.level, r.key, [r.idx], [r.n]);
     return stats;
   }
+}
+
+/** The stored columns of a contribution but its key, as the statements write them. */
+const STORED_COLUMNS = [
+  'team_id',
+  'workspace_id',
+  'keys',
+  'stat_idx',
+  'coverage_idx',
+  'day',
+  'carrier',
+  'destination',
+  'perf_idx',
+  'carrier_promise',
+  'window_promise',
+];
+
+/** A contribution as the statements' recordsets read it (CONTRIBUTION_COLUMNS). */
+function inputOf(c: ContributionChange) {
+  return {
+    shipment_id: c.shipmentId,
+    team_id: c.teamId,
+    workspace_id: c.workspaceId,
+    keys: c.contribution.keys,
+    stat_idx: c.contribution.statIdx,
+    coverage_idx: c.contribution.coverageIdx,
+    day: c.contribution.day,
+    carrier: c.contribution.carrier,
+    destination: c.contribution.destination,
+    perf_idx: c.contribution.perfIdx,
+    carrier_promise: c.promises.carrierDate?.toISOString() ?? null,
+    window_promise: c.promises.windowLatest?.toISOString() ?? null,
+  };
 }
 
 function storedOf(r: ContributionRow): StoredContribution {

@@ -21,7 +21,12 @@ import { attentionOf, DEFAULT_WAITING_DAYS, type AttentionCode } from './model/a
 import { laneKeys } from './model/lanes';
 import type { DeliveryPrediction, DeliveryWindow } from './model/predict';
 import { journeyOf } from './model/stages';
-import { PredictionStore, type ContributionChange, type StatKey } from './prediction-store';
+import {
+  PredictionStore,
+  type ContributionChange,
+  type StatKey,
+  type StoredContribution,
+} from './prediction-store';
 import { attentionCodesOf, factsOf, windowOfJson } from './shipment-facts';
 import { updateShipmentPrediction, type ShipmentPredictionUpdate } from './shipment-prediction';
 
@@ -45,6 +50,8 @@ interface Plan {
   columns: ShipmentPredictionColumns[];
   events: OutboxEvent[];
   changes: ContributionChange[];
+  /** The stored contributions, read locked: what `changes` replace. */
+  before: Map<string, StoredContribution>;
   busy: Map<string, StatKey[]>;
 }
 
@@ -156,11 +163,11 @@ export class PredictionWriter {
         sameContribution(stored, change);
       if (!same) changes.push(change);
     }
-    return { columns, events, changes, busy };
+    return { columns, events, changes, before, busy };
   }
 
   private async finish(runner: SqlRunner, plan: Plan): Promise<number> {
-    const saved = await this.store.apply(runner, plan.changes);
+    const saved = await this.store.replace(runner, plan.changes, plan.before);
     this.compactLater(plan.busy);
     return saved;
   }
