@@ -38,8 +38,8 @@ export class PredictionOnShipmentWrite implements ShipmentWriteExtension {
 
 /**
  * See PredictionOnShipmentWrite: the same recomputation for applied tracking batches, from the
- * state the tracking writer is about to write; the prediction columns (and
- * `expected_delivery_date`) join its UPDATE, the events and contributions follow it.
+ * state the tracking writer locked and is about to write; the prediction columns (and
+ * `expected_delivery_date`) join its UPDATE, the events its INSERT, the contributions follow.
  */
 @Injectable()
 @ExtendsTrackingApplies()
@@ -54,17 +54,30 @@ export class PredictionOnTrackingApply implements TrackingApplyExtension {
     const plan = await this.writer.planTracked(
       runner,
       pending.map(({ row, columns, checkpoints }) => ({
-        id: row.id,
-        trackingStatus: columns.tracking_status,
-        originCountryIso2: columns.origin_country_iso2,
-        destinationCountryIso2: columns.destination_country_iso2,
-        carrierDate: columns.tracking_facts.expectedDeliveryDate ?? null,
+        row: {
+          id: row.id,
+          workspace_id: row.workspace_id,
+          team_id: row.team_id,
+          attention_waiting_days: row.attention_waiting_days,
+          tracking_number: row.tracking_number,
+          created_at: row.created_at,
+          tracking_status: columns.tracking_status,
+          origin_carrier: row.origin_carrier,
+          origin_country_iso2: columns.origin_country_iso2,
+          destination_country_iso2: columns.destination_country_iso2 ?? row.address_country_iso2,
+          postcode: row.postcode,
+          address_country_iso2: row.address_country_iso2,
+          carrier_date: columns.tracking_facts.expectedDeliveryDate ?? null,
+          delivery_prediction_announced: row.delivery_prediction_announced,
+          attention_codes: row.attention_codes,
+        },
         checkpoints: checkpoints.map((c) => ({ at: c.checkpointDate, status: c.status })),
       })),
       now,
     );
     return {
       columns: new Map(plan.columns.map(({ id, ...c }) => [id, c])),
+      events: plan.events,
       afterWrite: async () => {
         await plan.finish();
       },

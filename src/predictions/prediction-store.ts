@@ -9,10 +9,12 @@ import {
   CONTRIBUTION_COLUMNS,
   CONTRIBUTION_TABLE,
   DELIVERY_STAT_TABLE,
+  PERFORMANCE_TABLE,
   performanceDeltasSql,
   statDeltasSql,
   SWEEP_STATS_SQL,
 } from './aggregates.sql';
+import { aggregateDeltas } from './aggregate-deltas';
 import type { Contribution, Promises } from './contribution';
 import type { LaneKeys } from './model/lanes';
 import { MemoryStats } from './model/stats';
@@ -50,6 +52,28 @@ interface ContributionRow {
   window_promise: Date | null;
 }
 
+/** A contribution as readBatch answers it: CONTRIBUTION_JSON's values, in its order. */
+type ContributionJson = [
+  shipmentId: string,
+  teamId: string,
+  workspaceId: string,
+  keys: (string | null)[],
+  statIdx: number[],
+  coverageIdx: number[],
+  day: string,
+  carrier: string,
+  destination: string,
+  perfIdx: number[],
+  carrierPromise: string | null,
+  windowPromise: string | null,
+];
+
+/** A stat row as readBatch answers it: the key's ordinal in the statement's keys, its vector. */
+type StatJson = [i: number, idx: number[], n: number[]];
+
+const CONTRIBUTION_JSON = `c.shipment_id, c.team_id, c.workspace_id, c.keys, c.stat_idx, c.coverage_idx,
+  to_char(c.day, 'YYYY-MM-DD'), c.carrier, c.destination, c.perf_idx, c.carrier_promise, c.window_promise`;
+
 const CONTRIBUTION_SELECT = `shipment_id, team_id, workspace_id, keys, stat_idx, coverage_idx,
   to_char(day, 'YYYY-MM-DD') AS day, carrier, destination, perf_idx, carrier_promise, window_promise`;
 
@@ -73,33 +97,8 @@ export class PredictionStore {
     if (changes.length === 0) return 0;
     const last = new Map<string, ContributionChange>();
     for (const c of changes) last.set(c.shipmentId, c);
-    const input = [...last.values()].map((c) => ({
-      shipment_id: c.shipmentId,
-      team_id: c.teamId,
-      workspace_id: c.workspaceId,
-      keys: c.contribution.keys,
-      stat_idx: c.contribution.statIdx,
-      coverage_idx: c.contribution.coverageIdx,
-      day: c.contribution.day,
-      carrier: c.contribution.carrier,
-      destination: c.contribution.destination,
-      perf_idx: c.contribution.perfIdx,
-      carrier_promise: c.promises.carrierDate?.toISOString() ?? null,
-      window_promise: c.promises.windowLatest?.toISOString() ?? null,
-    }));
-    const columns = [
-      'team_id',
-      'workspace_id',
-      'keys',
-      'stat_idx',
-      'coverage_idx',
-      'day',
-      'carrier',
-      'destination',
-      'perf_idx',
-      'carrier_promise',
-      'window_promise',
-    ];
+    const input = [...last.values()].map(inputOf);
+    const columns = STORED_COLUMNS;
     const [row] = await query<{ saved: number }>(
       runner,
       `WITH input AS (SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${CONTRIBUTION_COLUMNS})),
@@ -120,6 +119,54 @@ export class PredictionStore {
          RETURNING 1)
        SELECT (SELECT count(*) FROM saved)::int AS saved`,
       [JSON.stringify(input)],
+    );
+    return row?.saved ?? 0;
+  }
+
+  /**
+   * `apply` for a caller that read the stored contributions itself, locked (readBatch) and
+   * still holding the shipments' locks: the deltas (new minus `before`) are computed in the
+   * service, where the contributions are, and the statement only writes. `changes` are those
+   * that differ from what is stored. Answers how many rows it wrote.
+   */
+  async replace(
+    runner: SqlRunner,
+    changes: readonly ContributionChange[],
+    before: ReadonlyMap<string, StoredContribution>,
+  ): Promise<number> {
+    if (changes.length === 0) return 0;
+    const last = new Map<string, ContributionChange>();
+    for (const c of changes) last.set(c.shipmentId, c);
+    const written = [...last.values()];
+    const deltas = aggregateDeltas(
+      written.map((after) => ({ after, before: before.get(after.shipmentId) ?? null })),
+    );
+    const [row] = await query<{ saved: number }>(
+      runner,
+      `WITH saved AS (
+         INSERT INTO ${CONTRIBUTION_TABLE} AS c (shipment_id, ${STORED_COLUMNS.join(', ')})
+         SELECT shipment_id, ${STORED_COLUMNS.join(', ')}
+           FROM jsonb_to_recordset($1::jsonb) AS x(${CONTRIBUTION_COLUMNS})
+         ON CONFLICT (shipment_id) DO UPDATE SET
+           ${STORED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+         RETURNING 1),
+       stat AS (
+         INSERT INTO ${DELIVERY_STAT_TABLE} (team_id, level, key, idx, n)
+         SELECT team_id, level, key, idx, n
+           FROM jsonb_to_recordset($2::jsonb) AS x(team_id uuid, level smallint, key text, idx int[], n int[])
+         RETURNING 1),
+       perf AS (
+         INSERT INTO ${PERFORMANCE_TABLE} (workspace_id, span, day, carrier, destination, idx, n)
+         SELECT workspace_id, span, day, carrier, destination, idx, n
+           FROM jsonb_to_recordset($3::jsonb) AS x(workspace_id uuid, span smallint, day date,
+                carrier text, destination text, idx int[], n int[])
+         RETURNING 1)
+       SELECT (SELECT count(*) FROM saved)::int AS saved`,
+      [
+        JSON.stringify(written.map(inputOf)),
+        JSON.stringify(deltas.stats),
+        JSON.stringify(deltas.performance),
+      ],
     );
     return row?.saved ?? 0;
   }
@@ -153,38 +200,78 @@ export class PredictionStore {
 
   /**
    * What a team learnt at the keys of these shipments (every level of each: the whole back-off
-   * chain), in one statement; and the keys read from more than COMPACT_AFTER_ROWS delta rows,
-   * which the caller folds (`compactStats`) once its transaction is over.
+   * chain); and the keys read from more than COMPACT_AFTER_ROWS delta rows, which the caller
+   * folds (`compactStats`) once its transaction is over.
    */
   async readStats(
     runner: SqlRunner,
     teamId: string,
     shipmentKeys: readonly LaneKeys[],
   ): Promise<{ stats: MemoryStats; busy: StatKey[] }> {
-    const wanted = new Map<string, StatKey>();
-    for (const keys of shipmentKeys)
-      keys.forEach((key, level) => {
-        if (key !== null && key !== undefined) wanted.set(`${level}\u0000${key}`, { level, key });
-      });
-    const stats = new MemoryStats();
-    if (wanted.size === 0) return { stats, busy: [] };
-    const levels = [...wanted.values()].map((k) => k.level);
-    const keys = [...wanted.values()].map((k) => k.key);
-    const rows = await query<{ level: number; key: string; idx: number[]; n: number[] }>(
+    const read = await this.readBatch(
       runner,
-      `SELECT s.level, s.key, s.idx, s.n FROM ${DELIVERY_STAT_TABLE} s
-         JOIN unnest($2::smallint[], $3::text[]) AS k(level, key) ON s.level = k.level AND s.key = k.key
-        WHERE s.team_id = $1`,
-      [teamId, levels, keys],
+      [],
+      shipmentKeys.map((keys) => ({ teamId, keys })),
     );
-    const counts = new Map<string, number>();
-    for (const r of rows) {
-      stats.add(r.level, r.key, r.idx, r.n);
-      const k = `${r.level}\u0000${r.key}`;
-      counts.set(k, (counts.get(k) ?? 0) + 1);
+    return {
+      stats: read.stats.get(teamId) ?? new MemoryStats(),
+      busy: read.busy.get(teamId) ?? [],
+    };
+  }
+
+  /**
+   * What a batch of status changes reads, in one statement whatever its teams: the stored
+   * contributions of `shipmentIds`, locked until the transaction ends (`replace` counts on
+   * them), and per team what it learnt at the keys of its shipments
+   * (as readStats). Answered as JSON, parsed natively: the driver's `int[]` parser, character by
+   * character in JavaScript, cost more than the statement.
+   */
+  async readBatch(
+    runner: SqlRunner,
+    shipmentIds: readonly string[],
+    shipments: readonly { teamId: string; keys: LaneKeys }[],
+  ): Promise<{
+    contributions: Map<string, StoredContribution>;
+    stats: Map<string, MemoryStats>;
+    busy: Map<string, StatKey[]>;
+  }> {
+    const wanted = new Map<string, StatKey & { teamId: string }>();
+    for (const { teamId, keys } of shipments)
+      keys.forEach((key, level) => {
+        if (key !== null && key !== undefined)
+          wanted.set(`${teamId}\u0000${level}\u0000${key}`, { teamId, level, key });
+      });
+    const stats = new Map<string, MemoryStats>();
+    for (const { teamId } of shipments)
+      if (!stats.has(teamId)) stats.set(teamId, new MemoryStats());
+    const contributions = new Map<string, StoredContribution>();
+    const busy = new Map<string, StatKey[]>();
+    if (shipmentIds.length === 0 && wanted.size === 0) return { contributions, stats, busy };
+    const list = [...wanted.values()];
+    const [row] = await query<{ contributions: ContributionJson[]; stats: StatJson[] }>(
+      runner,
+      `SELECT (SELECT coalesce(json_agg(json_build_array(${CONTRIBUTION_JSON})), '[]')
+                 FROM ${CONTRIBUTION_TABLE} c WHERE c.shipment_id = ANY($1::uuid[])) AS contributions,
+              (SELECT coalesce(json_agg(json_build_array(k.i, s.idx, s.n)), '[]')
+                 FROM unnest($2::uuid[], $3::smallint[], $4::text[]) WITH ORDINALITY AS k(team_id, level, key, i)
+                 JOIN ${DELIVERY_STAT_TABLE} s ON s.team_id = k.team_id AND s.level = k.level AND s.key = k.key) AS stats`,
+      [shipmentIds, list.map((k) => k.teamId), list.map((k) => k.level), list.map((k) => k.key)],
+    );
+    for (const c of row.contributions) contributions.set(c[0], storedOfJson(c));
+    const counts = new Map<number, number>();
+    for (const [i, idx, n] of row.stats) {
+      const k = list[i - 1];
+      stats.get(k.teamId)!.add(k.level, k.key, idx, n);
+      counts.set(i, (counts.get(i) ?? 0) + 1);
     }
-    const busy = [...counts].filter(([, n]) => n > COMPACT_AFTER_ROWS).map(([k]) => wanted.get(k)!);
-    return { stats, busy };
+    for (const [i, n] of counts) {
+      if (n <= COMPACT_AFTER_ROWS) continue;
+      const { teamId, level, key } = list[i - 1];
+      let keys = busy.get(teamId);
+      if (!keys) busy.set(teamId, (keys = []));
+      keys.push({ level, key });
+    }
+    return { contributions, stats, busy };
   }
 
   /** Folds the delta rows of these keys into one row each. */
@@ -226,6 +313,39 @@ export class PredictionStore {
   }
 }
 
+/** The stored columns of a contribution but its key, as the statements write them. */
+const STORED_COLUMNS = [
+  'team_id',
+  'workspace_id',
+  'keys',
+  'stat_idx',
+  'coverage_idx',
+  'day',
+  'carrier',
+  'destination',
+  'perf_idx',
+  'carrier_promise',
+  'window_promise',
+];
+
+/** A contribution as the statements' recordsets read it (CONTRIBUTION_COLUMNS). */
+function inputOf(c: ContributionChange) {
+  return {
+    shipment_id: c.shipmentId,
+    team_id: c.teamId,
+    workspace_id: c.workspaceId,
+    keys: c.contribution.keys,
+    stat_idx: c.contribution.statIdx,
+    coverage_idx: c.contribution.coverageIdx,
+    day: c.contribution.day,
+    carrier: c.contribution.carrier,
+    destination: c.contribution.destination,
+    perf_idx: c.contribution.perfIdx,
+    carrier_promise: c.promises.carrierDate?.toISOString() ?? null,
+    window_promise: c.promises.windowLatest?.toISOString() ?? null,
+  };
+}
+
 function storedOf(r: ContributionRow): StoredContribution {
   return {
     shipmentId: r.shipment_id,
@@ -241,5 +361,24 @@ function storedOf(r: ContributionRow): StoredContribution {
       perfIdx: r.perf_idx,
     },
     promises: { carrierDate: r.carrier_promise, windowLatest: r.window_promise },
+  };
+}
+
+function storedOfJson(c: ContributionJson): StoredContribution {
+  const date = (d: string | null) => (d === null ? null : new Date(d));
+  return {
+    shipmentId: c[0],
+    teamId: c[1],
+    workspaceId: c[2],
+    contribution: {
+      keys: c[3],
+      statIdx: c[4],
+      coverageIdx: c[5],
+      day: c[6],
+      carrier: c[7],
+      destination: c[8],
+      perfIdx: c[9],
+    },
+    promises: { carrierDate: date(c[10]), windowLatest: date(c[11]) },
   };
 }

@@ -21,8 +21,12 @@ import { attentionOf, DEFAULT_WAITING_DAYS, type AttentionCode } from './model/a
 import { laneKeys } from './model/lanes';
 import type { DeliveryPrediction, DeliveryWindow } from './model/predict';
 import { journeyOf } from './model/stages';
-import type { MemoryStats } from './model/stats';
-import { PredictionStore, type ContributionChange, type StatKey } from './prediction-store';
+import {
+  PredictionStore,
+  type ContributionChange,
+  type StatKey,
+  type StoredContribution,
+} from './prediction-store';
 import { attentionCodesOf, factsOf, windowOfJson } from './shipment-facts';
 import { updateShipmentPrediction, type ShipmentPredictionUpdate } from './shipment-prediction';
 
@@ -33,15 +37,12 @@ const ATTENTION_EVENT: Record<AttentionCode, OutboxEvent['type']> = {
   waiting: EventTypes.shipmentWaiting,
 };
 
-/** A shipment's tracking state as the tracking writer is about to write it. */
+/**
+ * A shipment as the tracking writer is about to write it: its row as predictions read it, with
+ * the new tracking state (status, countries, the carrier's date), and its checkpoints.
+ */
 export interface TrackedState {
-  id: string;
-  trackingStatus: string | null;
-  originCountryIso2: string | null;
-  /** The tracked destination country (the address's is used without it). */
-  destinationCountryIso2: string | null;
-  /** The carrier's own expected delivery date (ISO), null without one. */
-  carrierDate: string | null;
+  row: ShipmentPredictionRow;
   checkpoints: readonly TimelineCheckpoint[];
 }
 
@@ -49,6 +50,8 @@ interface Plan {
   columns: ShipmentPredictionColumns[];
   events: OutboxEvent[];
   changes: ContributionChange[];
+  /** The stored contributions, read locked: what `changes` replace. */
+  before: Map<string, StoredContribution>;
   busy: Map<string, StatKey[]>;
 }
 
@@ -64,7 +67,7 @@ interface Loaded {
  * batch of shipments whose rows the caller has locked (the tracking writer, a shipment's
  * create or PUT): the window, `expectedDeliveryDate`, attention, the events of a real change,
  * and the shipments' contributions to the aggregates. A fixed number of statements per batch
- * (one stats read per team). README "Phase 2".
+ * (one read of contributions and stats). README "Phase 2".
  */
 @Injectable()
 export class PredictionWriter {
@@ -81,36 +84,31 @@ export class PredictionWriter {
     const plan = await this.plan(runner, await this.load(runner, ids), now);
     if (!plan) return 0;
     await this.shipments.write(runner, plan.columns);
+    await recordEvents(runner, plan.events);
     return this.finish(runner, plan);
   }
 
   /**
    * The same for a tracking batch about to be written, from the state the tracking writer
-   * computed (its columns and checkpoints: nothing read back): the prediction columns, which
-   * join the tracking UPDATE, and `finish` (events, contributions) to run once it is written.
+   * locked and computed (its row with the prediction state, new columns and checkpoints:
+   * nothing read back): the prediction columns, which join the tracking UPDATE, the events,
+   * which join its INSERT, and `finish` (contributions) to run once it is written.
    */
   async planTracked(
     runner: SqlRunner,
     pending: readonly TrackedState[],
     now: Date,
-  ): Promise<{ columns: ShipmentPredictionColumns[]; finish: () => Promise<number> }> {
-    const byId = new Map(pending.map((p) => [p.id, p]));
-    const loaded = await this.load(runner, [...byId.keys()], (row) => {
-      const p = byId.get(row.id)!;
-      return {
-        row: {
-          ...row,
-          tracking_status: p.trackingStatus,
-          origin_country_iso2: p.originCountryIso2,
-          destination_country_iso2: p.destinationCountryIso2 ?? row.address_country_iso2,
-          carrier_date: p.carrierDate,
-        },
-        timeline: p.checkpoints,
-      };
-    });
+  ): Promise<{
+    columns: ShipmentPredictionColumns[];
+    events: OutboxEvent[];
+    finish: () => Promise<number>;
+  }> {
+    const loaded = pending.flatMap(({ row, checkpoints }): Loaded[] =>
+      row.team_id ? [loadedOf(row, checkpoints)] : [],
+    );
     const plan = await this.plan(runner, loaded, now);
-    if (!plan) return { columns: [], finish: () => Promise.resolve(0) };
-    return { columns: plan.columns, finish: () => this.finish(runner, plan) };
+    if (!plan) return { columns: [], events: [], finish: () => Promise.resolve(0) };
+    return { columns: plan.columns, events: plan.events, finish: () => this.finish(runner, plan) };
   }
 
   private async plan(
@@ -119,11 +117,16 @@ export class PredictionWriter {
     now: Date,
   ): Promise<Plan | null> {
     if (loaded.length === 0) return null;
-    const before = await this.store.contributionsOf(
+    // The stored contributions and every team's stats: one statement for the batch.
+    const {
+      contributions: before,
+      stats,
+      busy,
+    } = await this.store.readBatch(
       runner,
       loaded.map((l) => l.row.id),
+      loaded.map((l) => ({ teamId: l.teamId, keys: laneKeys(l.facts) })),
     );
-    const { stats, busy } = await this.statsOf(runner, loaded);
     const columns: ShipmentPredictionColumns[] = [];
     const events: OutboxEvent[] = [];
     const changes: ContributionChange[] = [];
@@ -160,12 +163,11 @@ export class PredictionWriter {
         sameContribution(stored, change);
       if (!same) changes.push(change);
     }
-    return { columns, events, changes, busy };
+    return { columns, events, changes, before, busy };
   }
 
   private async finish(runner: SqlRunner, plan: Plan): Promise<number> {
-    await recordEvents(runner, plan.events);
-    const saved = await this.store.apply(runner, plan.changes);
+    const saved = await this.store.replace(runner, plan.changes, plan.before);
     this.compactLater(plan.busy);
     return saved;
   }
@@ -178,7 +180,11 @@ export class PredictionWriter {
   async recheckAttention(runner: SqlRunner, ids: readonly string[], now: Date): Promise<number> {
     const loaded = await this.load(runner, ids);
     if (loaded.length === 0) return 0;
-    const { stats, busy } = await this.statsOf(runner, loaded);
+    const { stats, busy } = await this.store.readBatch(
+      runner,
+      [],
+      loaded.map((l) => ({ teamId: l.teamId, keys: laneKeys(l.facts) })),
+    );
     const columns: Parameters<ShipmentPredictionStore['writeAttention']>[1][number][] = [];
     const events: OutboxEvent[] = [];
     for (const l of loaded) {
@@ -210,65 +216,18 @@ export class PredictionWriter {
     return events.length;
   }
 
-  /**
-   * The rows, checkpoints and settings of these shipments; `known` gives a row's current state
-   * and checkpoints when the caller has them (the tracking writer), else they are read.
-   */
-  private async load(
-    runner: SqlRunner,
-    ids: readonly string[],
-    known?: (row: ShipmentPredictionRow) => {
-      row: ShipmentPredictionRow;
-      timeline: readonly TimelineCheckpoint[];
-    },
-  ): Promise<Loaded[]> {
+  /** The rows, checkpoints and settings of these shipments, read. */
+  private async load(runner: SqlRunner, ids: readonly string[]): Promise<Loaded[]> {
     if (ids.length === 0) return [];
     const rows = await this.shipments.rows(runner, ids);
-    const timelines = known
-      ? new Map<string, readonly TimelineCheckpoint[]>()
-      : await this.checkpoints.timelines(
-          runner,
-          rows.map((r) => r.id),
-        );
-    return rows.flatMap((stored): Loaded[] => {
-      // The workspace's team and setting come with the row (one statement fewer per batch).
-      if (!stored.team_id) return [];
-      const { row, timeline } = known
-        ? known(stored)
-        : { row: stored, timeline: timelines.get(stored.id) ?? [] };
-      return [
-        {
-          row,
-          facts: factsOf(row, timeline),
-          teamId: stored.team_id,
-          waitingDays: stored.attention_waiting_days ?? DEFAULT_WAITING_DAYS,
-        },
-      ];
-    });
-  }
-
-  private async statsOf(
-    runner: SqlRunner,
-    loaded: readonly Loaded[],
-  ): Promise<{ stats: Map<string, MemoryStats>; busy: Map<string, StatKey[]> }> {
-    const byTeam = new Map<string, Loaded[]>();
-    for (const l of loaded) {
-      let list = byTeam.get(l.teamId);
-      if (!list) byTeam.set(l.teamId, (list = []));
-      list.push(l);
-    }
-    const stats = new Map<string, MemoryStats>();
-    const busy = new Map<string, StatKey[]>();
-    for (const [teamId, list] of byTeam) {
-      const read = await this.store.readStats(
-        runner,
-        teamId,
-        list.map((l) => laneKeys(l.facts)),
-      );
-      stats.set(teamId, read.stats);
-      if (read.busy.length > 0) busy.set(teamId, read.busy);
-    }
-    return { stats, busy };
+    const timelines = await this.checkpoints.timelines(
+      runner,
+      rows.map((r) => r.id),
+    );
+    // The workspace's team and setting come with the row (one statement fewer per batch).
+    return rows.flatMap((row): Loaded[] =>
+      row.team_id ? [loadedOf(row, timelines.get(row.id) ?? [])] : [],
+    );
   }
 
   /**
@@ -281,6 +240,15 @@ export class PredictionWriter {
         .compactStats(teamId, keys)
         .catch((e: unknown) => this.logger.warn(`stats compaction failed: ${String(e)}`));
   }
+}
+
+function loadedOf(row: ShipmentPredictionRow, timeline: readonly TimelineCheckpoint[]): Loaded {
+  return {
+    row,
+    facts: factsOf(row, timeline),
+    teamId: row.team_id!,
+    waitingDays: row.attention_waiting_days ?? DEFAULT_WAITING_DAYS,
+  };
 }
 
 /** A window as the API renders dates (RFC 3339, `+00:00`, like every date of the shipment). */

@@ -25,6 +25,27 @@ export interface ShipmentPredictionRow {
   attention_codes: string[];
 }
 
+/**
+ * What predictions read of a row beside its tracking columns: the tracking writer's lock query
+ * answers them when predictions extend it (ShipmentTrackingStore.lockForTracking), so that a
+ * refresh reads its shipments once.
+ */
+export type ShipmentPredictionState = Pick<
+  ShipmentPredictionRow,
+  | 'team_id'
+  | 'attention_waiting_days'
+  | 'postcode'
+  | 'address_country_iso2'
+  | 'delivery_prediction_announced'
+  | 'attention_codes'
+>;
+
+/** The select list of ShipmentPredictionState over the shipment row `s`. */
+export const PREDICTION_STATE_SELECT = `${workspaceTeamSql.teamOf('s.workspace_id')} AS team_id,
+  ${workspaceTeamSql.attentionWaitingDaysOf('s.workspace_id')} AS attention_waiting_days,
+  s.address_postcode AS postcode, s.address_country_iso2, s.delivery_prediction_announced,
+  s.attention_codes`;
+
 /** The columns a status change decides about predictions (one shipment). */
 export interface ShipmentPredictionColumns {
   id: string;
@@ -36,13 +57,11 @@ export interface ShipmentPredictionColumns {
   attention_check_at: string | null;
 }
 
-const ROW_SELECT = `s.id, s.workspace_id, ${workspaceTeamSql.teamOf('s.workspace_id')} AS team_id,
-  ${workspaceTeamSql.attentionWaitingDaysOf('s.workspace_id')} AS attention_waiting_days,
+const ROW_SELECT = `s.id, s.workspace_id, ${PREDICTION_STATE_SELECT},
   s.tracking_number, s.created_at, s.tracking_status,
   s.origin_carrier, s.origin_country_iso2,
   coalesce(s.destination_country_iso2, s.address_country_iso2) AS destination_country_iso2,
-  s.address_postcode AS postcode, s.address_country_iso2, s.tracking_facts->>'expectedDeliveryDate' AS carrier_date,
-  s.delivery_prediction_announced, s.attention_codes`;
+  s.tracking_facts->>'expectedDeliveryDate' AS carrier_date`;
 
 /**
  * The shipment SQL of delivery predictions and attention (src/predictions): the rows the model

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { execute, query, type SqlRunner } from '../database/query';
-import type { ShipmentPredictionColumns } from './shipment-prediction-store';
+import {
+  PREDICTION_STATE_SELECT,
+  type ShipmentPredictionColumns,
+} from './shipment-prediction-store';
 import { teamWorkspacesSql } from '../workspaces/workspace-lookup-store';
 import { workspaceTeamSql } from '../workspaces/workspace-team-sql';
 
@@ -96,16 +99,23 @@ export class ShipmentTrackingStore {
 
   /**
    * Locks the shipments in id order (concurrent batches cannot deadlock) and answers their
-   * tracking columns, typed by the engine (`T`: the columns it reads).
+   * tracking columns, typed by the engine (`T`: the columns it reads); with `predictionState`
+   * also what delivery predictions read (ShipmentPredictionState), so that they need not read
+   * the rows again.
    */
-  lockForTracking<T extends { id: string }>(runner: SqlRunner, ids: readonly string[]) {
+  lockForTracking<T extends { id: string }>(
+    runner: SqlRunner,
+    ids: readonly string[],
+    predictionState = false,
+  ) {
     return query<T>(
       runner,
-      `SELECT id, workspace_id, tracking_number, origin_carrier, created_at, tracking_status,
-              last_status_update, days_in_transit, days_in_idle, shipped_at, expected_delivery_date,
-              origin_country, origin_country_iso2, destination_country, destination_country_iso2,
-              destination_carrier, tracking_attempts, tracking_facts
-         FROM shipment WHERE id = ANY($1::uuid[]) ORDER BY id FOR UPDATE`,
+      `SELECT s.id, s.workspace_id, s.tracking_number, s.origin_carrier, s.created_at,
+              s.tracking_status, s.last_status_update, s.days_in_transit, s.days_in_idle,
+              s.shipped_at, s.expected_delivery_date, s.origin_country, s.origin_country_iso2,
+              s.destination_country, s.destination_country_iso2, s.destination_carrier,
+              s.tracking_attempts, s.tracking_facts${predictionState ? `, ${PREDICTION_STATE_SELECT}` : ''}
+         FROM shipment s WHERE s.id = ANY($1::uuid[]) ORDER BY s.id FOR UPDATE`,
       [ids],
     );
   }

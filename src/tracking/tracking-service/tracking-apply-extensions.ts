@@ -1,13 +1,21 @@
 import { Injectable, OnModuleInit, Optional } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { SqlRunner } from '../../database/query';
-import type { ShipmentPredictionColumns } from '../../shipments/shipment-prediction-store';
+import type { OutboxEvent } from '../../events/outbox';
+import type {
+  ShipmentPredictionColumns,
+  ShipmentPredictionState,
+} from '../../shipments/shipment-prediction-store';
 import type { EngineCheckpoint } from '../engine';
 import type { ShipmentTrackingRow, TrackingColumns } from './tracking-state';
 
-/** A shipment a tracking batch is about to write: its row as locked, its new tracking columns, all its checkpoints. */
+/**
+ * A shipment a tracking batch is about to write: its row as locked (with what predictions read
+ * of it: the lock query answers it when extensions are active), its new tracking columns, all
+ * its checkpoints.
+ */
 export interface PendingTrackingWrite {
-  row: ShipmentTrackingRow;
+  row: ShipmentTrackingRow & ShipmentPredictionState;
   columns: TrackingColumns;
   checkpoints: readonly EngineCheckpoint[];
 }
@@ -19,7 +27,9 @@ export type ExtensionColumns = Omit<ShipmentPredictionColumns, 'id'>;
 export interface TrackingApplyAddition {
   /** Per shipment id: columns joining its tracking UPDATE (one write of the row, not two). */
   columns: ReadonlyMap<string, ExtensionColumns>;
-  /** What it writes once the shipments are (events, other tables), in the same transaction. */
+  /** Its events, written by the tracking writer's own INSERT (one statement for the batch). */
+  events: readonly OutboxEvent[];
+  /** What it writes once the shipments are (other tables), in the same transaction. */
   afterWrite(): Promise<void>;
 }
 
@@ -46,6 +56,11 @@ export const ExtendsTrackingApplies = DiscoveryService.createDecorator<void>();
 export class TrackingApplyExtensions implements OnModuleInit {
   private list: readonly TrackingApplyExtension[] = [];
 
+  /** Whether any extension is installed (the lock query then reads what they read). */
+  get active(): boolean {
+    return this.list.length > 0;
+  }
+
   constructor(@Optional() private readonly discovery?: DiscoveryService) {}
 
   onModuleInit(): void {
@@ -64,14 +79,17 @@ export class TrackingApplyExtensions implements OnModuleInit {
     now: Date,
   ): Promise<TrackingApplyAddition> {
     const columns = new Map<string, ExtensionColumns>();
+    const events: OutboxEvent[] = [];
     const after: (() => Promise<void>)[] = [];
     for (const extension of this.list) {
       const added = await extension.beforeWrite(runner, pending, now);
       for (const [id, c] of added.columns) columns.set(id, { ...columns.get(id), ...c });
+      events.push(...added.events);
       after.push(() => added.afterWrite());
     }
     return {
       columns,
+      events,
       afterWrite: async () => {
         for (const run of after) await run();
       },

@@ -9,7 +9,6 @@ import {
   nextTrackingState,
   type ApplyOptions,
   type CheckpointRecord,
-  type ShipmentTrackingRow,
   type TrackingOutcome,
   type TrackingUpdate,
 } from './tracking-state';
@@ -38,12 +37,17 @@ export async function applyTrackingUpdates(
   runner: SqlRunner,
   updates: readonly TrackingUpdate[],
   options: ApplyOptions,
-  extensions?: Pick<TrackingApplyExtensions, 'beforeWrite'>,
+  extensions?: Pick<TrackingApplyExtensions, 'beforeWrite' | 'active'>,
 ): Promise<TrackingOutcome[]> {
   if (updates.length === 0) return [];
   const byId = new Map<string, TrackingUpdate>();
   for (const u of updates) byId.set(u.shipmentId, u);
-  const rows = await shipments.lockForTracking<ShipmentTrackingRow>(runner, [...byId.keys()]);
+  const extended = extensions?.active ? extensions : undefined;
+  const rows = await shipments.lockForTracking<PendingTrackingWrite['row']>(
+    runner,
+    [...byId.keys()],
+    !!extended,
+  );
   const live = rows.filter((row) => {
     const expected = byId.get(row.id)!.expectedTrackingNumber;
     return expected === undefined || expected === row.tracking_number;
@@ -86,7 +90,7 @@ export async function applyTrackingUpdates(
     if (state.event) events.push(state.event);
     outcomes.set(row.id, state.outcome);
   }
-  const added = extensions ? await extensions.beforeWrite(runner, pending, options.now) : null;
+  const added = extended ? await extended.beforeWrite(runner, pending, options.now) : null;
   const changes = pending.map(({ row, state }): TrackingColumnsChange => {
     const extra = added?.columns.get(row.id);
     if (!extra) return { id: row.id, ...state.columns, touched: state.touched };
@@ -103,7 +107,7 @@ export async function applyTrackingUpdates(
   });
 
   await shipments.applyTracking(runner, changes);
-  await recordEvents(runner, events);
+  await recordEvents(runner, added ? [...events, ...added.events] : events);
   await added?.afterWrite();
   return [...outcomes.values()];
 }
