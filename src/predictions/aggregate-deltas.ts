@@ -46,9 +46,14 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
   performance: PerformanceDeltaRow[];
 } {
   const stats = new Map<string, { row: Omit<StatDeltaRow, 'idx' | 'n'>; n: Map<number, number> }>();
+  // Keyed and built with day numbers; a row's day is formatted once, when it is output (a
+  // contribution spans 12 rows, and a batch's contributions share most of their blocks).
   const performance = new Map<
     string,
-    { row: Omit<PerformanceDeltaRow, 'idx' | 'n'>; n: Map<number, number> }
+    {
+      row: Omit<PerformanceDeltaRow, 'idx' | 'n' | 'day'> & { day: number };
+      n: Map<number, number>;
+    }
   >();
   const addStat = (teamId: string, level: number, key: string, idx: number, sign: number) => {
     const k = `${teamId}\u0000${level}\u0000${key}`;
@@ -69,8 +74,7 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
         addStat(teamId, level, key, ci % COVERAGE_STRIDE, sign);
     }
     for (const p of performanceRowsOf(c)) {
-      const day = dayString(p.day);
-      const k = `${workspaceId}\u0000${p.span}\u0000${day}\u0000${p.carrier}\u0000${p.destination}`;
+      const k = `${workspaceId}\u0000${p.span}\u0000${p.day}\u0000${p.carrier}\u0000${p.destination}`;
       let entry = performance.get(k);
       if (!entry)
         performance.set(
@@ -79,7 +83,7 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
             row: {
               workspace_id: workspaceId,
               span: p.span,
-              day,
+              day: p.day,
               carrier: p.carrier,
               destination: p.destination,
             },
@@ -93,7 +97,10 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
     add(c.after, 1);
     if (c.before) add(c.before, -1);
   }
-  return { stats: rowsOf(stats), performance: rowsOf(performance) };
+  return {
+    stats: rowsOf(stats),
+    performance: rowsOf(performance).map((r) => ({ ...r, day: dayString(r.day) })),
+  };
 }
 
 function rowsOf<R>(
