@@ -55,23 +55,27 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
       n: Map<number, number>;
     }
   >();
-  const addStat = (teamId: string, level: number, key: string, idx: number, sign: number) => {
+  // The counts of one (team, level, key): looked up once per key, not once per entry.
+  const statCounts = (teamId: string, level: number, key: string): Map<number, number> => {
     const k = `${teamId}\u0000${level}\u0000${key}`;
     let entry = stats.get(k);
     if (!entry) stats.set(k, (entry = { row: { team_id: teamId, level, key }, n: new Map() }));
-    entry.n.set(idx, (entry.n.get(idx) ?? 0) + sign);
+    return entry.n;
   };
   const add = ({ teamId, workspaceId, contribution: c }: CountedContribution, sign: number) => {
     for (let level = 0; level < DEFAULT_LEVEL; level++) {
       const key = c.keys[level];
-      if (key === null || key === undefined) continue;
-      for (const idx of c.statIdx) addStat(teamId, level, key, idx, sign);
+      if (key === null || key === undefined || c.statIdx.length === 0) continue;
+      const n = statCounts(teamId, level, key);
+      for (const idx of c.statIdx) n.set(idx, (n.get(idx) ?? 0) + sign);
     }
     for (const ci of c.coverageIdx) {
       const level = Math.trunc(ci / COVERAGE_STRIDE);
       const key = c.keys[level];
-      if (key !== null && key !== undefined)
-        addStat(teamId, level, key, ci % COVERAGE_STRIDE, sign);
+      if (key === null || key === undefined) continue;
+      const n = statCounts(teamId, level, key);
+      const idx = ci % COVERAGE_STRIDE;
+      n.set(idx, (n.get(idx) ?? 0) + sign);
     }
     for (const p of performanceRowsOf(c)) {
       const k = `${workspaceId}\u0000${p.span}\u0000${p.day}\u0000${p.carrier}\u0000${p.destination}`;
