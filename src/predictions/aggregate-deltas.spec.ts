@@ -91,4 +91,12 @@ describe('aggregateDeltas', () => {
       new Set(['w-new 1', 'w-old -1']),
     );
   });
+
+  it('keeps an index beyond the vectors in order among the others', () => {
+    const { stats, performance } = aggregateDeltas([
+      { before: null, after: counted(contribution({ statIdx: [99_999, 5], perfIdx: [1_000, 2] })) },
+    ]);
+    expect(stats[0]).toMatchObject({ idx: [5, 99_999], n: [1, 1] });
+    expect(performance[0]).toMatchObject({ idx: [2, 1_000], n: [1, 1] });
+  });
 });

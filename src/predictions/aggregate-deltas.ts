@@ -1,6 +1,7 @@
-import { dayString } from './analytics/carrier-performance';
+import { dayString, PERF_VECTOR_SIZE } from './analytics/carrier-performance';
 import { COVERAGE_STRIDE, performanceRowsOf, type Contribution } from './contribution';
 import { DEFAULT_LEVEL } from './model/lanes';
+import { VECTOR_SIZE } from './model/stats';
 
 /** A contribution with the team and workspace it is counted under. */
 export interface CountedContribution {
@@ -45,32 +46,40 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
   stats: StatDeltaRow[];
   performance: PerformanceDeltaRow[];
 } {
-  const stats = new Map<string, { row: Omit<StatDeltaRow, 'idx' | 'n'>; n: Map<number, number> }>();
+  const stats = new Map<string, { row: Omit<StatDeltaRow, 'idx' | 'n'>; n: Counts }>();
+  // Keyed and built with day numbers; a row's day is formatted once, when it is output (a
+  // contribution spans 12 rows, and a batch's contributions share most of their blocks).
   const performance = new Map<
     string,
-    { row: Omit<PerformanceDeltaRow, 'idx' | 'n'>; n: Map<number, number> }
+    {
+      row: Omit<PerformanceDeltaRow, 'idx' | 'n' | 'day'> & { day: number };
+      n: Counts;
+    }
   >();
-  const addStat = (teamId: string, level: number, key: string, idx: number, sign: number) => {
+  // The counts of one (team, level, key): looked up once per key, not once per entry.
+  const statCounts = (teamId: string, level: number, key: string): Counts => {
     const k = `${teamId}\u0000${level}\u0000${key}`;
     let entry = stats.get(k);
-    if (!entry) stats.set(k, (entry = { row: { team_id: teamId, level, key }, n: new Map() }));
-    entry.n.set(idx, (entry.n.get(idx) ?? 0) + sign);
+    if (!entry)
+      stats.set(k, (entry = { row: { team_id: teamId, level, key }, n: new Counts(VECTOR_SIZE) }));
+    return entry.n;
   };
   const add = ({ teamId, workspaceId, contribution: c }: CountedContribution, sign: number) => {
     for (let level = 0; level < DEFAULT_LEVEL; level++) {
       const key = c.keys[level];
-      if (key === null || key === undefined) continue;
-      for (const idx of c.statIdx) addStat(teamId, level, key, idx, sign);
+      if (key === null || key === undefined || c.statIdx.length === 0) continue;
+      const n = statCounts(teamId, level, key);
+      for (const idx of c.statIdx) n.add(idx, sign);
     }
     for (const ci of c.coverageIdx) {
       const level = Math.trunc(ci / COVERAGE_STRIDE);
       const key = c.keys[level];
-      if (key !== null && key !== undefined)
-        addStat(teamId, level, key, ci % COVERAGE_STRIDE, sign);
+      if (key === null || key === undefined) continue;
+      const n = statCounts(teamId, level, key);
+      n.add(ci % COVERAGE_STRIDE, sign);
     }
     for (const p of performanceRowsOf(c)) {
-      const day = dayString(p.day);
-      const k = `${workspaceId}\u0000${p.span}\u0000${day}\u0000${p.carrier}\u0000${p.destination}`;
+      const k = `${workspaceId}\u0000${p.span}\u0000${p.day}\u0000${p.carrier}\u0000${p.destination}`;
       let entry = performance.get(k);
       if (!entry)
         performance.set(
@@ -79,30 +88,78 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
             row: {
               workspace_id: workspaceId,
               span: p.span,
-              day,
+              day: p.day,
               carrier: p.carrier,
               destination: p.destination,
             },
-            n: new Map(),
+            n: new Counts(PERF_VECTOR_SIZE),
           }),
         );
-      for (const idx of p.idx) entry.n.set(idx, (entry.n.get(idx) ?? 0) + sign);
+      for (const idx of p.idx) entry.n.add(idx, sign);
     }
   };
   for (const c of changes) {
     add(c.after, 1);
     if (c.before) add(c.before, -1);
   }
-  return { stats: rowsOf(stats), performance: rowsOf(performance) };
+  // A batch's rows share few days: each formatted once.
+  const days = new Map<number, string>();
+  const dayOf = (n: number) => days.get(n) ?? days.set(n, dayString(n)).get(n)!;
+  return {
+    stats: rowsOf(stats, (row) => row),
+    performance: rowsOf(performance, (row) => ({ ...row, day: dayOf(row.day) })),
+  };
 }
 
-function rowsOf<R>(
-  entries: Map<string, { row: R; n: Map<number, number> }>,
-): Array<R & { idx: number[]; n: number[] }> {
-  const out: Array<R & { idx: number[]; n: number[] }> = [];
+/** The rows with their non-zero entries, idx ascending (`shape`: the row's output columns). */
+function rowsOf<R, O extends object>(
+  entries: Map<string, { row: R; n: Counts }>,
+  shape: (row: R) => O,
+): Array<O & { idx: number[]; n: number[] }> {
+  const out: Array<O & { idx: number[]; n: number[] }> = [];
   for (const { row, n } of entries.values()) {
-    const idx = [...n.keys()].filter((i) => n.get(i) !== 0).sort((a, b) => a - b);
-    if (idx.length > 0) out.push({ ...row, idx, n: idx.map((i) => n.get(i)!) });
+    const { idx, counts } = n.entries();
+    if (idx.length > 0) out.push(Object.assign(shape(row), { idx, n: counts }));
   }
   return out;
+}
+
+/**
+ * Net counts by index, in an array as wide as the vectors (a Map per row was most of the
+ * deltas' time); an index beyond the width, which the model never writes, in a Map.
+ */
+class Counts {
+  private readonly dense: Float64Array;
+  private readonly seen: Uint8Array;
+  private readonly touched: number[] = [];
+  private other: Map<number, number> | null = null;
+
+  constructor(width: number) {
+    this.dense = new Float64Array(width);
+    this.seen = new Uint8Array(width);
+  }
+
+  add(idx: number, n: number): void {
+    if (idx >= 0 && idx < this.dense.length && Number.isInteger(idx)) {
+      if (this.seen[idx] === 0) {
+        this.seen[idx] = 1;
+        this.touched.push(idx);
+      }
+      this.dense[idx] += n;
+    } else {
+      this.other ??= new Map();
+      this.other.set(idx, (this.other.get(idx) ?? 0) + n);
+    }
+  }
+
+  /** The non-zero entries, idx ascending. */
+  entries(): { idx: number[]; counts: number[] } {
+    const idx = this.touched.filter((i) => this.dense[i] !== 0);
+    if (this.other) for (const [i, v] of this.other) if (v !== 0) idx.push(i);
+    idx.sort((a, b) => a - b);
+    const counts = idx.map((i) =>
+      i >= 0 && i < this.dense.length && Number.isInteger(i) ? this.dense[i] : this.other!.get(i)!,
+    );
+    return { idx, counts };
+  }
 }

@@ -179,4 +179,20 @@ describe('sameContribution', () => {
       false,
     );
   });
+
+  it('compares every stored array entry by entry, a missing key as null', () => {
+    const a = of(delivered);
+    const c = a.contribution;
+    const with_ = (over: Partial<typeof c>) => ({ ...a, contribution: { ...c, ...over } });
+    expect(sameContribution(a, with_({ statIdx: [...c.statIdx, 999] }))).toBe(false);
+    expect(sameContribution(a, with_({ coverageIdx: [...c.coverageIdx, 1] }))).toBe(false);
+    expect(sameContribution(a, with_({ perfIdx: c.perfIdx.map((i) => i + 1) }))).toBe(false);
+    expect(sameContribution(a, with_({ keys: c.keys.map((k) => k && `${k}x`) }))).toBe(false);
+    expect(sameContribution(a, with_({ day: '2025-03-04' }))).toBe(false);
+    expect(sameContribution(a, with_({ destination: 'FR' }))).toBe(false);
+    const holes = with_({ keys: [...c.keys, null] });
+    const missing = with_({ keys: [...c.keys, undefined as unknown as null] });
+    expect(sameContribution(holes, missing)).toBe(true);
+    expect(sameContribution(a, with_({ statIdx: [...c.statIdx] }))).toBe(true);
+  });
 });

@@ -259,11 +259,25 @@ export function sameContribution(
   b: { contribution: Contribution; promises: Promises },
 ): boolean {
   const time = (d: Date | string | null) => (d === null ? null : new Date(d).getTime());
-  const columns = (c: Contribution) =>
-    JSON.stringify([c.keys, c.statIdx, c.coverageIdx, c.day, c.carrier, c.destination, c.perfIdx]);
+  const x = a.contribution;
+  const y = b.contribution;
+  // Compared in place: this runs for every shipment of every refresh, most of them equal.
   return (
-    columns(a.contribution) === columns(b.contribution) &&
+    x.day === y.day &&
+    x.carrier === y.carrier &&
+    x.destination === y.destination &&
+    sameEntries(x.keys, y.keys) &&
+    sameEntries(x.statIdx, y.statIdx) &&
+    sameEntries(x.coverageIdx, y.coverageIdx) &&
+    sameEntries(x.perfIdx, y.perfIdx) &&
     time(a.promises.carrierDate) === time(b.promises.carrierDate) &&
     time(a.promises.windowLatest) === time(b.promises.windowLatest)
   );
+}
+
+/** Equal arrays, entry by entry (a missing key equals null, as in the stored JSON). */
+function sameEntries<T>(a: readonly (T | null)[], b: readonly (T | null)[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if ((a[i] ?? null) !== (b[i] ?? null)) return false;
+  return true;
 }
