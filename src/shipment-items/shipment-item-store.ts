@@ -209,28 +209,8 @@ export class ShipmentItemStore {
 
   /** The item's shipment and order after a write, and whether they are linked. */
   async written(em: EntityManager, id: string): Promise<WrittenShipmentItem> {
-    const row = await queryOne<{
-      shipment_id: string;
-      order_item_id: string;
-      order_id: string;
-      order_number: string | null;
-      linked: boolean;
-    }>(
-      em,
-      `SELECT y.*, ${shipmentOrderSql.carriesOrder('y.shipment_id', 'y.order_id', 'y.order_number')} AS linked
-         FROM (SELECT x.*, ${orderSql.orderNumber('x.order_id')} AS order_number
-                 FROM (SELECT si.shipment_id, si.order_item_id,
-                              ${orderItemSql.orderOf('si.order_item_id')} AS order_id
-                         FROM shipment_item si WHERE si.id = $1) x) y`,
-      [id],
-    );
-    return {
-      shipmentId: row!.shipment_id,
-      orderItemId: row!.order_item_id,
-      orderId: row!.order_id,
-      orderNumber: row!.order_number,
-      linked: row!.linked,
-    };
+    const [item] = await this.writtenMany(em, [id]);
+    return item;
   }
 
   /** Where the item belongs, before its deletion; undefined when it is gone. */
