@@ -3,7 +3,7 @@ import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import type { Principal } from '../access/principal';
 import type { PrincipalSource } from '../access/principal-source';
-import { preparedQuery } from '../database/query';
+import { poolOf, preparedQuery } from '../database/query';
 import { Clock } from '../common/clock';
 import { firstPartyClientSql } from '../oauth-clients/oauth-client-store';
 import { teamIdsOfMemberSql, ADMIN_ROLES } from '../teams/team-member-store';
@@ -74,7 +74,7 @@ export class PrincipalStore implements PrincipalSource {
   ) {}
 
   private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
+    return poolOf(this.dataSource);
   }
 
   async byTokenHash(tokenHash: string, now = this.clock.now()): Promise<Principal | null> {

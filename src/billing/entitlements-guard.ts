@@ -1,8 +1,7 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
-import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig } from '../config/app-config';
-import type { SqlRunner } from '../database/query';
+import { poolOf, type SqlRunner } from '../database/query';
 import { COMPACT_AFTER_DELTAS, CountCompactor } from '../hydra/collection/maintained-counts';
 import { ValidationError, type Violation } from '../common/errors/api-errors';
 import { WriteRules } from '../hydra/write/write-rules';
@@ -79,7 +78,7 @@ export class EntitlementsGuard implements OnModuleInit, ShipmentWriteExtension {
     this.enforced = config.billingEnforceEntitlements ?? config.nodeEnv !== 'test';
     this.billing = billingConfigured(config);
     this.compactor = new CountCompactor(
-      () => (dataSource.driver as unknown as { master: Pool }).master,
+      () => poolOf(dataSource),
       (error) => this.logger.warn(`folding monthly shipment counts failed: ${String(error)}`),
     );
     this.creationCheck =

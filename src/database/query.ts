@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient, QueryResult } from 'pg';
+import type { DataSource } from 'typeorm';
 
 /**
  * What runs SQL for a store: a TypeORM DataSource, EntityManager or QueryRunner (the caller's
@@ -12,6 +13,14 @@ export interface SqlRunner {
 
 /** One row of a statement's answer, typed by the store that wrote the statement. */
 export type Row = Record<string, unknown>;
+
+/**
+ * The pg pool under a TypeORM DataSource, for statements that need no transaction and want
+ * `preparedQuery` or a client of their own (TypeORM does not expose it in its types).
+ */
+export function poolOf(dataSource: DataSource): Pool {
+  return (dataSource.driver as unknown as { master: Pool }).master;
+}
 
 const names = new Map<string, string>();
 

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Pool } from 'pg';
 import { DataSource } from 'typeorm';
-import { query, queryOne, type SqlRunner } from '../database/query';
+import { poolOf, query, queryOne, type SqlRunner } from '../database/query';
 
 /** A new in-app notification's columns. */
 export interface NotificationRow {
@@ -22,7 +22,7 @@ export class NotificationStore {
   constructor(private readonly dataSource: DataSource) {}
 
   private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
+    return poolOf(this.dataSource);
   }
 
   /** Inserts the notification (in the caller's transaction when a runner is given); its id. */

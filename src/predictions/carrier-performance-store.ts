@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { Pool } from 'pg';
-import { execute, preparedQuery, query, type SqlRunner } from '../database/query';
+import { execute, poolOf, preparedQuery, query, type SqlRunner } from '../database/query';
 import {
   DELETE_EMPTY_FOLDED_SQL,
   FOLD_PERFORMANCE_KEYS_SQL,
@@ -64,7 +64,7 @@ export class CarrierPerformanceStore {
   constructor(private readonly db: DataSource) {}
 
   private get pool(): Pool {
-    return (this.db.driver as unknown as { master: Pool }).master;
+    return poolOf(this.db);
   }
 
   /**

@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { Pool, PoolClient } from 'pg';
 import { DataSource } from 'typeorm';
+import { poolOf } from '../database/query';
 import { AppConfig } from '../config/app-config';
 import { PeriodicTask } from '../common/periodic-task';
 import { MediaService } from '../media/media.service';
@@ -97,7 +98,7 @@ export class RetentionSweeper implements OnApplicationBootstrap, OnModuleDestroy
   }
 
   private get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
+    return poolOf(this.dataSource);
   }
 
   private get periodic(): PeriodicTask {

@@ -24,7 +24,7 @@ import { READ_COUNT_SQL } from './maintained-counts.sql';
 import { NotFoundError } from '../../common/errors/api-errors';
 import type { ResourceHooks } from '../core/resource-hooks';
 import type { Request } from 'express';
-import { preparedQuery, query as runQuery } from '../../database/query';
+import { poolOf, preparedQuery, query as runQuery } from '../../database/query';
 import { VisibleMemory } from './visible-memory';
 
 export interface CollectionRequest {
@@ -117,7 +117,7 @@ export class DataProvider implements OnModuleInit {
   }
 
   get pool(): Pool {
-    return (this.dataSource.driver as unknown as { master: Pool }).master;
+    return poolOf(this.dataSource);
   }
 
   /** The filtered, scoped query of a collection, without select list, order or paging. */

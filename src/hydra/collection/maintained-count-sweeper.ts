@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { DataSource } from 'typeorm';
-import type { Pool } from 'pg';
+import { poolOf } from '../../database/query';
 import { AppConfig } from '../../config/app-config';
 import { PeriodicTask } from '../../common/periodic-task';
 import { COMPACT_AFTER_DELTAS } from './maintained-counts';
@@ -43,7 +43,7 @@ export class MaintainedCountSweeper implements OnApplicationBootstrap, OnModuleD
    * volume, read by each create) would walk a minute of creates' dead entries without it.
    */
   async sweep(): Promise<number> {
-    const pool = (this.dataSource.driver as unknown as { master: Pool }).master;
+    const pool = poolOf(this.dataSource);
     try {
       const { rowCount } = await pool.query(SWEEP_COUNTS_SQL, [
         COMPACT_AFTER_DELTAS,
