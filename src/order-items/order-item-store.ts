@@ -122,7 +122,7 @@ export class OrderItemStore {
     integration: string | null,
     syncId: string,
   ): Promise<boolean> {
-    await lockForTransaction(em, `order_item:${workspaceId}:${integration ?? ''}:${syncId}`);
+    await lockForTransaction(em, syncIdLockKey(workspaceId, integration, syncId));
     const rows = await query(
       em,
       `SELECT 1 FROM order_item WHERE workspace_id = $1 AND external_source_sync_id = $2
@@ -143,7 +143,7 @@ export class OrderItemStore {
     if (wanted.length === 0) return new Set();
     await lockAllForTransaction(
       em,
-      wanted.map((w) => `order_item:${w.workspaceId}:${w.integration ?? ''}:${w.syncId}`),
+      wanted.map((w) => syncIdLockKey(w.workspaceId, w.integration, w.syncId)),
     );
     const rows = await query<{ workspace_id: string; integration: string | null; sync_id: string }>(
       em,
@@ -204,4 +204,9 @@ export class OrderItemStore {
 /** One store id of an integration in a workspace, as `syncIdsTaken` answers it. */
 export function syncIdKey(workspaceId: string, integration: string | null, syncId: string): string {
   return JSON.stringify([workspaceId, integration, syncId]);
+}
+
+/** The transaction lock of a store id: one key for the single and the batch check alike. */
+function syncIdLockKey(workspaceId: string, integration: string | null, syncId: string): string {
+  return `order_item:${workspaceId}:${integration ?? ''}:${syncId}`;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   RecordChangeEvents,
@@ -82,12 +83,7 @@ export class OrderItemsService implements ResourceHooks<OrderItem, OrderItemWrit
       await refuseDuplicateSyncId('order_item', item.externalSourceSyncId, (syncId) =>
         this.items.syncIdTaken(em, workspaceId, item.externalSourceIntegration, syncId),
       );
-      const productId = item.product?.id ?? null;
-      const variantId = item.productVariant?.id ?? null;
-      if (productId || variantId) {
-        const teams = await this.products.catalogueTeams(em, workspaceId, productId, variantId);
-        violations.push(...catalogueViolations(teams, productId, variantId));
-      }
+      violations.push(...(await this.catalogueCheck(em, workspaceId, item)));
     }
     violations.push(...productOptionsViolations(item.productOptions));
     if (ctx.operation === 'put') {
@@ -115,6 +111,19 @@ export class OrderItemsService implements ResourceHooks<OrderItem, OrderItemWrit
     },
     afterWrite: (items, ctxs) => this.afterNew(items, ctxs),
   };
+
+  /** The item's product and variant must be of the workspace's team catalogue. */
+  private async catalogueCheck(
+    em: EntityManager,
+    workspaceId: string,
+    item: OrderItem,
+  ): Promise<Violation[]> {
+    const productId = item.product?.id ?? null;
+    const variantId = item.productVariant?.id ?? null;
+    if (!productId && !variantId) return [];
+    const teams = await this.products.catalogueTeams(em, workspaceId, productId, variantId);
+    return catalogueViolations(teams, productId, variantId);
+  }
 
   private async validateNew(
     items: OrderItem[],
@@ -151,12 +160,7 @@ export class OrderItemsService implements ResourceHooks<OrderItem, OrderItemWrit
           out.push(error as Error);
           continue;
         }
-        const productId = item.product?.id ?? null;
-        const variantId = item.productVariant?.id ?? null;
-        if (productId || variantId) {
-          const teams = await this.products.catalogueTeams(em, workspaceId, productId, variantId);
-          violations.push(...catalogueViolations(teams, productId, variantId));
-        }
+        violations.push(...(await this.catalogueCheck(em, workspaceId, item)));
       }
       violations.push(...productOptionsViolations(item.productOptions));
       out.push(violations);
