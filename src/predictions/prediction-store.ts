@@ -250,8 +250,10 @@ export class PredictionStore {
     const list = [...wanted.values()];
     const [row] = await query<{ contributions: ContributionJson[]; stats: StatJson[] }>(
       runner,
-      `SELECT (SELECT coalesce(json_agg(json_build_array(${CONTRIBUTION_JSON})), '[]')
-                 FROM ${CONTRIBUTION_TABLE} c WHERE c.shipment_id = ANY($1::uuid[])) AS contributions,
+      // FOR UPDATE cannot stand beside an aggregate: the rows are locked in a CTE of their own.
+      `WITH c AS (SELECT * FROM ${CONTRIBUTION_TABLE} WHERE shipment_id = ANY($1::uuid[]) FOR UPDATE)
+       SELECT (SELECT coalesce(json_agg(json_build_array(${CONTRIBUTION_JSON})), '[]') FROM c)
+                AS contributions,
               (SELECT coalesce(json_agg(json_build_array(k.i, s.idx, s.n)), '[]')
                  FROM unnest($2::uuid[], $3::smallint[], $4::text[]) WITH ORDINALITY AS k(team_id, level, key, i)
                  JOIN ${DELIVERY_STAT_TABLE} s ON s.team_id = k.team_id AND s.level = k.level AND s.key = k.key) AS stats`,
