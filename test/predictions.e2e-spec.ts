@@ -160,6 +160,40 @@ describe('delivery predictions and attention', () => {
     expect(await events(s.id, 'shipment.delivery_prediction_changed')).toHaveLength(2);
   });
 
+  it('a tracking update with nothing new keeps the window; a new checkpoint recomputes it', async () => {
+    const s = await create();
+    const now = Date.now();
+    clock.set(new Date(now));
+    const scan: ProviderCheckpoint = {
+      externalId: `cp-${++externalId}`,
+      checkpointDate: new Date(now - HOUR),
+      status: 'in_transit',
+      info: 'in_transit',
+      location: null,
+      countryIso2: 'US',
+      carrierCode: 'ups',
+    };
+    await db.transaction((em) => tracking.ingest(em, s.id, [scan]));
+    const decided = await shipment(s.id);
+    const moved = (await events(s.id, 'shipment.delivery_prediction_changed')).length;
+    // Four days on, the carrier reports the same scan: no evidence, nothing recomputed (the
+    // window conditioned on four days in transit would be days later).
+    clock.set(new Date(now + 4 * DAY));
+    await db.transaction((em) => tracking.ingest(em, s.id, [{ ...scan }]));
+    const kept = await shipment(s.id);
+    expect(kept.deliveryPrediction).toEqual(decided.deliveryPrediction);
+    expect(kept.expectedDeliveryDate).toBe(decided.expectedDeliveryDate);
+    expect(await events(s.id, 'shipment.delivery_prediction_changed')).toHaveLength(moved);
+    // A new scan is evidence: the window is recomputed from four days in transit, and moves.
+    await push(s.id, 'in_transit', new Date(now + 4 * DAY - HOUR));
+    const recomputed = await shipment(s.id);
+    expect(Date.parse(recomputed.deliveryPrediction.likely)).toBeGreaterThan(
+      Date.parse(decided.deliveryPrediction.likely) + DAY,
+    );
+    expect(recomputed.expectedDeliveryDate).toBe(recomputed.deliveryPrediction.likely);
+    expect(await events(s.id, 'shipment.delivery_prediction_changed')).toHaveLength(moved + 1);
+  });
+
   it('stalled appears after the silence threshold, fires once, and clears with a checkpoint', async () => {
     const s = await create();
     const start = Date.now();

@@ -12,6 +12,7 @@ import {
   type TrackingApplyAddition,
   type TrackingApplyExtension,
 } from '../tracking/tracking-service/tracking-apply-extensions';
+import { decisionHolds } from './evidence';
 import { PredictionWriter } from './prediction-writer';
 
 /**
@@ -51,9 +52,16 @@ export class PredictionOnTrackingApply implements TrackingApplyExtension {
     pending: readonly PendingTrackingWrite[],
     now: Date,
   ): Promise<TrackingApplyAddition> {
+    // A refresh that brings nothing new (most do) keeps what was decided: no read, no model.
+    const unchanged = new Set<string>();
+    const changed = pending.filter((p) => {
+      if (!holds(p)) return true;
+      unchanged.add(p.row.id);
+      return false;
+    });
     const plan = await this.writer.planTracked(
       runner,
-      pending.map(({ row, columns, checkpoints }) => ({
+      changed.map(({ row, columns, checkpoints }) => ({
         row: {
           id: row.id,
           workspace_id: row.workspace_id,
@@ -70,6 +78,7 @@ export class PredictionOnTrackingApply implements TrackingApplyExtension {
           carrier_date: columns.tracking_facts.expectedDeliveryDate ?? null,
           delivery_prediction_announced: row.delivery_prediction_announced,
           attention_codes: row.attention_codes,
+          predicted: row.predicted,
         },
         checkpoints: checkpoints.map((c) => ({ at: c.checkpointDate, status: c.status })),
       })),
@@ -77,10 +86,31 @@ export class PredictionOnTrackingApply implements TrackingApplyExtension {
     );
     return {
       columns: new Map(plan.columns.map(({ id, ...c }) => [id, c])),
+      unchanged,
       events: plan.events,
       afterWrite: async () => {
         await plan.finish();
       },
     };
   }
+}
+
+/** decisionHolds of a pending tracking write: its row as locked against its new columns. */
+function holds({ row, columns, checkpointsChanged }: PendingTrackingWrite): boolean {
+  return decisionHolds(
+    {
+      status: row.tracking_status,
+      originCountry: row.origin_country_iso2,
+      destinationCountry: row.destination_country_iso2 ?? row.address_country_iso2,
+      carrierDate: row.tracking_facts?.expectedDeliveryDate ?? null,
+    },
+    {
+      status: columns.tracking_status,
+      originCountry: columns.origin_country_iso2,
+      destinationCountry: columns.destination_country_iso2 ?? row.address_country_iso2,
+      carrierDate: columns.tracking_facts.expectedDeliveryDate ?? null,
+    },
+    checkpointsChanged,
+    row.predicted,
+  );
 }

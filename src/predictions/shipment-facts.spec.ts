@@ -17,6 +17,7 @@ const row: ShipmentPredictionRow = {
   carrier_date: '2025-03-05T00:00:00+00:00',
   delivery_prediction_announced: null,
   attention_codes: [],
+  predicted: false,
 };
 
 describe('shipment facts', () => {

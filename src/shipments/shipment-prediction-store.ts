@@ -23,6 +23,8 @@ export interface ShipmentPredictionRow {
   carrier_date: string | null;
   delivery_prediction_announced: { earliest: string; likely: string; latest: string } | null;
   attention_codes: string[];
+  /** Whether a window is stored (`delivery_prediction`). */
+  predicted: boolean;
 }
 
 /**
@@ -38,13 +40,14 @@ export type ShipmentPredictionState = Pick<
   | 'address_country_iso2'
   | 'delivery_prediction_announced'
   | 'attention_codes'
+  | 'predicted'
 >;
 
 /** The select list of ShipmentPredictionState over the shipment row `s`. */
 export const PREDICTION_STATE_SELECT = `${workspaceTeamSql.teamOf('s.workspace_id')} AS team_id,
   ${workspaceTeamSql.attentionWaitingDaysOf('s.workspace_id')} AS attention_waiting_days,
   s.address_postcode AS postcode, s.address_country_iso2, s.delivery_prediction_announced,
-  s.attention_codes`;
+  s.attention_codes, s.delivery_prediction IS NOT NULL AS predicted`;
 
 /** The columns a status change decides about predictions (one shipment). */
 export interface ShipmentPredictionColumns {

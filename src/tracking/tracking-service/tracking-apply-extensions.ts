@@ -12,12 +12,13 @@ import type { ShipmentTrackingRow, TrackingColumns } from './tracking-state';
 /**
  * A shipment a tracking batch is about to write: its row as locked (with what predictions read
  * of it: the lock query answers it when extensions are active), its new tracking columns, all
- * its checkpoints.
+ * its checkpoints, and how many of them this update inserted or corrected.
  */
 export interface PendingTrackingWrite {
   row: ShipmentTrackingRow & ShipmentPredictionState;
   columns: TrackingColumns;
   checkpoints: readonly EngineCheckpoint[];
+  checkpointsChanged: number;
 }
 
 /** Columns an extension decides for a shipment, written by the tracking writer's own UPDATE. */
@@ -27,6 +28,11 @@ export type ExtensionColumns = Omit<ShipmentPredictionColumns, 'id'>;
 export interface TrackingApplyAddition {
   /** Per shipment id: columns joining its tracking UPDATE (one write of the row, not two). */
   columns: ReadonlyMap<string, ExtensionColumns>;
+  /**
+   * Shipments whose columns it decides stay as stored (`expected_delivery_date` included): what
+   * it decided from the same evidence still holds. Not also in `columns`.
+   */
+  unchanged: ReadonlySet<string>;
   /** Its events, written by the tracking writer's own INSERT (one statement for the batch). */
   events: readonly OutboxEvent[];
   /** What it writes once the shipments are (other tables), in the same transaction. */
@@ -79,16 +85,21 @@ export class TrackingApplyExtensions implements OnModuleInit {
     now: Date,
   ): Promise<TrackingApplyAddition> {
     const columns = new Map<string, ExtensionColumns>();
+    const unchanged = new Set<string>();
     const events: OutboxEvent[] = [];
     const after: (() => Promise<void>)[] = [];
     for (const extension of this.list) {
       const added = await extension.beforeWrite(runner, pending, now);
       for (const [id, c] of added.columns) columns.set(id, { ...columns.get(id), ...c });
+      for (const id of added.unchanged) unchanged.add(id);
       events.push(...added.events);
       after.push(() => added.afterWrite());
     }
+    // A shipment one extension writes is not kept as stored by another.
+    for (const id of columns.keys()) unchanged.delete(id);
     return {
       columns,
+      unchanged,
       events,
       afterWrite: async () => {
         for (const run of after) await run();

@@ -66,7 +66,7 @@ export async function applyTrackingUpdates(
   }
   if (live.length === 0) return [...outcomes.values()];
 
-  const inserted = await upsertCheckpoints(
+  const written = await upsertCheckpoints(
     runner,
     live.flatMap((row) => checkpointRecords(row, byId.get(row.id)!)),
   );
@@ -83,15 +83,24 @@ export async function applyTrackingUpdates(
       row,
       checkpoints,
       byId.get(row.id)!,
-      inserted.get(row.id) ?? 0,
+      written.get(row.id)?.inserted ?? 0,
       options,
     );
-    pending.push({ row, columns: state.columns, checkpoints, state });
+    const checkpointsChanged = written.get(row.id)?.changed ?? 0;
+    pending.push({ row, columns: state.columns, checkpoints, checkpointsChanged, state });
     if (state.event) events.push(state.event);
     outcomes.set(row.id, state.outcome);
   }
   const added = extended ? await extended.beforeWrite(runner, pending, options.now) : null;
   const changes = pending.map(({ row, state }): TrackingColumnsChange => {
+    if (added?.unchanged.has(row.id))
+      // The extension keeps what it decided with this evidence, its expected date included.
+      return {
+        id: row.id,
+        ...state.columns,
+        expected_delivery_date: row.expected_delivery_date?.toISOString() ?? null,
+        touched: state.touchedBesidesExpectedDate,
+      };
     const extra = added?.columns.get(row.id);
     if (!extra) return { id: row.id, ...state.columns, touched: state.touched };
     // The extension's expected_delivery_date replaces the carrier's: one value, one write.
@@ -140,14 +149,17 @@ const insertCheckpointRecords = (param = '$1', as = '') =>
           location text, country_iso2 text, carrier text, rel text, raw_status text,
           source text)`;
 
-/** Upserts checkpoints; returns the number of new rows per shipment. */
+/**
+ * Upserts checkpoints; answers per shipment how many rows are new and how many changed in all
+ * (new or corrected by the provider). A shipment with neither is absent.
+ */
 async function upsertCheckpoints(
   runner: SqlRunner,
   records: readonly CheckpointRecord[],
-): Promise<Map<string, number>> {
-  const inserted = new Map<string, number>();
-  if (records.length === 0) return inserted;
-  const rows = await query<{ shipment_id: string; n: number }>(
+): Promise<Map<string, { inserted: number; changed: number }>> {
+  const written = new Map<string, { inserted: number; changed: number }>();
+  if (records.length === 0) return written;
+  const rows = await query<{ shipment_id: string; n: number; changed: number }>(
     runner,
     `WITH written AS (
        ${insertCheckpointRecords('$1', 'c')}
@@ -161,11 +173,12 @@ async function upsertCheckpoints(
              EXCLUDED.location, EXCLUDED.country_iso2, EXCLUDED.carrier, EXCLUDED.rel,
              EXCLUDED.raw_status)
        RETURNING c.shipment_id, (xmax = 0) AS inserted)
-     SELECT shipment_id, count(*) FILTER (WHERE inserted)::int AS n FROM written GROUP BY shipment_id`,
+     SELECT shipment_id, count(*) FILTER (WHERE inserted)::int AS n, count(*)::int AS changed
+       FROM written GROUP BY shipment_id`,
     [JSON.stringify(records)],
   );
-  for (const r of rows) inserted.set(r.shipment_id, r.n);
-  return inserted;
+  for (const r of rows) written.set(r.shipment_id, { inserted: r.n, changed: r.changed });
+  return written;
 }
 
 /**
