@@ -56,6 +56,7 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
       n: Counts;
     }
   >();
+  const cohorts = new Map<string, { workspaceId: string; of: Contribution; n: Counts }>();
   // The counts of one (team, level, key): looked up once per key, not once per entry.
   const statCounts = (teamId: string, level: number, key: string): Counts => {
     const k = `${teamId}\u0000${level}\u0000${key}`;
@@ -78,7 +79,21 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
       const n = statCounts(teamId, level, key);
       n.add(ci % COVERAGE_STRIDE, sign);
     }
-    for (const p of performanceRowsOf(c)) {
+    // Counted per cohort first: a batch's contributions share few cohorts, each expanded once.
+    const ck = `${workspaceId}\u0000${c.day}\u0000${c.carrier}\u0000${c.destination}`;
+    let cohort = cohorts.get(ck);
+    if (!cohort)
+      cohorts.set(ck, (cohort = { workspaceId, of: c, n: new Counts(PERF_VECTOR_SIZE) }));
+    for (const idx of c.perfIdx) cohort.n.add(idx, sign);
+  };
+  for (const c of changes) {
+    add(c.after, 1);
+    if (c.before) add(c.before, -1);
+  }
+  for (const { workspaceId, of, n } of cohorts.values()) {
+    const { idx, counts } = n.entries();
+    if (idx.length === 0) continue;
+    for (const p of performanceRowsOf({ ...of, perfIdx: idx })) {
       const k = `${workspaceId}\u0000${p.span}\u0000${p.day}\u0000${p.carrier}\u0000${p.destination}`;
       let entry = performance.get(k);
       if (!entry)
@@ -95,12 +110,8 @@ export function aggregateDeltas(changes: readonly ContributionDelta[]): {
             n: new Counts(PERF_VECTOR_SIZE),
           }),
         );
-      for (const idx of p.idx) entry.n.add(idx, sign);
+      for (let i = 0; i < idx.length; i++) entry.n.add(idx[i], counts[i]);
     }
-  };
-  for (const c of changes) {
-    add(c.after, 1);
-    if (c.before) add(c.before, -1);
   }
   // A batch's rows share few days: each formatted once.
   const days = new Map<number, string>();
@@ -124,28 +135,26 @@ function rowsOf<R, O extends object>(
   return out;
 }
 
+/** Entries per allocated piece of a Counts. */
+const PIECE = 128;
+
 /**
- * Net counts by index, in an array as wide as the vectors (a Map per row was most of the
- * deltas' time); an index beyond the width, which the model never writes, in a Map.
+ * Net counts by index, in pieces of PIECE entries allocated on first use (a Map per row was
+ * most of the deltas' time; arrays as wide as the vectors, 20 KB a stat row, most of its
+ * garbage); an index beyond the width, which the model never writes, in a Map.
  */
 class Counts {
-  private readonly dense: Float64Array;
-  private readonly seen: Uint8Array;
-  private readonly touched: number[] = [];
+  private readonly pieces: (Float64Array | undefined)[];
   private other: Map<number, number> | null = null;
 
-  constructor(width: number) {
-    this.dense = new Float64Array(width);
-    this.seen = new Uint8Array(width);
+  constructor(private readonly width: number) {
+    this.pieces = new Array<Float64Array | undefined>(Math.ceil(width / PIECE));
   }
 
   add(idx: number, n: number): void {
-    if (idx >= 0 && idx < this.dense.length && Number.isInteger(idx)) {
-      if (this.seen[idx] === 0) {
-        this.seen[idx] = 1;
-        this.touched.push(idx);
-      }
-      this.dense[idx] += n;
+    if (idx >= 0 && idx < this.width && Number.isInteger(idx)) {
+      const p = Math.floor(idx / PIECE);
+      (this.pieces[p] ??= new Float64Array(PIECE))[idx % PIECE] += n;
     } else {
       this.other ??= new Map();
       this.other.set(idx, (this.other.get(idx) ?? 0) + n);
@@ -154,12 +163,16 @@ class Counts {
 
   /** The non-zero entries, idx ascending. */
   entries(): { idx: number[]; counts: number[] } {
-    const idx = this.touched.filter((i) => this.dense[i] !== 0);
-    if (this.other) for (const [i, v] of this.other) if (v !== 0) idx.push(i);
-    idx.sort((a, b) => a - b);
-    const counts = idx.map((i) =>
-      i >= 0 && i < this.dense.length && Number.isInteger(i) ? this.dense[i] : this.other!.get(i)!,
-    );
-    return { idx, counts };
+    const pairs: [number, number][] = [];
+    for (let p = 0; p < this.pieces.length; p++) {
+      const piece = this.pieces[p];
+      if (piece)
+        for (let b = 0; b < PIECE; b++) if (piece[b] !== 0) pairs.push([p * PIECE + b, piece[b]]);
+    }
+    if (this.other) {
+      for (const [i, v] of this.other) if (v !== 0) pairs.push([i, v]);
+      pairs.sort((a, b) => a[0] - b[0]);
+    }
+    return { idx: pairs.map(([i]) => i), counts: pairs.map(([, v]) => v) };
   }
 }

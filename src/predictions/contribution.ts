@@ -230,7 +230,9 @@ export interface PerformanceKey {
  * The carrier_performance_stat rows a contribution adds, as the store's SQL expands it: its
  * counts in the block of its day at every span, under its destination and under '*'.
  */
-export function performanceRowsOf(c: Contribution): Array<PerformanceKey & { idx: number[] }> {
+export function performanceRowsOf(
+  c: Pick<Contribution, 'day' | 'carrier' | 'destination' | 'perfIdx'>,
+): Array<PerformanceKey & { idx: number[] }> {
   const day = dayNumber(c.day);
   const out: Array<PerformanceKey & { idx: number[] }> = [];
   for (const span of SPANS)
