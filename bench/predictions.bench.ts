@@ -11,7 +11,7 @@
  *
  *   node -r ts-node/register/transpile-only bench/predictions.bench.ts \
  *     [--changes 20000] [--refresh 3000] [--loops 2] [--big 50000] [--small 1000] [--reads 30] [--rounds 2]
- *     [--parts change,refresh,later,analytics]
+ *     [--parts change,refresh,later,analytics] [--modes off,on]
  *
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/bench_predictions (created and
  * migrated when missing; every run starts from new teams). Exits 1 when a goal is missed.
@@ -48,6 +48,8 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '2' },
     // Which measurements to run (a profile of one of them: `node --cpu-prof ... --parts refresh`).
     parts: { type: 'string', default: 'change,refresh,later,analytics' },
+    // The refresh's modes (`on` alone: a profile of the hook without the rounds it is off).
+    modes: { type: 'string', default: 'off,on' },
   },
 });
 const parts = new Set(values.parts.split(','));
@@ -223,7 +225,8 @@ async function main(): Promise<void> {
             while ((await refresher.runBatch(100)).claimed > 0);
           }),
         );
-      const modes = Array.from({ length: Number(values.rounds) }, () => ['off', 'on'] as const);
+      const pair = (['off', 'on'] as const).filter((m) => values.modes.split(',').includes(m));
+      const modes = Array.from({ length: Number(values.rounds) }, () => pair);
       for (const mode of modes.flat()) {
         await seedRefresh(db, refreshWs, n);
         if (kind === 'later') {
