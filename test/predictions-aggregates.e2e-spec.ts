@@ -27,6 +27,7 @@ import { journeyOf, timelineAt } from '../src/predictions/model/stages';
 import { MemoryStats, type StatsVector } from '../src/predictions/model/stats';
 import { PredictionRecompute, type Recomputation } from '../src/predictions/prediction-recompute';
 import { PredictionStore } from '../src/predictions/prediction-store';
+import { PredictionWriter } from '../src/predictions/prediction-writer';
 import { ShipmentFactsSource } from '../src/predictions/shipment-facts-source';
 import { loadHistory } from '../src/seed/bulk-seeder';
 import { ShipmentPredictionStore } from '../src/shipments/shipment-prediction-store';
@@ -320,6 +321,55 @@ describe('prediction aggregates', () => {
     expect(read.busy.length).toBeGreaterThan(0);
     await performance.compact(ws, read.busy);
     expect((await performance.read(ws, range, true)).busy).toEqual([]);
+    await expectExact();
+  });
+
+  it('a rebuild storing a first contribution takes turns with a refresh of that shipment', async () => {
+    const s = history.find(
+      (x) => x.outcome === 'in_flight' && workspaceOf.get(x.id) === workspaces[0],
+    )!;
+    // As a shipment never predicted: no contribution (its deltas leave with it).
+    await db.query('DELETE FROM prediction_contribution WHERE shipment_id = $1', [s.id]);
+    const shipments = new ShipmentPredictionStore();
+    const timelines = new CheckpointTimelineStore();
+    const writer = new PredictionWriter(shipments, timelines, store);
+    // A tracking batch of that shipment: its lock, then the stored contribution read (none)...
+    const refresh = db.createQueryRunner();
+    await refresh.connect();
+    await refresh.startTransaction();
+    let rebuilt = false;
+    let rebuild: Promise<void> | undefined;
+    try {
+      await shipments.lock(refresh, [s.id]);
+      const [row] = await shipments.rows(refresh, [s.id]);
+      const checkpoints = (await timelines.timelines(refresh, [s.id])).get(s.id) ?? [];
+      const plan = await writer.planTracked(
+        refresh,
+        [{ row, checkpoints }],
+        new Date('2025-02-16T00:00:00Z'),
+      );
+      // ... while a rebuild of the team runs: it must wait for the shipment's lock.
+      rebuild = recompute.rebuild(teamId).then(() => void (rebuilt = true));
+      for (let waited = 0; waited < 3000 && !rebuilt; waited += 50) {
+        const [{ n }] = await db.query(
+          `SELECT count(*)::int AS n FROM pg_stat_activity
+            WHERE datname = current_database() AND wait_event_type = 'Lock'
+              AND query LIKE 'SELECT id FROM shipment WHERE id = ANY%FOR UPDATE'`,
+        );
+        if (n > 0) break;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(rebuilt).toBe(false);
+      // ... then the refresh writes the first contribution and commits.
+      await plan.finish();
+      await refresh.commitTransaction();
+      await rebuild;
+    } finally {
+      if (refresh.isTransactionActive) await refresh.rollbackTransaction();
+      await refresh.release();
+      await rebuild?.catch(() => undefined);
+    }
+    // Counted once: the aggregates are the sum of the contributions stored.
     await expectExact();
   });
 

@@ -41,12 +41,26 @@ export class PredictionRecompute {
     return recompute(all, (id) => stored.get(id)?.promises ?? null);
   }
 
-  /** Recomputes the team's contributions and stores them (applying only what differs). */
-  async rebuild(teamId: string, runner: SqlRunner = this.db): Promise<number> {
-    const { contributions } = await this.compute(teamId, runner);
+  /**
+   * Recomputes the team's contributions and stores them (applying only what differs), a page
+   * per transaction holding its shipments' locks. A refresh of one of them holds its lock from
+   * before it reads the stored contribution until it commits, so the two take turns: without
+   * the lock, a first contribution stored by the rebuild between that read and the refresh's
+   * write (no row to lock yet) was counted twice.
+   */
+  async rebuild(teamId: string): Promise<number> {
+    const { contributions } = await this.compute(teamId);
     let changed = 0;
-    for (let i = 0; i < contributions.length; i += PAGE)
-      changed += await this.store.apply(runner, contributions.slice(i, i + PAGE));
+    for (let i = 0; i < contributions.length; i += PAGE) {
+      const page = contributions.slice(i, i + PAGE);
+      changed += await this.db.transaction(async (em) => {
+        await this.source.lock(
+          em,
+          page.map((c) => c.shipmentId),
+        );
+        return this.store.apply(em, page);
+      });
+    }
     return changed;
   }
 }

@@ -26,6 +26,14 @@ export class ShipmentFactsSource {
     private readonly workspaces: WorkspaceLookupStore,
   ) {}
 
+  /**
+   * Locks these shipments as every writer of their predictions does (in id order), so that a
+   * contribution stored meanwhile by a refresh or a write is read, never overwritten unseen.
+   */
+  lock(runner: SqlRunner, shipmentIds: readonly string[]): Promise<void> {
+    return this.shipments.lock(runner, shipmentIds);
+  }
+
   /** The workspaces of a team (the scope of `pageOf`). */
   workspacesOfTeam(runner: SqlRunner, teamId: string): Promise<string[]> {
     return this.workspaces.idsOfTeam(runner, teamId);
