@@ -21,7 +21,7 @@ import {
   historyRows,
   type GeneratedShipment,
 } from '../src/predictions/history/history-generator';
-import { laneKeys } from '../src/predictions/model/lanes';
+import { laneKeys, type LaneKeys } from '../src/predictions/model/lanes';
 import { predictDelivery } from '../src/predictions/model/predict';
 import { journeyOf, timelineAt } from '../src/predictions/model/stages';
 import { MemoryStats, type StatsVector } from '../src/predictions/model/stats';
@@ -99,6 +99,21 @@ describe('prediction aggregates', () => {
     await db.destroy();
   });
 
+  /** A shipment's stored contribution and the team's stats at its keys, as a refresh reads them. */
+  async function readAsRefresh(shipmentId: string, keys: LaneKeys) {
+    const read = await store.readBatch(db, [shipmentId], [{ teamId, keys }]);
+    return {
+      previous: read.contributions.get(shipmentId) ?? null,
+      stats: read.stats.get(teamId) ?? new MemoryStats(),
+      busy: read.busy.get(teamId) ?? [],
+    };
+  }
+
+  /** The stored contributions of these shipments (none for a shipment never applied). */
+  async function contributionsOf(ids: readonly string[]) {
+    return (await store.readBatch(db, ids, [])).contributions;
+  }
+
   /** The facts of a shipment as known at `at`: its checkpoints up to then. */
   function factsAt(s: GeneratedShipment, at: number): ShipmentFacts {
     const timeline = timelineAt(s, at);
@@ -128,10 +143,9 @@ describe('prediction aggregates', () => {
       )
       .sort((a, b) => a.at - b.at);
     for (const { s, at } of events) {
-      const previous = (await store.contributionsOf(db, [s.id])).get(s.id) ?? null;
       const facts = factsAt(s, at);
       const keys = laneKeys(facts);
-      const { stats } = await store.readStats(db, teamId, [keys]);
+      const { previous, stats } = await readAsRefresh(s.id, keys);
       const journey = journeyOf(facts);
       const window = predictDelivery({ journey, keys, now: new Date(at) }, stats);
       const promises = nextPromises(previous?.promises ?? null, facts, journey, window);
@@ -201,7 +215,7 @@ describe('prediction aggregates', () => {
   it('read the stats of a prediction in one statement for every level of the chain', async () => {
     const s = history.find((x) => x.carrier === 'dhl' && x.destinationCountry === 'DE')!;
     const keys = laneKeys(s);
-    const { stats } = await store.readStats(db, teamId, [keys]);
+    const { stats } = await readAsRefresh(s.id, keys);
     const totals = await store.teamTotals(teamId);
     keys.forEach((key, level) => {
       if (key === null) return;
@@ -293,14 +307,7 @@ describe('prediction aggregates', () => {
 
   it('apply batches, and fold the keys a read found busy', async () => {
     const some = history.filter((x) => x.outcome === 'delivered').slice(0, 5);
-    const stored = [
-      ...(
-        await store.contributionsOf(
-          db,
-          some.map((x) => x.id),
-        )
-      ).values(),
-    ];
+    const stored = [...(await contributionsOf(some.map((x) => x.id))).values()];
     const moved = stored.map((c) => ({
       ...c,
       contribution: { ...c.contribution, destination: 'ZZ', keys: [null, 'x|-|-', 'x|-', 'x', ''] },
@@ -311,10 +318,10 @@ describe('prediction aggregates', () => {
       expect(await store.apply(db, stored)).toBe(5);
     }
     const keys = laneKeys(some[0]);
-    const { busy } = await store.readStats(db, teamId, [keys]);
+    const { busy } = await readAsRefresh(some[0].id, keys);
     expect(busy.map((k) => k.level)).toEqual(expect.arrayContaining([1, 2, 3]));
     await store.compactStats(teamId, busy);
-    expect((await store.readStats(db, teamId, [keys])).busy).toEqual([]);
+    expect((await readAsRefresh(some[0].id, keys)).busy).toEqual([]);
     const ws = workspaceOf.get(some[0].id)!;
     const range = { from: '2025-01-01', to: '2025-02-28' };
     const read = await performance.read(ws, range, true);
@@ -385,12 +392,12 @@ describe('prediction aggregates', () => {
 
     // A delivered one: exactly its contribution leaves the histograms.
     const delivered = history.find((s) => s.outcome === 'delivered')!;
-    const stored = (await store.contributionsOf(db, [delivered.id])).get(delivered.id)!;
+    const stored = (await contributionsOf([delivered.id])).get(delivered.id)!;
     const before = await store.teamTotals(teamId);
     await db.query('DELETE FROM shipment WHERE id = $1', [delivered.id]);
     addToStats(before, stored.contribution, -1);
     expect(entriesOf(await store.teamTotals(teamId))).toEqual(entriesOf(before));
-    expect(await store.contributionsOf(db, [delivered.id])).toEqual(new Map());
+    expect(await contributionsOf([delivered.id])).toEqual(new Map());
 
     // A whole workspace: its shipments cascade, their contributions leave both aggregates.
     const [, second] = workspaces;
@@ -409,7 +416,7 @@ describe('prediction aggregates', () => {
     const s = history.find(
       (x) => x.outcome === 'in_flight' && workspaceOf.get(x.id) === workspaces[0],
     )!;
-    const stored = (await store.contributionsOf(db, [s.id])).get(s.id)!;
+    const stored = (await contributionsOf([s.id])).get(s.id)!;
     const [{ n: rows }] = await db.query(`SELECT count(*)::int AS n FROM carrier_performance_stat`);
     expect(await store.apply(db, [stored])).toBe(0);
     expect((await db.query(`SELECT count(*)::int AS n FROM carrier_performance_stat`))[0].n).toBe(

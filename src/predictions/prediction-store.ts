@@ -171,20 +171,6 @@ export class PredictionStore {
     return row?.saved ?? 0;
   }
 
-  /** The stored contributions of these shipments (none for a shipment never applied). */
-  async contributionsOf(
-    runner: SqlRunner,
-    shipmentIds: readonly string[],
-  ): Promise<Map<string, StoredContribution>> {
-    if (shipmentIds.length === 0) return new Map();
-    const rows = await query<ContributionRow>(
-      runner,
-      `SELECT ${CONTRIBUTION_SELECT} FROM ${CONTRIBUTION_TABLE} WHERE shipment_id = ANY($1::uuid[])`,
-      [shipmentIds],
-    );
-    return new Map(rows.map((r) => [r.shipment_id, storedOf(r)]));
-  }
-
   /** Every stored contribution of a team (recomputation; a team's history fits in memory). */
   async contributionsOfTeam(
     runner: SqlRunner,
@@ -199,32 +185,13 @@ export class PredictionStore {
   }
 
   /**
-   * What a team learnt at the keys of these shipments (every level of each: the whole back-off
-   * chain); and the keys read from more than COMPACT_AFTER_ROWS delta rows, which the caller
-   * folds (`compactStats`) once its transaction is over.
-   */
-  async readStats(
-    runner: SqlRunner,
-    teamId: string,
-    shipmentKeys: readonly LaneKeys[],
-  ): Promise<{ stats: MemoryStats; busy: StatKey[] }> {
-    const read = await this.readBatch(
-      runner,
-      [],
-      shipmentKeys.map((keys) => ({ teamId, keys })),
-    );
-    return {
-      stats: read.stats.get(teamId) ?? new MemoryStats(),
-      busy: read.busy.get(teamId) ?? [],
-    };
-  }
-
-  /**
    * What a batch of status changes reads, in one statement whatever its teams: the stored
    * contributions of `shipmentIds`, locked until the transaction ends (`replace` counts on
-   * them), and per team what it learnt at the keys of its shipments
-   * (as readStats). Answered as JSON, parsed natively: the driver's `int[]` parser, character by
-   * character in JavaScript, cost more than the statement.
+   * them), and per team what it learnt at the keys of its shipments (every level of each: the
+   * whole back-off chain), with the keys read from more than COMPACT_AFTER_ROWS delta rows,
+   * which the caller folds (`compactStats`) once its transaction is over. Answered as JSON,
+   * parsed natively: the driver's `int[]` parser, character by character in JavaScript, cost
+   * more than the statement.
    */
   async readBatch(
     runner: SqlRunner,

@@ -28,7 +28,7 @@ import type { StatsLookup } from './model/stats';
  * (window announced last, attention) and its stored contribution.
  */
 export interface PredictionBefore {
-  /** The stored contribution and its promises (PredictionStore.contributionsOf); null: none yet. */
+  /** The stored contribution and its promises (PredictionStore.readBatch); null: none yet. */
   contribution: Contribution | null;
   promises: Promises | null;
   /** The window last announced in `shipment.delivery_prediction_changed` (or first computed). */
@@ -40,7 +40,7 @@ export interface PredictionBefore {
 export interface ShipmentPredictionInput {
   facts: ShipmentFacts;
   before: PredictionBefore;
-  /** The team's stats at the shipment's keys (PredictionStore.readStats). */
+  /** The team's stats at the shipment's keys (PredictionStore.readBatch). */
   stats: StatsLookup;
   settings: AttentionSettings;
   /** The order's promised delivery date, where known. */
