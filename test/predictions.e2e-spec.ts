@@ -10,11 +10,13 @@ import {
 import { PredictionRecompute } from '../src/predictions/prediction-recompute';
 import type { MemoryStats } from '../src/predictions/model/stats';
 import { PredictionStore } from '../src/predictions/prediction-store';
+import { PredictionWriter } from '../src/predictions/prediction-writer';
 import { loadHistory } from '../src/seed/bulk-seeder';
 import { Clock } from '../src/tracking/clock';
 import type { ProviderCheckpoint } from '../src/tracking/providers/tracking-provider';
 import type { TrackingStatusCode } from '../src/tracking/statuses';
 import { TrackingService } from '../src/tracking/tracking-service/tracking.service';
+import { testTrackingNumber } from './factories/commerce.factory';
 import { createTenant, type Tenant } from './factories/tenant.factory';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
@@ -114,6 +116,39 @@ describe('delivery predictions and attention', () => {
     const header = csv.text.split('\n')[0].split(',');
     expect(header).toEqual(expect.arrayContaining(['deliveryPrediction', 'attention']));
     expect(csv.text).toContain(`""likely"":""${p.likely}""`);
+  });
+
+  it('a create decides its prediction with its INSERT, as a recomputation from its rows would', async () => {
+    const now = Date.now();
+    clock.set(new Date(now));
+    const shown = (x: Record<string, any>) => ({
+      deliveryPrediction: x.deliveryPrediction,
+      expectedDeliveryDate: x.expectedDeliveryDate,
+      attention: x.attention,
+    });
+    // Tracked on create (in transit, out for delivery, delivered, an error, at a pickup point).
+    for (const prefix of ['102', '204', '200', '404', '202']) {
+      const created = await create({
+        trackingNumber: testTrackingNumber(prefix),
+        originCarrier: null,
+      });
+      const [{ n: events }] = await db.query(
+        `SELECT count(*)::int AS n FROM outbox_event WHERE aggregate_id = $1`,
+        [created.id],
+      );
+      // The writer's recomputation from the stored row and checkpoints finds nothing to change:
+      // the same columns, no contribution to write, no event.
+      const saved = await db.transaction((em) =>
+        app.get(PredictionWriter).refresh(em, [created.id], new Date(now)),
+      );
+      expect(saved).toBe(0);
+      expect(shown(await shipment(created.id))).toEqual(shown(created));
+      const [{ n: after }] = await db.query(
+        `SELECT count(*)::int AS n FROM outbox_event WHERE aggregate_id = $1`,
+        [created.id],
+      );
+      expect(after).toBe(events);
+    }
   });
 
   it('recomputes on each status change; the event fires once per move of a day or more', async () => {

@@ -1,10 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '../database/query';
+import type { EntityManager } from 'typeorm';
 import {
   ExtendsShipmentWrites,
+  type NewShipmentDecider,
+  type NewShipmentDecision,
+  type NewShipmentFacts,
   type ShipmentWriteEvent,
   type ShipmentWriteExtension,
 } from '../shipments/shipment-write-extensions';
+import { workspaceTeamSql } from '../workspaces/workspace-team-sql';
 import { Clock } from '../tracking/clock';
 import {
   ExtendsTrackingApplies,
@@ -30,10 +35,58 @@ export class PredictionOnShipmentWrite implements ShipmentWriteExtension {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * A create's prediction, decided from the tracking its INSERT carries: the columns join that
+   * INSERT, the events `shipment.created`'s statement, the contribution follows the row. No row
+   * or checkpoint read, no second write of the row.
+   */
+  readonly newShipmentDecider: NewShipmentDecider = {
+    column: `${workspaceTeamSql.attentionWaitingDaysAt('w')} AS prediction_waiting_days`,
+    decide: (shipment, em) => this.decideNew(shipment, em),
+  };
+
+  private async decideNew(s: NewShipmentFacts, em: EntityManager): Promise<NewShipmentDecision> {
+    const t = s.tracked;
+    const waitingDays = s.creation.prediction_waiting_days;
+    const plan = await this.writer.planTracked(
+      em,
+      [
+        {
+          // The row as ShipmentPredictionStore.rows would read it once inserted.
+          row: {
+            id: s.id,
+            workspace_id: s.workspaceId,
+            team_id: s.teamId,
+            attention_waiting_days: typeof waitingDays === 'number' ? waitingDays : null,
+            tracking_number: s.trackingNumber,
+            created_at: s.createdAt,
+            tracking_status: t?.status ?? null,
+            origin_carrier: s.originCarrier,
+            origin_country_iso2: t?.originCountryIso2 ?? null,
+            destination_country_iso2: t?.destinationCountryIso2 ?? s.addressCountryIso2,
+            postcode: s.postcode,
+            address_country_iso2: s.addressCountryIso2,
+            carrier_date: t?.carrierDate ?? null,
+            delivery_prediction_announced: null,
+            attention_codes: [],
+            predicted: false,
+          },
+          checkpoints: t?.checkpoints ?? [],
+        },
+      ],
+      this.clock.now(),
+    );
+    const columns: Record<string, unknown> = { ...plan.columns[0] };
+    delete columns.id;
+    return { columns, events: plan.events, afterInsert: () => plan.finish().then(() => undefined) };
+  }
+
   async afterWrite(event: ShipmentWriteEvent): Promise<void> {
+    // A create's prediction was decided with its INSERT (newShipmentDecider).
+    if (event.operation === 'post') return;
     const changed = await this.writer.refresh(event.em, [event.shipment.id], this.clock.now());
-    // shipment.created / updated then read the row again, prediction included.
-    if (changed > 0 || event.operation === 'post') event.rowChanged();
+    // shipment.updated then reads the row again, prediction included.
+    if (changed > 0) event.rowChanged();
   }
 }
 

@@ -34,10 +34,23 @@ export interface NewShipment {
   createdAt: Date;
 }
 
+/** The tracking state a new shipment's columns hold, as deciders of more columns read it. */
+export interface NewShipmentTracked {
+  status: string | null;
+  originCountryIso2: string | null;
+  destinationCountryIso2: string | null;
+  /** The carrier's own expected delivery date (ISO). */
+  carrierDate: string | null;
+  /** Its checkpoints (the carrier's time and status), inserted with the row. */
+  checkpoints: readonly { at: Date; status: string }[];
+}
+
 /** The tracking of a new shipment, decided before its row is inserted. */
 export interface NewShipmentTracking {
   /** Columns of the row (by column name): the tracking fields, the next check. */
   columns: Record<string, unknown>;
+  /** What those columns hold; absent when the shipment is left to be tracked later. */
+  tracked?: NewShipmentTracked;
   /**
    * Rows that refer to the new one (its checkpoints), as one INSERT taking one parameter
    * (`sql(placeholder)`, `param`), written by the row's own INSERT statement.
@@ -47,6 +60,36 @@ export interface NewShipmentTracking {
   afterInsert?(em: EntityManager): Promise<void>;
   /** Events recorded with `shipment.created`, in the same statement (the status change). */
   events: OutboxEvent[];
+}
+
+/** A shipment about to be created, with what its tracking left and what the create read. */
+export interface NewShipmentFacts extends NewShipment {
+  postcode: string | null;
+  addressCountryIso2: string | null;
+  tracked: NewShipmentTracked | null;
+  /** The create's first statement's row: the deciders' `column`s by their aliases. */
+  creation: Readonly<Record<string, unknown>>;
+}
+
+/** Columns another module decides for a new shipment, written by its INSERT. */
+export interface NewShipmentDecision {
+  /** By column name; they replace the tracking's (`expected_delivery_date`). */
+  columns: Record<string, unknown>;
+  /** Recorded with `shipment.created`, in the same statement, after the tracking's. */
+  events: OutboxEvent[];
+  /** Writes what refers to the row, once it exists. */
+  afterInsert(em: EntityManager): Promise<void>;
+}
+
+/**
+ * Decides more columns of a shipment being created, once its tracking is decided and before its
+ * row is inserted (delivery predictions): the INSERT carries them and `shipment.created` shows
+ * them, with no later write of the row.
+ */
+export interface NewShipmentDecider {
+  /** One aliased SELECT-list entry over the workspace row `w`, read with the create's first statement. */
+  readonly column?: string;
+  decide(shipment: NewShipmentFacts, em: EntityManager): Promise<NewShipmentDecision>;
 }
 
 /**
@@ -77,6 +120,8 @@ export interface ShipmentWriteExtension {
    * inserted: one INSERT then carries the tracking fields. At most one extension answers it.
    */
   trackNew?(shipment: NewShipment, em: EntityManager): Promise<NewShipmentTracking>;
+  /** Decides more columns of a shipment being created (see NewShipmentDecider). */
+  readonly newShipmentDecider?: NewShipmentDecider | null;
   /**
    * Writes the shipment items given as objects in a shipment's body (`shipmentItems`), after
    * the shipment is saved, in its transaction. At most one extension answers it.
@@ -98,6 +143,7 @@ export const ExtendsShipmentWrites = DiscoveryService.createDecorator<void>();
 export class ShipmentWriteExtensions implements OnModuleInit {
   private list: readonly ShipmentWriteExtension[] = [];
   private checks: readonly CreationCheck[] = [];
+  private deciders: readonly NewShipmentDecider[] = [];
 
   constructor(@Optional() private readonly discovery?: DiscoveryService) {}
 
@@ -125,11 +171,40 @@ export class ShipmentWriteExtensions implements OnModuleInit {
     }
     this.list = extensions;
     this.checks = extensions.flatMap((e) => (e.creationCheck ? [e.creationCheck] : []));
+    this.deciders = extensions.flatMap((e) => (e.newShipmentDecider ? [e.newShipmentDecider] : []));
   }
 
   /** The creation checks, in a fixed order (their columns are the create statement's). */
   get creationChecks(): readonly CreationCheck[] {
     return this.checks;
+  }
+
+  /** What the create's first statement reads for the checks and the deciders. */
+  get creationColumns(): readonly string[] {
+    return [
+      ...this.checks.map((c) => c.column),
+      ...this.deciders.flatMap((d) => (d.column ? [d.column] : [])),
+    ];
+  }
+
+  /** Every decider's columns for a new shipment, merged in order (a later one's column wins). */
+  async decideNew(shipment: NewShipmentFacts, em: EntityManager): Promise<NewShipmentDecision> {
+    const columns: Record<string, unknown> = {};
+    const events: OutboxEvent[] = [];
+    const after: NewShipmentDecision['afterInsert'][] = [];
+    for (const decider of this.deciders) {
+      const decided = await decider.decide(shipment, em);
+      Object.assign(columns, decided.columns);
+      events.push(...decided.events);
+      after.push((m) => decided.afterInsert(m));
+    }
+    return {
+      columns,
+      events,
+      afterInsert: async (m) => {
+        for (const run of after) await run(m);
+      },
+    };
   }
 
   /** The tracking of a new shipment, when an extension decides it. */

@@ -1,3 +1,4 @@
+import type { OutboxEvent } from '../events/outbox';
 import type { ApiRecord } from '../hydra/core/api-record';
 import type { ShipmentSnapshot } from './shipment-events';
 import type { ShipmentCreation } from './shipment-store';
@@ -17,6 +18,8 @@ export interface Creating {
   /** What the create's first statement read (set by validation). */
   creation?: ShipmentCreation;
   tracking?: NewShipmentTracking;
+  /** Recorded with `shipment.created`: the tracking's, then the deciders'. */
+  events?: OutboxEvent[];
   /** The created shipment as the API shows it (read for `shipment.created`). */
   record?: ApiRecord;
   /** The snapshot read with the INSERT, while nothing else has written the shipment. */

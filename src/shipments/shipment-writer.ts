@@ -171,27 +171,38 @@ export class ShipmentWriter {
     const creation = creating?.creation;
     if (!creating || !creation) throw new Error('A shipment is inserted only after its validation');
     shipment.id = randomUUID();
-    const tracking = await this.extensions.trackNew(
+    const created = {
+      id: shipment.id,
+      workspaceId,
+      teamId: creation.teamId,
+      trackingNumber: shipment.trackingNumber,
+      originCarrier: shipment.originCarrier,
+      createdAt: creation.now,
+    };
+    const tracking = await this.extensions.trackNew(created, em);
+    // Then what other modules decide from that tracking (predictions): one INSERT for all.
+    const decided = await this.extensions.decideNew(
       {
-        id: shipment.id,
-        workspaceId,
-        teamId: creation.teamId,
-        trackingNumber: shipment.trackingNumber,
-        originCarrier: shipment.originCarrier,
-        createdAt: creation.now,
+        ...created,
+        postcode: shipment.address?.postcode ?? null,
+        addressCountryIso2: shipment.address?.countryIso2 ?? null,
+        tracked: tracking?.tracked ?? null,
+        creation: creation.row,
       },
       em,
     );
     const row = await this.store.insert(
       em,
       shipment,
-      tracking?.columns ?? {},
+      { ...tracking?.columns, ...decided.columns },
       tracking?.dependents,
       readSnapshot ? this.events.newShipmentRead() : null,
     );
     rememberShipmentWorkspace(em, shipment.id, workspaceId);
     if (readSnapshot) creating.inserted = this.events.toSnapshot(row);
     await tracking?.afterInsert?.(em);
+    await decided.afterInsert(em);
     creating.tracking = tracking;
+    creating.events = [...(tracking?.events ?? []), ...decided.events];
   }
 }

@@ -220,7 +220,7 @@ export class ShipmentsService implements ResourceHooks<Shipment, ShipmentWrite> 
       const record = await this.events.created(
         ctx.em,
         shipment.id,
-        creating?.tracking?.events ?? [],
+        creating?.events ?? [],
         creating?.inserted,
       );
       if (creating && record) creating.record = record;
@@ -249,7 +249,7 @@ export class ShipmentsService implements ResourceHooks<Shipment, ShipmentWrite> 
         ctx.em,
         workspaceId,
         shipment.trackingNumber,
-        this.extensions.creationChecks.map((c) => c.column),
+        this.extensions.creationColumns,
       );
       if (!creation) return null;
       ctx.state.creating = { ...ctx.state.creating, creation };

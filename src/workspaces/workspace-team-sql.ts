@@ -13,6 +13,9 @@ export const workspaceTeamSql = {
   teamOf: (workspaceId: string): string =>
     `(SELECT w.team_id FROM workspace w WHERE w.id = ${workspaceId})`,
 
+  /** The `attention_waiting_days` of the workspace row under `alias` (a create's read). */
+  attentionWaitingDaysAt: (alias: string): string => `${alias}.attention_waiting_days`,
+
   /** The workspace's `attention_waiting_days` (delivery predictions' waiting rule). */
   attentionWaitingDaysOf: (workspaceId: string): string =>
     `(SELECT w.attention_waiting_days FROM workspace w WHERE w.id = ${workspaceId})`,

@@ -279,6 +279,15 @@ export class TrackingService {
     });
     return {
       columns: { ...state.columns },
+      tracked: {
+        status: state.columns.tracking_status,
+        originCountryIso2: state.columns.origin_country_iso2,
+        destinationCountryIso2: state.columns.destination_country_iso2,
+        carrierDate: state.columns.tracking_facts.expectedDeliveryDate ?? null,
+        checkpoints: state.checkpoints.flatMap((c) =>
+          c.checkpoint_date ? [{ at: new Date(c.checkpoint_date), status: c.status }] : [],
+        ),
+      },
       dependents: newCheckpointsInsert(state.checkpoints),
       events: state.event ? [state.event] : [],
     };
