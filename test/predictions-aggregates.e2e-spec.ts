@@ -2,11 +2,9 @@ import fc from 'fast-check';
 import { DataSource } from 'typeorm';
 import { createDataSource } from '../src/database/data-source';
 import {
+  carrierPerformance,
   dayNumber,
   dayString,
-  metricsOf,
-  PERF_VECTOR_SIZE,
-  sortedGroups,
 } from '../src/predictions/analytics/carrier-performance';
 import { CarrierPerformanceStore } from '../src/predictions/carrier-performance-store';
 import {
@@ -233,21 +231,14 @@ describe('prediction aggregates', () => {
     byDestination: boolean,
   ) {
     const { contributions } = await recompute.compute(teamId);
-    const sums = new Map<string, Float64Array>();
-    for (const c of contributions) {
-      if (c.workspaceId !== ws) continue;
-      const day = dayNumber(c.contribution.day);
-      if (day < dayNumber(range.from) || day > dayNumber(range.to)) continue;
-      const key = `${c.contribution.carrier}|${byDestination ? c.contribution.destination : ''}`;
-      if (!sums.has(key)) sums.set(key, new Float64Array(PERF_VECTOR_SIZE));
-      for (const idx of c.contribution.perfIdx) sums.get(key)![idx]++;
-    }
-    return sortedGroups(
-      [...sums].map(([k, v]) => {
-        const [carrier, destination] = k.split('|');
-        return metricsOf(carrier, byDestination ? destination : null, v);
-      }),
-    );
+    // Each contribution in the range as a sparse row of ones, summed per group by the rule.
+    const rows = contributions.flatMap(({ workspaceId, contribution: c }) => {
+      const day = dayNumber(c.day);
+      if (workspaceId !== ws || day < dayNumber(range.from) || day > dayNumber(range.to)) return [];
+      const destination = byDestination ? c.destination : '';
+      return [{ carrier: c.carrier, destination, idx: c.perfIdx, n: c.perfIdx.map(() => 1) }];
+    });
+    return carrierPerformance(rows, byDestination);
   }
 
   /** Random ranges and groupings read equal to the recomputation, to the last digit. */

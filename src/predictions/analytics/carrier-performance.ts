@@ -104,8 +104,10 @@ export interface CarrierPerformance {
 }
 
 /**
- * The metrics of each group (carrier, or carrier and destination) from the rows read for the
- * range: the rows' counts are summed per group first. Sorted by shipments, then carrier.
+ * The metrics of each group (carrier, or carrier and destination) from sparse count rows, summed
+ * per group first; sorted by shipments, then carrier. The definition over plain counts: the
+ * store's read works on folded cumulative rows instead, and the aggregates e2e checks it against
+ * this over the recomputed contributions.
  */
 export function carrierPerformance(
   rows: readonly PerformanceRow[],
