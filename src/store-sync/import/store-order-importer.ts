@@ -33,6 +33,13 @@ export interface ImportScope {
 
 type Kind = 'orders' | 'order_items' | 'shipments';
 
+/** What an order's import leaves to record in store_sync_record (StoreSyncRecordStore.saveMany). */
+interface SavedRecords {
+  storeOrderId: string;
+  links: RecordLink[];
+  replaces: Array<{ kind: RecordLink['kind']; storeId: string }>;
+}
+
 /** A record whose write failed: reported under the store record's id. */
 class RecordFailed extends Error {
   constructor(
@@ -82,9 +89,19 @@ export class StoreOrderImporter {
         // Its lines and parcels name the order, the workflow and the workspace: checked once.
         this.api.data.rememberVisible(em);
         // The order's events (a dozen for a new one) go in one statement before the commit.
-        return withDeferredEvents(em, () =>
-          this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded),
-        );
+        return withDeferredEvents(em, async () => {
+          const { outcome, saved } = await this.write(
+            em,
+            scope,
+            store.id,
+            plan,
+            records.problems,
+            itemsOf,
+            guarded,
+          );
+          await this.records.saveMany(em, scope.workflowId, [saved], scope.announceInitial);
+          return outcome;
+        });
       });
     try {
       // Refusals are rare: first without a savepoint per record (two statements each), and
@@ -153,14 +170,30 @@ export class StoreOrderImporter {
         this.api.data.rememberVisible(em);
         return withDeferredEvents(em, async () => {
           const outcomes: OrderImportOutcome[] = [];
+          const saved: SavedRecords[] = [];
+          const plans = mapped.map((records, i) =>
+            planOrderImport(records, links.get(ids[i])!, options),
+          );
           for (const [i, records] of mapped.entries()) {
-            const plan = planOrderImport(records, links.get(ids[i])!, options);
-            outcomes.push(
-              plan.unchanged
-                ? plannedOutcome(plan, records.problems, new Set())
-                : await this.write(em, scope, ids[i], plan, records.problems, itemsOf, false),
+            const plan = plans[i];
+            if (plan.unchanged) {
+              outcomes.push(plannedOutcome(plan, records.problems, new Set()));
+              continue;
+            }
+            const written = await this.write(
+              em,
+              scope,
+              ids[i],
+              plan,
+              records.problems,
+              itemsOf,
+              false,
             );
+            outcomes.push(written.outcome);
+            saved.push(written.saved);
           }
+          // The share's store sync records in one statement (nothing in it reads them back).
+          await this.records.saveMany(em, scope.workflowId, saved, scope.announceInitial);
           return outcomes;
         });
       });
@@ -178,7 +211,7 @@ export class StoreOrderImporter {
     mappingProblems: readonly ImportProblem[],
     itemsOf: ReadonlyMap<string, ReadonlyArray<{ id: string; orderItemId: string }>>,
     guarded: boolean,
-  ): Promise<OrderImportOutcome> {
+  ): Promise<{ outcome: OrderImportOutcome; saved: SavedRecords }> {
     const problems = [...mappingProblems];
     /** A line's or parcel's write: refused, reported (guarded) or the whole attempt undone. */
     const recordWrite = <T>(write: () => Promise<T>) =>
@@ -278,15 +311,10 @@ export class StoreOrderImporter {
       await this.remove(em, scope, 'order_items', gone.recordId);
       replaced.push({ kind: 'order_item', storeId: gone.storeId });
     }
-    await this.records.save(
-      em,
-      scope.workflowId,
-      storeOrderId,
-      saved,
-      replaced,
-      scope.announceInitial,
-    );
-    return plannedOutcome(plan, problems, failed);
+    return {
+      outcome: plannedOutcome(plan, problems, failed),
+      saved: { storeOrderId, links: saved, replaces: replaced },
+    };
   }
 
   /**
