@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { lockForTransaction } from '../database/advisory-lock';
+import { lockAllForTransaction, lockForTransaction } from '../database/advisory-lock';
 import { VisibleMemory } from '../hydra/collection/visible-memory';
 import { execute, query, queryOne, type SqlRunner } from '../database/query';
 import { atTopLevel, transactionOf } from '../database/transaction-scope';
@@ -115,6 +115,26 @@ export class OrderStore {
   }
 
   /**
+   * The numbers among these (workspace, number) pairs an order of the workspace already has,
+   * in one statement: `numberTaken` for a batch of new orders. Keys as `orderNumberKey`.
+   */
+  async numbersTaken(
+    em: EntityManager,
+    wanted: ReadonlyArray<{ workspaceId: string; orderNumber: string }>,
+  ): Promise<Set<string>> {
+    if (wanted.length === 0) return new Set();
+    const rows = await query<{ workspace_id: string; order_number: string }>(
+      em,
+      `SELECT DISTINCT o.workspace_id, o.order_number
+         FROM "order" o
+         JOIN unnest($1::uuid[], $2::text[]) AS w(workspace_id, order_number)
+           ON o.workspace_id = w.workspace_id AND o.order_number = w.order_number`,
+      [wanted.map((w) => w.workspaceId), wanted.map((w) => w.orderNumber)],
+    );
+    return new Set(rows.map((r) => orderNumberKey(r.workspace_id, r.order_number)));
+  }
+
+  /**
    * Whether the workspace has an order from this integration with this store id. Takes a
    * transaction lock on the triple first, so two posts of one order cannot both find none.
    */
@@ -124,7 +144,7 @@ export class OrderStore {
     integration: string | null,
     syncId: string,
   ): Promise<boolean> {
-    await lockForTransaction(em, `order:${workspaceId}:${integration ?? ''}:${syncId}`);
+    await lockForTransaction(em, orderSyncIdLockKey(workspaceId, integration, syncId));
     const rows = await query(
       em,
       `SELECT 1 FROM "order" WHERE workspace_id = $1 AND external_source_sync_id = $2
@@ -132,6 +152,36 @@ export class OrderStore {
       [workspaceId, syncId, integration],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * `syncIdTaken` for a batch of new orders: every triple locked in one statement (the same
+   * keys, in key order), the taken ones read in one. Keys as `orderSyncIdKey`.
+   */
+  async syncIdsTaken(
+    em: EntityManager,
+    wanted: ReadonlyArray<{ workspaceId: string; integration: string | null; syncId: string }>,
+  ): Promise<Set<string>> {
+    if (wanted.length === 0) return new Set();
+    await lockAllForTransaction(
+      em,
+      wanted.map((w) => orderSyncIdLockKey(w.workspaceId, w.integration, w.syncId)),
+    );
+    const rows = await query<{ workspace_id: string; integration: string | null; sync_id: string }>(
+      em,
+      `SELECT DISTINCT o.workspace_id, o.external_source_integration AS integration,
+              o.external_source_sync_id AS sync_id
+         FROM "order" o
+         JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS w(workspace_id, integration, sync_id)
+           ON o.workspace_id = w.workspace_id AND o.external_source_sync_id = w.sync_id
+          AND o.external_source_integration IS NOT DISTINCT FROM w.integration`,
+      [
+        wanted.map((w) => w.workspaceId),
+        wanted.map((w) => w.integration),
+        wanted.map((w) => w.syncId),
+      ],
+    );
+    return new Set(rows.map((r) => orderSyncIdKey(r.workspace_id, r.integration, r.sync_id)));
   }
 
   /**
@@ -296,4 +346,23 @@ export class OrderStore {
     );
     return row!.n;
   }
+}
+
+/** An order number of a workspace, as `numbersTaken` answers it. */
+export function orderNumberKey(workspaceId: string, orderNumber: string): string {
+  return JSON.stringify([workspaceId, orderNumber]);
+}
+
+/** One store id of an integration in a workspace, as `syncIdsTaken` answers it. */
+export function orderSyncIdKey(
+  workspaceId: string,
+  integration: string | null,
+  syncId: string,
+): string {
+  return JSON.stringify([workspaceId, integration, syncId]);
+}
+
+/** The transaction lock of an order's store id: one key for the single and the batch check. */
+function orderSyncIdLockKey(workspaceId: string, integration: string | null, syncId: string) {
+  return `order:${workspaceId}:${integration ?? ''}:${syncId}`;
 }

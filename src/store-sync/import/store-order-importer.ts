@@ -174,6 +174,7 @@ export class StoreOrderImporter {
           const plans = mapped.map((records, i) =>
             planOrderImport(records, links.get(ids[i])!, options),
           );
+          const created = await this.createOrders(em, scope, plans);
           for (const [i, records] of mapped.entries()) {
             const plan = plans[i];
             if (plan.unchanged) {
@@ -188,6 +189,7 @@ export class StoreOrderImporter {
               records.problems,
               itemsOf,
               false,
+              created.get(i) ?? null,
             );
             outcomes.push(written.outcome);
             saved.push(written.saved);
@@ -203,6 +205,33 @@ export class StoreOrderImporter {
     }
   }
 
+  /**
+   * The new orders of a share created together, as a batch of POST /orders (one INSERT, their
+   * numbers and store ids checked at once), when every order the share writes is new (a
+   * backfill's): its orders then come before their lines and parcels, which nothing of another
+   * new order reads (a parcel carries its own order's number only). A share that also changes
+   * orders keeps the order-by-order writes. Their ids by the plans' index.
+   */
+  private async createOrders(
+    em: EntityManager,
+    scope: ImportScope,
+    plans: readonly ImportPlan[],
+  ): Promise<Map<number, string>> {
+    const created = new Map<number, string>();
+    const changed = plans.flatMap((plan, i) => (plan.unchanged ? [] : [i]));
+    const allNew = changed.every((i) => plans[i].order.write && !plans[i].order.existing);
+    if (!allNew || changed.length < 2) return created;
+    const ids = await this.api.writer.createManyWithin(
+      em,
+      this.resource('orders'),
+      changed.map((i) => ({ body: orderBody(plans[i].order.record, scope, true), pathPrefix: '' })),
+      scope.principal,
+      this.hooksOf('orders'),
+    );
+    for (const [n, i] of changed.entries()) created.set(i, ids[n]);
+    return created;
+  }
+
   private async write(
     em: EntityManager,
     scope: ImportScope,
@@ -211,6 +240,8 @@ export class StoreOrderImporter {
     mappingProblems: readonly ImportProblem[],
     itemsOf: ReadonlyMap<string, ReadonlyArray<{ id: string; orderItemId: string }>>,
     guarded: boolean,
+    /** The order, when the share created it already (createOrders). */
+    createdOrderId: string | null = null,
   ): Promise<{ outcome: OrderImportOutcome; saved: SavedRecords }> {
     const problems = [...mappingProblems];
     /** A line's or parcel's write: refused, reported (guarded) or the whole attempt undone. */
@@ -221,8 +252,12 @@ export class StoreOrderImporter {
     const workflowIri = `/workflows/${scope.workflowId}`;
 
     // The order: refused, the whole order fails (its lines and parcels need it).
-    let orderId = plan.order.existing?.recordId ?? null;
-    if (plan.order.write) {
+    let orderId = plan.order.existing?.recordId ?? createdOrderId;
+    if (createdOrderId !== null) {
+      saved.push(
+        link('order', plan.order.record.externalSourceSyncId, orderId!, plan.order.digest),
+      );
+    } else if (plan.order.write) {
       try {
         orderId = await this.upsert(em, scope, 'orders', orderId, (creating) =>
           orderBody(plan.order.record, scope, creating),
