@@ -9,6 +9,7 @@ import type { ResourceHooks } from '../../hydra/core/resource-hooks';
 import type { ResourceMeta } from '../../hydra/core/resource-meta';
 import { QueryParams } from '../../hydra/core/query-params';
 import { rowError } from '../../imports/imports.service';
+import { OrderUpdatesAtEnd } from '../../orders/order-updates-at-end';
 import { ShipmentItem } from '../../shipment-items/shipment-item.entity';
 import { planOrderImport, type ImportPlan } from '../rules/import-plan';
 import { mapStoreOrder, type ImportProblem } from '../rules/order-mapping';
@@ -62,6 +63,7 @@ class RecordFailed extends Error {
 @Injectable()
 export class StoreOrderImporter {
   private hooks?: Record<Kind, ResourceHooks>;
+  private updatesAtEnd?: OrderUpdatesAtEnd;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -175,6 +177,8 @@ export class StoreOrderImporter {
             planOrderImport(records, links.get(ids[i])!, options),
           );
           const created = await this.createOrders(em, scope, plans);
+          // Its orders all new: their parcels' order updates once at the share's end.
+          const atEnd = created.size > 0 ? this.orderUpdates().start(em) : null;
           for (const [i, records] of mapped.entries()) {
             const plan = plans[i];
             if (plan.unchanged) {
@@ -190,10 +194,12 @@ export class StoreOrderImporter {
               itemsOf,
               false,
               created.get(i) ?? null,
+              atEnd?.runner,
             );
             outcomes.push(written.outcome);
             saved.push(written.saved);
           }
+          if (atEnd) await this.orderUpdates().finish(em, atEnd.pending);
           // The share's store sync records in one statement (nothing in it reads them back).
           await this.records.saveMany(em, scope.workflowId, saved, scope.announceInitial);
           return outcomes;
@@ -242,6 +248,8 @@ export class StoreOrderImporter {
     guarded: boolean,
     /** The order, when the share created it already (createOrders). */
     createdOrderId: string | null = null,
+    /** Where new parcels are written: the share's runner whose order updates wait for its end. */
+    parcels: EntityManager = em,
   ): Promise<{ outcome: OrderImportOutcome; saved: SavedRecords }> {
     const problems = [...mappingProblems];
     /** A line's or parcel's write: refused, reported (guarded) or the whole attempt undone. */
@@ -324,8 +332,13 @@ export class StoreOrderImporter {
       const storeId = shipment.record.externalSourceSyncId;
       try {
         const id = await recordWrite(() =>
-          this.upsert(em, scope, 'shipments', shipment.existing?.recordId ?? null, (creating) =>
-            shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, itemsOf, creating),
+          this.upsert(
+            shipment.existing ? em : parcels,
+            scope,
+            'shipments',
+            shipment.existing?.recordId ?? null,
+            (creating) =>
+              shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, itemsOf, creating),
           ),
         );
         if (shipment.existing && shipment.existing.storeId !== storeId)
@@ -475,6 +488,10 @@ export class StoreOrderImporter {
       );
     }
     return out;
+  }
+
+  private orderUpdates(): OrderUpdatesAtEnd {
+    return (this.updatesAtEnd ??= this.moduleRef.get(OrderUpdatesAtEnd, { strict: false }));
   }
 
   private resource(kind: Kind): ResourceMeta {
