@@ -23,9 +23,26 @@ export const orderSql = {
 /** What VisibleMemory remembers an order's workspace under. */
 const orderWorkspaceFact = (id: string) => `order.workspace/${id}`;
 
+/** What VisibleMemory remembers a new order's number and workspace under (refs). */
+const orderRefFact = (id: string) => `order.ref/${id}`;
+
 /** A new order's workspace, for the lines its transaction writes next (workspaceOf). */
 export function rememberOrderWorkspace(em: EntityManager, id: string, workspaceId: string) {
   VisibleMemory.note(em, orderWorkspaceFact(id), workspaceId);
+}
+
+/**
+ * A new order's workspace and number, for the lines and parcels its transaction writes next
+ * (workspaceOf, refs): neither ever changes (the number is set on POST only).
+ */
+export function rememberNewOrder(
+  em: EntityManager,
+  id: string,
+  workspaceId: string,
+  orderNumber: string | null,
+) {
+  rememberOrderWorkspace(em, id, workspaceId);
+  VisibleMemory.note(em, orderRefFact(id), JSON.stringify({ workspaceId, orderNumber }));
 }
 
 /** Orders a transaction locked at its top level (held until it ends), by its query runner. */
@@ -41,12 +58,23 @@ export interface ShipmentOfOrder {
 /** The "order" table's SQL: prepared statements on the caller's transaction, typed rows. */
 @Injectable()
 export class OrderStore {
-  /** Orders by id with their number and workspace (those that exist). */
+  /**
+   * Orders by id with their number and workspace (those that exist). One order its transaction
+   * created and remembers (rememberNewOrder: a parcel naming its new order) is not read.
+   */
   async refs(
     em: EntityManager,
     ids: readonly string[],
   ): Promise<Array<{ id: string; orderNumber: string | null; workspaceId: string }>> {
     if (ids.length === 0) return [];
+    const known = ids.length === 1 ? VisibleMemory.recall(em, orderRefFact(ids[0])) : undefined;
+    if (known !== undefined) {
+      const { workspaceId, orderNumber } = JSON.parse(known) as {
+        workspaceId: string;
+        orderNumber: string | null;
+      };
+      return [{ id: ids[0], orderNumber, workspaceId }];
+    }
     const rows = await query<{ id: string; order_number: string | null; workspace_id: string }>(
       em,
       'SELECT id, order_number, workspace_id FROM "order" WHERE id = ANY($1::uuid[])',

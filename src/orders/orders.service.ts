@@ -18,7 +18,7 @@ import {
   normalizeOrder,
   planOrderLinks,
 } from './order-rules';
-import { OrderStore, orderNumberKey, orderSyncIdKey, rememberOrderWorkspace } from './order-store';
+import { OrderStore, orderNumberKey, orderSyncIdKey, rememberNewOrder } from './order-store';
 import { Order } from './order.entity';
 
 /** What one write of an order carries from `begin` to its later steps. */
@@ -222,7 +222,8 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
     if (orders.length === 0) return;
     const { em } = ctxs[0];
     for (const order of orders)
-      if (order.workspace?.id) rememberOrderWorkspace(em, order.id, order.workspace.id);
+      if (order.workspace?.id)
+        rememberNewOrder(em, order.id, order.workspace.id, order.orderNumber);
     await this.changes.createdMany(
       em,
       'order',
@@ -283,7 +284,8 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
   /** `order.created` / `order.updated` in the write's transaction (src/events/README.md). */
   async afterWrite(order: Order, ctx: WriteContext<OrderWrite>): Promise<void> {
     if (ctx.operation === 'post') {
-      if (order.workspace?.id) rememberOrderWorkspace(ctx.em, order.id, order.workspace.id);
+      if (order.workspace?.id)
+        rememberNewOrder(ctx.em, order.id, order.workspace.id, order.orderNumber);
       await this.changes.created(ctx.em, 'order', Order, order.id);
     } else await this.changes.updated(ctx.em, 'order', Order, order.id, ctx.state.before);
   }
