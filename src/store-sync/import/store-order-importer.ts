@@ -41,6 +41,13 @@ interface SavedRecords {
   replaces: Array<{ kind: RecordLink['kind']; storeId: string }>;
 }
 
+/** A new order of a share and its lines, created together (createShare). */
+interface CreatedOrder {
+  orderId: string;
+  /** In the order of the plan's lines. */
+  itemIds: string[];
+}
+
 /** A record whose write failed: reported under the store record's id. */
 class RecordFailed extends Error {
   constructor(
@@ -176,7 +183,7 @@ export class StoreOrderImporter {
           const plans = mapped.map((records, i) =>
             planOrderImport(records, links.get(ids[i])!, options),
           );
-          const created = await this.createOrders(em, scope, plans);
+          const created = await this.createShare(em, scope, plans);
           // Its orders all new: their parcels' order updates once at the share's end.
           const atEnd = created.size > 0 ? this.orderUpdates().start(em) : null;
           for (const [i, records] of mapped.entries()) {
@@ -213,28 +220,57 @@ export class StoreOrderImporter {
 
   /**
    * The new orders of a share created together, as a batch of POST /orders (one INSERT, their
-   * numbers and store ids checked at once), when every order the share writes is new (a
-   * backfill's): its orders then come before their lines and parcels, which nothing of another
-   * new order reads (a parcel carries its own order's number only). A share that also changes
-   * orders keeps the order-by-order writes. Their ids by the plans' index.
+   * numbers and store ids checked at once), then all their lines, as one batch of
+   * POST /order_items, when every order the share writes is new (a backfill's): its orders and
+   * lines then come before their parcels, and nothing of one new order reads another's (a
+   * parcel carries its own order's number and lines only). A share that also changes orders
+   * keeps the order-by-order writes. Their ids by the plans' index, the lines' in the order
+   * of the plan's lines to write.
    */
-  private async createOrders(
+  private async createShare(
     em: EntityManager,
     scope: ImportScope,
     plans: readonly ImportPlan[],
-  ): Promise<Map<number, string>> {
-    const created = new Map<number, string>();
+  ): Promise<Map<number, CreatedOrder>> {
+    const created = new Map<number, CreatedOrder>();
     const changed = plans.flatMap((plan, i) => (plan.unchanged ? [] : [i]));
-    const allNew = changed.every((i) => plans[i].order.write && !plans[i].order.existing);
+    const allNew = changed.every(
+      (i) =>
+        plans[i].order.write &&
+        !plans[i].order.existing &&
+        plans[i].items.every((item) => item.write && !item.existing),
+    );
     if (!allNew || changed.length < 2) return created;
-    const ids = await this.api.writer.createManyWithin(
+    const orderIds = await this.api.writer.createManyWithin(
       em,
       this.resource('orders'),
       changed.map((i) => ({ body: orderBody(plans[i].order.record, scope, true), pathPrefix: '' })),
       scope.principal,
       this.hooksOf('orders'),
     );
-    for (const [n, i] of changed.entries()) created.set(i, ids[n]);
+    const workflowIri = `/workflows/${scope.workflowId}`;
+    const lines = changed.flatMap((i, n) =>
+      plans[i].items.map((item) => ({
+        body: itemBody(item.record, `/orders/${orderIds[n]}`, workflowIri, true),
+        pathPrefix: '',
+      })),
+    );
+    const itemIds =
+      lines.length > 0
+        ? await this.api.writer.createManyWithin(
+            em,
+            this.resource('order_items'),
+            lines,
+            scope.principal,
+            this.hooksOf('order_items'),
+          )
+        : [];
+    let next = 0;
+    for (const [n, i] of changed.entries()) {
+      const count = plans[i].items.length;
+      created.set(i, { orderId: orderIds[n], itemIds: itemIds.slice(next, next + count) });
+      next += count;
+    }
     return created;
   }
 
@@ -246,8 +282,8 @@ export class StoreOrderImporter {
     mappingProblems: readonly ImportProblem[],
     itemsOf: ReadonlyMap<string, ReadonlyArray<{ id: string; orderItemId: string }>>,
     guarded: boolean,
-    /** The order, when the share created it already (createOrders). */
-    createdOrderId: string | null = null,
+    /** The order and its lines, when the share created them already (createShare). */
+    created: CreatedOrder | null = null,
     /** Where new parcels are written: the share's runner whose order updates wait for its end. */
     parcels: EntityManager = em,
   ): Promise<{ outcome: OrderImportOutcome; saved: SavedRecords }> {
@@ -260,8 +296,8 @@ export class StoreOrderImporter {
     const workflowIri = `/workflows/${scope.workflowId}`;
 
     // The order: refused, the whole order fails (its lines and parcels need it).
-    let orderId = plan.order.existing?.recordId ?? createdOrderId;
-    if (createdOrderId !== null) {
+    let orderId = plan.order.existing?.recordId ?? created?.orderId ?? null;
+    if (created) {
       saved.push(
         link('order', plan.order.record.externalSourceSyncId, orderId!, plan.order.digest),
       );
@@ -280,8 +316,15 @@ export class StoreOrderImporter {
     // Lines: a refused one is reported; the parcels then leave it out.
     const itemIds = new Map<string, string>();
     const written = plan.items.filter((item) => item.write);
-    // New lines only (a new order's): written together, as a batch of POST /order_items.
-    if (!guarded && written.length > 0 && written.every((item) => !item.existing)) {
+    if (created) {
+      for (const [i, item] of written.entries()) {
+        itemIds.set(item.record.externalSourceSyncId, created.itemIds[i]);
+        saved.push(
+          link('order_item', item.record.externalSourceSyncId, created.itemIds[i], item.digest),
+        );
+      }
+    } else if (!guarded && written.length > 0 && written.every((item) => !item.existing)) {
+      // New lines only (a new order's): written together, as a batch of POST /order_items.
       const ids = await this.api.writer.createManyWithin(
         em,
         this.resource('order_items'),
