@@ -13,7 +13,11 @@
  *   one transaction per order on one connection, no pipeline. Goal >= 0.5.
  *
  *   node -r ts-node/register/transpile-only bench/store-sync-import.bench.ts \
- *     [--orders 10000] [--bucket none|standard|scaled] [--concurrency N]
+ *     [--orders 10000] [--bucket none|standard|scaled] [--statements]
+ *
+ * `--statements`: counts the statements the service's import sends (pg's Client.prototype.query
+ * wrapped in this process, only while the run imports: the bench's set-up and the bare script
+ * are left out), per order, grouped by their first words; prints the top groups and the total.
  *
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/bench_store_sync (created and
  * migrated when missing); every run imports into a workspace of its own. Plan limits are off
@@ -42,11 +46,45 @@ const { values } = parseArgs({
   options: {
     orders: { type: 'string', default: '10000' },
     bucket: { type: 'string', default: 'none' },
+    statements: { type: 'boolean', default: false },
   },
 });
 const DB_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_store_sync';
 const ORDERS = Number(values.orders);
 const BUCKET = values.bucket!;
+
+/**
+ * Statements sent through pg while `counting`, by their first words (literals and placeholders
+ * past them do not split a group). Wraps the prototype, so every pool client of the service is
+ * counted, and the bench's own client too: it is left alone while the import runs.
+ */
+const statements = { counting: false, byGroup: new Map<string, number>(), total: 0 };
+
+function countStatements(): void {
+  const original = Client.prototype.query;
+  Client.prototype.query = function (this: Client, ...args: unknown[]) {
+    if (statements.counting) {
+      const config = args[0] as string | { text?: string };
+      const text = typeof config === 'string' ? config : (config?.text ?? '');
+      const group = text.replace(/\s+/g, ' ').trim().split(' ').slice(0, 5).join(' ').slice(0, 70);
+      statements.byGroup.set(group, (statements.byGroup.get(group) ?? 0) + 1);
+      statements.total++;
+    }
+    return (original as (...a: unknown[]) => unknown).apply(this, args);
+  } as typeof Client.prototype.query;
+}
+
+/** The counted statements per order: the top groups and the total. */
+function statementReport(orders: number, top = 40) {
+  const perOrder = (n: number) => +(n / orders).toFixed(2);
+  const groups = [...statements.byGroup].sort((a, b) => b[1] - a[1]);
+  return {
+    total: statements.total,
+    perOrder: perOrder(statements.total),
+    top: Object.fromEntries(groups.slice(0, top).map(([g, n]) => [g, perOrder(n)])),
+    rest: perOrder(groups.slice(top).reduce((sum, [, n]) => sum + n, 0)),
+  };
+}
 
 interface Tenant {
   userId: string;
@@ -94,7 +132,13 @@ async function serviceImport(ctx: INestApplicationContext, t: Tenant, shop: Shop
   );
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
-  const result = await ctx.get(StoreSyncRunner).run(id, 'execute');
+  statements.counting = values.statements!;
+  const result = await ctx
+    .get(StoreSyncRunner)
+    .run(id, 'execute')
+    .finally(() => {
+      statements.counting = false;
+    });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   // The service's own CPU (user + system), which a loaded machine does not inflate much.
   const { user, system } = process.cpuUsage(cpu);
@@ -223,6 +267,7 @@ async function bareImport(client: Client, t: Tenant, orders: readonly StoreOrder
 }
 
 async function main(): Promise<void> {
+  if (values.statements) countStatements();
   await ensureDatabase(DB_URL);
   const db = await createDataSource(DB_URL).initialize();
   await runMigrationsLocked(db);
@@ -308,6 +353,7 @@ async function main(): Promise<void> {
         goal: 0.8,
       });
     }
+    if (values.statements) report.statements = statementReport(shop.orders);
     console.log(JSON.stringify(report, null, 2));
   } finally {
     await ctx.close();

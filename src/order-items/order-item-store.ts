@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { lockAllForTransaction, lockForTransaction } from '../database/advisory-lock';
 import { execute, query, queryOne, type SqlRunner } from '../database/query';
+import { VisibleMemory } from '../hydra/collection/visible-memory';
 import { shipmentItemSql } from '../shipment-items/shipment-item-store';
 
 /**
@@ -26,7 +27,22 @@ export const orderItemSql = {
    */
   quantities: (orderId: string, fulfilled: (orderItemId: string) => string): string =>
     `SELECT oi.qty, ${fulfilled('oi.id')} AS fulfilled FROM order_item oi WHERE oi.order_id = ${orderId}`,
+
+  /** The items of these orders (a uuid[]): a subquery answering `id`, `order_id` and `qty`. */
+  ofOrders: (orderIds: string): string =>
+    `SELECT oi.id, oi.order_id, oi.qty FROM order_item oi WHERE oi.order_id = ANY(${orderIds})`,
 };
+
+/** What VisibleMemory remembers a new order item's order under. */
+const itemOrderFact = (id: string) => `order_item.order/${id}`;
+
+/**
+ * A new order item's order, for the parcels its transaction writes next (ordersOf): an item
+ * never changes order (set on POST only).
+ */
+export function rememberItemOrder(em: EntityManager, id: string, orderId: string): void {
+  VisibleMemory.note(em, itemOrderFact(id), orderId);
+}
 
 /** Where an order item being deleted belongs, and the shipments carrying it. */
 export interface RemovedOrderItem {
@@ -47,6 +63,10 @@ export class OrderItemStore {
     orderItemIds: readonly string[],
     shipmentId: string | null,
   ): Promise<string[]> {
+    // New items of this transaction's (rememberItemOrder) name their orders without a read.
+    const known = orderItemIds.map((id) => VisibleMemory.recall(em, itemOrderFact(id)));
+    if (shipmentId === null && known.every((id) => id !== undefined))
+      return [...new Set(known as string[])];
     const rows = await query<{ order_id: string }>(
       em,
       // A UNION, not an OR: each side uses its index (the OR scanned all order items).

@@ -26,7 +26,7 @@ import {
   productOptionsViolations,
   shippedQuantityViolations,
 } from './order-item-rules';
-import { OrderItemStore, syncIdKey } from './order-item-store';
+import { OrderItemStore, rememberItemOrder, syncIdKey } from './order-item-store';
 
 /** What one write of an order item carries from step to step. */
 export interface OrderItemWrite {
@@ -179,6 +179,8 @@ export class OrderItemsService implements ResourceHooks<OrderItem, OrderItemWrit
   private async afterNew(items: OrderItem[], ctxs: WriteContext<OrderItemWrite>[]): Promise<void> {
     if (items.length === 0) return;
     const { em } = ctxs[0];
+    for (const [i, item] of items.entries())
+      if (ctxs[i].state.orderId) rememberItemOrder(em, item.id, ctxs[i].state.orderId!);
     const orderIds = orderIdsOf(ctxs.map((c) => c.state.orderId));
     await this.orders.refreshAggregates(em, orderIds);
     const itemsNow = await this.changes.snapshots(
@@ -234,6 +236,7 @@ export class OrderItemsService implements ResourceHooks<OrderItem, OrderItemWrit
     const { em, state } = ctx;
     await this.orders.refreshAggregates(em, orderIdsOf([state.orderId]));
     if (ctx.operation === 'post') {
+      if (state.orderId) rememberItemOrder(em, item.id, state.orderId);
       await this.changes.created(em, 'order_item', OrderItem, item.id);
     } else {
       await this.changes.updated(em, 'order_item', OrderItem, item.id, state.before);

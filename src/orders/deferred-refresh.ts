@@ -25,3 +25,11 @@ export async function deferringRefresh<E extends object>(
 export function deferredRefreshOf(em: object): Set<string> | undefined {
   return (em as Deferring)[DEFERRED];
 }
+
+/**
+ * The same runner with refreshes marked in `dirty`, for a caller that keeps the set across
+ * several writes and refreshes once after all of them (OrderUpdatesAtEnd).
+ */
+export function withDeferredRefresh<E extends object>(em: E, dirty: Set<string>): E {
+  return Object.create(em, { [DEFERRED]: { value: dirty } }) as E;
+}

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { lockForTransaction } from '../database/advisory-lock';
+import { lockAllForTransaction, lockForTransaction } from '../database/advisory-lock';
 import { VisibleMemory } from '../hydra/collection/visible-memory';
 import { execute, query, queryOne, type SqlRunner } from '../database/query';
 import { atTopLevel, transactionOf } from '../database/transaction-scope';
@@ -23,9 +23,26 @@ export const orderSql = {
 /** What VisibleMemory remembers an order's workspace under. */
 const orderWorkspaceFact = (id: string) => `order.workspace/${id}`;
 
+/** What VisibleMemory remembers a new order's number and workspace under (refs). */
+const orderRefFact = (id: string) => `order.ref/${id}`;
+
 /** A new order's workspace, for the lines its transaction writes next (workspaceOf). */
 export function rememberOrderWorkspace(em: EntityManager, id: string, workspaceId: string) {
   VisibleMemory.note(em, orderWorkspaceFact(id), workspaceId);
+}
+
+/**
+ * A new order's workspace and number, for the lines and parcels its transaction writes next
+ * (workspaceOf, refs): neither ever changes (the number is set on POST only).
+ */
+export function rememberNewOrder(
+  em: EntityManager,
+  id: string,
+  workspaceId: string,
+  orderNumber: string | null,
+) {
+  rememberOrderWorkspace(em, id, workspaceId);
+  VisibleMemory.note(em, orderRefFact(id), JSON.stringify({ workspaceId, orderNumber }));
 }
 
 /** Orders a transaction locked at its top level (held until it ends), by its query runner. */
@@ -41,12 +58,23 @@ export interface ShipmentOfOrder {
 /** The "order" table's SQL: prepared statements on the caller's transaction, typed rows. */
 @Injectable()
 export class OrderStore {
-  /** Orders by id with their number and workspace (those that exist). */
+  /**
+   * Orders by id with their number and workspace (those that exist). One order its transaction
+   * created and remembers (rememberNewOrder: a parcel naming its new order) is not read.
+   */
   async refs(
     em: EntityManager,
     ids: readonly string[],
   ): Promise<Array<{ id: string; orderNumber: string | null; workspaceId: string }>> {
     if (ids.length === 0) return [];
+    const known = ids.length === 1 ? VisibleMemory.recall(em, orderRefFact(ids[0])) : undefined;
+    if (known !== undefined) {
+      const { workspaceId, orderNumber } = JSON.parse(known) as {
+        workspaceId: string;
+        orderNumber: string | null;
+      };
+      return [{ id: ids[0], orderNumber, workspaceId }];
+    }
     const rows = await query<{ id: string; order_number: string | null; workspace_id: string }>(
       em,
       'SELECT id, order_number, workspace_id FROM "order" WHERE id = ANY($1::uuid[])',
@@ -115,6 +143,26 @@ export class OrderStore {
   }
 
   /**
+   * The numbers among these (workspace, number) pairs an order of the workspace already has,
+   * in one statement: `numberTaken` for a batch of new orders. Keys as `orderNumberKey`.
+   */
+  async numbersTaken(
+    em: EntityManager,
+    wanted: ReadonlyArray<{ workspaceId: string; orderNumber: string }>,
+  ): Promise<Set<string>> {
+    if (wanted.length === 0) return new Set();
+    const rows = await query<{ workspace_id: string; order_number: string }>(
+      em,
+      `SELECT DISTINCT o.workspace_id, o.order_number
+         FROM "order" o
+         JOIN unnest($1::uuid[], $2::text[]) AS w(workspace_id, order_number)
+           ON o.workspace_id = w.workspace_id AND o.order_number = w.order_number`,
+      [wanted.map((w) => w.workspaceId), wanted.map((w) => w.orderNumber)],
+    );
+    return new Set(rows.map((r) => orderNumberKey(r.workspace_id, r.order_number)));
+  }
+
+  /**
    * Whether the workspace has an order from this integration with this store id. Takes a
    * transaction lock on the triple first, so two posts of one order cannot both find none.
    */
@@ -124,7 +172,7 @@ export class OrderStore {
     integration: string | null,
     syncId: string,
   ): Promise<boolean> {
-    await lockForTransaction(em, `order:${workspaceId}:${integration ?? ''}:${syncId}`);
+    await lockForTransaction(em, orderSyncIdLockKey(workspaceId, integration, syncId));
     const rows = await query(
       em,
       `SELECT 1 FROM "order" WHERE workspace_id = $1 AND external_source_sync_id = $2
@@ -132,6 +180,36 @@ export class OrderStore {
       [workspaceId, syncId, integration],
     );
     return rows.length > 0;
+  }
+
+  /**
+   * `syncIdTaken` for a batch of new orders: every triple locked in one statement (the same
+   * keys, in key order), the taken ones read in one. Keys as `orderSyncIdKey`.
+   */
+  async syncIdsTaken(
+    em: EntityManager,
+    wanted: ReadonlyArray<{ workspaceId: string; integration: string | null; syncId: string }>,
+  ): Promise<Set<string>> {
+    if (wanted.length === 0) return new Set();
+    await lockAllForTransaction(
+      em,
+      wanted.map((w) => orderSyncIdLockKey(w.workspaceId, w.integration, w.syncId)),
+    );
+    const rows = await query<{ workspace_id: string; integration: string | null; sync_id: string }>(
+      em,
+      `SELECT DISTINCT o.workspace_id, o.external_source_integration AS integration,
+              o.external_source_sync_id AS sync_id
+         FROM "order" o
+         JOIN unnest($1::uuid[], $2::text[], $3::text[]) AS w(workspace_id, integration, sync_id)
+           ON o.workspace_id = w.workspace_id AND o.external_source_sync_id = w.sync_id
+          AND o.external_source_integration IS NOT DISTINCT FROM w.integration`,
+      [
+        wanted.map((w) => w.workspaceId),
+        wanted.map((w) => w.integration),
+        wanted.map((w) => w.syncId),
+      ],
+    );
+    return new Set(rows.map((r) => orderSyncIdKey(r.workspace_id, r.integration, r.sync_id)));
   }
 
   /**
@@ -229,6 +307,45 @@ export class OrderStore {
   }
 
   /**
+   * The lines of these orders, by order: each with its quantity and what each shipment ships
+   * of it (orderAfterEachShipment).
+   */
+  async shippedLines(
+    em: EntityManager,
+    orderIds: readonly string[],
+  ): Promise<
+    Map<string, Array<{ qty: number; shippedBy: Array<{ shipmentId: string; qty: number }> }>>
+  > {
+    const rows = await query<{
+      order_id: string;
+      id: string;
+      qty: number;
+      shipment_id: string | null;
+      shipped: number | null;
+    }>(
+      em,
+      `SELECT i.order_id, i.id, i.qty, s.shipment_id, s.qty AS shipped
+         FROM (${orderItemSql.ofOrders('$1::uuid[]')}) i
+         LEFT JOIN LATERAL (${shipmentItemSql.shippedByShipment('i.id')}) s ON true
+        ORDER BY i.order_id, i.id`,
+      [orderIds],
+    );
+    const out = new Map<
+      string,
+      Map<string, { qty: number; shippedBy: Array<{ shipmentId: string; qty: number }> }>
+    >();
+    for (const r of rows) {
+      let lines = out.get(r.order_id);
+      if (!lines) out.set(r.order_id, (lines = new Map()));
+      let line = lines.get(r.id);
+      if (!line) lines.set(r.id, (line = { qty: r.qty, shippedBy: [] }));
+      if (r.shipment_id !== null)
+        line.shippedBy.push({ shipmentId: r.shipment_id, qty: r.shipped! });
+    }
+    return new Map([...out].map(([id, lines]) => [id, [...lines.values()]]));
+  }
+
+  /**
    * The orders among `ids` of these workspaces, with their workspace, in id order; locked
    * FOR UPDATE when `lock` (a batch).
    */
@@ -296,4 +413,23 @@ export class OrderStore {
     );
     return row!.n;
   }
+}
+
+/** An order number of a workspace, as `numbersTaken` answers it. */
+export function orderNumberKey(workspaceId: string, orderNumber: string): string {
+  return JSON.stringify([workspaceId, orderNumber]);
+}
+
+/** One store id of an integration in a workspace, as `syncIdsTaken` answers it. */
+export function orderSyncIdKey(
+  workspaceId: string,
+  integration: string | null,
+  syncId: string,
+): string {
+  return JSON.stringify([workspaceId, integration, syncId]);
+}
+
+/** The transaction lock of an order's store id: one key for the single and the batch check. */
+function orderSyncIdLockKey(workspaceId: string, integration: string | null, syncId: string) {
+  return `order:${workspaceId}:${integration ?? ''}:${syncId}`;
 }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { RecordChangeEvents, type RecordSnapshot } from '../events/record-change-events';
 import { ValidationError, Violation } from '../common/errors/api-errors';
-import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import type { BatchCreateHooks, ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOf } from '../notes/record-notes';
 import { ShipmentEvents } from '../shipments/shipment-events';
 import { linkShipmentsToOrder, unlinkShipmentsFromOrder } from '../shipments/shipment-orders';
@@ -17,7 +18,7 @@ import {
   normalizeOrder,
   planOrderLinks,
 } from './order-rules';
-import { OrderStore, rememberOrderWorkspace } from './order-store';
+import { OrderStore, orderNumberKey, orderSyncIdKey, rememberNewOrder } from './order-store';
 import { Order } from './order.entity';
 
 /** What one write of an order carries from `begin` to its later steps. */
@@ -86,6 +87,18 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
     ) {
       violations.push(ORDER_NUMBER_TAKEN);
     }
+    violations.push(...(await this.referenceViolations(order, ctx, workspaceId)));
+    return violations;
+  }
+
+  /** The status given by IRI and the shipments given must be of the order's workspace. */
+  private async referenceViolations(
+    order: Order,
+    ctx: WriteContext<OrderWrite>,
+    workspaceId: string,
+  ): Promise<Violation[]> {
+    const { em } = ctx;
+    const violations: Violation[] = [];
     if (
       order.orderStatus?.id &&
       ctx.nested.orderStatus === undefined &&
@@ -108,6 +121,118 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
   }
 
   /**
+   * The batch form of creates (ResourceWriter.createManyWithin), for the new orders of an
+   * import's share: store ids locked and looked up at once and numbers looked up at once (a
+   * duplicate within the batch refused as the second POST would be), one INSERT, the shipments
+   * carrying their numbers read at once, `order.created` from one read. Same rules, rows and
+   * events as order after order.
+   */
+  readonly createMany: BatchCreateHooks<Order, OrderWrite> = {
+    validate: (orders, ctxs) => this.validateNew(orders, ctxs),
+    persist: (orders, ctxs) => this.persistNew(orders, ctxs),
+    afterWrite: (orders, ctxs) => this.afterNew(orders, ctxs),
+  };
+
+  private async validateNew(
+    orders: Order[],
+    ctxs: WriteContext<OrderWrite>[],
+  ): Promise<Array<Violation[] | Error>> {
+    if (orders.length === 0) return [];
+    const { em } = ctxs[0];
+    const workspaces = orders.map((order, i) => workspaceOf(order, ctxs[i].state)!);
+    const taken = await this.orders.syncIdsTaken(
+      em,
+      orders.flatMap((order, i) =>
+        order.externalSourceSyncId !== null
+          ? [
+              {
+                workspaceId: workspaces[i],
+                integration: order.externalSourceIntegration,
+                syncId: order.externalSourceSyncId,
+              },
+            ]
+          : [],
+      ),
+    );
+    const numbers = await this.orders.numbersTaken(
+      em,
+      orders.flatMap((order, i) =>
+        order.orderNumber !== null
+          ? [{ workspaceId: workspaces[i], orderNumber: order.orderNumber }]
+          : [],
+      ),
+    );
+    const out: Array<Violation[] | Error> = [];
+    for (const [i, order] of orders.entries()) {
+      const workspaceId = workspaces[i];
+      try {
+        // An order before it with the same store id is written first: this one is a duplicate.
+        await refuseDuplicateSyncId('order', order.externalSourceSyncId, async (syncId) => {
+          const key = orderSyncIdKey(workspaceId, order.externalSourceIntegration, syncId);
+          const duplicate = taken.has(key);
+          taken.add(key);
+          return duplicate;
+        });
+      } catch (error) {
+        out.push(error as Error);
+        continue;
+      }
+      const violations = currencyViolations(order.currency);
+      if (order.orderNumber !== null) {
+        // Likewise an order before it with the same number.
+        const key = orderNumberKey(workspaceId, order.orderNumber);
+        if (numbers.has(key)) violations.push(ORDER_NUMBER_TAKEN);
+        numbers.add(key);
+      }
+      violations.push(...(await this.referenceViolations(order, ctxs[i], workspaceId)));
+      out.push(violations);
+    }
+    return out;
+  }
+
+  /**
+   * One INSERT of every order (TypeORM's insert of the array, their ids set on the orders),
+   * then the shipments carrying their numbers read at once; an order given shipments, or with
+   * some carrying its number, is linked as `persist` links it.
+   */
+  private async persistNew(orders: Order[], ctxs: WriteContext<OrderWrite>[]): Promise<void> {
+    if (orders.length === 0) return;
+    const { em } = ctxs[0];
+    const given = orders.map((order, i) =>
+      has(ctxs[i].body, 'shipments') ? (order.shipments ?? []).map((s) => s.id) : undefined,
+    );
+    for (const order of orders) {
+      delete (order as Partial<Order>).shipments;
+      delete (order as Partial<Order>).items;
+    }
+    await em.insert(Order, orders as QueryDeepPartialEntity<Order>[]);
+    const numbered = orders.flatMap((order, i) =>
+      order.orderNumber ? [{ i, workspaceId: workspaceOf(order, ctxs[i].state)! }] : [],
+    );
+    const carried = await this.shipments.carryingOrderNumbers(
+      em,
+      numbered.map(({ i, workspaceId }) => ({ workspaceId, orderNumber: orders[i].orderNumber! })),
+    );
+    const carrying = new Map(numbered.map(({ i }, n) => [i, carried.get(n) ?? []]));
+    for (const [i, order] of orders.entries())
+      await this.link(order, ctxs[i], given[i], carrying.get(i) ?? []);
+  }
+
+  private async afterNew(orders: Order[], ctxs: WriteContext<OrderWrite>[]): Promise<void> {
+    if (orders.length === 0) return;
+    const { em } = ctxs[0];
+    for (const order of orders)
+      if (order.workspace?.id)
+        rememberNewOrder(em, order.id, order.workspace.id, order.orderNumber);
+    await this.changes.createdMany(
+      em,
+      'order',
+      Order,
+      orders.map((o) => o.id),
+    );
+  }
+
+  /**
    * Saves the order and its shipment links. A new order is linked to the
    * workspace's shipments that already carry its number; `shipments` given
    * replaces the links, adding or removing the order number on the shipments.
@@ -119,11 +244,6 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
     delete (order as Partial<Order>).shipments;
     delete (order as Partial<Order>).items;
     await em.save(order);
-
-    const ref = { id: order.id, orderNumber: order.orderNumber };
-    // A new order has no links yet.
-    const existing =
-      ctx.operation === 'post' ? [] : await this.shipments.linkedToOrder(em, order.id);
     const carrying =
       ctx.operation === 'post' && order.orderNumber
         ? await this.shipments.carryingOrderNumber(
@@ -132,6 +252,24 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
             order.orderNumber,
           )
         : [];
+    await this.link(order, ctx, given, carrying);
+  }
+
+  /**
+   * The saved order's shipment links: `given` (the body's `shipments`) replaces them, and a new
+   * order gains those `carrying` its number; the shipments linked or unlinked get their events.
+   */
+  private async link(
+    order: Order,
+    ctx: WriteContext<OrderWrite>,
+    given: string[] | undefined,
+    carrying: readonly string[],
+  ): Promise<void> {
+    const { em } = ctx;
+    const ref = { id: order.id, orderNumber: order.orderNumber };
+    // A new order has no links yet.
+    const existing =
+      ctx.operation === 'post' ? [] : await this.shipments.linkedToOrder(em, order.id);
     const plan = planOrderLinks(existing, given, carrying);
     const shipmentsBefore = await this.shipmentEvents.watch(em, [...plan.unlinked, ...plan.linked]);
     await unlinkShipmentsFromOrder(em, ref, plan.unlinked);
@@ -146,7 +284,8 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
   /** `order.created` / `order.updated` in the write's transaction (src/events/README.md). */
   async afterWrite(order: Order, ctx: WriteContext<OrderWrite>): Promise<void> {
     if (ctx.operation === 'post') {
-      if (order.workspace?.id) rememberOrderWorkspace(ctx.em, order.id, order.workspace.id);
+      if (order.workspace?.id)
+        rememberNewOrder(ctx.em, order.id, order.workspace.id, order.orderNumber);
       await this.changes.created(ctx.em, 'order', Order, order.id);
     } else await this.changes.updated(ctx.em, 'order', Order, order.id, ctx.state.before);
   }

@@ -102,4 +102,29 @@ export class ShipmentRecordsStore {
     );
     return rows.map((r) => r.id);
   }
+
+  /**
+   * `carryingOrderNumber` for several (workspace, number) pairs in one statement: by pair
+   * index, the shipments carrying that number (pairs none carry are left out).
+   */
+  async carryingOrderNumbers(
+    em: EntityManager,
+    pairs: ReadonlyArray<{ workspaceId: string; orderNumber: string }>,
+  ): Promise<Map<number, string[]>> {
+    const out = new Map<number, string[]>();
+    if (pairs.length === 0) return out;
+    const rows = await query<{ n: number; id: string }>(
+      em,
+      `SELECT w.n::int AS n, s.id
+         FROM unnest($1::uuid[], $2::text[]) WITH ORDINALITY AS w(workspace_id, order_number, n)
+         JOIN shipment s ON s.workspace_id = w.workspace_id
+          AND s.order_numbers @> ARRAY[w.order_number]::text[]`,
+      [pairs.map((p) => p.workspaceId), pairs.map((p) => p.orderNumber)],
+    );
+    for (const r of rows) {
+      const i = r.n - 1;
+      out.set(i, [...(out.get(i) ?? []), r.id]);
+    }
+    return out;
+  }
 }

@@ -2,13 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { announcedByCaller } from '../events/indirect-changes';
-import { RecordChangeEvents, type RecordsBefore } from '../events/record-change-events';
+import { RecordChangeEvents } from '../events/record-change-events';
 import type { NestedElement, WriteContext } from '../hydra/core/resource-hooks';
 import { removeNotesOfDeleted } from '../notes/record-notes';
 import { OrderItemStore } from '../order-items/order-item-store';
 import { orderIdsOf, refreshingOnce } from '../orders/order-aggregates';
 import { OrderStore } from '../orders/order-store';
 import { Order } from '../orders/order.entity';
+import { orderUpdatesAtEndOf } from '../orders/order-updates-at-end';
 import { ShipmentItemStore } from '../shipment-items/shipment-item-store';
 import { ShipmentEvents } from './shipment-events';
 import {
@@ -71,13 +72,23 @@ export class ShipmentWriter {
     );
     shipment.orderNumbers = linked.numbers;
     const elements = ctx.nestedElements?.shipmentItems;
-    const ordersBefore = await this.watchOrders(em, shipment, {
+    const watched = await this.watchedOrders(em, shipment, {
       stored,
       existingLinks,
       linked: linked.orders,
       itemsWritten: keptItemIds !== undefined || !!elements?.length,
       elements: elements ?? [],
     });
+    // A new shipment of a share whose order updates wait for its end (OrderUpdatesAtEnd): the
+    // orders it watches are read before the first shipment that watches them only.
+    const atEnd = stored ? undefined : orderUpdatesAtEndOf(em);
+    const ordersBefore = await this.orderEvents.watch(
+      em,
+      'order',
+      Order,
+      atEnd ? watched.filter((id) => !atEnd.before.has(id)) : watched,
+    );
+    if (atEnd) for (const [id, snapshot] of ordersBefore) atEnd.before.set(id, snapshot);
     if (stored) await em.save(shipment);
     else {
       // Nothing but the row itself before `shipment.created`: its INSERT reads the snapshot.
@@ -112,23 +123,30 @@ export class ShipmentWriter {
           deferring,
           [
             { aggregate: 'shipment', id: shipment.id },
-            ...[...ordersBefore.keys()].map((id) => ({ aggregate: 'order' as const, id })),
+            ...watched.map((id) => ({ aggregate: 'order' as const, id })),
           ],
           (announcing) => writer(shipment.id, elements, { ...ctx, em: announcing }),
         );
       },
       this.orders,
     );
-    await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');
+    if (atEnd)
+      atEnd.shipments.push({
+        shipmentId: shipment.id,
+        watched,
+        linked: linked.orders.map((o) => o.id),
+        untracked: shipment.trackingNumber === null,
+      });
+    else await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');
   }
 
   /**
    * The orders a create or replace may change, as they were before it: those whose links or
    * `shipmentsWithoutTrackingCount` it changes (ordersChangedByLinks), and, when it writes
    * items, the orders of its items and of the order items it ships (their
-   * `fulfillmentStatus`). Nothing read when it touches none.
+   * `fulfillmentStatus`). Their ids (the watch leaves out those an enclosing write announces).
    */
-  private async watchOrders(
+  private async watchedOrders(
     em: EntityManager,
     shipment: Shipment,
     change: {
@@ -138,7 +156,7 @@ export class ShipmentWriter {
       itemsWritten: boolean;
       elements: NestedElement[];
     },
-  ): Promise<RecordsBefore> {
+  ): Promise<string[]> {
     const ids = ordersChangedByLinks({
       before: change.existingLinks.map((o) => o.id),
       after: change.linked.map((o) => o.id),
@@ -152,7 +170,7 @@ export class ShipmentWriter {
       const shipped = change.stored ? shipment.id : null;
       for (const id of await this.orderItems.ordersOf(em, orderItemIds, shipped)) ids.add(id);
     }
-    return this.orderEvents.watch(em, 'order', Order, ids);
+    return [...ids].filter((id) => !!id);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { execute, query, queryOne, type SqlRunner } from '../database/query';
+import { VisibleMemory } from '../hydra/collection/visible-memory';
 import type { StatusEntity } from './status.entity';
 
 /** A workspace status as the rules about its use read it. */
@@ -85,9 +86,25 @@ export class StatusStore {
   /**
    * The id of the workspace's status of `entity` with this code, created with the title when
    * there is none. ON CONFLICT makes concurrent first uses of a code agree on one row; an
-   * existing status keeps its title.
+   * existing status keeps its title. A transaction that remembers its references (an import's
+   * share, whose orders mostly name one status) finds a code once, until it deletes something.
    */
   async findOrCreate(
+    runner: SqlRunner,
+    workspaceId: string,
+    entity: StatusEntity,
+    code: string,
+    title: string | null,
+  ): Promise<string> {
+    const fact = `status.code/${workspaceId}/${entity}/${code}`;
+    const known = VisibleMemory.recall(runner, fact);
+    if (known !== undefined) return known;
+    const id = await this.findOrInsert(runner, workspaceId, entity, code, title);
+    VisibleMemory.note(runner, fact, id);
+    return id;
+  }
+
+  private async findOrInsert(
     runner: SqlRunner,
     workspaceId: string,
     entity: StatusEntity,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ValidationError, ViolationCodes } from '../common/errors/api-errors';
 import type { ResourceHooks, WriteContext } from '../hydra/core/resource-hooks';
+import { VisibleMemory } from '../hydra/collection/visible-memory';
 import { removeNotesOfRecord } from '../notes/record-notes';
 import { StatusReferencesService } from './status-references.service';
 import { StatusStore } from './status-store';
@@ -17,6 +18,11 @@ export class StatusesService implements ResourceHooks<Status> {
   prepare(status: Status): void {
     if (typeof status.code === 'string') status.code = status.code.trim();
     if (typeof status.title === 'string') status.title = status.title.trim() || null;
+  }
+
+  /** A code may have changed: a transaction that remembered codes (findOrCreate) reads again. */
+  afterWrite(_status: Status, ctx: WriteContext): void {
+    if (ctx.operation === 'put') VisibleMemory.forget(ctx.em);
   }
 
   async beforeRemove(status: Status, ctx: WriteContext): Promise<void> {

@@ -1,11 +1,19 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
+import { PrincipalLoader } from '../../src/access/principal-loader';
+import { ApiError, ValidationError } from '../../src/common/errors/api-errors';
+import { ResourceRegistry } from '../../src/hydra/metadata/resource-registry';
+import { ResourceWriter } from '../../src/hydra/write/resource-writer';
+import { Order } from '../../src/orders/order.entity';
+import { OrdersService } from '../../src/orders/orders.service';
+import { OrderUpdatesAtEnd } from '../../src/orders/order-updates-at-end';
 import { StoreSyncRunner } from '../../src/store-sync/sync/store-sync-runner';
 import { itemBody, orderBody, shipmentBody } from '../../src/store-sync/import/import-bodies';
 import { planOrderImport } from '../../src/store-sync/rules/import-plan';
 import { mapStoreOrder } from '../../src/store-sync/rules/order-mapping';
 import type { StoreOrder } from '../../src/store-sync/store-platform';
 import { connectStore } from '../../src/store-sync/store-platforms';
+import { createShipment, testTrackingNumber } from '../factories/commerce.factory';
 import { startShopifyFake, type ShopifyFake } from '../fakes/shopify-fake';
 import { createTenant, type Tenant } from '../factories/tenant.factory';
 import { closeTestApp, createTestApp } from '../support/app';
@@ -28,8 +36,9 @@ function normalized(value: unknown): string {
 }
 
 /**
- * The import writes a share's new lines and parcel items set-based (one insert per table, the
- * orders' events computed from one read before and one after). What it writes must be what the
+ * The import writes a share's new orders, lines and parcel items set-based (one insert per
+ * table, the orders' events computed from one read before and one after), and its parcels'
+ * order refreshes and `order.updated` once at the share's end. What it writes must be what the
  * same records give written one by one through the API, as POST /orders, /order_items and
  * /shipments would each write them: the same rows, aggregates and events (ids and times aside).
  */
@@ -139,19 +148,33 @@ describe('store import written set-based, against the same records one by one', 
   }
 
   it('writes the rows, aggregates and events the records give one by one', async () => {
+    const orders = await storeOrders();
+    expect(orders.length).toBe(30);
+    // A parcel already in each workspace carries the numbers of two store orders: their new
+    // orders are linked to it (with its `shipment.updated`), in the batch as one by one.
+    const carried = [orders[3], orders[4]].map((o) => mapStoreOrder(o).order.orderNumber);
+    const carrier = { trackingNumber: testTrackingNumber(), orderNumbers: carried };
+
     const imported = await createTenant(app);
+    await createShipment(app, imported, carrier);
     const importing = await workflow(imported, true);
+    // The shares' batch paths ran to their end (a failure there would fall back to per-order
+    // imports silently, and this comparison would pass without them).
+    const finish = jest.spyOn(app.get(OrderUpdatesAtEnd), 'finish');
     const result = await app.get(StoreSyncRunner).run(importing, 'execute');
     expect(result.outcome).toBe('ran');
+    expect(finish).toHaveBeenCalled();
+    const finished = await Promise.allSettled(finish.mock.results.map((r) => r.value));
+    expect(finished.filter((r) => r.status === 'rejected')).toEqual([]);
+    finish.mockRestore();
 
     // The same store orders, each record POSTed on its own with the bodies the import writes.
     const posted = await createTenant(app);
+    await createShipment(app, posted, carrier);
     const workflowId = await workflow(posted, false);
     const scope = { workspaceId: posted.workspaceId, workflowId };
     const workflowIri = `/workflows/${workflowId}`;
     const http = api(app, { token: posted.token }).json();
-    const orders = await storeOrders();
-    expect(orders.length).toBe(30);
     for (const store of orders) {
       const records = mapStoreOrder(store);
       const plan = planOrderImport(records, [], { parcelIdsFollowNumbers: false });
@@ -180,9 +203,101 @@ describe('store import written set-based, against the same records one by one', 
     expect(a.orders).toHaveLength(30);
     expect(a.lines.length).toBeGreaterThan(30);
     expect(a.parcels.length).toBeGreaterThan(30);
+    const linked = await db.query(
+      `SELECT count(*)::int AS n FROM shipment_order so JOIN shipment s ON s.id = so.shipment_id
+        WHERE s.workspace_id = $1 AND s.tracking_number = $2`,
+      [imported.workspaceId, carrier.trackingNumber],
+    );
+    expect(linked[0].n).toBe(2);
     expect(a.orders).toEqual(b.orders);
     expect(a.lines).toEqual(b.lines);
     expect(a.parcels).toEqual(b.parcels);
     expect(a.events).toEqual(b.events);
   });
+
+  /**
+   * A batch of new orders (the import's share: OrdersService.createMany) refuses the first
+   * order a one-by-one POST /orders would refuse, with the same status and violations or text.
+   */
+  it('refuses the order POST /orders refuses, as it refuses it', async () => {
+    const cases: Array<(t: Tenant) => Array<Record<string, unknown>>> = [
+      // A number used twice in the batch.
+      (t) => [body(t, 'N-1'), body(t, 'N-2'), body(t, 'N-1')],
+      // A store id used twice in the batch (a 400 naming externalSourceSyncId).
+      (t) => [
+        body(t, 'S-1', { externalSourceSyncId: 'x1' }),
+        body(t, 'S-2', { externalSourceSyncId: 'x1' }),
+      ],
+      // A currency that is none.
+      (t) => [body(t, 'C-1'), body(t, 'C-2', { currency: 'XYZ' })],
+      // A constraint (class-validator) before the database's rules.
+      (t) => [body(t, 'E-1'), body(t, 'E-2', { email: 'not an e-mail' }), body(t, 'E-1')],
+    ];
+    for (const bodies of cases) {
+      const tenant = await createTenant(app);
+      // Numbers and store ids already taken in the workspace.
+      await api(app, { token: tenant.token })
+        .json()
+        .post('/orders', body(tenant, 'TAKEN', { externalSourceSyncId: 'taken' }))
+        .expect(201);
+      for (const batch of [
+        bodies(tenant),
+        [body(tenant, 'T-1'), body(tenant, 'TAKEN')],
+        [body(tenant, 'T-2', { externalSourceSyncId: 'taken' })],
+      ]) {
+        const refused = await batchError(tenant, batch);
+        expect(refused).toBeInstanceOf(ApiError);
+        // The same bodies POSTed one by one (the batch wrote nothing): the first refused.
+        const http = api(app, { token: tenant.token });
+        let answer: { status: number; body: any } | undefined;
+        for (const b of batch) {
+          const res = await http.post('/orders', b);
+          if (res.status !== 201) {
+            answer = res;
+            break;
+          }
+        }
+        expect(answer?.status).toBe((refused as ApiError).status);
+        if (refused instanceof ValidationError)
+          expect(answer!.body.violations.map((v: any) => [v.propertyPath, v.message])).toEqual(
+            refused.violations.map((v) => [v.propertyPath, v.message]),
+          );
+        else expect(answer!.body['hydra:description']).toBe((refused as ApiError).description);
+        // Undo the POSTs that passed, for the next batch of the same tenant.
+        await db.query(`DELETE FROM "order" WHERE workspace_id = $1 AND order_number <> 'TAKEN'`, [
+          tenant.workspaceId,
+        ]);
+      }
+    }
+  });
+
+  function body(t: Tenant, orderNumber: string, extra: Record<string, unknown> = {}) {
+    return {
+      workspace: `/workspaces/${t.workspaceId}`,
+      orderNumber,
+      email: `${orderNumber.toLowerCase()}@example.com`,
+      currency: 'EUR',
+      orderStatus: { code: 'paid', title: 'Paid' },
+      ...extra,
+    };
+  }
+
+  /** What the batch create of these bodies throws (in a transaction that writes nothing). */
+  async function batchError(t: Tenant, bodies: Array<Record<string, unknown>>): Promise<unknown> {
+    const principal = (await app.get(PrincipalLoader).forUser(t.userId))!;
+    try {
+      await db.transaction((em) =>
+        app.get(ResourceWriter).createManyWithin(
+          em,
+          app.get(ResourceRegistry).get(Order),
+          bodies.map((b) => ({ body: b, pathPrefix: '' })),
+          principal,
+          app.get(OrdersService),
+        ),
+      );
+    } catch (error) {
+      return error;
+    }
+    throw new Error('the batch was not refused');
+  }
 });

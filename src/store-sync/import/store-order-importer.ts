@@ -9,6 +9,7 @@ import type { ResourceHooks } from '../../hydra/core/resource-hooks';
 import type { ResourceMeta } from '../../hydra/core/resource-meta';
 import { QueryParams } from '../../hydra/core/query-params';
 import { rowError } from '../../imports/imports.service';
+import { OrderUpdatesAtEnd } from '../../orders/order-updates-at-end';
 import { ShipmentItem } from '../../shipment-items/shipment-item.entity';
 import { planOrderImport, type ImportPlan } from '../rules/import-plan';
 import { mapStoreOrder, type ImportProblem } from '../rules/order-mapping';
@@ -33,6 +34,20 @@ export interface ImportScope {
 
 type Kind = 'orders' | 'order_items' | 'shipments';
 
+/** What an order's import leaves to record in store_sync_record (StoreSyncRecordStore.saveMany). */
+interface SavedRecords {
+  storeOrderId: string;
+  links: RecordLink[];
+  replaces: Array<{ kind: RecordLink['kind']; storeId: string }>;
+}
+
+/** A new order of a share and its lines, created together (createShare). */
+interface CreatedOrder {
+  orderId: string;
+  /** In the order of the plan's lines. */
+  itemIds: string[];
+}
+
 /** A record whose write failed: reported under the store record's id. */
 class RecordFailed extends Error {
   constructor(
@@ -55,6 +70,7 @@ class RecordFailed extends Error {
 @Injectable()
 export class StoreOrderImporter {
   private hooks?: Record<Kind, ResourceHooks>;
+  private updatesAtEnd?: OrderUpdatesAtEnd;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -82,9 +98,19 @@ export class StoreOrderImporter {
         // Its lines and parcels name the order, the workflow and the workspace: checked once.
         this.api.data.rememberVisible(em);
         // The order's events (a dozen for a new one) go in one statement before the commit.
-        return withDeferredEvents(em, () =>
-          this.write(em, scope, store.id, plan, records.problems, itemsOf, guarded),
-        );
+        return withDeferredEvents(em, async () => {
+          const { outcome, saved } = await this.write(
+            em,
+            scope,
+            store.id,
+            plan,
+            records.problems,
+            itemsOf,
+            guarded,
+          );
+          await this.records.saveMany(em, scope.workflowId, [saved], scope.announceInitial);
+          return outcome;
+        });
       });
     try {
       // Refusals are rare: first without a savepoint per record (two statements each), and
@@ -153,14 +179,36 @@ export class StoreOrderImporter {
         this.api.data.rememberVisible(em);
         return withDeferredEvents(em, async () => {
           const outcomes: OrderImportOutcome[] = [];
+          const saved: SavedRecords[] = [];
+          const plans = mapped.map((records, i) =>
+            planOrderImport(records, links.get(ids[i])!, options),
+          );
+          const created = await this.createShare(em, scope, plans);
+          // Its orders all new: their parcels' order updates once at the share's end.
+          const atEnd = created.size > 0 ? this.orderUpdates().start(em) : null;
           for (const [i, records] of mapped.entries()) {
-            const plan = planOrderImport(records, links.get(ids[i])!, options);
-            outcomes.push(
-              plan.unchanged
-                ? plannedOutcome(plan, records.problems, new Set())
-                : await this.write(em, scope, ids[i], plan, records.problems, itemsOf, false),
+            const plan = plans[i];
+            if (plan.unchanged) {
+              outcomes.push(plannedOutcome(plan, records.problems, new Set()));
+              continue;
+            }
+            const written = await this.write(
+              em,
+              scope,
+              ids[i],
+              plan,
+              records.problems,
+              itemsOf,
+              false,
+              created.get(i) ?? null,
+              atEnd?.runner,
             );
+            outcomes.push(written.outcome);
+            saved.push(written.saved);
           }
+          if (atEnd) await this.orderUpdates().finish(em, atEnd.pending);
+          // The share's store sync records in one statement (nothing in it reads them back).
+          await this.records.saveMany(em, scope.workflowId, saved, scope.announceInitial);
           return outcomes;
         });
       });
@@ -168,6 +216,62 @@ export class StoreOrderImporter {
       // Refused somewhere (or a deadlock): all undone; each again alone, reported as before.
       return one();
     }
+  }
+
+  /**
+   * The new orders of a share created together, as a batch of POST /orders (one INSERT, their
+   * numbers and store ids checked at once), then all their lines, as one batch of
+   * POST /order_items, when every order the share writes is new (a backfill's): its orders and
+   * lines then come before their parcels, and nothing of one new order reads another's (a
+   * parcel carries its own order's number and lines only). A share that also changes orders
+   * keeps the order-by-order writes. Their ids by the plans' index, the lines' in the order
+   * of the plan's lines to write.
+   */
+  private async createShare(
+    em: EntityManager,
+    scope: ImportScope,
+    plans: readonly ImportPlan[],
+  ): Promise<Map<number, CreatedOrder>> {
+    const created = new Map<number, CreatedOrder>();
+    const changed = plans.flatMap((plan, i) => (plan.unchanged ? [] : [i]));
+    const allNew = changed.every(
+      (i) =>
+        plans[i].order.write &&
+        !plans[i].order.existing &&
+        plans[i].items.every((item) => item.write && !item.existing),
+    );
+    if (!allNew || changed.length < 2) return created;
+    const orderIds = await this.api.writer.createManyWithin(
+      em,
+      this.resource('orders'),
+      changed.map((i) => ({ body: orderBody(plans[i].order.record, scope, true), pathPrefix: '' })),
+      scope.principal,
+      this.hooksOf('orders'),
+    );
+    const workflowIri = `/workflows/${scope.workflowId}`;
+    const lines = changed.flatMap((i, n) =>
+      plans[i].items.map((item) => ({
+        body: itemBody(item.record, `/orders/${orderIds[n]}`, workflowIri, true),
+        pathPrefix: '',
+      })),
+    );
+    const itemIds =
+      lines.length > 0
+        ? await this.api.writer.createManyWithin(
+            em,
+            this.resource('order_items'),
+            lines,
+            scope.principal,
+            this.hooksOf('order_items'),
+          )
+        : [];
+    let next = 0;
+    for (const [n, i] of changed.entries()) {
+      const count = plans[i].items.length;
+      created.set(i, { orderId: orderIds[n], itemIds: itemIds.slice(next, next + count) });
+      next += count;
+    }
+    return created;
   }
 
   private async write(
@@ -178,7 +282,11 @@ export class StoreOrderImporter {
     mappingProblems: readonly ImportProblem[],
     itemsOf: ReadonlyMap<string, ReadonlyArray<{ id: string; orderItemId: string }>>,
     guarded: boolean,
-  ): Promise<OrderImportOutcome> {
+    /** The order and its lines, when the share created them already (createShare). */
+    created: CreatedOrder | null = null,
+    /** Where new parcels are written: the share's runner whose order updates wait for its end. */
+    parcels: EntityManager = em,
+  ): Promise<{ outcome: OrderImportOutcome; saved: SavedRecords }> {
     const problems = [...mappingProblems];
     /** A line's or parcel's write: refused, reported (guarded) or the whole attempt undone. */
     const recordWrite = <T>(write: () => Promise<T>) =>
@@ -188,8 +296,12 @@ export class StoreOrderImporter {
     const workflowIri = `/workflows/${scope.workflowId}`;
 
     // The order: refused, the whole order fails (its lines and parcels need it).
-    let orderId = plan.order.existing?.recordId ?? null;
-    if (plan.order.write) {
+    let orderId = plan.order.existing?.recordId ?? created?.orderId ?? null;
+    if (created) {
+      saved.push(
+        link('order', plan.order.record.externalSourceSyncId, orderId!, plan.order.digest),
+      );
+    } else if (plan.order.write) {
       try {
         orderId = await this.upsert(em, scope, 'orders', orderId, (creating) =>
           orderBody(plan.order.record, scope, creating),
@@ -204,8 +316,15 @@ export class StoreOrderImporter {
     // Lines: a refused one is reported; the parcels then leave it out.
     const itemIds = new Map<string, string>();
     const written = plan.items.filter((item) => item.write);
-    // New lines only (a new order's): written together, as a batch of POST /order_items.
-    if (!guarded && written.length > 0 && written.every((item) => !item.existing)) {
+    if (created) {
+      for (const [i, item] of written.entries()) {
+        itemIds.set(item.record.externalSourceSyncId, created.itemIds[i]);
+        saved.push(
+          link('order_item', item.record.externalSourceSyncId, created.itemIds[i], item.digest),
+        );
+      }
+    } else if (!guarded && written.length > 0 && written.every((item) => !item.existing)) {
+      // New lines only (a new order's): written together, as a batch of POST /order_items.
       const ids = await this.api.writer.createManyWithin(
         em,
         this.resource('order_items'),
@@ -256,8 +375,13 @@ export class StoreOrderImporter {
       const storeId = shipment.record.externalSourceSyncId;
       try {
         const id = await recordWrite(() =>
-          this.upsert(em, scope, 'shipments', shipment.existing?.recordId ?? null, (creating) =>
-            shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, itemsOf, creating),
+          this.upsert(
+            shipment.existing ? em : parcels,
+            scope,
+            'shipments',
+            shipment.existing?.recordId ?? null,
+            (creating) =>
+              shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, itemsOf, creating),
           ),
         );
         if (shipment.existing && shipment.existing.storeId !== storeId)
@@ -278,15 +402,10 @@ export class StoreOrderImporter {
       await this.remove(em, scope, 'order_items', gone.recordId);
       replaced.push({ kind: 'order_item', storeId: gone.storeId });
     }
-    await this.records.save(
-      em,
-      scope.workflowId,
-      storeOrderId,
-      saved,
-      replaced,
-      scope.announceInitial,
-    );
-    return plannedOutcome(plan, problems, failed);
+    return {
+      outcome: plannedOutcome(plan, problems, failed),
+      saved: { storeOrderId, links: saved, replaces: replaced },
+    };
   }
 
   /**
@@ -412,6 +531,10 @@ export class StoreOrderImporter {
       );
     }
     return out;
+  }
+
+  private orderUpdates(): OrderUpdatesAtEnd {
+    return (this.updatesAtEnd ??= this.moduleRef.get(OrderUpdatesAtEnd, { strict: false }));
   }
 
   private resource(kind: Kind): ResourceMeta {

@@ -102,48 +102,70 @@ export class StoreSyncRecordStore {
     replaces: ReadonlyArray<{ kind: ImportedLink['kind']; storeId: string }>,
     announceInitial: boolean,
   ): Promise<void> {
+    await this.saveMany(runner, workflowId, [{ storeOrderId, links, replaces }], announceInitial);
+  }
+
+  /**
+   * `save` for several store orders (a share imported in one transaction): every replaced
+   * store id deleted in one statement, then every record written in one. A store order's keys
+   * are its own (store_order_id is part of them), so the deletes going first for all is the
+   * same as going first for each.
+   */
+  async saveMany(
+    runner: SqlRunner,
+    workflowId: string,
+    orders: ReadonlyArray<{
+      storeOrderId: string;
+      links: readonly RecordLink[];
+      replaces: ReadonlyArray<{ kind: ImportedLink['kind']; storeId: string }>;
+    }>,
+    announceInitial: boolean,
+  ): Promise<void> {
+    const replaces = orders.flatMap((o) =>
+      o.replaces.map((r) => ({
+        store_order_id: o.storeOrderId,
+        kind: r.kind,
+        store_id: r.storeId,
+      })),
+    );
     if (replaces.length > 0)
       await query(
         runner,
-        `DELETE FROM store_sync_record r USING jsonb_to_recordset($3::jsonb) AS g(kind text, store_id text)
-          WHERE r.workflow_id = $1 AND r.store_order_id = $2 AND r.kind = g.kind AND r.store_id = g.store_id`,
-        [
-          workflowId,
-          storeOrderId,
-          JSON.stringify(replaces.map((r) => ({ kind: r.kind, store_id: r.storeId }))),
-        ],
+        `DELETE FROM store_sync_record r
+          USING jsonb_to_recordset($2::jsonb) AS g(store_order_id text, kind text, store_id text)
+          WHERE r.workflow_id = $1 AND r.store_order_id = g.store_order_id AND r.kind = g.kind
+            AND r.store_id = g.store_id`,
+        [workflowId, JSON.stringify(replaces)],
       );
+    const links = orders.flatMap((o) =>
+      o.links.map((l) => ({
+        store_order_id: o.storeOrderId,
+        kind: l.kind,
+        store_id: l.storeId,
+        record_id: l.recordId,
+        digest: l.digest,
+        tracking_number: l.trackingNumber,
+      })),
+    );
     if (links.length === 0) return;
     await query(
       runner,
       `INSERT INTO store_sync_record (workflow_id, store_order_id, kind, store_id, order_id,
                                       order_item_id, shipment_id, digest, tracking_number,
                                       announce_initial)
-       SELECT $1, $2, l.kind, l.store_id,
+       SELECT $1, l.store_order_id, l.kind, l.store_id,
               CASE WHEN l.kind = 'order' THEN l.record_id END,
               CASE WHEN l.kind = 'order_item' THEN l.record_id END,
               CASE WHEN l.kind = 'shipment' THEN l.record_id END,
-              l.digest, l.tracking_number, $4
-         FROM jsonb_to_recordset($3::jsonb)
-              AS l(kind text, store_id text, record_id uuid, digest text, tracking_number text)
+              l.digest, l.tracking_number, $3
+         FROM jsonb_to_recordset($2::jsonb)
+              AS l(store_order_id text, kind text, store_id text, record_id uuid, digest text,
+                   tracking_number text)
        ON CONFLICT (workflow_id, store_order_id, kind, store_id) DO UPDATE SET
          digest = EXCLUDED.digest, tracking_number = EXCLUDED.tracking_number,
          order_id = EXCLUDED.order_id, order_item_id = EXCLUDED.order_item_id,
          shipment_id = EXCLUDED.shipment_id`,
-      [
-        workflowId,
-        storeOrderId,
-        JSON.stringify(
-          links.map((l) => ({
-            kind: l.kind,
-            store_id: l.storeId,
-            record_id: l.recordId,
-            digest: l.digest,
-            tracking_number: l.trackingNumber,
-          })),
-        ),
-        announceInitial,
-      ],
+      [workflowId, JSON.stringify(links), announceInitial],
     );
   }
 
