@@ -11,7 +11,7 @@ import type { BatchCreateHooks, ResourceHooks, WriteContext } from '../hydra/cor
 import { recordEvents, type OutboxEvent } from '../events/outbox';
 import { changedFields } from '../shipments/shipment-changes';
 import { removeNotesOf } from '../notes/record-notes';
-import { refuseDuplicateSyncId } from '../orders/external-sync-id';
+import { duplicateInBatch, refuseDuplicateSyncId } from '../orders/external-sync-id';
 import { orderIdsOf } from '../orders/order-aggregates';
 import { OrderStore } from '../orders/order-store';
 import { Order } from '../orders/order.entity';
@@ -148,16 +148,15 @@ export class OrderItemsService implements ResourceHooks<OrderItem, OrderItemWrit
       const workspaceId = item.workspace?.id;
       const violations: Violation[] = [];
       if (workspaceId) {
-        try {
-          // An item before it with the same store id is written first: this one is a duplicate.
-          await refuseDuplicateSyncId('order_item', item.externalSourceSyncId, async (syncId) => {
-            const key = syncIdKey(workspaceId, item.externalSourceIntegration, syncId);
-            const duplicate = taken.has(key);
-            taken.add(key);
-            return duplicate;
-          });
-        } catch (error) {
-          out.push(error as Error);
+        // An item before it with the same store id is written first: this one is a duplicate.
+        const refused = await duplicateInBatch(
+          'order_item',
+          item.externalSourceSyncId,
+          (syncId) => syncIdKey(workspaceId, item.externalSourceIntegration, syncId),
+          taken,
+        );
+        if (refused) {
+          out.push(refused);
           continue;
         }
         violations.push(...(await this.catalogueCheck(em, workspaceId, item)));

@@ -30,3 +30,28 @@ export async function refuseDuplicateSyncId(
     );
   }
 }
+
+/**
+ * refuseDuplicateSyncId for one record of a batch of new ones, in their order: `taken` holds
+ * the keys (`keyOf` a store id) its store found written already and gains this record's, so a
+ * later record of the batch with the same store id is refused as its second POST would be.
+ * Answers the refusal, or null.
+ */
+export async function duplicateInBatch(
+  record: SyncedRecord,
+  syncId: string | null,
+  keyOf: (syncId: string) => string,
+  taken: Set<string>,
+): Promise<Error | null> {
+  try {
+    await refuseDuplicateSyncId(record, syncId, (id) => {
+      const key = keyOf(id);
+      const duplicate = taken.has(key);
+      taken.add(key);
+      return Promise.resolve(duplicate);
+    });
+    return null;
+  } catch (error) {
+    return error as Error;
+  }
+}

@@ -10,7 +10,7 @@ import { ShipmentRecordsStore } from '../shipments/shipment-records-store';
 import { assertStatusOf, statusCodeInput } from '../statuses/status-references';
 import { StatusStore } from '../statuses/status-store';
 import type { Status } from '../statuses/status.entity';
-import { refuseDuplicateSyncId } from './external-sync-id';
+import { duplicateInBatch, refuseDuplicateSyncId } from './external-sync-id';
 import {
   ORDER_NUMBER_TAKEN,
   currencyViolations,
@@ -165,16 +165,15 @@ export class OrdersService implements ResourceHooks<Order, OrderWrite> {
     const out: Array<Violation[] | Error> = [];
     for (const [i, order] of orders.entries()) {
       const workspaceId = workspaces[i];
-      try {
-        // An order before it with the same store id is written first: this one is a duplicate.
-        await refuseDuplicateSyncId('order', order.externalSourceSyncId, async (syncId) => {
-          const key = orderSyncIdKey(workspaceId, order.externalSourceIntegration, syncId);
-          const duplicate = taken.has(key);
-          taken.add(key);
-          return duplicate;
-        });
-      } catch (error) {
-        out.push(error as Error);
+      // An order before it with the same store id is written first: this one is a duplicate.
+      const refused = await duplicateInBatch(
+        'order',
+        order.externalSourceSyncId,
+        (syncId) => orderSyncIdKey(workspaceId, order.externalSourceIntegration, syncId),
+        taken,
+      );
+      if (refused) {
+        out.push(refused);
         continue;
       }
       const violations = currencyViolations(order.currency);
