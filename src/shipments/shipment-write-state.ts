@@ -2,7 +2,6 @@ import type { OutboxEvent } from '../events/outbox';
 import type { ApiRecord } from '../hydra/core/api-record';
 import type { ShipmentSnapshot } from './shipment-events';
 import type { ShipmentCreation } from './shipment-store';
-import type { NewShipmentTracking } from './shipment-write-extensions';
 import type { StoredShipmentFields } from './shipment-write-rules';
 
 /** The shipment as stored before a PUT. */
@@ -17,7 +16,6 @@ export interface StoredState extends StoredShipmentFields {
 export interface Creating {
   /** What the create's first statement read (set by validation). */
   creation?: ShipmentCreation;
-  tracking?: NewShipmentTracking;
   /** Recorded with `shipment.created`: the tracking's, then the deciders'. */
   events?: OutboxEvent[];
   /** The created shipment as the API shows it (read for `shipment.created`). */

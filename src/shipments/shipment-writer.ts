@@ -220,7 +220,6 @@ export class ShipmentWriter {
     if (readSnapshot) creating.inserted = this.events.toSnapshot(row);
     await tracking?.afterInsert?.(em);
     await decided.afterInsert(em);
-    creating.tracking = tracking;
     creating.events = [...(tracking?.events ?? []), ...decided.events];
   }
 }
