@@ -9,6 +9,7 @@ import {
   type ShipmentWriteEvent,
   type ShipmentWriteExtension,
 } from '../shipments/shipment-write-extensions';
+import type { ShipmentPredictionRow } from '../shipments/shipment-prediction-store';
 import { workspaceTeamSql } from '../workspaces/workspace-team-sql';
 import { Clock } from '../tracking/clock';
 import {
@@ -17,8 +18,8 @@ import {
   type TrackingApplyAddition,
   type TrackingApplyExtension,
 } from '../tracking/tracking-service/tracking-apply-extensions';
-import { decisionHolds } from './evidence';
-import { PredictionWriter } from './prediction-writer';
+import { decisionHolds, type TrackingEvidence } from './evidence';
+import { PredictionWriter, type TrackedState } from './prediction-writer';
 
 /**
  * Where predictions plug into writes, in their transactions: a shipment's create or PUT (once
@@ -53,24 +54,28 @@ export class PredictionOnShipmentWrite implements ShipmentWriteExtension {
       [
         {
           // The row as ShipmentPredictionStore.rows would read it once inserted.
-          row: {
-            id: s.id,
-            workspace_id: s.workspaceId,
-            team_id: s.teamId,
-            attention_waiting_days: typeof waitingDays === 'number' ? waitingDays : null,
-            tracking_number: s.trackingNumber,
-            created_at: s.createdAt,
-            tracking_status: t?.status ?? null,
-            origin_carrier: s.originCarrier,
-            origin_country_iso2: t?.originCountryIso2 ?? null,
-            destination_country_iso2: t?.destinationCountryIso2 ?? s.addressCountryIso2,
-            postcode: s.postcode,
-            address_country_iso2: s.addressCountryIso2,
-            carrier_date: t?.carrierDate ?? null,
-            delivery_prediction_announced: null,
-            attention_codes: [],
-            predicted: false,
-          },
+          row: rowWith(
+            {
+              id: s.id,
+              workspace_id: s.workspaceId,
+              team_id: s.teamId,
+              attention_waiting_days: typeof waitingDays === 'number' ? waitingDays : null,
+              tracking_number: s.trackingNumber,
+              created_at: s.createdAt,
+              origin_carrier: s.originCarrier,
+              postcode: s.postcode,
+              address_country_iso2: s.addressCountryIso2,
+              delivery_prediction_announced: null,
+              attention_codes: [],
+              predicted: false,
+            },
+            {
+              status: t?.status ?? null,
+              originCountry: t?.originCountryIso2 ?? null,
+              destinationCountry: t?.destinationCountryIso2 ?? s.addressCountryIso2,
+              carrierDate: t?.carrierDate ?? null,
+            },
+          ),
           checkpoints: t?.checkpoints ?? [],
         },
       ],
@@ -107,36 +112,18 @@ export class PredictionOnTrackingApply implements TrackingApplyExtension {
   ): Promise<TrackingApplyAddition> {
     // A refresh that brings nothing new (most do) keeps what was decided: no read, no model.
     const unchanged = new Set<string>();
-    const changed = pending.filter((p) => {
-      if (!holds(p)) return true;
-      unchanged.add(p.row.id);
-      return false;
-    });
-    const plan = await this.writer.planTracked(
-      runner,
-      changed.map(({ row, columns, checkpoints }) => ({
-        row: {
-          id: row.id,
-          workspace_id: row.workspace_id,
-          team_id: row.team_id,
-          attention_waiting_days: row.attention_waiting_days,
-          tracking_number: row.tracking_number,
-          created_at: row.created_at,
-          tracking_status: columns.tracking_status,
-          origin_carrier: row.origin_carrier,
-          origin_country_iso2: columns.origin_country_iso2,
-          destination_country_iso2: columns.destination_country_iso2 ?? row.address_country_iso2,
-          postcode: row.postcode,
-          address_country_iso2: row.address_country_iso2,
-          carrier_date: columns.tracking_facts.expectedDeliveryDate ?? null,
-          delivery_prediction_announced: row.delivery_prediction_announced,
-          attention_codes: row.attention_codes,
-          predicted: row.predicted,
-        },
-        checkpoints: checkpoints.map((c) => ({ at: c.checkpointDate, status: c.status })),
-      })),
-      now,
-    );
+    const changed: TrackedState[] = [];
+    for (const { row, columns, checkpoints, checkpointsChanged } of pending) {
+      const after = evidenceOf(columns, row.address_country_iso2);
+      const before = evidenceOf(row, row.address_country_iso2);
+      if (decisionHolds(before, after, checkpointsChanged, row.predicted)) unchanged.add(row.id);
+      else
+        changed.push({
+          row: rowWith(row, after),
+          checkpoints: checkpoints.map((c) => ({ at: c.checkpointDate, status: c.status })),
+        });
+    }
+    const plan = await this.writer.planTracked(runner, changed, now);
     return {
       columns: new Map(plan.columns.map(({ id, ...c }) => [id, c])),
       unchanged,
@@ -148,22 +135,49 @@ export class PredictionOnTrackingApply implements TrackingApplyExtension {
   }
 }
 
-/** decisionHolds of a pending tracking write: its row as locked against its new columns. */
-function holds({ row, columns, checkpointsChanged }: PendingTrackingWrite): boolean {
-  return decisionHolds(
-    {
-      status: row.tracking_status,
-      originCountry: row.origin_country_iso2,
-      destinationCountry: row.destination_country_iso2 ?? row.address_country_iso2,
-      carrierDate: row.tracking_facts?.expectedDeliveryDate ?? null,
-    },
-    {
-      status: columns.tracking_status,
-      originCountry: columns.origin_country_iso2,
-      destinationCountry: columns.destination_country_iso2 ?? row.address_country_iso2,
-      carrierDate: columns.tracking_facts.expectedDeliveryDate ?? null,
-    },
-    checkpointsChanged,
-    row.predicted,
-  );
+/**
+ * What tracking columns hold for predictions (as stored, or about to be written): the address's
+ * country where tracking knows no destination, as ShipmentPredictionStore.rows reads it.
+ */
+function evidenceOf(
+  c: Pick<
+    PendingTrackingWrite['row'],
+    'tracking_status' | 'origin_country_iso2' | 'destination_country_iso2' | 'tracking_facts'
+  >,
+  addressCountry: string | null,
+): TrackingEvidence {
+  return {
+    status: c.tracking_status,
+    originCountry: c.origin_country_iso2,
+    destinationCountry: c.destination_country_iso2 ?? addressCountry,
+    carrierDate: c.tracking_facts?.expectedDeliveryDate ?? null,
+  };
+}
+
+/** The row as ShipmentPredictionStore.rows reads it, with this tracking evidence. */
+function rowWith(
+  b: Omit<
+    ShipmentPredictionRow,
+    'tracking_status' | 'origin_country_iso2' | 'destination_country_iso2' | 'carrier_date'
+  >,
+  e: TrackingEvidence,
+): ShipmentPredictionRow {
+  return {
+    id: b.id,
+    workspace_id: b.workspace_id,
+    team_id: b.team_id,
+    attention_waiting_days: b.attention_waiting_days,
+    tracking_number: b.tracking_number,
+    created_at: b.created_at,
+    origin_carrier: b.origin_carrier,
+    postcode: b.postcode,
+    address_country_iso2: b.address_country_iso2,
+    delivery_prediction_announced: b.delivery_prediction_announced,
+    attention_codes: b.attention_codes,
+    predicted: b.predicted,
+    tracking_status: e.status,
+    origin_country_iso2: e.originCountry,
+    destination_country_iso2: e.destinationCountry,
+    carrier_date: e.carrierDate,
+  };
 }
