@@ -95,9 +95,7 @@ export class PredictionStore {
    */
   async apply(runner: SqlRunner, changes: readonly ContributionChange[]): Promise<number> {
     if (changes.length === 0) return 0;
-    const last = new Map<string, ContributionChange>();
-    for (const c of changes) last.set(c.shipmentId, c);
-    const input = [...last.values()].map(inputOf);
+    const input = lastOfEach(changes).map(inputOf);
     const columns = STORED_COLUMNS;
     const [row] = await query<{ saved: number }>(
       runner,
@@ -107,12 +105,7 @@ export class PredictionStore {
        changed AS (SELECT i.* FROM input i LEFT JOIN old o USING (shipment_id)
                     WHERE (o.${columns.join(', o.')}) IS DISTINCT FROM (i.${columns.join(', i.')})),
        before AS (SELECT o.* FROM old o WHERE o.shipment_id IN (SELECT shipment_id FROM changed)),
-       saved AS (
-         INSERT INTO ${CONTRIBUTION_TABLE} AS c (shipment_id, ${columns.join(', ')})
-         SELECT shipment_id, ${columns.join(', ')} FROM changed
-         ON CONFLICT (shipment_id) DO UPDATE SET
-           ${columns.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
-         RETURNING c.shipment_id),
+       saved AS (${upsertContributionsSql('changed')} RETURNING c.shipment_id),
        stat AS (${appendStatSql(`${statDeltasSql('changed', 1)} UNION ALL ${statDeltasSql('before', -1)}`)}
          RETURNING 1),
        perf AS (${appendPerformanceSql(`${performanceDeltasSql('changed', 1)} UNION ALL ${performanceDeltasSql('before', -1)}`)}
@@ -135,20 +128,14 @@ export class PredictionStore {
     before: ReadonlyMap<string, StoredContribution>,
   ): Promise<number> {
     if (changes.length === 0) return 0;
-    const last = new Map<string, ContributionChange>();
-    for (const c of changes) last.set(c.shipmentId, c);
-    const written = [...last.values()];
+    const written = lastOfEach(changes);
     const deltas = aggregateDeltas(
       written.map((after) => ({ after, before: before.get(after.shipmentId) ?? null })),
     );
     const [row] = await query<{ saved: number }>(
       runner,
       `WITH saved AS (
-         INSERT INTO ${CONTRIBUTION_TABLE} AS c (shipment_id, ${STORED_COLUMNS.join(', ')})
-         SELECT shipment_id, ${STORED_COLUMNS.join(', ')}
-           FROM jsonb_to_recordset($1::jsonb) AS x(${CONTRIBUTION_COLUMNS})
-         ON CONFLICT (shipment_id) DO UPDATE SET
-           ${STORED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()
+         ${upsertContributionsSql(`jsonb_to_recordset($1::jsonb) AS x(${CONTRIBUTION_COLUMNS})`)}
          RETURNING 1),
        stat AS (
          INSERT INTO ${DELIVERY_STAT_TABLE} (team_id, level, key, idx, n)
@@ -296,6 +283,21 @@ const STORED_COLUMNS = [
   'carrier_promise',
   'window_promise',
 ];
+
+/** The last change of each shipment: a batch naming one twice stores its last. */
+function lastOfEach(changes: readonly ContributionChange[]): ContributionChange[] {
+  const last = new Map<string, ContributionChange>();
+  for (const c of changes) last.set(c.shipmentId, c);
+  return [...last.values()];
+}
+
+/** Stores the contributions `source` selects (shipment_id and STORED_COLUMNS), new or replacing. */
+function upsertContributionsSql(source: string): string {
+  return `INSERT INTO ${CONTRIBUTION_TABLE} AS c (shipment_id, ${STORED_COLUMNS.join(', ')})
+         SELECT shipment_id, ${STORED_COLUMNS.join(', ')} FROM ${source}
+         ON CONFLICT (shipment_id) DO UPDATE SET
+           ${STORED_COLUMNS.map((c) => `${c} = EXCLUDED.${c}`).join(', ')}, updated_at = now()`;
+}
 
 /** A contribution as the statements' recordsets read it (CONTRIBUTION_COLUMNS). */
 function inputOf(c: ContributionChange) {
