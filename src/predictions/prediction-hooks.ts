@@ -37,8 +37,8 @@ export class PredictionOnShipmentWrite implements ShipmentWriteExtension {
   ) {}
 
   /**
-   * A create's prediction, decided from the tracking its INSERT carries: the columns join that
-   * INSERT, the events `shipment.created`'s statement, the contribution follows the row. No row
+   * A create's prediction, decided from the tracking its INSERT carries: the columns and the
+   * contribution join that INSERT, the events `shipment.created`'s statement. No row
    * or checkpoint read, no second write of the row.
    */
   readonly newShipmentDecider: NewShipmentDecider = {
@@ -49,7 +49,7 @@ export class PredictionOnShipmentWrite implements ShipmentWriteExtension {
   private async decideNew(s: NewShipmentFacts, em: EntityManager): Promise<NewShipmentDecision> {
     const t = s.tracked;
     const waitingDays = s.creation.prediction_waiting_days;
-    const plan = await this.writer.planTracked(
+    const plan = await this.writer.planNew(
       em,
       [
         {
@@ -83,7 +83,12 @@ export class PredictionOnShipmentWrite implements ShipmentWriteExtension {
     );
     const columns: Record<string, unknown> = { ...plan.columns[0] };
     delete columns.id;
-    return { columns, events: plan.events, afterInsert: () => plan.finish().then(() => undefined) };
+    return {
+      columns,
+      events: plan.events,
+      dependents: plan.dependents,
+      afterInsert: () => Promise.resolve(plan.after()),
+    };
   }
 
   async afterWrite(event: ShipmentWriteEvent): Promise<void> {

@@ -6,6 +6,7 @@ import {
   type DeliveryPredictionChangedPayload,
 } from '../events/event-types';
 import { recordEvents, type OutboxEvent } from '../events/outbox';
+import type { DependentInsert } from '../shipments/shipment-store';
 import { formatDateTime } from '../hydra/serialization/record-reader';
 import {
   ShipmentPredictionStore,
@@ -103,12 +104,34 @@ export class PredictionWriter {
     events: OutboxEvent[];
     finish: () => Promise<number>;
   }> {
-    const loaded = pending.flatMap(({ row, checkpoints }): Loaded[] =>
-      row.team_id ? [loadedOf(row, checkpoints)] : [],
-    );
-    const plan = await this.plan(runner, loaded, now);
+    const plan = await this.plan(runner, loadedOfTracked(pending), now);
     if (!plan) return { columns: [], events: [], finish: () => Promise.resolve(0) };
     return { columns: plan.columns, events: plan.events, finish: () => this.finish(runner, plan) };
+  }
+
+  /**
+   * `planTracked` for shipments about to be inserted (a create's decider): nothing is stored of
+   * them yet, so their contributions are known now and written by their INSERT, as the
+   * statements `dependents` (PredictionStore.replacing). `after` runs once it is written.
+   */
+  async planNew(
+    runner: SqlRunner,
+    pending: readonly TrackedState[],
+    now: Date,
+  ): Promise<{
+    columns: ShipmentPredictionColumns[];
+    events: OutboxEvent[];
+    dependents: DependentInsert[];
+    after: () => void;
+  }> {
+    const plan = await this.plan(runner, loadedOfTracked(pending), now);
+    if (!plan) return { columns: [], events: [], dependents: [], after: () => undefined };
+    return {
+      columns: plan.columns,
+      events: plan.events,
+      dependents: this.store.replacing(plan.changes, plan.before),
+      after: () => this.compactLater(plan.busy),
+    };
   }
 
   private async plan(
@@ -246,6 +269,13 @@ export class PredictionWriter {
         .compactStats(teamId, keys)
         .catch((e: unknown) => this.logger.warn(`stats compaction failed: ${String(e)}`));
   }
+}
+
+/** The states of shipments of a team (the others predict nothing), as `plan` takes them. */
+function loadedOfTracked(pending: readonly TrackedState[]): Loaded[] {
+  return pending.flatMap(({ row, checkpoints }) =>
+    row.team_id ? [loadedOf(row, checkpoints)] : [],
+  );
 }
 
 function loadedOf(row: ShipmentPredictionRow, timeline: readonly TimelineCheckpoint[]): Loaded {

@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import { orderSql } from '../orders/order-store';
+import { NEW_SHIPMENT, type DependentInsert } from './shipment-store';
 
 /** An order as far as links go. */
 export interface OrderRef {
@@ -86,15 +87,11 @@ export async function replaceShipmentLinks(
   em: EntityManager,
   shipmentId: string,
   orderIds: string[],
-  /** False for a shipment just created: it has no links to drop (one statement less). */
-  mayHaveLinks = true,
 ): Promise<void> {
-  if (mayHaveLinks) {
-    await em.query(
-      'DELETE FROM shipment_order WHERE shipment_id = $1 AND NOT (order_id = ANY($2::uuid[]))',
-      [shipmentId, orderIds],
-    );
-  }
+  await em.query(
+    'DELETE FROM shipment_order WHERE shipment_id = $1 AND NOT (order_id = ANY($2::uuid[]))',
+    [shipmentId, orderIds],
+  );
   if (orderIds.length > 0) {
     await em.query(
       `INSERT INTO shipment_order (shipment_id, order_id)
@@ -102,6 +99,19 @@ export async function replaceShipmentLinks(
       [shipmentId, orderIds],
     );
   }
+}
+
+/**
+ * A new shipment's links to its orders, written by the shipment's own INSERT (a dependent of
+ * ShipmentStore.insert: the new row's id comes from that statement, one round trip fewer).
+ */
+export function newShipmentLinks(orderIds: readonly string[]): DependentInsert | null {
+  if (orderIds.length === 0) return null;
+  return {
+    sql: (param) => `INSERT INTO shipment_order (shipment_id, order_id)
+       SELECT (SELECT id FROM "${NEW_SHIPMENT}"), unnest(${param}::uuid[]) ON CONFLICT DO NOTHING`,
+    param: orderIds,
+  };
 }
 
 /** Links shipments to an order and adds its number to theirs. */

@@ -131,7 +131,7 @@ export class ShipmentStore {
     em: EntityManager,
     shipment: Shipment,
     columns: Readonly<Record<string, unknown>>,
-    dependents: DependentInsert | null = null,
+    dependents: readonly (DependentInsert | null | undefined)[] = [],
     read: NewShipmentRead | null = null,
   ): Promise<Record<string, unknown>> {
     const names: string[] = [];
@@ -164,7 +164,13 @@ export class ShipmentStore {
       params.push(value);
       values.push(`$${params.length}`);
     }
-    if (dependents) params.push(dependents.param);
+    // Each dependent a CTE of its own, taking its one parameter.
+    const ctes: string[] = [];
+    for (const dependent of dependents) {
+      if (!dependent) continue;
+      params.push(dependent.param);
+      ctes.push(`, "new_dependent_${ctes.length}" AS (${dependent.sql(`$${params.length}`)})`);
+    }
     const selected = [
       ...(read ? [read.select] : []),
       ...generated.map((c) => `t."${c.databaseName}" AS "${c.databaseName}"`),
@@ -173,7 +179,7 @@ export class ShipmentStore {
       em,
       `WITH "${NEW_SHIPMENT}" AS (INSERT INTO shipment (${names.join(', ')})
          VALUES (${values.join(', ')}) RETURNING *)
-       ${dependents ? `, "new_dependents" AS (${dependents.sql(`$${params.length}`)})` : ''}
+       ${ctes.join('\n')}
        SELECT ${selected.join(', ') || '1'} ${read?.from ?? `FROM "${NEW_SHIPMENT}" t`}`,
       params,
     );

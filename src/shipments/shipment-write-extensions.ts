@@ -77,7 +77,9 @@ export interface NewShipmentDecision {
   columns: Record<string, unknown>;
   /** Recorded with `shipment.created`, in the same statement, after the tracking's. */
   events: OutboxEvent[];
-  /** Writes what refers to the row, once it exists. */
+  /** Rows that refer to the new one (a contribution), written by the row's own INSERT. */
+  dependents: DependentInsert[];
+  /** Runs once the row exists. */
   afterInsert(em: EntityManager): Promise<void>;
 }
 
@@ -191,16 +193,19 @@ export class ShipmentWriteExtensions implements OnModuleInit {
   async decideNew(shipment: NewShipmentFacts, em: EntityManager): Promise<NewShipmentDecision> {
     const columns: Record<string, unknown> = {};
     const events: OutboxEvent[] = [];
+    const dependents: DependentInsert[] = [];
     const after: NewShipmentDecision['afterInsert'][] = [];
     for (const decider of this.deciders) {
       const decided = await decider.decide(shipment, em);
       Object.assign(columns, decided.columns);
       events.push(...decided.events);
+      dependents.push(...decided.dependents);
       after.push((m) => decided.afterInsert(m));
     }
     return {
       columns,
       events,
+      dependents,
       afterInsert: async (m) => {
         for (const run of after) await run(m);
       },

@@ -15,6 +15,7 @@ import { ShipmentEvents } from './shipment-events';
 import {
   completeShipmentOrders,
   linkedOrders,
+  newShipmentLinks,
   planShipmentOrders,
   replaceShipmentLinks,
   type OrderRef,
@@ -93,14 +94,15 @@ export class ShipmentWriter {
     else {
       // Nothing but the row itself before `shipment.created`: its INSERT reads the snapshot.
       const alone = linked.orders.length === 0 && !keptItemIds?.length && !elements?.length;
-      await this.insertNew(shipment, workspaceId, em, creating, alone);
+      await this.insertNew(shipment, workspaceId, em, creating, alone, linked.orders);
     }
-    await replaceShipmentLinks(
-      em,
-      shipment.id,
-      linked.orders.map((o) => o.id),
-      stored !== null,
-    );
+    // A new shipment's links were written by its INSERT.
+    if (stored)
+      await replaceShipmentLinks(
+        em,
+        shipment.id,
+        linked.orders.map((o) => o.id),
+      );
 
     const affected = [...existingLinks, ...linked.orders].map((o) => o.id);
     // A new shipment has no items yet: none to leave out.
@@ -176,7 +178,8 @@ export class ShipmentWriter {
   /**
    * Inserts a new shipment with its tracking fields, decided first (an extension's trackNew:
    * for a local provider the status, checkpoints and dates are known before the row exists)
-   * and, in the same statement, its checkpoints and, when `readSnapshot`, the snapshot
+   * and, in the same statement, its checkpoints, its links to `orders`, what the deciders
+   * write beside it (the prediction's contribution) and, when `readSnapshot`, the snapshot
    * `shipment.created` carries.
    */
   private async insertNew(
@@ -185,6 +188,7 @@ export class ShipmentWriter {
     em: EntityManager,
     creating: Creating | null,
     readSnapshot: boolean,
+    orders: readonly OrderRef[],
   ) {
     const creation = creating?.creation;
     if (!creating || !creation) throw new Error('A shipment is inserted only after its validation');
@@ -213,7 +217,7 @@ export class ShipmentWriter {
       em,
       shipment,
       { ...tracking?.columns, ...decided.columns },
-      tracking?.dependents,
+      [tracking?.dependents, newShipmentLinks(orders.map((o) => o.id)), ...decided.dependents],
       readSnapshot ? this.events.newShipmentRead() : null,
     );
     rememberShipmentWorkspace(em, shipment.id, workspaceId);

@@ -12,7 +12,7 @@ import { FakeRecords, type World, newWorld } from '../../test/fakes/order-record
 import { linkedOrders, replaceShipmentLinks } from './shipment-orders';
 import type { ShipmentEvents } from './shipment-events';
 import { DUPLICATE_TRACKING_NUMBER, type Shipment } from './shipment.entity';
-import type { ShipmentCreation, ShipmentStore } from './shipment-store';
+import type { DependentInsert, ShipmentCreation, ShipmentStore } from './shipment-store';
 import {
   ShipmentWriteExtensions,
   type ShipmentWriteEvent,
@@ -113,8 +113,18 @@ describe('ShipmentsService', () => {
         });
       },
       workspaceOf: (_em: unknown, id: string) => Promise.resolve(rows.get(id)!.workspaceId),
-      insert: (_em: unknown, shipment: Shipment, columns: Record<string, unknown>) => {
+      insert: (
+        _em: unknown,
+        shipment: Shipment,
+        columns: Record<string, unknown>,
+        dependents: readonly (DependentInsert | null | undefined)[] = [],
+      ) => {
         save(shipment, columns);
+        // The links a new shipment's INSERT writes (newShipmentLinks).
+        for (const d of dependents)
+          if (d?.sql('$1').includes('INSERT INTO shipment_order'))
+            for (const orderId of d.param as string[])
+              world.links.push({ shipmentId: shipment.id, orderId });
         return Promise.resolve({ id: shipment.id });
       },
       remove: (_em: unknown, id: string) => {
