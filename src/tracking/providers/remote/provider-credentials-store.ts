@@ -11,6 +11,7 @@ import { retiredTrackingCredentials } from './retired-tracking-credentials';
 import type { SqlRunner } from '../../../database/query';
 import { CredentialsStore, type DatedCredentialsRow } from '../../../credentials/credentials-store';
 import { TeamLookupStore } from '../../../teams/team-lookup-store';
+import { VisibleMemory } from '../../../hydra/collection/visible-memory';
 
 /** Notification tag of credentials a provider refused. */
 export const CREDENTIALS_REJECTED_TAG = 'tracking_credentials_rejected';
@@ -49,7 +50,7 @@ export class ProviderCredentialsStore {
   ): Promise<Map<string, TrackingCredentials[]>> {
     const out = new Map<string, TrackingCredentials[]>();
     if (teamIds.length === 0) return out;
-    const rows = await this.credentials.ofTeams(runner, [...new Set(teamIds)], PROVIDER_TYPES);
+    const rows = await this.rowsOfTeams(runner, [...new Set(teamIds)]);
     for (const row of rows) {
       const built = this.build(row);
       if (!built) continue;
@@ -58,6 +59,30 @@ export class ProviderCredentialsStore {
       out.set(row.team_id, list);
     }
     return out;
+  }
+
+  /**
+   * The teams' rows. A transaction that remembers what it read (an import's, VisibleMemory)
+   * reads a team's once: its parcels are each routed on create, and nothing in it changes
+   * credentials.
+   */
+  private async rowsOfTeams(runner: SqlRunner, teamIds: string[]): Promise<DatedCredentialsRow[]> {
+    const rows: DatedCredentialsRow[] = [];
+    const unread: string[] = [];
+    for (const teamId of teamIds) {
+      const known = VisibleMemory.recall(runner, teamCredentialsFact(teamId));
+      if (known === undefined) unread.push(teamId);
+      else rows.push(...(JSON.parse(known) as DatedCredentialsRow[]).map(revived));
+    }
+    if (unread.length === 0) return rows;
+    const read = await this.credentials.ofTeams(runner, unread, PROVIDER_TYPES);
+    for (const teamId of unread)
+      VisibleMemory.note(
+        runner,
+        teamCredentialsFact(teamId),
+        JSON.stringify(read.filter((r) => r.team_id === teamId)),
+      );
+    return [...rows, ...read];
   }
 
   /** One credentials record by id (`instance` for the environment's), or null. */
@@ -142,4 +167,18 @@ export class ProviderCredentialsStore {
       rejected: row.rejected_at !== null,
     };
   }
+}
+
+/** What VisibleMemory remembers a team's tracking credentials rows under. */
+function teamCredentialsFact(teamId: string): string {
+  return `tracking-credentials/${teamId}`;
+}
+
+/** A row remembered as JSON, with its dates back. */
+function revived(row: DatedCredentialsRow): DatedCredentialsRow {
+  return {
+    ...row,
+    created_at: new Date(row.created_at),
+    rejected_at: row.rejected_at === null ? null : new Date(row.rejected_at),
+  };
 }
