@@ -101,18 +101,38 @@ export class RecordChangeEvents {
     condition: string,
     value: string | string[],
   ): Promise<Array<[string, RecordSnapshot]>> {
-    const resource = this.registry.get(target);
-    const query = new SqlQuery(resource.table, 't');
+    const query = new SqlQuery(this.registry.get(target).table, 't');
     query.param(value);
-    const select = this.data.reader.select(resource, query);
+    const select = this.selectList(target, query);
     query.andWhere(`t.id ${condition}`);
     // The select list and FROM the Hydra layer generates from the resource's declaration.
     const rows = await queryRows(
       em,
-      `SELECT ${select}, t.id AS event_record_id, t.workspace_id AS event_workspace_id
-         ${query.fromClause()}${query.whereClause()} ORDER BY t.id`,
+      `SELECT ${select} ${query.fromClause()}${query.whereClause()} ORDER BY t.id`,
       query.params,
     );
+    return this.snapshotsOf(target, rows);
+  }
+
+  /**
+   * What a statement inserting records reads for their events, over its new rows (`source`,
+   * the name of its INSERT ... RETURNING *): a select list over them as `t` and its FROM.
+   * It takes no parameters; `snapshotsOf` maps the rows it read.
+   */
+  newRecordsRead(target: Function, source: string): { select: string; from: string } {
+    const query = new SqlQuery(source, 't');
+    const select = this.selectList(target, query);
+    if (query.params.length > 0)
+      throw new Error('A snapshot read with an INSERT takes no parameters');
+    return { select, from: query.fromClause() };
+  }
+
+  /** Rows read with `selectList` (or `newRecordsRead`), as snapshots by id. */
+  snapshotsOf(
+    target: Function,
+    rows: readonly Record<string, unknown>[],
+  ): Array<[string, RecordSnapshot]> {
+    const resource = this.registry.get(target);
     const reader = this.data.reader.reader(resource);
     return rows.map((row) => {
       const id = String(row.event_record_id);
@@ -129,6 +149,12 @@ export class RecordChangeEvents {
         },
       ];
     });
+  }
+
+  /** The select list of a snapshot over `query`'s table as `t`, with the event's columns. */
+  private selectList(target: Function, query: SqlQuery): string {
+    const select = this.data.reader.select(this.registry.get(target), query);
+    return `${select}, t.id AS event_record_id, t.workspace_id AS event_workspace_id`;
   }
 
   async created(
@@ -150,9 +176,11 @@ export class RecordChangeEvents {
     aggregate: ChangeAggregate,
     target: Function,
     ids: readonly string[],
+    /** Their snapshots, when the statement that inserted them read them (newRecordsRead). */
+    read?: ReadonlyMap<string, RecordSnapshot>,
   ): Promise<void> {
     if (ids.length === 0) return;
-    const now = new Map(await this.readMany(em, target, [...ids]));
+    const now = read ?? new Map(await this.readMany(em, target, [...ids]));
     await recordEvents(
       em,
       ids.flatMap((id) => {

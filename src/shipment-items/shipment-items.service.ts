@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
 import { announcedElsewhere } from '../events/indirect-changes';
 import {
   RecordChangeEvents,
@@ -32,7 +31,12 @@ import { ShipmentsService } from '../shipments/shipments.service';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { availableQuantity } from './shipment-item-quantity';
 import { ShipmentItem } from './shipment-item.entity';
-import { ShipmentItemStore, type StoredShipmentItem } from './shipment-item-store';
+import {
+  NEW_SHIPMENT_ITEMS,
+  ShipmentItemStore,
+  type StoredShipmentItem,
+  type WrittenShipmentItem,
+} from './shipment-item-store';
 import type { OrderItem } from '../order-items/order-item.entity';
 import { blankToNull } from '../shipments/text-input';
 import { workflowIdsOf, workflowReferenceViolations } from '../shipments/workflow-references';
@@ -46,6 +50,8 @@ export interface ShipmentItemWrite {
   before: RecordSnapshot | null;
   /** A create's shipment as it was before the item (its `shipmentItems`; set by `prepare`). */
   shipmentBefore: ShipmentsBefore;
+  /** A batch create's item as its INSERT read it: where it belongs, its event's snapshot. */
+  inserted?: { written: WrittenShipmentItem; snapshot: RecordSnapshot | undefined };
 }
 
 /**
@@ -214,7 +220,7 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
    */
   readonly createMany: BatchCreateHooks<ShipmentItem, ShipmentItemWrite> = {
     validate: (items, ctxs) => this.validateNew(items, ctxs),
-    persist: (items, ctxs) => this.insertNew(items, ctxs[0]?.em),
+    persist: (items, ctxs) => this.insertNew(items, ctxs),
     afterWrite: (items, ctxs) => this.afterNew(items, ctxs),
   };
 
@@ -245,11 +251,15 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
     });
   }
 
-  private async insertNew(items: ShipmentItem[], em: EntityManager | undefined): Promise<void> {
-    if (!em) return;
+  /** The items in one statement, which also reads what `afterNew` needs (their state). */
+  private async insertNew(
+    items: ShipmentItem[],
+    ctxs: WriteContext<ShipmentItemWrite>[],
+  ): Promise<void> {
+    if (items.length === 0) return;
     for (const item of items) item.id = randomUUID();
-    await this.items.insertMany(
-      em,
+    const inserted = await this.items.insertMany(
+      ctxs[0].em,
       items.map((item) => ({
         id: item.id,
         workspaceId: item.workspace.id,
@@ -261,19 +271,29 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
         externalSourceIntegrationId: item.externalSourceIntegration?.id ?? null,
         fulfillmentIntegrationId: item.fulfillmentIntegration?.id ?? null,
       })),
+      this.changes.newRecordsRead(ShipmentItem, NEW_SHIPMENT_ITEMS),
     );
+    const snapshots = new Map(
+      this.changes.snapshotsOf(
+        ShipmentItem,
+        inserted.map((i) => i.row),
+      ),
+    );
+    for (const [n, { written }] of inserted.entries())
+      ctxs[n].state.inserted = { written, snapshot: snapshots.get(items[n].id) };
   }
 
+  /**
+   * The links to orders the items make, their orders' aggregates and `shipment_item.created`:
+   * from what their INSERT read (nothing in between writes the items themselves).
+   */
   private async afterNew(
     items: ShipmentItem[],
     ctxs: WriteContext<ShipmentItemWrite>[],
   ): Promise<void> {
     if (items.length === 0) return;
     const { em } = ctxs[0];
-    const rows = await this.items.writtenMany(
-      em,
-      items.map((i) => i.id),
-    );
+    const rows = ctxs.map((ctx) => ctx.state.inserted!.written);
     const linked = new Set<string>();
     for (const row of rows) {
       // What `afterWrite` would have watched: the caller announces all of it (writeNested).
@@ -290,11 +310,17 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
       linked.add(key);
     }
     await this.orders.refreshAggregates(em, orderIdsOf(rows.map((r) => r.orderId)));
+    const snapshots = new Map<string, RecordSnapshot>();
+    for (const [n, ctx] of ctxs.entries()) {
+      const snapshot = ctx.state.inserted!.snapshot;
+      if (snapshot) snapshots.set(items[n].id, snapshot);
+    }
     await this.changes.createdMany(
       em,
       'shipment_item',
       ShipmentItem,
       items.map((i) => i.id),
+      snapshots,
     );
   }
 
