@@ -67,6 +67,17 @@ export class OrderUpdatesAtEnd {
     return { runner, pending };
   }
 
+  /**
+   * These orders as they are now, read in one statement, as the state before their first
+   * shipment: for orders no shipment on the runner has changed yet (those its shipments will
+   * watch), which the shipments' writes then need not read one by one.
+   */
+  async watch(em: EntityManager, pending: PendingOrderUpdates, ids: readonly string[]) {
+    const wanted = ids.filter((id) => !pending.before.has(id));
+    for (const [id, snapshot] of await this.changes.snapshots(em, Order, wanted))
+      pending.before.set(id, snapshot);
+  }
+
   /** The orders refreshed once, and the events each shipment would have recorded. */
   async finish(em: EntityManager, pending: PendingOrderUpdates): Promise<void> {
     await this.orders.refreshAggregates(em, [...pending.dirty]);

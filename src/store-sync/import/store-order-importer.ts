@@ -186,6 +186,13 @@ export class StoreOrderImporter {
           const created = await this.createShare(em, scope, plans);
           // Its orders all new: their parcels' order updates once at the share's end.
           const atEnd = created.size > 0 ? this.orderUpdates().start(em) : null;
+          // The new orders with parcels as they are before the first parcel, in one read.
+          if (atEnd)
+            await this.orderUpdates().watch(
+              em,
+              atEnd.pending,
+              [...created].flatMap(([i, c]) => (plans[i].shipments.length > 0 ? [c.orderId] : [])),
+            );
           for (const [i, records] of mapped.entries()) {
             const plan = plans[i];
             if (plan.unchanged) {
