@@ -200,7 +200,8 @@ describe('StoreSyncRunner', () => {
     const result = await runner.run(WF, 'period');
     expect(result).toEqual({ outcome: 'ran', runId: 'run-1', status: 'success' });
     expect(imported.sort()).toEqual(['1', '2', '3']);
-    expect(state.cursors).toEqual([t(20), t(30)]);
+    // Pages are gathered into imports of up to 20 orders (two shares of ten).
+    expect(state.cursors).toEqual([t(30)]);
     expect(state.row).toMatchObject({ lease_owner: null, backfilled_at: expect.any(Date) });
     expect(state.row.webhook_url).toContain('/public/store_webhooks/shopify/');
     expect(runs[0]).toMatchObject({
@@ -213,6 +214,17 @@ describe('StoreSyncRunner', () => {
         eventsSent: 3,
       }),
     });
+  });
+
+  it('imports every 20 orders read, across pages, moving the cursor after each import', async () => {
+    const page = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => order(String(from + i), from + i));
+    const { runner, state, imported } = setup(
+      fakeClient([page(1, 10), page(11, 10), page(21, 10), page(31, 5)]),
+    );
+    await runner.run(WF, 'period');
+    expect(imported).toHaveLength(35);
+    expect(state.cursors).toEqual([t(20), t(35)]);
   });
 
   it('is busy while another run holds the workflow, and records nothing', async () => {
@@ -234,7 +246,7 @@ describe('StoreSyncRunner', () => {
     expect(runs[0]).toEqual({ id: 'old-run', status: 'abandoned' });
   });
 
-  it('fails the run while the store is down and keeps the cursor at the last page done', async () => {
+  it('fails the run while the store is down, importing what it read first', async () => {
     const down = new StoreUnavailable('shopify', 'HTTP 503', 503);
     const { runner, state, runs } = setup(
       fakeClient([[order('1', 10)], [order('2', 20)]], { page: 1, error: down }),
