@@ -40,7 +40,7 @@ import { connectStore } from '../src/store-sync/store-platforms';
 import { StoreSyncRunner } from '../src/store-sync/sync/store-sync-runner';
 import { Workflow } from '../src/workflows/workflow.entity';
 import { WorkflowsService } from '../src/workflows/workflows.service';
-import { ensureDatabase, machineLoad, startScript } from './lib/bench-setup';
+import { ensureDatabase, machineLoad, postgresCpuMs, startScript } from './lib/bench-setup';
 
 const { values } = parseArgs({
   options: {
@@ -132,6 +132,7 @@ async function serviceImport(ctx: INestApplicationContext, t: Tenant, shop: Shop
   );
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
+  const database = postgresCpuMs();
   statements.counting = values.statements!;
   const result = await ctx
     .get(StoreSyncRunner)
@@ -142,7 +143,14 @@ async function serviceImport(ctx: INestApplicationContext, t: Tenant, shop: Shop
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   // The service's own CPU (user + system), which a loaded machine does not inflate much.
   const { user, system } = process.cpuUsage(cpu);
-  return { id, result, seconds, cpuSeconds: (user + system) / 1e6, systemSeconds: system / 1e6 };
+  return {
+    id,
+    result,
+    seconds,
+    cpuSeconds: (user + system) / 1e6,
+    systemSeconds: system / 1e6,
+    databaseCpuMs: postgresCpuMs() - database,
+  };
 }
 
 interface Shop {
@@ -326,13 +334,18 @@ async function main(): Promise<void> {
       serviceCpuMsPerOrder: +((run.cpuSeconds * 1000) / shop.orders).toFixed(1),
       // Of which the kernel's (system): on loopback, mostly the round trips to PostgreSQL.
       serviceSystemCpuMsPerOrder: +((run.systemSeconds * 1000) / shop.orders).toFixed(1),
+      // Every PostgreSQL process's CPU (user + system) over the run, from /proc.
+      databaseCpuMsPerOrder: +(run.databaseCpuMs / shop.orders).toFixed(1),
       load,
     };
     if (row.status !== 'success' || counts.ordersCreated !== shop.orders)
       throw new Error(`the run did not import everything: ${JSON.stringify(row)}`);
     if (BUCKET === 'none') {
       const orders = await readAll(shop);
-      const bare = await bareImport(client, await tenant(client), orders);
+      const bareTenant = await tenant(client);
+      const database = postgresCpuMs();
+      const bare = await bareImport(client, bareTenant, orders);
+      report.bareDatabaseCpuMsPerOrder = +((postgresCpuMs() - database) / orders.length).toFixed(1);
       report.bareSeconds = +bare.toFixed(1);
       report.bareOrdersPerSecond = +(orders.length / bare).toFixed(1);
       report.ratio = +(bare / run.seconds).toFixed(2);
