@@ -47,6 +47,12 @@ export interface TrackedState {
   checkpoints: readonly TimelineCheckpoint[];
 }
 
+/** What a planned batch writes with the caller's statements: the row's columns, the events. */
+interface PlannedPrediction {
+  columns: ShipmentPredictionColumns[];
+  events: OutboxEvent[];
+}
+
 interface Plan {
   columns: ShipmentPredictionColumns[];
   events: OutboxEvent[];
@@ -99,11 +105,7 @@ export class PredictionWriter {
     runner: SqlRunner,
     pending: readonly TrackedState[],
     now: Date,
-  ): Promise<{
-    columns: ShipmentPredictionColumns[];
-    events: OutboxEvent[];
-    finish: () => Promise<number>;
-  }> {
+  ): Promise<PlannedPrediction & { finish: () => Promise<number> }> {
     const plan = await this.plan(runner, loadedOfTracked(pending), now);
     if (!plan) return { columns: [], events: [], finish: () => Promise.resolve(0) };
     return { columns: plan.columns, events: plan.events, finish: () => this.finish(runner, plan) };
@@ -118,12 +120,7 @@ export class PredictionWriter {
     runner: SqlRunner,
     pending: readonly TrackedState[],
     now: Date,
-  ): Promise<{
-    columns: ShipmentPredictionColumns[];
-    events: OutboxEvent[];
-    dependents: DependentInsert[];
-    after: () => void;
-  }> {
+  ): Promise<PlannedPrediction & { dependents: DependentInsert[]; after: () => void }> {
     const plan = await this.plan(runner, loadedOfTracked(pending), now);
     if (!plan) return { columns: [], events: [], dependents: [], after: () => undefined };
     return {
