@@ -14,6 +14,9 @@ import { updatesSince, watchRecords } from './indirect-changes';
 import { recordEvents, type OutboxEvent } from './outbox';
 import { query as queryRows } from '../database/query';
 
+/** What a snapshot's row carries beside the record: its id and its events' workspace. */
+const EVENT_COLUMNS = 't.id AS event_record_id, t.workspace_id AS event_workspace_id';
+
 export type ChangeAggregate = (typeof RECORD_CHANGE_AGGREGATES)[number];
 
 /** A record as the API shows it (JSON-LD members), with the workspace its events belong to. */
@@ -120,11 +123,8 @@ export class RecordChangeEvents {
    * It takes no parameters; `snapshotsOf` maps the rows it read.
    */
   newRecordsRead(target: Function, source: string): { select: string; from: string } {
-    const query = new SqlQuery(source, 't');
-    const select = this.selectList(target, query);
-    if (query.params.length > 0)
-      throw new Error('A snapshot read with an INSERT takes no parameters');
-    return { select, from: query.fromClause() };
+    const { select, from } = this.data.reader.selectOverNew(this.registry.get(target), source);
+    return { select: `${select}, ${EVENT_COLUMNS}`, from };
   }
 
   /** Rows read with `selectList` (or `newRecordsRead`), as snapshots by id. */
@@ -153,8 +153,7 @@ export class RecordChangeEvents {
 
   /** The select list of a snapshot over `query`'s table as `t`, with the event's columns. */
   private selectList(target: Function, query: SqlQuery): string {
-    const select = this.data.reader.select(this.registry.get(target), query);
-    return `${select}, t.id AS event_record_id, t.workspace_id AS event_workspace_id`;
+    return `${this.data.reader.select(this.registry.get(target), query)}, ${EVENT_COLUMNS}`;
   }
 
   async created(

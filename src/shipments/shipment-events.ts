@@ -18,6 +18,9 @@ import { query as queryRows } from '../database/query';
  * delete), its IRI under `shipment`, and for an update the names of the changed properties
  * and, when another record's write made it, its `cause` (INDIRECT_CAUSE).
  */
+/** What a snapshot's row carries beside the record: its events' workspace. */
+const EVENT_WORKSPACE = 't.workspace_id AS event_workspace_id';
+
 export type ShipmentChangePayload = Record<string, unknown> & {
   shipment: string;
   changedFields?: string[];
@@ -51,7 +54,7 @@ export class ShipmentEvents {
    * with no tenancy scope: the caller's write has already checked access.
    */
   async snapshot(em: EntityManager, id: string): Promise<ShipmentSnapshot | null> {
-    const { query, select } = this.snapshotQuery(this.registry.get(Shipment).table);
+    const { query, select } = this.snapshotQuery();
     query.andWhere(`t.id = ${query.param(id)}::uuid`);
     const rows = await queryRows(
       em,
@@ -97,7 +100,7 @@ export class ShipmentEvents {
 
   /** Snapshots of several shipments (`id = ANY($1)`), in id order; missing ones left out. */
   private async snapshots(em: EntityManager, ids: string[]): Promise<ShipmentSnapshot[]> {
-    const { query, select } = this.snapshotQuery(this.registry.get(Shipment).table);
+    const { query, select } = this.snapshotQuery();
     query.andWhere(`t.id = ANY(${query.param(ids)}::uuid[])`);
     const rows = await queryRows(
       em,
@@ -114,18 +117,18 @@ export class ShipmentEvents {
    * they were before it.
    */
   newShipmentRead(): NewShipmentRead {
-    const { query, select } = this.snapshotQuery(NEW_SHIPMENT);
-    // The INSERT's parameters are the statement's; the select list has none of its own.
-    if (query.params.length > 0)
-      throw new Error('A snapshot read with an INSERT takes no parameters');
-    return { select, from: query.fromClause() };
+    const { select, from } = this.data.reader.selectOverNew(
+      this.registry.get(Shipment),
+      NEW_SHIPMENT,
+    );
+    return { select: `${select}, ${EVENT_WORKSPACE}`, from };
   }
 
-  /** The snapshot's select list over `source` (the table, or the new row) as `t`. */
-  private snapshotQuery(source: string): { query: SqlQuery; select: string } {
-    const query = new SqlQuery(source, 't');
+  /** The snapshot's select list over the shipment table as `t`. */
+  private snapshotQuery(): { query: SqlQuery; select: string } {
+    const query = new SqlQuery(this.registry.get(Shipment).table, 't');
     const select = this.data.reader.select(this.registry.get(Shipment), query);
-    return { query, select: `${select}, t.workspace_id AS event_workspace_id` };
+    return { query, select: `${select}, ${EVENT_WORKSPACE}` };
   }
 
   /** The snapshot from a row its select list read. */

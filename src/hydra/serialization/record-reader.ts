@@ -61,6 +61,19 @@ export class RecordReader {
     return reader.selectList;
   }
 
+  /**
+   * The SELECT list and FROM over the rows a statement inserts (`source`, the name of its
+   * `INSERT ... RETURNING *`) as `t`: records read by their own INSERT. The select takes no
+   * parameters: the statement's are the INSERT's.
+   */
+  selectOverNew(resource: ResourceMeta, source: string): { select: string; from: string } {
+    const query = new SqlQuery(source, 't');
+    const select = this.select(resource, query);
+    if (query.params.length > 0)
+      throw new Error('A snapshot read with an INSERT takes no parameters');
+    return { select, from: query.fromClause() };
+  }
+
   private compile(resource: ResourceMeta, alias: string, view: RecordView): Reader {
     const columns: string[] = [];
     const joins: Array<[string, string]> = [];
