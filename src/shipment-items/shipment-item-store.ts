@@ -48,7 +48,7 @@ export interface WrittenShipmentItem {
 /** The name of the new rows in the statement that inserts them (ShipmentItemStore.insertMany). */
 export const NEW_SHIPMENT_ITEMS = 'new_shipment_item';
 
-/** What insertMany reads of a new item beside its snapshot (`w_` columns). */
+/** What an item's write reads of it (writtenSelect, `w_` columns). */
 interface WrittenRow {
   w_id: string;
   w_shipment_id: string;
@@ -56,6 +56,29 @@ interface WrittenRow {
   w_order_id: string;
   w_order_number: string | null;
   w_linked: boolean;
+}
+
+/**
+ * The `w_` columns of WrittenRow over an item `t`, with writtenJoins (built on use: the SQL
+ * helpers are other modules').
+ */
+const writtenSelect = () => `t.id AS w_id, t.shipment_id AS w_shipment_id,
+  t.order_item_id AS w_order_item_id, w_order.id AS w_order_id, w_number.n AS w_order_number,
+  ${shipmentOrderSql.carriesOrder('t.shipment_id', 'w_order.id', 'w_number.n')} AS w_linked`;
+
+/** The item's order and the order's number, beside `t`. */
+const writtenJoins =
+  () => `CROSS JOIN LATERAL (SELECT ${orderItemSql.orderOf('t.order_item_id')} AS id) w_order
+  CROSS JOIN LATERAL (SELECT ${orderSql.orderNumber('w_order.id')} AS n) w_number`;
+
+function writtenOf(row: WrittenRow): WrittenShipmentItem {
+  return {
+    shipmentId: row.w_shipment_id,
+    orderItemId: row.w_order_item_id,
+    orderId: row.w_order_id,
+    orderNumber: row.w_order_number,
+    linked: row.w_linked,
+  };
 }
 
 /** A shipment item to insert (insertMany): its columns. */
@@ -178,8 +201,6 @@ export class ShipmentItemStore {
     read: { select: string; from: string },
   ): Promise<Array<{ written: WrittenShipmentItem; row: Record<string, unknown> }>> {
     if (items.length === 0) return [];
-    const orderId = orderItemSql.orderOf('t.order_item_id');
-    const orderNumber = orderSql.orderNumber('w_order.id');
     const rows = await query<WrittenRow & Record<string, unknown>>(
       em,
       `WITH "${NEW_SHIPMENT_ITEMS}" AS (
@@ -191,13 +212,7 @@ export class ShipmentItemStore {
                        $7::text[], $8::uuid[], $9::uuid[]) WITH ORDINALITY AS x(a, b, c, d, e, f, g, h, i, n)
           ORDER BY n
          RETURNING *)
-       SELECT ${read.select}, t.id AS w_id, t.shipment_id AS w_shipment_id,
-              t.order_item_id AS w_order_item_id, w_order.id AS w_order_id,
-              w_number.n AS w_order_number,
-              ${shipmentOrderSql.carriesOrder('t.shipment_id', 'w_order.id', 'w_number.n')} AS w_linked
-         ${read.from}
-         CROSS JOIN LATERAL (SELECT ${orderId} AS id) w_order
-         CROSS JOIN LATERAL (SELECT ${orderNumber} AS n) w_number`,
+       SELECT ${read.select}, ${writtenSelect()} ${read.from} ${writtenJoins()}`,
       [
         items.map((i) => i.id),
         items.map((i) => i.workspaceId),
@@ -213,49 +228,20 @@ export class ShipmentItemStore {
     const byId = new Map(rows.map((r) => [r.w_id, r]));
     return items.map((item) => {
       const row = byId.get(item.id)!;
-      return {
-        written: {
-          shipmentId: row.w_shipment_id,
-          orderItemId: row.w_order_item_id,
-          orderId: row.w_order_id,
-          orderNumber: row.w_order_number,
-          linked: row.w_linked,
-        },
-        row,
-      };
+      return { written: writtenOf(row), row };
     });
   }
 
   /** `written` for several items in one statement, in the order of `ids`. */
   async writtenMany(em: EntityManager, ids: readonly string[]): Promise<WrittenShipmentItem[]> {
     if (ids.length === 0) return [];
-    const rows = await query<{
-      id: string;
-      shipment_id: string;
-      order_item_id: string;
-      order_id: string;
-      order_number: string | null;
-      linked: boolean;
-    }>(
+    const rows = await query<WrittenRow>(
       em,
-      `SELECT y.*, ${shipmentOrderSql.carriesOrder('y.shipment_id', 'y.order_id', 'y.order_number')} AS linked
-         FROM (SELECT x.*, ${orderSql.orderNumber('x.order_id')} AS order_number
-                 FROM (SELECT si.id, si.shipment_id, si.order_item_id,
-                              ${orderItemSql.orderOf('si.order_item_id')} AS order_id
-                         FROM shipment_item si WHERE si.id = ANY($1::uuid[])) x) y`,
+      `SELECT ${writtenSelect()} FROM shipment_item t ${writtenJoins()} WHERE t.id = ANY($1::uuid[])`,
       [ids],
     );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    return ids.map((id) => {
-      const row = byId.get(id)!;
-      return {
-        shipmentId: row.shipment_id,
-        orderItemId: row.order_item_id,
-        orderId: row.order_id,
-        orderNumber: row.order_number,
-        linked: row.linked,
-      };
-    });
+    const byId = new Map(rows.map((r) => [r.w_id, r]));
+    return ids.map((id) => writtenOf(byId.get(id)!));
   }
 
   /** The item's shipment and order after a write, and whether they are linked. */
