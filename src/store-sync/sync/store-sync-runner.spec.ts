@@ -200,7 +200,7 @@ describe('StoreSyncRunner', () => {
     const result = await runner.run(WF, 'period');
     expect(result).toEqual({ outcome: 'ran', runId: 'run-1', status: 'success' });
     expect(imported.sort()).toEqual(['1', '2', '3']);
-    // Pages are gathered into imports of up to 20 orders (two shares of ten).
+    // Pages are gathered into shares of up to ten orders.
     expect(state.cursors).toEqual([t(30)]);
     expect(state.row).toMatchObject({ lease_owner: null, backfilled_at: expect.any(Date) });
     expect(state.row.webhook_url).toContain('/public/store_webhooks/shopify/');
@@ -216,15 +216,48 @@ describe('StoreSyncRunner', () => {
     });
   });
 
-  it('imports every 20 orders read, across pages, moving the cursor after each import', async () => {
+  it('imports every ten orders read, across pages, moving the cursor after each share', async () => {
     const page = (from: number, n: number) =>
       Array.from({ length: n }, (_, i) => order(String(from + i), from + i));
     const { runner, state, imported } = setup(
-      fakeClient([page(1, 10), page(11, 10), page(21, 10), page(31, 5)]),
+      fakeClient([page(1, 7), page(8, 10), page(18, 13), page(31, 5)]),
     );
     await runner.run(WF, 'period');
     expect(imported).toHaveLength(35);
-    expect(state.cursors).toEqual([t(20), t(35)]);
+    expect(state.cursors).toEqual([t(10), t(20), t(30), t(35)]);
+    expect(state.row.backfilled_at).toEqual(expect.any(Date));
+  });
+
+  it('keeps the cursor before a share that failed, the share beside it finished first', async () => {
+    const page = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => order(String(from + i), from + i));
+    const { runner, state, runs, imported } = setup(
+      fakeClient([page(1, 10), page(11, 10), page(21, 10), page(31, 10)]),
+    );
+    const importer = (runner as unknown as { importer: StoreOrderImporter }).importer;
+    const importMany = importer.importMany.bind(importer);
+    let running = 0;
+    let most = 0;
+    importer.importMany = async (scope, orders) => {
+      most = Math.max(most, ++running);
+      try {
+        // The second share (orders 11-20) loses its database; the third is imported meanwhile.
+        if (orders[0].id === '11') {
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          throw new Error('connection terminated');
+        }
+        return await importMany(scope, orders);
+      } finally {
+        running--;
+      }
+    };
+    expect(await runner.run(WF, 'period')).toMatchObject({ status: 'failed' });
+    expect(most).toBe(2);
+    expect(imported).toEqual([...page(1, 10), ...page(21, 10)].map((o) => o.id));
+    // Past the first share only: the next run imports 11-30 again (nothing twice: upserts).
+    expect(state.cursors).toEqual([t(10)]);
+    expect(state.row.backfilled_at).toBeNull();
+    expect(runs[0].errors).toContain('the next run resumes from the cursor');
   });
 
   it('is busy while another run holds the workflow, and records nothing', async () => {

@@ -6,7 +6,6 @@ import { WorkflowRunStore } from '../../workflows/workflow-run-store';
 import { WorkflowStore } from '../../workflows/workflow-store';
 import { StoreOrderImporter, type ImportScope } from '../import/store-order-importer';
 import { advanceCursor, importWindowStart, type ImportCursor } from '../rules/import-cursor';
-import { importShares } from '../rules/import-shares';
 import {
   addOutcome,
   emptyCounts,
@@ -18,6 +17,7 @@ import type { ImportProblem } from '../rules/order-mapping';
 import { StoreSyncError } from '../store-errors';
 import type { StoreClient, StoreConnection, StoreOrder } from '../store-platform';
 import { mapLimited } from '../transport/map-limited';
+import { OrderedPipeline } from '../transport/ordered-pipeline';
 import { StorePrivacy } from '../webhooks/store-privacy';
 import { StoreSyncInboxStore } from './store-sync-inbox-store';
 import { StoreSyncQueue, type RunTrigger } from './store-sync-queue';
@@ -27,16 +27,15 @@ import { StoreWorkflows, type StoreWorkflow } from './store-workflows';
 /**
  * Shares imported at once (each its own transaction). Two: on two cores the service and
  * PostgreSQL already keep both busy, and fewer, larger shares spend fewer statements per order
- * on what a share reads and writes once (bench/README.md, "Fewer round trips per parcel").
+ * on what a share reads and writes once (bench/README.md, "Fewer round trips per parcel"). A
+ * share starts as soon as the oldest one ends (OrderedPipeline), not when both have.
  */
 const IMPORT_CONCURRENCY = 2;
-/** Orders imported in one transaction at most (StoreOrderImporter.importMany). */
-const ORDERS_PER_TRANSACTION = 10;
 /**
- * Orders a pull gathers from its pages before importing them: a Shopify page holds about ten
- * (its single-query cost limit), so two pages make two full shares.
+ * Orders imported in one transaction (StoreOrderImporter.importMany): a share starts once this
+ * many are read (about one Shopify page, its single-query cost limit) or the last page is.
  */
-const ORDERS_PER_IMPORT = IMPORT_CONCURRENCY * ORDERS_PER_TRANSACTION;
+const ORDERS_PER_TRANSACTION = 10;
 /** Inbox entries handled per round. */
 const INBOX_BATCH = 50;
 
@@ -199,9 +198,10 @@ export class StoreSyncRunner {
   }
 
   /**
-   * The orders changed since `since`, page by page, oldest change first, imported as soon as
-   * ORDERS_PER_IMPORT of them are read (or the last page is); the cursor moves after each
-   * import (only past orders imported or reported), and the lease with it.
+   * The orders changed since `since`, page by page, oldest change first, imported in shares of
+   * ORDERS_PER_TRANSACTION as soon as they are read, IMPORT_CONCURRENCY at once; the cursor
+   * moves after each share (only past orders imported or reported, every share before it
+   * included), and the lease with it.
    */
   private async pull(
     client: StoreClient,
@@ -214,29 +214,44 @@ export class StoreSyncRunner {
     runId: string,
   ): Promise<void> {
     let cursor = cursorOf(state);
-    let fetching = client.listChangedOrders({ since, page: null });
-    let read: StoreOrder[] = [];
-    const importRead = async (last: boolean) => {
-      const orders = read;
-      read = [];
-      await this.importAll(scope, orders, counts, problems);
+    const shares = new OrderedPipeline(IMPORT_CONCURRENCY);
+    const saved = async (orders: readonly StoreOrder[], backfilled: boolean) => {
       cursor = advanceCursor(cursor, orders);
       await this.state.saveCursor(
         this.dataSource,
         scope.workflowId,
         owner,
         cursor ? new Date(cursor.changedUpTo) : null,
-        last,
+        backfilled,
       );
       await this.progress(scope.workflowId, owner, runId, counts);
     };
+    const read: StoreOrder[] = [];
+    let backfillSaved = false;
+    /**
+     * Starts shares of what was read: the full ones, and with `rest` the rest too; `backfill`:
+     * the last share ends the window (the pull read its last page).
+     */
+    const startShares = async (rest: boolean, backfill: boolean) => {
+      while (read.length >= ORDERS_PER_TRANSACTION || (rest && read.length > 0)) {
+        const share = read.splice(0, ORDERS_PER_TRANSACTION);
+        const last = backfill && read.length === 0;
+        await shares.start(
+          () => this.importShare(scope, share, counts, problems),
+          () => saved(share, last),
+        );
+        backfillSaved ||= last;
+      }
+    };
+    let fetching = client.listChangedOrders({ since, page: null });
     for (;;) {
       let answer: Awaited<typeof fetching>;
       try {
         answer = await fetching;
       } catch (error) {
         // The store failed mid-pull: what was read is imported, the cursor past it.
-        if (read.length > 0) await importRead(false);
+        await startShares(true, false);
+        await shares.drain();
         throw error;
       }
       // The next page is read while these are imported: a store's rate limit (Shopify's
@@ -246,9 +261,13 @@ export class StoreSyncRunner {
         fetching.catch(() => undefined); // awaited next turn; a failure surfaces there
       }
       read.push(...answer.orders);
-      if (read.length < ORDERS_PER_IMPORT && answer.next !== null) continue;
-      await importRead(answer.next === null);
-      if (answer.next === null) return;
+      const last = answer.next === null;
+      await startShares(last, last);
+      if (!last) continue;
+      await shares.drain();
+      // Nothing was left to import: the window was read all the same (a backfill is done).
+      if (!backfillSaved) await saved([], true);
+      return;
     }
   }
 
@@ -279,40 +298,35 @@ export class StoreSyncRunner {
       // Several deliveries about one order: read it once, as it is now.
       await mapLimited([...orders.keys()], IMPORT_CONCURRENCY, async (orderId) => {
         const store = await client.readOrder(orderId);
-        if (store) await this.importAll(scope, [store], counts, problems);
+        if (store) await this.importShare(scope, [store], counts, problems);
         await this.inbox.done(this.dataSource, orders.get(orderId)!);
       });
       await this.progress(workflow.id, owner, runId, counts);
     }
   }
 
-  private async importAll(
+  /** One share of orders in one transaction; the failed ones are tried again later (inbox). */
+  private async importShare(
     scope: ImportScope,
-    orders: readonly StoreOrder[],
+    share: readonly StoreOrder[],
     counts: RunCounts,
     problems: ImportProblem[],
   ): Promise<void> {
     const imported: string[] = [];
-    await mapLimited(
-      importShares(orders, IMPORT_CONCURRENCY, ORDERS_PER_TRANSACTION),
-      IMPORT_CONCURRENCY,
-      async (share) => {
-        const outcomes = await this.importer.importMany(scope, share);
-        for (const [i, outcome] of outcomes.entries()) {
-          const order = share[i];
-          addOutcome(counts, outcome);
-          problems.push(...outcome.problems);
-          if (outcome.order === 'failed')
-            await this.inbox.retryLater(
-              this.dataSource,
-              scope.workflowId,
-              order.id,
-              outcome.problems[0]?.message ?? 'import failed',
-            );
-          else imported.push(order.id);
-        }
-      },
-    );
+    const outcomes = await this.importer.importMany(scope, share);
+    for (const [i, outcome] of outcomes.entries()) {
+      const order = share[i];
+      addOutcome(counts, outcome);
+      problems.push(...outcome.problems);
+      if (outcome.order === 'failed')
+        await this.inbox.retryLater(
+          this.dataSource,
+          scope.workflowId,
+          order.id,
+          outcome.problems[0]?.message ?? 'import failed',
+        );
+      else imported.push(order.id);
+    }
     await this.inbox.imported(this.dataSource, scope.workflowId, imported);
   }
 
