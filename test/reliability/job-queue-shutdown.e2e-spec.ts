@@ -1,6 +1,9 @@
+import { Logger } from '@nestjs/common';
 import PgBoss from 'pg-boss';
+import type { AppConfig } from '../../src/config/app-config';
+import type { DatabaseOutage } from '../../src/database/outage/database-outage';
 import { JobDatabase, JobDatabaseClosedError } from '../../src/jobs/job-database';
-import { JOB_SCHEMA } from '../../src/jobs/job-queue';
+import { JOB_SCHEMA, JobQueue } from '../../src/jobs/job-queue';
 import { until } from '../support/until';
 import { createSpecDatabase, type SpecDatabase } from './support/spec-database';
 
@@ -86,4 +89,49 @@ describe('job queue shutdown', () => {
     const settled = await Promise.all(polls.map(isSettled));
     expect(settled.every(Boolean)).toBe(true);
   });
+
+  it('leaves unreported a handler that ends after the stop: its job was failed then', async () => {
+    const config = { jobWorkersEnabled: true, jobMaintenanceIntervalSeconds: 60 } as AppConfig;
+    const outage = { report: () => undefined } as unknown as DatabaseOutage;
+    const queue = new JobQueue(spec.db, config, outage);
+    queue.declareQueue({ name: 'shutdown.outlived', retryLimit: 0 });
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    let end!: (error: Error) => void;
+    const ended = new Promise<void>((_, reject) => (end = reject));
+    queue.work({
+      queue: 'shutdown.outlived',
+      handle: async () => {
+        started();
+        await ended;
+      },
+    });
+    await queue.onModuleInit();
+    await queue.onApplicationBootstrap();
+    const id = await queue.send('shutdown.outlived', {});
+    await running;
+    const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+    const unhandled: unknown[] = [];
+    const record = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', record);
+    try {
+      // The handler outlives the stop's grace (10 s): pg-boss fails its job, the pool closes.
+      await queue.onModuleDestroy();
+      // It ends now, failing on the closed database. pg-boss's report of that end (a `fail`
+      // nobody awaits) was refused by the closed pool, unhandled: the process ended.
+      end(new Error('connection terminated'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(unhandled).toEqual([]);
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining(
+          `shutdown.outlived job ${id} failed (Error: connection terminated)`,
+        ),
+      );
+      const [job] = await spec.db.query(`SELECT state FROM ${JOB_SCHEMA}.job WHERE id = $1`, [id]);
+      expect(job.state).toBe('failed');
+    } finally {
+      process.off('unhandledRejection', record);
+      warn.mockRestore();
+    }
+  }, 60_000);
 });
