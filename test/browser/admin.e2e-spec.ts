@@ -63,6 +63,9 @@ describe('the merchant console at /admin in a browser', () => {
         serious.push({ ...v, id: `${name}: ${v.id}` });
   };
 
+  /** The console's page of the test running (signIn), for the explanation of a failure. */
+  let current: Page | null = null;
+
   /** A signed-in console in a fresh context (its own sessionStorage). */
   async function signIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.context({
@@ -72,6 +75,7 @@ describe('the merchant console at /admin in a browser', () => {
     });
     context.setDefaultTimeout(STEP_TIMEOUT);
     const page = await context.newPage();
+    current = page;
     watch(page, email);
     await page.goto(`${base}/admin/`);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -118,6 +122,30 @@ describe('the merchant console at /admin in a browser', () => {
     await setPassword(app, reader.userId, PASSWORD);
   }, 600_000);
   beforeEach(() => db.query('DELETE FROM rate_limit_counter'));
+  /**
+   * A test that signed in closes its context when it passes: a page still open is a failure's.
+   * Playwright's timeout names only the locator it waited for, so the page the console was on
+   * (address, visible text, a screenshot in var/artifacts) and what the browser reported are
+   * printed beside it.
+   */
+  afterEach(async () => {
+    const page = current;
+    current = null;
+    if (!page || page.isClosed()) return;
+    const test = String(expect.getState().currentTestName);
+    const shot = await screenshot(page, `failed-${test.replace(/\W+/g, '-')}`.slice(0, 80)).catch(
+      (e: unknown) => `(none: ${String(e)})`,
+    );
+    const text = await page
+      .locator('body')
+      .innerText({ timeout: 5_000 })
+      .catch((e: unknown) => `(unread: ${String(e)})`);
+    console.error(
+      `"${test}" failed with the console at ${page.url()} (screenshot: ${shot}). It showed:\n` +
+        `${text.slice(0, 2_000)}\nThe browser reported:\n${pageErrors.join('\n') || '(nothing)'}`,
+    );
+    await page.context().close();
+  });
   afterAll(async () => {
     await db?.query('DELETE FROM rate_limit_counter');
     await browser?.close();
