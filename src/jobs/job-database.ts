@@ -1,12 +1,19 @@
 import { Pool, type PoolConfig, type QueryResult } from 'pg';
 import type PgBoss from 'pg-boss';
 
-/** A statement the job queue's pool refused because the queue is stopping. */
-export class JobDatabaseClosedError extends Error {
-  override readonly name = 'JobDatabaseClosedError';
-  constructor() {
-    super('the job queue is stopping');
-  }
+const REFUSED = Symbol('refused: the job queue is stopping');
+
+/**
+ * The answer to a statement refused because the queue is stopping: pg-boss 10 reads a result
+ * without `rows` as no job fetched (`fetch`) and none affected (`complete`, `fail`).
+ */
+function refused(): QueryResult {
+  return { [REFUSED]: true } as unknown as QueryResult;
+}
+
+/** Whether `result` is a refusal of a stopping queue (JobDatabase.executeSql). */
+export function isRefused(result: unknown): boolean {
+  return typeof result === 'object' && result !== null && REFUSED in result;
 }
 
 /**
@@ -31,6 +38,16 @@ export class JobDatabase implements PgBoss.Db {
     this.pool.on('error', onError);
   }
 
+  /**
+   * A statement, or once `close()` began a refusal. pg-boss awaits a refused poll (its worker
+   * then stops) but reports a handler's end (`complete`, `fail`) with a statement nobody
+   * awaits: a handler that outlives the stop's grace ends after the pool closed, and a
+   * rejected report, unhandled, ended the process (a whole test run once). Its jobs were
+   * failed at the stop (pg-boss's `failWip`, retried as their queue says), so a statement
+   * refused while closing answers `refused` (no rows: no job fetched, none affected) instead
+   * of failing; `isRefused` tells it apart. Nothing of ours sends once the queue stops
+   * (JobQueue.requireBoss throws).
+   */
   executeSql(text: string, values?: unknown[]): Promise<QueryResult> {
     const statement = this.run(text, values);
     this.inFlight.add(statement);
@@ -47,12 +64,12 @@ export class JobDatabase implements PgBoss.Db {
   }
 
   private async run(text: string, values?: unknown[]): Promise<QueryResult> {
-    if (this.closing) throw new JobDatabaseClosedError();
+    if (this.closing) return refused();
     const client = await this.pool.connect();
     // Got a connection only after stop began (a worker's poll): fetch no job nobody will run.
     if (this.closing) {
       client.release();
-      throw new JobDatabaseClosedError();
+      return refused();
     }
     try {
       const result = await client.query(text, values);

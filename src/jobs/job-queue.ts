@@ -17,9 +17,6 @@ import { JOB_SCHEMA, JobDataStore } from './job-data-store';
 import { JobDatabase } from './job-database';
 import { query, type SqlRunner } from '../database/query';
 
-/** How long a stop waits for running handlers before pg-boss fails their jobs (retried). */
-const STOP_GRACE_MS = 10_000;
-
 /** Key of the advisory lock under which a node creates the queues it declares. */
 const QUEUE_SETUP_LOCK_KEY = 727_274_002;
 
@@ -71,8 +68,6 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
   private boss: PgBoss | null = null;
   private readonly jobData = new JobDataStore();
   private db: JobDatabase | null = null;
-  /** Set once pg-boss has stopped, before its pool closes: see `reported`. */
-  private stopped = false;
   private readonly beforeStopHooks: Array<() => Promise<void>> = [];
   private readyResolve!: () => void;
   private readyReject!: (error: unknown) => void;
@@ -160,10 +155,9 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
               pollingIntervalSeconds: 1,
               includeMetadata: w.includeMetadata ?? false,
             },
-            (jobs) =>
-              this.reported(w.queue, jobs, async () => {
-                for (const job of jobs) await w.handle(job.data, job);
-              }),
+            async (jobs) => {
+              for (const job of jobs) await w.handle(job.data, job);
+            },
           );
         }
       }
@@ -223,40 +217,11 @@ export class JobQueue implements OnModuleInit, OnApplicationBootstrap, OnModuleD
     }
     const boss = this.boss;
     this.boss = null;
-    // Graceful: running handlers finish (up to STOP_GRACE_MS) before the pool closes.
-    await boss?.stop({ graceful: true, wait: true, timeout: STOP_GRACE_MS });
-    // A handler ending from now on is not reported (see `reported`); one that ended just
-    // before has its report started by the next macrotask, which the pool then waits for.
-    this.stopped = true;
-    await new Promise((resolve) => setImmediate(resolve));
+    // Graceful: running handlers finish (up to 10 s) before the pool closes.
+    await boss?.stop({ graceful: true, wait: true, timeout: 10_000 });
     // Then the pool, once the stopped workers' last polls have settled (see JobDatabase).
     await this.db?.close();
     this.db = null;
-  }
-
-  /**
-   * A handler's run, as pg-boss is told of its end. pg-boss 10 reports a handler's end
-   * (`complete` or `fail`) with a statement it does not await; once the pool is closed that
-   * statement is refused, and the refusal, unhandled, ended the process (a test run with it).
-   * A handler still running when the queue stopped past its grace had its jobs failed by
-   * pg-boss then (`failWip`: retried as their queue says), so its end is only logged and
-   * never reported: the promise pg-boss waits on does not settle (nothing waits for it).
-   */
-  private reported(queue: string, jobs: readonly PgBoss.Job[], run: () => Promise<void>) {
-    const outlived = (how: string): Promise<void> => {
-      const ids = jobs.map((j) => j.id).join(', ');
-      this.logger.warn(
-        `job queue: ${queue} job ${ids} ${how} after the queue stopped; pg-boss failed it then and retries it`,
-      );
-      return new Promise<void>(() => undefined);
-    };
-    return run().then(
-      () => (this.stopped ? outlived('ended') : undefined),
-      (error: unknown) => {
-        if (this.stopped) return outlived(`failed (${String(error)})`);
-        throw error;
-      },
-    );
   }
 
   private async createQueues(boss: PgBoss): Promise<void> {
