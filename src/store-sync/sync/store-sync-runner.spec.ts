@@ -192,6 +192,10 @@ function setup(client: StoreClient, workflow: Partial<StoreWorkflow> = {}) {
   return { runner, state, runs, imported, queued, rejected, inbox };
 }
 
+/** `n` orders with ids and change times `from`, `from + 1`, ... */
+const page = (from: number, n: number) =>
+  Array.from({ length: n }, (_, i) => order(String(from + i), from + i));
+
 describe('StoreSyncRunner', () => {
   it('backfills page by page, moving the cursor after each, and records the run', async () => {
     const { runner, state, runs, imported } = setup(
@@ -217,8 +221,6 @@ describe('StoreSyncRunner', () => {
   });
 
   it('imports every ten orders read, across pages, moving the cursor after each share', async () => {
-    const page = (from: number, n: number) =>
-      Array.from({ length: n }, (_, i) => order(String(from + i), from + i));
     const { runner, state, imported } = setup(
       fakeClient([page(1, 7), page(8, 10), page(18, 13), page(31, 5)]),
     );
@@ -229,8 +231,6 @@ describe('StoreSyncRunner', () => {
   });
 
   it('keeps the cursor before a share that failed, the share beside it finished first', async () => {
-    const page = (from: number, n: number) =>
-      Array.from({ length: n }, (_, i) => order(String(from + i), from + i));
     const { runner, state, runs, imported } = setup(
       fakeClient([page(1, 10), page(11, 10), page(21, 10), page(31, 10)]),
     );
