@@ -102,3 +102,16 @@ export async function execute(
 ): Promise<void> {
   await query(runner, sql, params);
 }
+
+/**
+ * Makes the rest of the transaction run its prepared statements on their generic plans. By
+ * default PostgreSQL plans a statement that takes an array (`id = ANY($1)`) again on every
+ * execution, judging its generic plan costlier than one planned for the values; for a
+ * transaction that writes many records by id and unique key (a store import's share) the
+ * plans do not depend on the values, and planning each statement again cost more CPU than
+ * running it. Only for such transactions: a list's plan may well depend on its workspace.
+ */
+export async function reuseGenericPlans(runner: SqlRunner): Promise<void> {
+  if (transactionClient(runner))
+    await runner.query('SET LOCAL plan_cache_mode = force_generic_plan');
+}

@@ -3,6 +3,7 @@ import { ModuleRef } from '@nestjs/core';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { Principal } from '../../access/principal';
 import { BATCH_ENTITIES } from '../../batches/batch-entities';
+import { reuseGenericPlans } from '../../database/query';
 import { withDeferredEvents } from '../../events/outbox';
 import { HydraApi } from '../../hydra/controller/hydra-api';
 import type { ResourceHooks } from '../../hydra/core/resource-hooks';
@@ -97,6 +98,7 @@ export class StoreOrderImporter {
         if (plan.unchanged) return plannedOutcome(plan, records.problems, new Set());
         // Its lines and parcels name the order, the workflow and the workspace: checked once.
         this.api.data.rememberVisible(em);
+        await reuseGenericPlans(em);
         // The order's events (a dozen for a new one) go in one statement before the commit.
         return withDeferredEvents(em, async () => {
           const { outcome, saved } = await this.write(
@@ -175,8 +177,9 @@ export class StoreOrderImporter {
     }
     try {
       return await this.dataSource.transaction(async (em) => {
-        const links = await this.records.ofStoreOrders(em, scope.workflowId, ids);
         this.api.data.rememberVisible(em);
+        await reuseGenericPlans(em);
+        const links = await this.records.ofStoreOrders(em, scope.workflowId, ids);
         return withDeferredEvents(em, async () => {
           const outcomes: OrderImportOutcome[] = [];
           const saved: SavedRecords[] = [];
