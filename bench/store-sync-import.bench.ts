@@ -40,7 +40,7 @@ import { connectStore } from '../src/store-sync/store-platforms';
 import { StoreSyncRunner } from '../src/store-sync/sync/store-sync-runner';
 import { Workflow } from '../src/workflows/workflow.entity';
 import { WorkflowsService } from '../src/workflows/workflows.service';
-import { ensureDatabase, machineLoad, postgresCpuMs, startScript } from './lib/bench-setup';
+import { cpuMs, ensureDatabase, machineLoad, postgresCpuMs, startScript } from './lib/bench-setup';
 
 const { values } = parseArgs({
   options: {
@@ -111,7 +111,7 @@ async function tenant(client: Client): Promise<Tenant> {
 }
 
 /** The import through the service: a Shopify workflow created as POST /workflows would, run. */
-async function serviceImport(ctx: INestApplicationContext, t: Tenant, shop: Shop) {
+async function serviceImport(ctx: INestApplicationContext, t: Tenant, shop: Shop, fakePid: number) {
   const principal = (await ctx.get(PrincipalLoader).forUser(t.userId))!;
   const id = await ctx.get(ResourceWriter).create(
     ctx.get(ResourceRegistry).get(Workflow),
@@ -133,6 +133,7 @@ async function serviceImport(ctx: INestApplicationContext, t: Tenant, shop: Shop
   const started = process.hrtime.bigint();
   const cpu = process.cpuUsage();
   const database = postgresCpuMs();
+  const store = cpuMs(fakePid);
   statements.counting = values.statements!;
   const result = await ctx
     .get(StoreSyncRunner)
@@ -150,6 +151,7 @@ async function serviceImport(ctx: INestApplicationContext, t: Tenant, shop: Shop
     cpuSeconds: (user + system) / 1e6,
     systemSeconds: system / 1e6,
     databaseCpuMs: postgresCpuMs() - database,
+    storeCpuMs: cpuMs(fakePid) - store,
   };
 }
 
@@ -315,7 +317,7 @@ async function main(): Promise<void> {
     );
     const load = machineLoad();
     const t = await tenant(client);
-    const run = await serviceImport(ctx, t, shop);
+    const run = await serviceImport(ctx, t, shop, fake.child.pid!);
     const [row] = (
       await client.query('SELECT status, counts, errors FROM workflow_run WHERE id = $1', [
         run.result.runId,
@@ -336,6 +338,8 @@ async function main(): Promise<void> {
       serviceSystemCpuMsPerOrder: +((run.systemSeconds * 1000) / shop.orders).toFixed(1),
       // Every PostgreSQL process's CPU (user + system) over the run, from /proc.
       databaseCpuMsPerOrder: +(run.databaseCpuMs / shop.orders).toFixed(1),
+      // The Shopify fake's (its own process, on the same cores): the store's side of the pages.
+      storeCpuMsPerOrder: +(run.storeCpuMs / shop.orders).toFixed(1),
       load,
     };
     if (row.status !== 'success' || counts.ordersCreated !== shop.orders)
