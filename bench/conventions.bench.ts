@@ -22,7 +22,14 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createDataSource } from '../src/database/data-source';
 import { runMigrationsLocked } from '../src/database/migration-runner';
-import { cpuMs, ensureDatabase, machineLoad, seededWorkspace, serverEnv } from './lib/bench-setup';
+import {
+  cpuMs,
+  ensureDatabase,
+  machineLoad,
+  seededWorkspace,
+  serverEnv,
+  UNREACHED_BUDGETS,
+} from './lib/bench-setup';
 import { median, runLoad } from './lib/load-generator';
 
 const { values } = parseArgs({
@@ -55,9 +62,7 @@ async function startBuild(dir: string, port: number, name: string): Promise<Chil
         TRACKING_REFRESH_ENABLED: 'false',
         JOB_WORKERS_ENABLED: 'false',
         EVENT_DELIVERY_ENABLED: 'false',
-        // The budgets are counted as always; a load generator is no normal client.
-        API_RATE_LIMIT_PER_CALLER: '100000000',
-        API_RATE_LIMIT_PER_TEAM: '100000000',
+        ...UNREACHED_BUDGETS,
         PORT: String(port),
         HOST: '127.0.0.1',
       },

@@ -19,7 +19,7 @@ import { Client } from 'pg';
 import { createDataSource } from '../src/database/data-source';
 import { runMigrationsLocked } from '../src/database/migration-runner';
 import { seedWorkspace } from '../src/seed/bulk-seeder';
-import { apiStartArgs } from './lib/bench-setup';
+import { apiStartArgs, refuseErrors, UNREACHED_BUDGETS } from './lib/bench-setup';
 import { median, runLoad } from './lib/load-generator';
 import { planCollection } from './lib/plan-collection';
 
@@ -139,6 +139,7 @@ async function main(): Promise<void> {
     TRACKING_REFRESH_ENABLED: 'false',
     JOB_WORKERS_ENABLED: 'false',
     EVENT_DELIVERY_ENABLED: 'false',
+    ...UNREACHED_BUDGETS,
   };
   const app = spawn('node', apiStartArgs(), {
     env: { ...process.env, ...common, ...apiOnly, PORT: port, HOST: '127.0.0.1' },
@@ -155,6 +156,7 @@ async function main(): Promise<void> {
   const seconds = Number(values.seconds);
   const connections = Number(values.connections);
   const rows: string[] = [];
+  let errors = 0;
   for (const path of scenarios) {
     const appRuns = [];
     const bareRuns = [];
@@ -167,6 +169,7 @@ async function main(): Promise<void> {
       );
     }
     const errs = [...appRuns, ...bareRuns].reduce((n, r) => n + r.errors, 0);
+    errors += errs;
     const appRps = median(appRuns.map((r) => r.rps));
     const bareRps = median(bareRuns.map((r) => r.rps));
     const appP99 = median(appRuns.map((r) => r.p99));
@@ -182,6 +185,7 @@ async function main(): Promise<void> {
   console.log('| request | API req/s | bare req/s | ratio | API p99 ms | bare p99 ms | non-200 |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) console.log(r);
+  refuseErrors(errors);
   app.kill('SIGTERM');
   bare.child.kill('SIGTERM');
 }
@@ -201,7 +205,7 @@ async function waitReady(port: number): Promise<void> {
 
 main().then(
   // Children were told to stop; keep-alive sockets must not keep this process waiting.
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (error) => {
     console.error(error);
     process.exit(1);

@@ -19,6 +19,7 @@ import {
   SeededWorkspace,
   ensureDatabase,
   machineLoad,
+  refuseErrors,
   seededWorkspace,
   startApi,
 } from './lib/bench-setup';
@@ -101,6 +102,7 @@ async function main(): Promise<void> {
   const load = [machineLoad()];
   const table: string[] = [];
   let failed = false;
+  let errors = 0;
   try {
     for (const scenario of scenarios) {
       const checks: string[] = [];
@@ -140,6 +142,7 @@ async function main(): Promise<void> {
         p99: median(r.map((x) => x.p99)),
         errors: r.reduce((n, x) => n + x.errors, 0),
       }));
+      errors += large.errors + small.errors;
       table.push(
         `| \`${scenario.name}\` | ${large.rps.toFixed(0)} | ${small.rps.toFixed(0)} | **${(large.rps / small.rps).toFixed(2)}** | ${large.p99.toFixed(1)} | ${small.p99.toFixed(1)} | ${checks.join(' / ')} | ${large.errors + small.errors} |`,
       );
@@ -158,6 +161,7 @@ async function main(): Promise<void> {
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of table) console.log(row);
+  refuseErrors(errors);
   if (failed) process.exitCode = 1;
 }
 

@@ -36,6 +36,7 @@ import {
   postgresCpuMs,
   ensureDatabase,
   machineLoad,
+  refuseErrors,
   seededWorkspace,
   serverEnv,
   startApi,
@@ -139,6 +140,7 @@ async function main(): Promise<void> {
     { name: 'POST /shipments', path: '/shipments', post },
   ].filter((s) => !values.only || s.name.toLowerCase().startsWith(values.only));
   const rows: string[] = [];
+  let errors = 0;
   const load = [machineLoad()];
   try {
     for (const scenario of scenarios) {
@@ -181,6 +183,7 @@ async function main(): Promise<void> {
         pg: median(r.map((x) => x.pgMs)),
         errors: r.reduce((n, x) => n + x.errors, 0),
       }));
+      errors += a.errors + b.errors;
       rows.push(
         `| \`${scenario.name}\` | ${a.rps.toFixed(0)} | ${b.rps.toFixed(0)} | **${(a.rps / b.rps).toFixed(2)}** | ${a.p99.toFixed(1)} | ${b.p99.toFixed(1)} | ${(a.cpu * 1000).toFixed(0)} | ${(b.cpu * 1000).toFixed(0)} | ${(a.pg * 1000).toFixed(0)} | ${(b.pg * 1000).toFixed(0)} | ${a.errors + b.errors} |`,
       );
@@ -201,11 +204,12 @@ async function main(): Promise<void> {
   );
   console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const row of rows) console.log(row);
+  refuseErrors(errors);
 }
 
 main().then(
   // Children were told to stop; keep-alive sockets must not keep this process waiting.
-  () => setTimeout(() => process.exit(0), 500),
+  () => setTimeout(() => process.exit(process.exitCode ?? 0), 500),
   (error) => {
     console.error(error);
     process.exit(1);

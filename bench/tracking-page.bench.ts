@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { Client } from 'pg';
 import { createDataSource } from '../src/database/data-source';
 import { runMigrationsLocked } from '../src/database/migration-runner';
-import { apiStartArgs } from './lib/bench-setup';
+import { apiStartArgs, refuseErrors, UNREACHED_BUDGETS } from './lib/bench-setup';
 import { median, runLoad, type LoadResult } from './lib/load-generator';
 
 const { values } = parseArgs({
@@ -146,6 +146,7 @@ async function main(): Promise<void> {
       TRACKING_REFRESH_ENABLED: 'false',
       JOB_WORKERS_ENABLED: 'false',
       EVENT_DELIVERY_ENABLED: 'false',
+      ...UNREACHED_BUDGETS,
     },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
@@ -184,6 +185,7 @@ async function main(): Promise<void> {
       );
     }
     console.log(`\nHTML / JSON: **${(rps[0] / rps[1]).toFixed(2)}**`);
+    refuseErrors([...runs.values()].flat().reduce((n, x) => n + x.errors, 0));
   } finally {
     app.kill('SIGTERM');
   }
