@@ -35,7 +35,7 @@ import { predictionTools } from '../src/predictions/prediction-tools';
 import { updateShipmentPrediction } from '../src/predictions/shipment-prediction';
 import { loadHistory } from '../src/seed/bulk-seeder';
 import { SANDBOX_PREFIX_STATUSES } from '../src/tracking/providers/sandbox';
-import { ensureDatabase } from './lib/bench-setup';
+import { ensureDatabase, rerunAsStarted } from './lib/bench-setup';
 
 const { values } = parseArgs({
   options: {
@@ -173,6 +173,7 @@ async function loadSeededHistory(db: DataSource, n: number, seed: number) {
 }
 
 async function main(): Promise<void> {
+  if (rerunAsStarted()) return;
   const changes = parts.has('change')
     ? costPerStatusChange(Number(values.changes))
     : { us: NaN, changes: 0 };

@@ -49,7 +49,14 @@ import { connectStore } from '../src/store-sync/store-platforms';
 import { StoreSyncRunner } from '../src/store-sync/sync/store-sync-runner';
 import { Workflow } from '../src/workflows/workflow.entity';
 import { WorkflowsService } from '../src/workflows/workflows.service';
-import { cpuMs, ensureDatabase, machineLoad, postgresCpuMs, startScript } from './lib/bench-setup';
+import {
+  cpuMs,
+  ensureDatabase,
+  machineLoad,
+  postgresCpuMs,
+  rerunAsStarted,
+  startScript,
+} from './lib/bench-setup';
 import { median } from './lib/load-generator';
 
 const { values } = parseArgs({
@@ -320,6 +327,7 @@ async function warmUp(ctx: INestApplicationContext, client: Client): Promise<voi
 }
 
 async function main(): Promise<void> {
+  if (rerunAsStarted()) return;
   if (values.statements) countStatements();
   await ensureDatabase(DB_URL);
   const db = await createDataSource(DB_URL).initialize();
@@ -401,6 +409,8 @@ async function main(): Promise<void> {
       fulfillments: shop.parcels,
       bucket: BUCKET,
       warmUpOrders: WARM_UP,
+      // The V8 flags of `npm start` this process runs with (rerunAsStarted).
+      nodeFlags: process.execArgv.filter((arg) => arg.startsWith('--')),
       rounds: ROUNDS,
       status: first!.status,
       ordersCreated: first!.counts.ordersCreated,
