@@ -138,7 +138,8 @@ async function serviceImport(
   t: Tenant,
   shop: Shop,
   fakePid: number,
-  count = values.statements!,
+  /** Whether its statements are counted (`--statements`). */
+  count: boolean,
 ) {
   const principal = (await ctx.get(PrincipalLoader).forUser(t.userId))!;
   const id = await ctx.get(ResourceWriter).create(
@@ -304,6 +305,20 @@ async function bareImport(client: Client, t: Tenant, orders: readonly StoreOrder
   return Number(process.hrtime.bigint() - started) / 1e9;
 }
 
+/** The run's record, once checked to have imported every order of the shop (else throws). */
+async function importedInFull(
+  client: Client,
+  runId: string | null,
+  shop: Shop,
+): Promise<{ status: string; counts: Record<string, number> }> {
+  const [row] = (
+    await client.query('SELECT status, counts, errors FROM workflow_run WHERE id = $1', [runId])
+  ).rows;
+  if (row?.status !== 'success' || row.counts.ordersCreated !== shop.orders)
+    throw new Error(`the run did not import everything: ${JSON.stringify(row ?? null)}`);
+  return row;
+}
+
 /** Both sides import a smaller shop first, untimed (`--warm-up`); it must import in full. */
 async function warmUp(ctx: INestApplicationContext, client: Client): Promise<void> {
   const fake = await startScript('bench/servers/shopify-fake-server.ts', {
@@ -315,11 +330,7 @@ async function warmUp(ctx: INestApplicationContext, client: Client): Promise<voi
     const shop = (await (await fetch(`http://127.0.0.1:${fake.port}/__bench/shop`)).json()) as Shop;
     console.error(`warming up on ${shop.orders} orders...`);
     const run = await serviceImport(ctx, await tenant(client), shop, fake.child.pid!, false);
-    const { rows } = await client.query('SELECT status, counts FROM workflow_run WHERE id = $1', [
-      run.result.runId,
-    ]);
-    if (rows[0].status !== 'success' || rows[0].counts.ordersCreated !== shop.orders)
-      throw new Error(`the warm-up did not import everything: ${JSON.stringify(rows[0])}`);
+    await importedInFull(client, run.result.runId, shop);
     await bareImport(client, await tenant(client), await readAll(shop));
   } finally {
     fake.child.kill('SIGTERM');
@@ -382,13 +393,7 @@ async function main(): Promise<void> {
         fake.child.pid!,
         round === 0 && values.statements!,
       );
-      const [row] = (
-        await client.query('SELECT status, counts, errors FROM workflow_run WHERE id = $1', [
-          run.result.runId,
-        ])
-      ).rows;
-      if (row.status !== 'success' || row.counts.ordersCreated !== shop.orders)
-        throw new Error(`the run did not import everything: ${JSON.stringify(row)}`);
+      const row = await importedInFull(client, run.result.runId, shop);
       first ??= row;
       runs.push(run);
       if (BUCKET !== 'none') continue;

@@ -89,7 +89,6 @@ export async function seededWorkspace(db: DataSource, rows: number): Promise<See
   return { rows, workspaceId: seed.workspace_id, userId: seed.user_id, token: seed.token };
 }
 
-/** Environment of a server process under test: production logging, the bench database. */
 /**
  * The API's rate-limit budgets out of a load generator's reach: it is no normal client, and a
  * 429 answers faster than the request it refuses. Every request is still counted as always, so
@@ -111,6 +110,7 @@ export function refuseErrors(errors: number): void {
   process.exitCode = 1;
 }
 
+/** Environment of a server process under test: production logging, the bench database. */
 export function serverEnv(dbUrl: string): Record<string, string> {
   return {
     DATABASE_URL: dbUrl,
