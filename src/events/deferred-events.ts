@@ -1,5 +1,6 @@
 import type { SqlRunner } from '../database/query';
 import { atTopLevel, transactionOf } from '../database/transaction-scope';
+import { coalesceEvents } from './coalesce-events';
 import type { OutboxEvent } from './outbox-store';
 
 /** Events waiting for their transaction's end, by the transaction's query runner. */
@@ -27,11 +28,14 @@ export function deferredBuffer(runner: SqlRunner): OutboxEvent[] | undefined {
   return buffers.get(tx);
 }
 
-/** The events waiting on this transaction, taken out (the buffer ends). */
+/**
+ * The events waiting on this transaction, taken out (the buffer ends): one per record and kind
+ * of change (coalesceEvents), since a subscriber sees only what the transaction commits.
+ */
 export function takeDeferred(runner: SqlRunner): OutboxEvent[] {
   const tx = transactionOf(runner);
   if (!tx) return [];
   const events = buffers.get(tx) ?? [];
   buffers.delete(tx);
-  return events;
+  return coalesceEvents(events);
 }
