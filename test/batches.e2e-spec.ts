@@ -339,6 +339,34 @@ describe('batches: change_status_batch(_async), delete_records_batch', () => {
       expect((await http().get(order['@id'])).body.fulfillmentStatus).toBe('not_fulfilled');
     });
 
+    it('updates an order once for all its shipments the batch deletes', async () => {
+      const order = await createOrder(app, tenant);
+      const s1 = await createShipment(app, tenant, { orders: [order['@id']] });
+      const s2 = await createShipment(app, tenant, { orders: [order['@id']] });
+      const before = await db.query(
+        `SELECT count(*)::int AS n FROM outbox_event WHERE aggregate_id = $1`,
+        [order.id],
+      );
+      await http()
+        .post('/delete_records_batch', { entity: 'shipments', ids: [s1.id, s2.id] })
+        .expect(200);
+      const rows: Array<{ type: string; payload: Record<string, any> }> = await db.query(
+        `SELECT type, payload FROM outbox_event WHERE aggregate_id = $1 ORDER BY created_at OFFSET $2`,
+        [order.id, before[0].n],
+      );
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        type: 'order.updated',
+        payload: { cause: 'shipment', shipments: [] },
+      });
+      expect(rows[0].payload.changedFields).toContain('shipments');
+      const deleted = await db.query(
+        `SELECT aggregate_id FROM outbox_event WHERE type = 'shipment.deleted' AND aggregate_id = ANY($1)`,
+        [[s1.id, s2.id]],
+      );
+      expect(deleted).toHaveLength(2);
+    });
+
     it('deletes orders, order items and shipment items through their rules', async () => {
       const order = await createOrder(app, tenant);
       const keep = await createOrderItem(app, tenant, order['@id'], { qty: 1 });

@@ -2,6 +2,7 @@ import { Injectable, type Type } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import { DataSource, EntityManager } from 'typeorm';
 import type { Principal } from '../access/principal';
+import { withDeferredEvents } from '../events/outbox';
 import { HydraApi } from '../hydra/controller/hydra-api';
 import {
   NotFoundError,
@@ -214,10 +215,14 @@ export class BatchOperations {
     const hooks = this.moduleRef.get<ResourceHooks>(entity.hooks, { strict: false });
     await this.dataSource.transaction(async (em) => {
       await this.records(em, principal, request, workspaceId, true);
-      for (const id of [...request.ids].sort()) {
-        const record = await this.writer.load(resource, id, principal, em, 'delete');
-        await this.writer.removeWithin(em, resource, record, principal, hooks);
-      }
+      // One transaction, so one event per record it changed: two shipments of an order
+      // deleted together update the order once (coalesceEvents).
+      await withDeferredEvents(em, async () => {
+        for (const id of [...request.ids].sort()) {
+          const record = await this.writer.load(resource, id, principal, em, 'delete');
+          await this.writer.removeWithin(em, resource, record, principal, hooks);
+        }
+      });
     });
     return { entity: entity.name, count: request.ids.length, ids: request.ids };
   }
