@@ -27,10 +27,6 @@ export const orderItemSql = {
    */
   quantities: (orderId: string, fulfilled: (orderItemId: string) => string): string =>
     `SELECT oi.qty, ${fulfilled('oi.id')} AS fulfilled FROM order_item oi WHERE oi.order_id = ${orderId}`,
-
-  /** The items of these orders (a uuid[]): a subquery answering `id`, `order_id` and `qty`. */
-  ofOrders: (orderIds: string): string =>
-    `SELECT oi.id, oi.order_id, oi.qty FROM order_item oi WHERE oi.order_id = ANY(${orderIds})`,
 };
 
 /** What VisibleMemory remembers a new order item's order under. */

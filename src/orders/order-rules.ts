@@ -3,7 +3,6 @@ import { ViolationCodes, type Violation } from '../common/errors/api-errors';
 import type { WriteOperation } from '../hydra/core/declaration';
 import { blankToNull } from '../shipments/text-input';
 import type { Order } from './order.entity';
-import { fulfillmentStatusOf } from './fulfillment-status';
 
 const CURRENCIES = new Set(Intl.supportedValuesOf('currency'));
 
@@ -94,78 +93,4 @@ export function planOrderLinks(
     unlinked: existing.filter((id) => !wanted.has(id)),
     linked: [...wanted].filter((id) => !existing.includes(id)),
   };
-}
-
-/** A new shipment of a share (OrderUpdatesAtEnd), as `orderAfterEachShipment` needs it. */
-export interface ShipmentStepOfOrder {
-  /** The shipment's IRI, as the order's `shipments` lists it. */
-  iri: string;
-  /** The shipment links the order (else it only ships items of it). */
-  linked: boolean;
-  /** Without a tracking number: counted in the order's `shipmentsWithoutTrackingCount`. */
-  untracked: boolean;
-}
-
-/** A line of the order: its quantity and what each shipment ships of it. */
-export interface ShippedLine {
-  qty: number;
-  shippedBy: ReadonlyArray<{ shipment: string; qty: number }>;
-}
-
-/**
- * The order as its events show it after each of its new shipments (written in this order), from
- * the order before them, after all of them, and its lines as they are after them. Before a
- * shipment, the order does not list it in `shipments`, its items do not count in the
- * fulfilment, and, linked and untracked, it does not count in `shipmentsWithoutTrackingCount`
- * (fulfillmentStatusOf and OrderStore.refreshAggregates; a link alone dates nothing). The
- * refresh dates the order (`updatedAt`) from the first shipment that moves those aggregates.
- * Null unless the state before the first comes out as `before` and after the last as `after`:
- * a change this rule does not know of.
- */
-export function orderAfterEachShipment(
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-  steps: readonly ShipmentStepOfOrder[],
-  lines: readonly ShippedLine[],
-): Array<Record<string, unknown>> | null {
-  const listed = (after.shipments as string[] | undefined) ?? [];
-  const untracked = Number(after.shipmentsWithoutTrackingCount ?? 0);
-  // The aggregates once the first k shipments are written.
-  const aggregatesAfter = (k: number) => {
-    const later = steps.slice(k);
-    const unwritten = new Set(later.map((s) => s.iri));
-    return {
-      shipments: listed.filter((iri) => !unwritten.has(iri)),
-      fulfillmentStatus: fulfillmentStatusOf(
-        lines.map((line) => ({
-          qty: line.qty,
-          fulfilledQty: line.shippedBy
-            .filter((s) => !unwritten.has(s.shipment))
-            .reduce((sum, s) => sum + s.qty, 0),
-        })),
-      ),
-      shipmentsWithoutTrackingCount:
-        untracked - later.filter((s) => s.linked && s.untracked).length,
-    };
-  };
-  const states: Array<Record<string, unknown>> = [];
-  let dated = false;
-  for (let k = 0; k <= steps.length; k++) {
-    const aggregates = aggregatesAfter(k);
-    const previous = states[k - 1];
-    if (
-      previous &&
-      (previous.fulfillmentStatus !== aggregates.fulfillmentStatus ||
-        previous.shipmentsWithoutTrackingCount !== aggregates.shipmentsWithoutTrackingCount)
-    )
-      dated = true;
-    states.push({
-      ...after,
-      ...aggregates,
-      updatedAt: dated ? after.updatedAt : before.updatedAt,
-    });
-  }
-  const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-  if (!same(states[0], before) || !same(states[steps.length], after)) return null;
-  return states.slice(1);
 }

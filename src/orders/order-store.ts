@@ -307,45 +307,6 @@ export class OrderStore {
   }
 
   /**
-   * The lines of these orders, by order: each with its quantity and what each shipment ships
-   * of it (orderAfterEachShipment).
-   */
-  async shippedLines(
-    em: EntityManager,
-    orderIds: readonly string[],
-  ): Promise<
-    Map<string, Array<{ qty: number; shippedBy: Array<{ shipmentId: string; qty: number }> }>>
-  > {
-    const rows = await query<{
-      order_id: string;
-      id: string;
-      qty: number;
-      shipment_id: string | null;
-      shipped: number | null;
-    }>(
-      em,
-      `SELECT i.order_id, i.id, i.qty, s.shipment_id, s.qty AS shipped
-         FROM (${orderItemSql.ofOrders('$1::uuid[]')}) i
-         LEFT JOIN LATERAL (${shipmentItemSql.shippedByShipment('i.id')}) s ON true
-        ORDER BY i.order_id, i.id`,
-      [orderIds],
-    );
-    const out = new Map<
-      string,
-      Map<string, { qty: number; shippedBy: Array<{ shipmentId: string; qty: number }> }>
-    >();
-    for (const r of rows) {
-      let lines = out.get(r.order_id);
-      if (!lines) out.set(r.order_id, (lines = new Map()));
-      let line = lines.get(r.id);
-      if (!line) lines.set(r.id, (line = { qty: r.qty, shippedBy: [] }));
-      if (r.shipment_id !== null)
-        line.shippedBy.push({ shipmentId: r.shipment_id, qty: r.shipped! });
-    }
-    return new Map([...out].map(([id, lines]) => [id, [...lines.values()]]));
-  }
-
-  /**
    * The orders among `ids` of these workspaces, with their workspace, in id order; locked
    * FOR UPDATE when `lock` (a batch).
    */

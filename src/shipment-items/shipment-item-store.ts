@@ -14,10 +14,6 @@ export const shipmentItemSql = {
   shippedQuantity: (orderItemId: string): string =>
     `(SELECT COALESCE(sum(si.qty), 0)::int FROM shipment_item si WHERE si.order_item_id = ${orderItemId})`,
 
-  /** What each shipment ships of the order item: a subquery answering `shipment_id`, `qty`. */
-  shippedByShipment: (orderItemId: string): string =>
-    `SELECT si.shipment_id, si.qty FROM shipment_item si WHERE si.order_item_id = ${orderItemId}`,
-
   /** The order items a shipment carries: a subquery answering `order_item_id`. */
   orderItemIdsOfShipment: (shipmentId: string): string =>
     `SELECT order_item_id FROM shipment_item WHERE shipment_id = ${shipmentId}`,

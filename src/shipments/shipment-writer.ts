@@ -132,14 +132,8 @@ export class ShipmentWriter {
       },
       this.orders,
     );
-    if (atEnd)
-      atEnd.shipments.push({
-        shipmentId: shipment.id,
-        watched,
-        linked: linked.orders.map((o) => o.id),
-        untracked: shipment.trackingNumber === null,
-      });
-    else await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');
+    if (!atEnd)
+      await this.orderEvents.indirectlyUpdated(em, 'order', Order, ordersBefore, 'shipment');
   }
 
   /**
