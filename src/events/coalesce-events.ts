@@ -14,6 +14,9 @@ function changeOf(event: OutboxEvent): Change | null {
   return change === 'created' || change === 'updated' || change === 'deleted' ? change : null;
 }
 
+/** Which record an event is of. */
+const recordOf = (event: OutboxEvent) => `${event.aggregateType}\u0000${event.aggregateId}`;
+
 function changedOf(event: OutboxEvent): readonly string[] {
   const changed = event.payload[CHANGED_FIELDS];
   return Array.isArray(changed) ? (changed as string[]) : [];
@@ -36,15 +39,14 @@ function changedOf(event: OutboxEvent): readonly string[] {
 export function coalesceEvents(events: readonly OutboxEvent[]): OutboxEvent[] {
   if (events.length < 2) return [...events];
   const deleted = new Set<string>();
-  for (const e of events)
-    if (changeOf(e) === 'deleted') deleted.add(`${e.aggregateType}\u0000${e.aggregateId}`);
+  for (const e of events) if (changeOf(e) === 'deleted') deleted.add(recordOf(e));
   const out: OutboxEvent[] = [];
   /** Where the kept event of a record's creation, or of its updates by cause, is in `out`. */
   const created = new Map<string, number>();
   const updated = new Map<string, { at: number; changed: string[] }>();
   for (const event of events) {
     const change = changeOf(event);
-    const record = `${event.aggregateType}\u0000${event.aggregateId}`;
+    const record = recordOf(event);
     if (change === null || change === 'deleted' || deleted.has(record)) {
       out.push(event);
       continue;
