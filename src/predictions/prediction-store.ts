@@ -227,12 +227,17 @@ export class PredictionStore {
     const [row] = await query<{ contributions: ContributionJson[]; stats: StatJson[] }>(
       runner,
       // FOR UPDATE cannot stand beside an aggregate: the rows are locked in a CTE of their own.
+      // Each key's rows by the index, whatever the plan: a generic plan (a store import's) does
+      // not know how few keys the arrays hold and hash-joined a scan of every team's stats.
       `WITH c AS (SELECT * FROM ${CONTRIBUTION_TABLE} WHERE shipment_id = ANY($1::uuid[]) FOR UPDATE)
        SELECT (SELECT coalesce(json_agg(json_build_array(${CONTRIBUTION_JSON})), '[]') FROM c)
                 AS contributions,
               (SELECT coalesce(json_agg(json_build_array(k.i, s.idx, s.n)), '[]')
                  FROM unnest($2::uuid[], $3::smallint[], $4::text[]) WITH ORDINALITY AS k(team_id, level, key, i)
-                 JOIN ${DELIVERY_STAT_TABLE} s ON s.team_id = k.team_id AND s.level = k.level AND s.key = k.key) AS stats`,
+                 CROSS JOIN LATERAL (
+                   SELECT s.idx, s.n FROM ${DELIVERY_STAT_TABLE} s
+                    WHERE s.team_id = k.team_id AND s.level = k.level AND s.key = k.key
+                   OFFSET 0) s) AS stats`,
       [shipmentIds, list.map((k) => k.teamId), list.map((k) => k.level), list.map((k) => k.key)],
     );
     for (const c of row.contributions) contributions.set(c[0], storedOfJson(c));
