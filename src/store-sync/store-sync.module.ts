@@ -3,6 +3,7 @@ import { CredentialsModule } from '../credentials/credentials.module';
 import { EVENT_DELIVERY_TARGETS } from '../events/delivery-targets';
 import { NotificationsModule } from '../notifications/notifications.module';
 import { RETENTION_RULES } from '../retention/retention-rule';
+import { StatusStoreModule } from '../statuses/status-store.module';
 import { TeamsModule } from '../teams/teams.module';
 import { TrackingPagesModule } from '../tracking-pages/tracking-pages.module';
 import { WORKFLOW_EXECUTORS } from '../workflows/workflow-executors';
@@ -36,6 +37,7 @@ import { StoreWebhooksController } from './webhooks/store-webhooks.controller';
     TeamsModule,
     NotificationsModule,
     TrackingPagesModule,
+    StatusStoreModule,
   ],
   controllers: [StoreWebhooksController],
   providers: [

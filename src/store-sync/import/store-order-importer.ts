@@ -12,8 +12,14 @@ import { QueryParams } from '../../hydra/core/query-params';
 import { rowError } from '../../imports/imports.service';
 import { OrderUpdatesAtEnd } from '../../orders/order-updates-at-end';
 import { ShipmentItem } from '../../shipment-items/shipment-item.entity';
+import { statusCodeInput } from '../../statuses/status-references';
+import { StatusStore } from '../../statuses/status-store';
 import { planOrderImport, type ImportPlan } from '../rules/import-plan';
-import { mapStoreOrder, type ImportProblem } from '../rules/order-mapping';
+import {
+  mapStoreOrder,
+  type ImportedOrderRecords,
+  type ImportProblem,
+} from '../rules/order-mapping';
 import { plannedOutcome, type OrderImportOutcome } from '../rules/run-report';
 import type { StoreOrder, StorePlatformType } from '../store-platform';
 import { StoreSyncRecordStore, type RecordLink } from '../sync/store-sync-record-store';
@@ -49,6 +55,9 @@ interface CreatedOrder {
   itemIds: string[];
 }
 
+/** Order statuses remembered as created (StoreOrderImporter.prepareStatuses), at most. */
+const STATUSES_REMEMBERED = 10_000;
+
 /** A record whose write failed: reported under the store record's id. */
 class RecordFailed extends Error {
   constructor(
@@ -72,12 +81,15 @@ class RecordFailed extends Error {
 export class StoreOrderImporter {
   private hooks?: Record<Kind, ResourceHooks>;
   private updatesAtEnd?: OrderUpdatesAtEnd;
+  /** Workspace and code of the order statuses prepareStatuses saw created. */
+  private readonly statusesCreated = new Set<string>();
 
   constructor(
     private readonly dataSource: DataSource,
     private readonly moduleRef: ModuleRef,
     private readonly api: HydraApi,
     private readonly records: StoreSyncRecordStore,
+    private readonly statuses: StatusStore,
   ) {}
 
   async import(scope: ImportScope, store: StoreOrder): Promise<OrderImportOutcome> {
@@ -175,6 +187,7 @@ export class StoreOrderImporter {
       const before = planOrderImport(records, linksBefore.get(ids[i])!, options);
       for (const [id, items] of await this.currentItems(scope, before)) itemsOf.set(id, items);
     }
+    await this.prepareStatuses(scope, mapped);
     try {
       return await this.dataSource.transaction(async (em) => {
         this.api.data.rememberVisible(em);
@@ -225,6 +238,41 @@ export class StoreOrderImporter {
     } catch {
       // Refused somewhere (or a deadlock): all undone; each again alone, reported as before.
       return one();
+    }
+  }
+
+  /**
+   * The order statuses a share names, created before its transaction, each committed at once
+   * (a status is the workspace's configuration, made as its store names it). Created inside
+   * the share, a new status was held by the first share naming it until that share committed:
+   * the shares beside it waited on the status's unique index, and two shares creating two
+   * statuses in opposite orders deadlocked, one of them then imported order by order.
+   * Remembered by workspace and code, so later shares send nothing; one deleted meanwhile is
+   * created again by the order's own write.
+   */
+  private async prepareStatuses(
+    scope: ImportScope,
+    mapped: readonly ImportedOrderRecords[],
+  ): Promise<void> {
+    for (const { order } of mapped) {
+      if (!order.orderStatus) continue;
+      let status: { code: string; title: string | null };
+      try {
+        status = statusCodeInput(order.orderStatus, 'orderStatus');
+      } catch {
+        continue; // The order's write refuses it, with the violation.
+      }
+      const key = `${scope.workspaceId}\u0000${status.code}`;
+      if (this.statusesCreated.has(key)) continue;
+      await this.statuses.findOrCreate(
+        this.dataSource,
+        scope.workspaceId,
+        'orders',
+        status.code,
+        status.title,
+      );
+      if (this.statusesCreated.size >= STATUSES_REMEMBERED) this.statusesCreated.clear();
+      this.statusesCreated.add(key);
     }
   }
 
