@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { announcedElsewhere } from '../events/indirect-changes';
+import type { EntityManager } from 'typeorm';
+import type { Principal } from '../access/principal';
+import { announcedByCaller, announcedElsewhere } from '../events/indirect-changes';
 import {
   RecordChangeEvents,
   type RecordsBefore,
@@ -210,6 +212,50 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
     const available = availableQuantity(orderItem.qty, others);
     if (item.qty > available) throw new ValidationError([quantityViolation(available)]);
     return [];
+  }
+
+  /**
+   * The new items of several shipments the caller created in its transaction (an import's
+   * share), written as one batch of creates instead of each within its shipment's POST: the
+   * order items locked and their shipped quantities read once, one INSERT. Each shipment gets
+   * its `shipment.updated` (`cause: "shipment_item"`), read before and after in one statement
+   * each; what the items change of `orders` the caller announces itself. The first item a
+   * create would refuse is refused, under `shipmentItems[i]`, and nothing is written.
+   */
+  async createForShipments(
+    em: EntityManager,
+    groups: ReadonlyArray<{
+      shipmentId: string;
+      items: ReadonlyArray<Record<string, unknown>>;
+    }>,
+    orderIds: readonly string[],
+    principal: Principal,
+  ): Promise<void> {
+    const written = groups.filter((g) => g.items.length > 0);
+    if (written.length === 0) return;
+    const ids = written.map((g) => g.shipmentId);
+    const before = await this.shipmentEvents.watch(em, ids);
+    await announcedByCaller(
+      em,
+      [
+        ...ids.map((id) => ({ aggregate: 'shipment' as const, id })),
+        ...orderIds.map((id) => ({ aggregate: 'order' as const, id })),
+      ],
+      (announcing) =>
+        this.writer.createManyWithin(
+          announcing,
+          this.registry.get(ShipmentItem),
+          written.flatMap((g) =>
+            g.items.map((value, i) => ({
+              body: { ...value, shipment: `/shipments/${g.shipmentId}` },
+              pathPrefix: `shipmentItems[${i}]`,
+            })),
+          ),
+          principal,
+          this,
+        ),
+    );
+    await this.shipmentEvents.indirectlyUpdated(em, before, 'shipment_item');
   }
 
   /**

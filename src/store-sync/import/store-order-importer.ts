@@ -12,6 +12,7 @@ import { QueryParams } from '../../hydra/core/query-params';
 import { rowError } from '../../imports/imports.service';
 import { OrderUpdatesAtEnd } from '../../orders/order-updates-at-end';
 import { ShipmentItem } from '../../shipment-items/shipment-item.entity';
+import { ShipmentItemsService } from '../../shipment-items/shipment-items.service';
 import { statusCodeInput } from '../../statuses/status-references';
 import { StatusStore } from '../../statuses/status-store';
 import { planOrderImport, type ImportPlan } from '../rules/import-plan';
@@ -58,6 +59,12 @@ interface CreatedOrder {
 /** Order statuses remembered as created (StoreOrderImporter.prepareStatuses), at most. */
 const STATUSES_REMEMBERED = 10_000;
 
+/** A new parcel of a share and the items its POST would carry, written at the share's end. */
+interface ParcelItems {
+  shipmentId: string;
+  items: ReadonlyArray<Record<string, unknown>>;
+}
+
 /** A record whose write failed: reported under the store record's id. */
 class RecordFailed extends Error {
   constructor(
@@ -81,6 +88,7 @@ class RecordFailed extends Error {
 export class StoreOrderImporter {
   private hooks?: Record<Kind, ResourceHooks>;
   private updatesAtEnd?: OrderUpdatesAtEnd;
+  private itemsService?: ShipmentItemsService;
   /** Workspace and code of the order statuses prepareStatuses saw created. */
   private readonly statusesCreated = new Set<string>();
 
@@ -209,6 +217,8 @@ export class StoreOrderImporter {
               atEnd.pending,
               [...created].flatMap(([i, c]) => (plans[i].shipments.length > 0 ? [c.orderId] : [])),
             );
+          // Their parcels' items, written together after the last parcel (one batch of creates).
+          const parcelItems: ParcelItems[] = [];
           for (const [i, records] of mapped.entries()) {
             const plan = plans[i];
             if (plan.unchanged) {
@@ -224,12 +234,21 @@ export class StoreOrderImporter {
               itemsOf,
               false,
               created.get(i) ?? null,
-              atEnd?.runner,
+              atEnd ? { runner: atEnd.runner, items: parcelItems } : undefined,
             );
             outcomes.push(written.outcome);
             saved.push(written.saved);
           }
-          if (atEnd) await this.orderUpdates().finish(em, atEnd.pending);
+          if (atEnd) {
+            // Their orders are the share's new ones, whose updates `finish` records.
+            await this.shipmentItems().createForShipments(
+              atEnd.runner,
+              parcelItems,
+              [...created.values()].map((c) => c.orderId),
+              scope.principal,
+            );
+            await this.orderUpdates().finish(em, atEnd.pending);
+          }
           // The share's store sync records in one statement (nothing in it reads them back).
           await this.records.saveMany(em, scope.workflowId, saved, scope.announceInitial);
           return outcomes;
@@ -342,8 +361,11 @@ export class StoreOrderImporter {
     guarded: boolean,
     /** The order and its lines, when the share created them already (createShare). */
     created: CreatedOrder | null = null,
-    /** Where new parcels are written: the share's runner whose order updates wait for its end. */
-    parcels: EntityManager = em,
+    /**
+     * A share's new parcels (OrderUpdatesAtEnd): the runner whose order updates wait for its
+     * end, and where each parcel leaves the items its POST would carry.
+     */
+    share?: { runner: EntityManager; items: ParcelItems[] },
   ): Promise<{ outcome: OrderImportOutcome; saved: SavedRecords }> {
     const problems = [...mappingProblems];
     /** A line's or parcel's write: refused, reported (guarded) or the whole attempt undone. */
@@ -432,15 +454,12 @@ export class StoreOrderImporter {
       if (!shipment.write) continue;
       const storeId = shipment.record.externalSourceSyncId;
       try {
+        const body = (creating: boolean) =>
+          shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, itemsOf, creating);
         const id = await recordWrite(() =>
-          this.upsert(
-            shipment.existing ? em : parcels,
-            scope,
-            'shipments',
-            shipment.existing?.recordId ?? null,
-            (creating) =>
-              shipmentBody(shipment, scope, orderIri, workflowIri, itemIds, itemsOf, creating),
-          ),
+          share && !shipment.existing
+            ? this.createParcel(share, scope, body(true))
+            : this.upsert(em, scope, 'shipments', shipment.existing?.recordId ?? null, body),
         );
         if (shipment.existing && shipment.existing.storeId !== storeId)
           replaced.push({ kind: 'shipment', storeId: shipment.existing.storeId });
@@ -520,6 +539,27 @@ export class StoreOrderImporter {
     return n;
   }
 
+  /**
+   * A new parcel of a share, POSTed without its items: they join the share's (`share.items`),
+   * written together once every parcel is (ShipmentItemsService.createForShipments).
+   */
+  private async createParcel(
+    share: { runner: EntityManager; items: ParcelItems[] },
+    scope: ImportScope,
+    body: Record<string, unknown>,
+  ): Promise<string> {
+    const { shipmentItems, ...parcel } = body;
+    const id = await this.api.writer.createWithin(
+      share.runner,
+      this.resource('shipments'),
+      parcel,
+      scope.principal,
+      this.hooksOf('shipments'),
+    );
+    share.items.push({ shipmentId: id, items: shipmentItems as Array<Record<string, unknown>> });
+    return id;
+  }
+
   /** Creates (POST) or replaces (PUT) a record through its resource's pipeline; its id. */
   private async upsert(
     em: EntityManager,
@@ -589,6 +629,10 @@ export class StoreOrderImporter {
       );
     }
     return out;
+  }
+
+  private shipmentItems(): ShipmentItemsService {
+    return (this.itemsService ??= this.moduleRef.get(ShipmentItemsService, { strict: false }));
   }
 
   private orderUpdates(): OrderUpdatesAtEnd {
