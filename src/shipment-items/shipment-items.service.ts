@@ -29,6 +29,7 @@ import {
   rememberedShipmentWorkspace,
 } from '../shipments/shipment-records-store';
 import { Shipment } from '../shipments/shipment.entity';
+import { shipmentsCreatedAtEndOf } from '../shipments/shipments-created-at-end';
 import { ShipmentsService } from '../shipments/shipments.service';
 import type { Workspace } from '../workspaces/workspace.entity';
 import { availableQuantity } from './shipment-item-quantity';
@@ -219,8 +220,10 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
    * share), written as one batch of creates instead of each within its shipment's POST: the
    * order items locked and their shipped quantities read once, one INSERT. Each shipment gets
    * its `shipment.updated` (`cause: "shipment_item"`), read before and after in one statement
-   * each; what the items change of `orders` the caller announces itself. The first item a
-   * create would refuse is refused, under `shipmentItems[i]`, and nothing is written.
+   * each, unless its `shipment.created` waits for the end of the caller's write
+   * (ShipmentsCreatedAtEnd: it then shows the items); what the items change of `orders` the
+   * caller announces itself. The first item a create would refuse is refused, under
+   * `shipmentItems[i]`, and nothing is written.
    */
   async createForShipments(
     em: EntityManager,
@@ -234,7 +237,11 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
     const written = groups.filter((g) => g.items.length > 0);
     if (written.length === 0) return;
     const ids = written.map((g) => g.shipmentId);
-    const before = await this.shipmentEvents.watch(em, ids);
+    const waiting = new Set(shipmentsCreatedAtEndOf(em)?.created.map((c) => c.id));
+    const before = await this.shipmentEvents.watch(
+      em,
+      ids.filter((id) => !waiting.has(id)),
+    );
     await announcedByCaller(
       em,
       [

@@ -160,6 +160,30 @@ export class ShipmentEvents {
   }
 
   /**
+   * `created` for several shipments, read in one statement and recorded in one (in the order
+   * given); one gone meanwhile is left out.
+   */
+  async createdMany(
+    em: EntityManager,
+    created: ReadonlyArray<{ id: string; before: readonly OutboxEvent[] }>,
+  ): Promise<void> {
+    if (created.length === 0) return;
+    const now = new Map(
+      await this.snapshotsById(
+        em,
+        created.map((c) => c.id),
+      ),
+    );
+    await recordEvents(
+      em,
+      created.flatMap(({ id, before }) => {
+        const snapshot = now.get(id);
+        return snapshot ? [...before, this.event(EventTypes.shipmentCreated, id, snapshot)] : [];
+      }),
+    );
+  }
+
+  /**
    * Records `shipment.updated` when the write changed anything the API shows, unless an
    * enclosing write announces the shipment's changes itself (a merge's target).
    */

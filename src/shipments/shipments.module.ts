@@ -18,6 +18,7 @@ import { ShipmentStore } from './shipment-store';
 import { ShipmentTrackingStore } from './shipment-tracking-store';
 import { ShipmentWriteExtensions } from './shipment-write-extensions';
 import { ShipmentWriter } from './shipment-writer';
+import { ShipmentsCreatedAtEnd } from './shipments-created-at-end';
 import { ShipmentsService } from './shipments.service';
 
 export class ShipmentsController extends ResourceController(Shipment, ShipmentsService) {}
@@ -35,6 +36,7 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
     ShipmentWriter,
     ShipmentWriteExtensions,
     ShipmentEvents,
+    ShipmentsCreatedAtEnd,
     ShipmentStore,
     ShipmentTrackingStore,
     RecordChangeEvents,
@@ -52,6 +54,7 @@ export class ShipmentsController extends ResourceController(Shipment, ShipmentsS
   exports: [
     ShipmentsService,
     ShipmentEvents,
+    ShipmentsCreatedAtEnd,
     ShipmentIntegrationStore,
     ShipmentRecordsStore,
     ShipmentBatchStore,

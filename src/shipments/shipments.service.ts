@@ -31,6 +31,7 @@ import {
 } from './shipment-write-rules';
 import type { ShipmentWrite } from './shipment-write-state';
 import { ShipmentWriter } from './shipment-writer';
+import { shipmentsCreatedAtEndOf } from './shipments-created-at-end';
 import { blankToNull } from './text-input';
 import { workflowIdsOf, workflowReferenceViolations } from './workflow-references';
 
@@ -216,7 +217,9 @@ export class ShipmentsService implements ResourceHooks<Shipment, ShipmentWrite> 
     };
     await this.extensions.afterWrite(event);
     // After the extensions, so the payload shows what they filled in (tracking fields).
-    if (!stored) {
+    const atEnd = stored ? undefined : shipmentsCreatedAtEndOf(ctx.em);
+    if (atEnd) atEnd.created.push({ id: shipment.id, before: creating?.events ?? [] });
+    else if (!stored) {
       const record = await this.events.created(
         ctx.em,
         shipment.id,

@@ -10,6 +10,7 @@ import { Order } from '../../src/orders/order.entity';
 import { OrdersService } from '../../src/orders/orders.service';
 import { OrderUpdatesAtEnd } from '../../src/orders/order-updates-at-end';
 import { ShipmentItemsService } from '../../src/shipment-items/shipment-items.service';
+import { ShipmentsCreatedAtEnd } from '../../src/shipments/shipments-created-at-end';
 import { StoreSyncRunner } from '../../src/store-sync/sync/store-sync-runner';
 import { itemBody, orderBody, shipmentBody } from '../../src/store-sync/import/import-bodies';
 import { planOrderImport } from '../../src/store-sync/rules/import-plan';
@@ -41,7 +42,7 @@ function normalized(value: unknown): string {
 /**
  * The import writes a share's new orders, lines and parcel items set-based (one insert per
  * table, the orders' events computed from one read before and one after; the parcels' items
- * after the last parcel, their shipments' updates from one read before and one after), and
+ * after the last parcel, the parcels' `shipment.created` read with them after that), and
  * its parcels' order refreshes and `order.updated` once at the share's end. What it writes
  * must be what the same records give written one by one through the API, as POST /orders,
  * /order_items and /shipments would each write them: the same rows, aggregates and, record by
@@ -187,18 +188,19 @@ describe('store import written set-based, against the same records one by one', 
     // The shares' batch paths ran to their end (a failure there would fall back to per-order
     // imports silently, and this comparison would pass without them).
     const finish = jest.spyOn(app.get(OrderUpdatesAtEnd), 'finish');
-    // Its parcels' items too, written together at each share's end.
+    // Its parcels' items too, written together at each share's end, and their creation events.
     const items = jest.spyOn(app.get(ShipmentItemsService), 'createForShipments');
+    const parcels = jest.spyOn(app.get(ShipmentsCreatedAtEnd), 'finish');
     const result = await app.get(StoreSyncRunner).run(importing, 'execute');
     expect(result.outcome).toBe('ran');
     expect(finish).toHaveBeenCalled();
     expect(items).toHaveBeenCalledTimes(finish.mock.calls.length);
+    expect(parcels).toHaveBeenCalledTimes(finish.mock.calls.length);
     const finished = await Promise.allSettled(
-      [...finish.mock.results, ...items.mock.results].map((r) => r.value),
+      [finish, items, parcels].flatMap((spy) => spy.mock.results.map((r) => r.value)),
     );
     expect(finished.filter((r) => r.status === 'rejected')).toEqual([]);
-    finish.mockRestore();
-    items.mockRestore();
+    for (const spy of [finish, items, parcels]) spy.mockRestore();
 
     // The same store orders, each record POSTed on its own with the bodies the import writes.
     const posted = await createTenant(app);

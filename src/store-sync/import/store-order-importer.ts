@@ -13,6 +13,7 @@ import { rowError } from '../../imports/imports.service';
 import { OrderUpdatesAtEnd } from '../../orders/order-updates-at-end';
 import { ShipmentItem } from '../../shipment-items/shipment-item.entity';
 import { ShipmentItemsService } from '../../shipment-items/shipment-items.service';
+import { ShipmentsCreatedAtEnd } from '../../shipments/shipments-created-at-end';
 import { statusCodeInput } from '../../statuses/status-references';
 import { StatusStore } from '../../statuses/status-store';
 import { planOrderImport, type ImportPlan } from '../rules/import-plan';
@@ -89,6 +90,7 @@ export class StoreOrderImporter {
   private hooks?: Record<Kind, ResourceHooks>;
   private updatesAtEnd?: OrderUpdatesAtEnd;
   private itemsService?: ShipmentItemsService;
+  private createdAtEnd?: ShipmentsCreatedAtEnd;
   /** Workspace and code of the order statuses prepareStatuses saw created. */
   private readonly statusesCreated = new Set<string>();
 
@@ -217,8 +219,10 @@ export class StoreOrderImporter {
               atEnd.pending,
               [...created].flatMap(([i, c]) => (plans[i].shipments.length > 0 ? [c.orderId] : [])),
             );
-          // Their parcels' items, written together after the last parcel (one batch of creates).
+          // Their parcels' items, written together after the last parcel (one batch of creates),
+          // and the parcels' `shipment.created`, read with their items after that.
           const parcelItems: ParcelItems[] = [];
+          const parcels = atEnd ? this.shipmentsCreated().start(atEnd.runner) : null;
           for (const [i, records] of mapped.entries()) {
             const plan = plans[i];
             if (plan.unchanged) {
@@ -234,19 +238,20 @@ export class StoreOrderImporter {
               itemsOf,
               false,
               created.get(i) ?? null,
-              atEnd ? { runner: atEnd.runner, items: parcelItems } : undefined,
+              parcels ? { runner: parcels.runner, items: parcelItems } : undefined,
             );
             outcomes.push(written.outcome);
             saved.push(written.saved);
           }
-          if (atEnd) {
+          if (atEnd && parcels) {
             // Their orders are the share's new ones, whose updates `finish` records.
             await this.shipmentItems().createForShipments(
-              atEnd.runner,
+              parcels.runner,
               parcelItems,
               [...created.values()].map((c) => c.orderId),
               scope.principal,
             );
+            await this.shipmentsCreated().finish(em, parcels.pending);
             await this.orderUpdates().finish(em, atEnd.pending);
           }
           // The share's store sync records in one statement (nothing in it reads them back).
@@ -629,6 +634,10 @@ export class StoreOrderImporter {
       );
     }
     return out;
+  }
+
+  private shipmentsCreated(): ShipmentsCreatedAtEnd {
+    return (this.createdAtEnd ??= this.moduleRef.get(ShipmentsCreatedAtEnd, { strict: false }));
   }
 
   private shipmentItems(): ShipmentItemsService {
