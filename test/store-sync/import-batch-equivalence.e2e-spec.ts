@@ -21,6 +21,7 @@ import { createShipment, testTrackingNumber } from '../factories/commerce.factor
 import { startShopifyFake, type ShopifyFake } from '../fakes/shopify-fake';
 import { createTenant, type Tenant } from '../factories/tenant.factory';
 import { closeTestApp, createTestApp } from '../support/app';
+import { shopifyWorkflow } from './store-sync-harness';
 import { api } from '../support/http';
 
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -150,29 +151,18 @@ describe('store import written set-based, against the same records one by one', 
   }
 
   /** A store workflow of the tenant (its records' integration); run when it has credentials. */
-  async function workflow(tenant: Tenant, connected: boolean): Promise<string> {
-    const res = await api(app, { token: tenant.token })
-      .json()
-      .post('/workflows', {
-        title: 'Shop',
-        type: 'shopify',
-        workspace: `/workspaces/${tenant.workspaceId}`,
-        period: 'manual',
-        firstTimeSetupPassed: true,
-        notificationEmails: [],
-        ...(connected
-          ? {
-              credentials: {
-                type: 'shopify',
-                parameters: { shopDomain: fake.shopDomain },
-                secrets: { accessToken: fake.accessToken, webhookSecret: fake.clientSecret },
-              },
-            }
-          : {}),
-      })
-      .expect(201);
-    return res.body.id as string;
-  }
+  const workflow = (tenant: Tenant, connected: boolean) =>
+    shopifyWorkflow(
+      app,
+      tenant,
+      connected
+        ? {
+            shopDomain: fake.shopDomain,
+            accessToken: fake.accessToken,
+            webhookSecret: fake.clientSecret,
+          }
+        : null,
+    );
 
   it('writes the rows, aggregates and events the records give one by one', async () => {
     const orders = await storeOrders();

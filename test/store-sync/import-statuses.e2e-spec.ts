@@ -5,7 +5,7 @@ import type { StoreOrder } from '../../src/store-sync/store-platform';
 import { workflowPrincipal } from '../../src/store-sync/sync/store-sync-principal';
 import { createTenant, type Tenant } from '../factories/tenant.factory';
 import { closeTestApp, createTestApp } from '../support/app';
-import { api } from '../support/http';
+import { shopifyWorkflow } from './store-sync-harness';
 
 /** A store order of `n` with the store status `code`, no lines or parcels. */
 function storeOrder(n: number, code: string): StoreOrder {
@@ -46,18 +46,7 @@ describe('order statuses of a store import', () => {
     app = await createTestApp();
     db = app.get(DataSource);
     tenant = await createTenant(app);
-    const res = await api(app, { token: tenant.token })
-      .json()
-      .post('/workflows', {
-        title: 'Shop',
-        type: 'shopify',
-        workspace: `/workspaces/${tenant.workspaceId}`,
-        period: 'manual',
-        firstTimeSetupPassed: true,
-        notificationEmails: [],
-      })
-      .expect(201);
-    workflowId = res.body.id as string;
+    workflowId = await shopifyWorkflow(app, tenant, null);
   });
   afterAll(() => closeTestApp(app));
 

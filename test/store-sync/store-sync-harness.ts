@@ -93,6 +93,42 @@ export function sandboxNumber(status: '102' | '204' | '418' | '200'): string {
   return `TM${status}${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}TM`;
 }
 
+/**
+ * A Shopify workflow of the tenant's workspace, first setup passed, run on demand; with the
+ * store's credentials it is run by this service, without them it stays remote (its records'
+ * integration only). Its id.
+ */
+export async function shopifyWorkflow(
+  app: NestExpressApplication,
+  tenant: Tenant,
+  credentials: { shopDomain: string; accessToken: string; webhookSecret: string } | null,
+): Promise<string> {
+  const res = await api(app, { token: tenant.token })
+    .json()
+    .post('/workflows', {
+      title: 'Shop',
+      type: 'shopify',
+      workspace: `/workspaces/${tenant.workspaceId}`,
+      period: 'manual',
+      firstTimeSetupPassed: true,
+      notificationEmails: [],
+      ...(credentials
+        ? {
+            credentials: {
+              type: 'shopify',
+              parameters: { shopDomain: credentials.shopDomain },
+              secrets: {
+                accessToken: credentials.accessToken,
+                webhookSecret: credentials.webhookSecret,
+              },
+            },
+          }
+        : {}),
+    })
+    .expect(201);
+  return res.body.id as string;
+}
+
 async function freePort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
