@@ -1,13 +1,11 @@
+import { RunnerValue } from '../database/runner-value';
 import { changedFields } from '../shipments/shipment-changes';
 
 /** A record as `announcedByCaller` lists it. */
 export type AnnouncedRecord = { aggregate: 'shipment' | 'order'; id: string };
 
-/** Where an enclosing write's announced records travel (see announcedByCaller). */
-const ANNOUNCED = Symbol('announced records');
-
-/** A transaction's runner that says which records an enclosing write announces itself. */
-type Announcing = { readonly [ANNOUNCED]?: ReadonlySet<string> };
+/** The records an enclosing write announces itself, carried by its runner (announcedByCaller). */
+const ANNOUNCED = new RunnerValue<ReadonlySet<string>>('announced records');
 
 function key({ aggregate, id }: AnnouncedRecord): string {
   return `${aggregate}:${id}`;
@@ -30,16 +28,14 @@ export async function announcedByCaller<E extends object, T>(
   records: readonly AnnouncedRecord[],
   work: (announcing: E) => Promise<T>,
 ): Promise<T> {
-  const outer = (em as Announcing)[ANNOUNCED];
+  const outer = ANNOUNCED.of(em);
   const listed = new Set([...(outer ?? []), ...records.map(key)]);
-  // The same runner (its transaction, connection and repositories) with the list added.
-  const announcing = Object.create(em, { [ANNOUNCED]: { value: listed } }) as E;
-  return work(announcing);
+  return work(ANNOUNCED.on(em, listed));
 }
 
 /** Whether an enclosing write announces the record's changes itself (announcedByCaller). */
 export function announcedElsewhere(em: object, record: AnnouncedRecord): boolean {
-  return (em as Announcing)[ANNOUNCED]?.has(key(record)) ?? false;
+  return ANNOUNCED.of(em)?.has(key(record)) ?? false;
 }
 
 /** A record as an event shows it: what `changedFields` compares. */

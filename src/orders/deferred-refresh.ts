@@ -1,7 +1,7 @@
-/** Where a runner carries the orders whose aggregates wait for the end of a write. */
-const DEFERRED = Symbol('orders to refresh');
+import { RunnerValue } from '../database/runner-value';
 
-type Deferring = { readonly [DEFERRED]?: Set<string> };
+/** The orders whose aggregates wait for the end of a write, carried by its runner. */
+const DEFERRED = new RunnerValue<Set<string>>('orders to refresh');
 
 /**
  * Runs `work` with a runner (the same transaction) on which every refresh of order aggregates
@@ -17,13 +17,13 @@ export async function deferringRefresh<E extends object>(
 ): Promise<Set<string>> {
   const dirty = new Set<string>();
   // The same runner (its transaction, connection and repositories) with the set added.
-  await work(Object.create(em, { [DEFERRED]: { value: dirty } }) as E);
+  await work(DEFERRED.on(em, dirty));
   return dirty;
 }
 
 /** The set a refresh on this runner goes to instead (deferringRefresh), if any. */
 export function deferredRefreshOf(em: object): Set<string> | undefined {
-  return (em as Deferring)[DEFERRED];
+  return DEFERRED.of(em);
 }
 
 /**
@@ -31,5 +31,5 @@ export function deferredRefreshOf(em: object): Set<string> | undefined {
  * several writes and refreshes once after all of them (OrderUpdatesAtEnd).
  */
 export function withDeferredRefresh<E extends object>(em: E, dirty: Set<string>): E {
-  return Object.create(em, { [DEFERRED]: { value: dirty } }) as E;
+  return DEFERRED.on(em, dirty);
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { RunnerValue } from '../database/runner-value';
 import { recordEvents, type OutboxEvent } from '../events/outbox';
 import { RecordChangeEvents, type RecordsBefore } from '../events/record-change-events';
 import { changedFields } from '../shipments/shipment-changes';
@@ -15,14 +16,12 @@ export interface PendingOrderUpdates {
   readonly dirty: Set<string>;
 }
 
-/** Where a runner carries its share's pending order updates. */
-const PENDING = Symbol('order updates at the end');
-
-type Carrying = { readonly [PENDING]?: PendingOrderUpdates };
+/** A share's pending order updates, carried by its runner. */
+const PENDING = new RunnerValue<PendingOrderUpdates>('order updates at the end');
 
 /** The pending order updates a runner's writes go to (OrderUpdatesAtEnd.start), if any. */
 export function orderUpdatesAtEndOf(em: object): PendingOrderUpdates | undefined {
-  return (em as Carrying)[PENDING];
+  return PENDING.of(em);
 }
 
 /**
@@ -46,9 +45,7 @@ export class OrderUpdatesAtEnd {
   /** A runner (the same transaction) whose new shipments leave their orders' updates to `finish`. */
   start<E extends object>(em: E): { runner: E; pending: PendingOrderUpdates } {
     const pending: PendingOrderUpdates = { before: new Map(), dirty: new Set() };
-    const runner = Object.create(withDeferredRefresh(em, pending.dirty), {
-      [PENDING]: { value: pending },
-    }) as E;
+    const runner = PENDING.on(withDeferredRefresh(em, pending.dirty), pending);
     return { runner, pending };
   }
 

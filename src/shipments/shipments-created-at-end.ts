@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { RunnerValue } from '../database/runner-value';
 import type { OutboxEvent } from '../events/outbox';
 import { ShipmentEvents } from './shipment-events';
 
@@ -9,14 +10,12 @@ export interface PendingCreatedShipments {
   readonly created: Array<{ id: string; before: readonly OutboxEvent[] }>;
 }
 
-/** Where a runner carries its new shipments whose `shipment.created` waits. */
-const PENDING = Symbol('shipments created at the end');
-
-type Carrying = { readonly [PENDING]?: PendingCreatedShipments };
+/** The new shipments whose `shipment.created` waits, carried by their runner. */
+const PENDING = new RunnerValue<PendingCreatedShipments>('shipments created at the end');
 
 /** The pending creates a runner's new shipments go to (ShipmentsCreatedAtEnd.start), if any. */
 export function shipmentsCreatedAtEndOf(em: object): PendingCreatedShipments | undefined {
-  return (em as Carrying)[PENDING];
+  return PENDING.of(em);
 }
 
 /**
@@ -35,8 +34,7 @@ export class ShipmentsCreatedAtEnd {
   /** A runner (the same transaction) whose new shipments leave `shipment.created` to `finish`. */
   start<E extends object>(em: E): { runner: E; pending: PendingCreatedShipments } {
     const pending: PendingCreatedShipments = { created: [] };
-    const runner = Object.create(em, { [PENDING]: { value: pending } }) as E;
-    return { runner, pending };
+    return { runner: PENDING.on(em, pending), pending };
   }
 
   async finish(em: EntityManager, pending: PendingCreatedShipments): Promise<void> {
