@@ -218,10 +218,9 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
   /**
    * The new items of several shipments the caller created in its transaction (an import's
    * share), written as one batch of creates instead of each within its shipment's POST: the
-   * order items locked and their shipped quantities read once, one INSERT. Each shipment gets
-   * its `shipment.updated` (`cause: "shipment_item"`), read before and after in one statement
-   * each, unless its `shipment.created` waits for the end of the caller's write
-   * (ShipmentsCreatedAtEnd: it then shows the items); what the items change of `orders` the
+   * order items locked and their shipped quantities read once, one INSERT. The shipments'
+   * `shipment.created` waits for the end of the caller's write (ShipmentsCreatedAtEnd), so it
+   * shows the items and they record no `shipment.updated`; what they change of `orders` the
    * caller announces itself. The first item a create would refuse is refused, under
    * `shipmentItems[i]`, and nothing is written.
    */
@@ -236,16 +235,13 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
   ): Promise<void> {
     const written = groups.filter((g) => g.items.length > 0);
     if (written.length === 0) return;
-    const ids = written.map((g) => g.shipmentId);
     const waiting = new Set(shipmentsCreatedAtEndOf(em)?.created.map((c) => c.id));
-    const before = await this.shipmentEvents.watch(
-      em,
-      ids.filter((id) => !waiting.has(id)),
-    );
+    if (written.some((g) => !waiting.has(g.shipmentId)))
+      throw new Error('Shipment items are created together only for shipments created at the end');
     await announcedByCaller(
       em,
       [
-        ...ids.map((id) => ({ aggregate: 'shipment' as const, id })),
+        ...written.map((g) => ({ aggregate: 'shipment' as const, id: g.shipmentId })),
         ...orderIds.map((id) => ({ aggregate: 'order' as const, id })),
       ],
       (announcing) =>
@@ -262,7 +258,6 @@ export class ShipmentItemsService implements ResourceHooks<ShipmentItem, Shipmen
           this,
         ),
     );
-    await this.shipmentEvents.indirectlyUpdated(em, before, 'shipment_item');
   }
 
   /**
