@@ -129,6 +129,50 @@ describe('outbox delivery survives crashes and concurrency', () => {
     expect(rows[0].n).toBe(0);
   });
 
+  it("fans one batch of several workspaces' events out to each workspace's own targets", async () => {
+    // Dispatch reads each workspace's targets once per batch: events interleaved across a
+    // workspace with a webhook and one without must still each get their own.
+    const workflowId = await hook('/batch');
+    const other = await createTenant(app);
+    const withHook = await events(3);
+    const without: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      const [s] = await db.query(
+        `INSERT INTO shipment (workspace_id, tracking_number) VALUES ($1, $2) RETURNING id`,
+        [other.workspaceId, testTrackingNumber('102')],
+      );
+      await recordEvents(db, [
+        {
+          type: 'shipment.status_changed',
+          workspaceId: other.workspaceId,
+          aggregateType: 'shipment',
+          aggregateId: s.id,
+          payload: { shipment: `/shipments/${s.id}`, trackingStatus: 'in_transit' },
+        },
+      ]);
+      const [e] = await db.query(`SELECT id FROM outbox_event WHERE aggregate_id = $1`, [s.id]);
+      without.push(e.id);
+    }
+    await app.get(EventDelivery).dispatch(100);
+    const rows: { id: string; dispatched: boolean; delivered: boolean; workflows: string[] }[] =
+      await db.query(
+        `SELECT e.id, e.dispatched_at IS NOT NULL AS dispatched, e.delivered_at IS NOT NULL AS delivered,
+                array_remove(array_agg(d.workflow_id::text), NULL) AS workflows
+           FROM outbox_event e LEFT JOIN event_delivery d ON d.outbox_event_id = e.id
+          WHERE e.id = ANY($1) GROUP BY e.id`,
+        [[...withHook, ...without]],
+      );
+    const of = new Map(rows.map((r) => [r.id, r]));
+    for (const id of withHook)
+      expect(of.get(id)).toMatchObject({
+        dispatched: true,
+        delivered: false,
+        workflows: [workflowId],
+      });
+    for (const id of without)
+      expect(of.get(id)).toMatchObject({ dispatched: true, delivered: true, workflows: [] });
+  });
+
   it('delivers after a restart what a node dispatched but never sent', async () => {
     await hook('/restart');
     const ids = await events(3);

@@ -30,10 +30,11 @@ export interface EventDeliveryTarget {
   /** Stored as `event_delivery.target`. */
   readonly name: string;
   /**
-   * The workflows an event goes to, read in the dispatch transaction (cheap for events the
-   * target takes no interest in: decide from `type` first).
+   * The workflows each event of a dispatched batch goes to (one list per event, in order), read
+   * in the dispatch transaction: in one statement for the batch, after leaving out by `type`
+   * the events the target takes no interest in.
    */
-  workflowsFor(runner: SqlRunner, event: TargetedEvent): Promise<string[]>;
+  workflowsFor(runner: SqlRunner, events: readonly TargetedEvent[]): Promise<string[][]>;
   /**
    * Attempts the due deliveries of one workflow, oldest event first (one at a time, so a
    * store hears of a shipment's statuses in order); one outcome per event, in order.

@@ -127,13 +127,20 @@ export class OutboxStore {
     );
   }
 
-  /** Dispatched at `now`; an event without targets is delivered then too. */
-  async dispatched(runner: SqlRunner, id: string, now: Date, delivered: boolean): Promise<void> {
+  /** Dispatched at `now`, in one statement; an event without targets is delivered then too. */
+  async dispatched(
+    runner: SqlRunner,
+    events: readonly { id: string; delivered: boolean }[],
+    now: Date,
+  ): Promise<void> {
+    if (events.length === 0) return;
     await query(
       runner,
-      `UPDATE outbox_event SET dispatched_at = $2, delivered_at = CASE WHEN $3 THEN $2::timestamptz END
-        WHERE id = $1`,
-      [id, now, delivered],
+      `UPDATE outbox_event e SET dispatched_at = $3,
+              delivered_at = CASE WHEN d.delivered THEN $3::timestamptz END
+         FROM unnest($1::uuid[], $2::boolean[]) AS d(id, delivered)
+        WHERE e.id = d.id`,
+      [events.map((e) => e.id), events.map((e) => e.delivered), now],
     );
   }
 

@@ -56,10 +56,16 @@ export class StorePushTarget implements EventDeliveryTarget {
     private readonly links: TrackingPageLinksService,
   ) {}
 
-  workflowsFor(runner: SqlRunner, event: TargetedEvent): Promise<string[]> {
-    if (event.type !== EventTypes.shipmentStatusChanged || event.aggregateType !== 'shipment')
-      return Promise.resolve([]);
-    return this.records.pushTargets(runner, event.aggregateId, event.createdAt);
+  async workflowsFor(runner: SqlRunner, events: readonly TargetedEvent[]): Promise<string[][]> {
+    const wanted = events.flatMap((event, i) =>
+      event.type === EventTypes.shipmentStatusChanged && event.aggregateType === 'shipment'
+        ? [{ i, shipmentId: event.aggregateId, at: event.createdAt }]
+        : [],
+    );
+    const lists = events.map((): string[] => []);
+    const found = await this.records.pushTargets(runner, wanted);
+    found.forEach((workflows, k) => lists[wanted[k].i].push(...workflows));
+    return lists;
   }
 
   async deliver(workflowId: string, events: readonly TargetedEvent[]): Promise<TargetOutcome[]> {

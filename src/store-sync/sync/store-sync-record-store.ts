@@ -180,19 +180,29 @@ export class StoreSyncRecordStore {
   }
 
   /**
-   * The store workflows a status change of a shipment is sent back to: those that imported it
-   * and are run here, unless the change is the status the shipment got in the import that
-   * created it (same transaction time) and that import was the first backfill.
+   * The store workflows each status change of a shipment is sent back to (one list per change,
+   * in order): those that imported the shipment and are run here, unless the change is the
+   * status the shipment got in the import that created it (same transaction time) and that
+   * import was the first backfill.
    */
-  async pushTargets(runner: SqlRunner, shipmentId: string, eventAt: Date): Promise<string[]> {
-    const rows = await query<{ workflow_id: string }>(
+  async pushTargets(
+    runner: SqlRunner,
+    changes: readonly { shipmentId: string; at: Date }[],
+  ): Promise<string[][]> {
+    const lists = changes.map((): string[] => []);
+    if (changes.length === 0) return lists;
+    const rows = await query<{ i: number; workflow_id: string }>(
       runner,
-      `SELECT r.workflow_id FROM store_sync_record r
+      `SELECT c.i::int AS i, r.workflow_id
+         FROM unnest($1::uuid[], $2::timestamptz[]) WITH ORDINALITY AS c(shipment_id, at, i)
+         JOIN store_sync_record r ON r.shipment_id = c.shipment_id
+                                 AND (r.announce_initial OR r.created_at < c.at)
          JOIN store_sync_state s ON s.workflow_id = r.workflow_id AND s.active
-        WHERE r.shipment_id = $1 AND (r.announce_initial OR r.created_at < $2)`,
-      [shipmentId, eventAt],
+        ORDER BY c.i, r.workflow_id`,
+      [changes.map((c) => c.shipmentId), changes.map((c) => c.at)],
     );
-    return rows.map((r) => r.workflow_id);
+    for (const row of rows) lists[row.i - 1].push(row.workflow_id);
+    return lists;
   }
 
   /** The store ids of an imported shipment for one workflow; null when it was not imported. */
