@@ -13,13 +13,10 @@
  * migrated when missing).
  */
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../src/database/data-source';
-import { runMigrationsLocked } from '../src/database/migration-runner';
-import { ensureDatabase, rerunAsStarted } from './lib/bench-setup';
+import { databaseCpuUs, prepareServiceProcess, rerunAsStarted } from './lib/bench-setup';
 
 const { values } = parseArgs({
   options: {
@@ -33,40 +30,10 @@ const DB_URL =
   process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/bench_event_dispatch';
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** CPU time (µs) of this database's server processes so far, from /proc (0 where unreadable). */
-async function databaseCpuUs(db: DataSource): Promise<number> {
-  const rows: { pid: number }[] = await db.query(
-    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
-  );
-  let ticks = 0;
-  for (const { pid } of rows) {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // A connection that closed since the read.
-    }
-  }
-  return ticks * 10_000;
-}
-
 async function main(): Promise<void> {
   if (rerunAsStarted()) return;
-  await ensureDatabase(DB_URL);
-  const setup = createDataSource(DB_URL);
-  await setup.initialize();
-  await runMigrationsLocked(setup);
-  await setup.destroy();
-  Object.assign(process.env, {
-    DATABASE_URL: DB_URL,
-    NODE_ENV: process.env.NODE_ENV ?? 'development',
-    LOG_LEVEL: 'warn',
-    MIGRATE_ON_START: 'false',
-    JOB_WORKERS_ENABLED: 'false',
-    TRACKING_REFRESH_ENABLED: 'false',
-    // Dispatch is driven by the bench alone.
-    EVENT_DELIVERY_ENABLED: 'false',
-  });
+  // Dispatch is driven by the bench alone.
+  await prepareServiceProcess(DB_URL, { EVENT_DELIVERY_ENABLED: 'false' });
   const { AppModule } = await import('../src/app.module');
   const { EventDispatch } = await import('../src/events/event-dispatch');
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error', 'warn'] });

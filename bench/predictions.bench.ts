@@ -17,12 +17,9 @@
  * migrated when missing; every run starts from new teams). Exits 1 when a goal is missed.
  */
 import 'reflect-metadata';
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { createDataSource } from '../src/database/data-source';
-import { runMigrationsLocked } from '../src/database/migration-runner';
 import { addToStats, contributionOf } from '../src/predictions/contribution';
 import {
   DEMO_LANES,
@@ -35,7 +32,7 @@ import { predictionTools } from '../src/predictions/prediction-tools';
 import { updateShipmentPrediction } from '../src/predictions/shipment-prediction';
 import { loadHistory } from '../src/seed/bulk-seeder';
 import { SANDBOX_PREFIX_STATUSES } from '../src/tracking/providers/sandbox';
-import { ensureDatabase, rerunAsStarted } from './lib/bench-setup';
+import { databaseCpuUs, prepareServiceProcess, rerunAsStarted } from './lib/bench-setup';
 
 const { values } = parseArgs({
   options: {
@@ -101,28 +98,6 @@ function costPerStatusChange(changes: number): { us: number; changes: number } {
   }
   return { us: Number(median(rounds.slice(2)).toFixed(1)), changes };
 }
-
-/**
- * CPU time (µs) used so far by the server processes of this database's connections (the
- * service's pool: they live through the run), from /proc: the database's share of a refresh,
- * which the rate alone hides on a shared machine. 0 where /proc is not readable.
- */
-async function databaseCpuUs(db: DataSource): Promise<number> {
-  const rows: { pid: number }[] = await db.query(
-    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
-  );
-  const ticks = rows.map(({ pid }) => {
-    try {
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-      return Number(fields[11]) + Number(fields[12]); // utime, stime
-    } catch {
-      return 0;
-    }
-  });
-  return (ticks.reduce((a, b) => a + b, 0) * 1e6) / CLOCK_TICKS;
-}
-/** USER_HZ of /proc/<pid>/stat (100 on Linux). */
-const CLOCK_TICKS = 100;
 
 async function seedRefresh(db: DataSource, workspaceId: string, n: number): Promise<void> {
   await db.query(`DELETE FROM shipment WHERE workspace_id = $1`, [workspaceId]);
@@ -192,21 +167,7 @@ async function main(): Promise<void> {
     : { us: NaN, changes: 0 };
   if (parts.has('change')) console.error(`1. ${changes.us} µs per status change`);
 
-  await ensureDatabase(DB_URL);
-  const setup = createDataSource(DB_URL);
-  await setup.initialize();
-  await runMigrationsLocked(setup);
-  await setup.destroy();
-  Object.assign(process.env, {
-    DATABASE_URL: DB_URL,
-    // Not `production`: it would ask for the deployment's secrets (credentials key, ...).
-    NODE_ENV: process.env.NODE_ENV ?? 'development',
-    LOG_LEVEL: 'warn',
-    MIGRATE_ON_START: 'false',
-    JOB_WORKERS_ENABLED: 'false',
-    TRACKING_REFRESH_ENABLED: 'false',
-    DATABASE_POOL_SIZE: '10',
-  });
+  await prepareServiceProcess(DB_URL, { DATABASE_POOL_SIZE: '10' });
   const { AppModule } = await import('../src/app.module');
   const { TrackingRefresher } = await import('../src/tracking/refresh/tracking-refresher');
   const { TrackingApplyExtensions } =

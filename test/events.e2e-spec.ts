@@ -63,17 +63,18 @@ describe('outbox delivery survives crashes and concurrency', () => {
       .expect(201);
     return res.body.id;
   }
-  async function events(n: number): Promise<string[]> {
+  /** `n` status changes of new shipments of the workspace (the tenant's by default). */
+  async function events(n: number, workspaceId = tenant.workspaceId): Promise<string[]> {
     const ids: string[] = [];
     for (let i = 0; i < n; i++) {
       const [s] = await db.query(
         `INSERT INTO shipment (workspace_id, tracking_number) VALUES ($1, $2) RETURNING id`,
-        [tenant.workspaceId, testTrackingNumber('102')],
+        [workspaceId, testTrackingNumber('102')],
       );
       await recordEvents(db, [
         {
           type: 'shipment.status_changed',
-          workspaceId: tenant.workspaceId,
+          workspaceId,
           aggregateType: 'shipment',
           aggregateId: s.id,
           payload: { shipment: `/shipments/${s.id}`, trackingStatus: 'in_transit' },
@@ -135,24 +136,7 @@ describe('outbox delivery survives crashes and concurrency', () => {
     const workflowId = await hook('/batch');
     const other = await createTenant(app);
     const withHook = await events(3);
-    const without: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const [s] = await db.query(
-        `INSERT INTO shipment (workspace_id, tracking_number) VALUES ($1, $2) RETURNING id`,
-        [other.workspaceId, testTrackingNumber('102')],
-      );
-      await recordEvents(db, [
-        {
-          type: 'shipment.status_changed',
-          workspaceId: other.workspaceId,
-          aggregateType: 'shipment',
-          aggregateId: s.id,
-          payload: { shipment: `/shipments/${s.id}`, trackingStatus: 'in_transit' },
-        },
-      ]);
-      const [e] = await db.query(`SELECT id FROM outbox_event WHERE aggregate_id = $1`, [s.id]);
-      without.push(e.id);
-    }
+    const without = await events(3, other.workspaceId);
     await app.get(EventDelivery).dispatch(100);
     const rows: { id: string; dispatched: boolean; delivered: boolean; workflows: string[] }[] =
       await db.query(

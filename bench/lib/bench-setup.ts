@@ -4,6 +4,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { Client } from 'pg';
 import type { DataSource } from 'typeorm';
+import { createDataSource } from '../../src/database/data-source';
+import { runMigrationsLocked } from '../../src/database/migration-runner';
 import { seedWorkspace } from '../../src/seed/bulk-seeder';
 
 /**
@@ -47,6 +49,55 @@ export async function ensureDatabase(dbUrl: string): Promise<void> {
   if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${name}"`);
   await admin.end();
 }
+
+/**
+ * For a bench that runs the service in its own process: its database created and migrated
+ * when missing, and the environment of a service that only does what the bench drives (no
+ * job workers, no tracking refresh loop, no migration at start), `extra` on top.
+ */
+export async function prepareServiceProcess(
+  dbUrl: string,
+  extra: Record<string, string> = {},
+): Promise<void> {
+  await ensureDatabase(dbUrl);
+  const setup = createDataSource(dbUrl);
+  await setup.initialize();
+  await runMigrationsLocked(setup);
+  await setup.destroy();
+  Object.assign(process.env, {
+    DATABASE_URL: dbUrl,
+    // Not `production`: it would ask for the deployment's secrets (credentials key, ...).
+    NODE_ENV: process.env.NODE_ENV ?? 'development',
+    LOG_LEVEL: 'warn',
+    MIGRATE_ON_START: 'false',
+    JOB_WORKERS_ENABLED: 'false',
+    TRACKING_REFRESH_ENABLED: 'false',
+    ...extra,
+  });
+}
+
+/**
+ * CPU time (µs) used so far by the server processes of this database's connections (the
+ * service's pool: they live through the run), from /proc: the database's share of the work,
+ * which a rate alone hides on a shared machine. A connection gone since the read counts 0.
+ */
+export async function databaseCpuUs(db: DataSource): Promise<number> {
+  const rows: { pid: number }[] = await db.query(
+    `SELECT pid FROM pg_stat_activity WHERE datname = current_database()`,
+  );
+  let ticks = 0;
+  for (const { pid } of rows) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    } catch {
+      // Not readable here, or closed.
+    }
+  }
+  return (ticks * 1e6) / CLOCK_TICKS;
+}
+/** USER_HZ of /proc/<pid>/stat (100 on Linux). */
+const CLOCK_TICKS = 100;
 
 export interface SeededWorkspace {
   rows: number;

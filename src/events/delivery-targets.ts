@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { SqlRunner } from '../database/query';
+import type { OutboxRow } from './outbox-store';
 
 /** An outbox event as a delivery target reads it. */
 export interface TargetedEvent {
@@ -11,6 +12,19 @@ export interface TargetedEvent {
   readonly aggregateId: string;
   readonly payload: Record<string, unknown>;
   readonly createdAt: Date;
+}
+
+/** An outbox row as the targets read it. */
+export function targetedEventOf(e: OutboxRow): TargetedEvent {
+  return {
+    id: e.id,
+    type: e.type,
+    workspaceId: e.workspace_id!,
+    aggregateType: e.aggregate_type,
+    aggregateId: e.aggregate_id,
+    payload: e.payload,
+    createdAt: new Date(e.created_at),
+  };
 }
 
 /** How one attempt went; a failure is retried with the outbox's backoff unless permanent. */

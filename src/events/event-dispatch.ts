@@ -5,12 +5,12 @@ import { WorkflowStore } from '../workflows/workflow-store';
 import {
   EventDeliveryTargets,
   type EventDeliveryTarget,
-  type TargetedEvent,
+  targetedEventOf,
 } from './delivery-targets';
 import { emailDue, wants, webhookDue } from './dispatch-rules';
 import { EventDeliveryStore } from './event-delivery-store';
 import { notificationEventsOf } from './event-types';
-import { OutboxStore, type OutboxRow } from './outbox-store';
+import { OutboxStore } from './outbox-store';
 
 /**
  * Step 1 of delivery (event-delivery.ts): undispatched events are claimed with FOR UPDATE SKIP
@@ -111,17 +111,5 @@ function onceEach<T>(load: (key: string) => Promise<T>): (key: string) => Promis
     let value = loaded.get(key);
     if (!value) loaded.set(key, (value = load(key)));
     return value;
-  };
-}
-
-function targetedEventOf(e: OutboxRow): TargetedEvent {
-  return {
-    id: e.id,
-    type: e.type,
-    workspaceId: e.workspace_id!,
-    aggregateType: e.aggregate_type,
-    aggregateId: e.aggregate_id,
-    payload: e.payload,
-    createdAt: new Date(e.created_at),
   };
 }

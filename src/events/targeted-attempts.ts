@@ -1,4 +1,9 @@
-import type { EventDeliveryTargets, TargetedEvent, TargetOutcome } from './delivery-targets';
+import {
+  targetedEventOf,
+  type EventDeliveryTargets,
+  type TargetedEvent,
+  type TargetOutcome,
+} from './delivery-targets';
 import type { ClaimedDelivery } from './event-delivery-store';
 import type { OutboxRow } from './outbox-store';
 
@@ -29,15 +34,7 @@ export async function attemptTargetGroup(
   const events: TargetedEvent[] = rows
     .filter((e) => wanted.has(e.id))
     .sort((a, b) => new Date(a.created_at).getTime() - new Date(b.created_at).getTime())
-    .map((e) => ({
-      id: e.id,
-      type: e.type,
-      workspaceId: e.workspace_id!,
-      aggregateType: e.aggregate_type,
-      aggregateId: e.aggregate_id,
-      payload: e.payload,
-      createdAt: new Date(e.created_at),
-    }));
+    .map(targetedEventOf);
   let outcomes: TargetOutcome[];
   try {
     outcomes = target
