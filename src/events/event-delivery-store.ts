@@ -13,11 +13,20 @@ export interface ClaimedDelivery {
   attempts: number;
 }
 
-/** One delivery of an event to a target, and when it is first due. */
+/**
+ * One delivery of an event to one target (a webhook or other target's workflow, or an e-mail
+ * notification), and when it is first due; `held` ones (a webhook of period manual) wait for
+ * POST /workflows/execute.
+ */
 export interface NewDelivery {
   eventId: string;
   workspaceId: string;
   dueAt: Date;
+  workflowId?: string;
+  notificationId?: string;
+  /** A delivery target's name (delivery-targets.ts); absent: a webhook or an e-mail. */
+  target?: string;
+  held?: boolean;
 }
 
 /**
@@ -26,53 +35,25 @@ export interface NewDelivery {
  */
 @Injectable()
 export class EventDeliveryStore {
-  /** A webhook delivery; `held` ones (period manual) wait for POST /workflows/execute. */
-  async addWebhook(
-    runner: SqlRunner,
-    delivery: NewDelivery & { workflowId: string; held: boolean },
-  ): Promise<void> {
+  /** Plans these deliveries, in one statement; one already planned is left as it is. */
+  async add(runner: SqlRunner, deliveries: readonly NewDelivery[]): Promise<void> {
+    if (deliveries.length === 0) return;
     await query(
       runner,
-      `INSERT INTO event_delivery (outbox_event_id, workspace_id, workflow_id, status, next_attempt_at)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      `INSERT INTO event_delivery (outbox_event_id, workspace_id, workflow_id, email_notification_id,
+                                   target, status, next_attempt_at)
+       SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::uuid[], $4::uuid[], $5::text[], $6::text[],
+                            $7::timestamptz[])
+       ON CONFLICT DO NOTHING`,
       [
-        delivery.eventId,
-        delivery.workspaceId,
-        delivery.workflowId,
-        delivery.held ? 'held' : 'pending',
-        delivery.dueAt,
+        deliveries.map((d) => d.eventId),
+        deliveries.map((d) => d.workspaceId),
+        deliveries.map((d) => d.workflowId ?? null),
+        deliveries.map((d) => d.notificationId ?? null),
+        deliveries.map((d) => d.target ?? null),
+        deliveries.map((d) => (d.held ? 'held' : 'pending')),
+        deliveries.map((d) => d.dueAt),
       ],
-    );
-  }
-
-  /** A delivery of a target besides webhooks and e-mails (delivery-targets.ts), due now. */
-  async addTargeted(
-    runner: SqlRunner,
-    delivery: NewDelivery & { workflowId: string; target: string },
-  ): Promise<void> {
-    await query(
-      runner,
-      `INSERT INTO event_delivery (outbox_event_id, workspace_id, workflow_id, target, status, next_attempt_at)
-       VALUES ($1, $2, $3, $4, 'pending', $5) ON CONFLICT DO NOTHING`,
-      [
-        delivery.eventId,
-        delivery.workspaceId,
-        delivery.workflowId,
-        delivery.target,
-        delivery.dueAt,
-      ],
-    );
-  }
-
-  async addEmail(
-    runner: SqlRunner,
-    delivery: NewDelivery & { notificationId: string },
-  ): Promise<void> {
-    await query(
-      runner,
-      `INSERT INTO event_delivery (outbox_event_id, workspace_id, email_notification_id, status, next_attempt_at)
-       VALUES ($1, $2, $3, 'pending', $4) ON CONFLICT DO NOTHING`,
-      [delivery.eventId, delivery.workspaceId, delivery.notificationId, delivery.dueAt],
     );
   }
 

@@ -8,7 +8,7 @@ import {
   targetedEventOf,
 } from './delivery-targets';
 import { emailDue, wants, webhookDue } from './dispatch-rules';
-import { EventDeliveryStore } from './event-delivery-store';
+import { EventDeliveryStore, type NewDelivery } from './event-delivery-store';
 import { notificationEventsOf } from './event-types';
 import { OutboxStore } from './outbox-store';
 
@@ -20,7 +20,8 @@ import { OutboxStore } from './outbox-store';
  * targets, delivery-targets.ts) with the time it is due (dispatch-rules.ts). An event without
  * targets is delivered at once. A workspace's webhook workflows and e-mail notifications are
  * read once per claimed batch (they were read per event: three statements an event, most of
- * them for events with no target at all), and the batch is marked dispatched in one statement.
+ * them for events with no target at all); the batch's deliveries are written, and the batch
+ * marked dispatched, in one statement each.
  */
 @Injectable()
 export class EventDispatch {
@@ -51,6 +52,7 @@ export class EventDispatch {
         const lists = await target.workflowsFor(em, targeted);
         byTarget.push({ target, of: new Map(targeted.map((e, i) => [e.id, lists[i]])) });
       }
+      const planned: NewDelivery[] = [];
       const dispatched: { id: string; delivered: boolean }[] = [];
       for (const event of events) {
         let targets = 0;
@@ -59,13 +61,7 @@ export class EventDispatch {
           const hooks = (await webhooks(workspaceId)).filter((hook) => wants(hook, event));
           for (const hook of hooks) {
             const { held, dueAt } = webhookDue(hook.period, event, now);
-            await this.deliveries.addWebhook(em, {
-              eventId: event.id,
-              workspaceId,
-              workflowId: hook.id,
-              held,
-              dueAt,
-            });
+            planned.push({ eventId: event.id, workspaceId, workflowId: hook.id, held, dueAt });
             targets++;
           }
           // None for an indirect change (`cause`): webhooks only.
@@ -74,7 +70,7 @@ export class EventDispatch {
             ? await subscribed([workspaceId, ...names].join('\u0000'))
             : [];
           for (const mail of mails) {
-            await this.deliveries.addEmail(em, {
+            planned.push({
               eventId: event.id,
               workspaceId,
               notificationId: mail.id,
@@ -85,7 +81,7 @@ export class EventDispatch {
           // Other targets (tracking sent back to stores): due at once, webhook-like retries.
           for (const { target, of } of byTarget) {
             for (const workflowId of of.get(event.id) ?? []) {
-              await this.deliveries.addTargeted(em, {
+              planned.push({
                 eventId: event.id,
                 workspaceId,
                 workflowId,
@@ -98,6 +94,7 @@ export class EventDispatch {
         }
         dispatched.push({ id: event.id, delivered: targets === 0 });
       }
+      await this.deliveries.add(em, planned);
       await this.outbox.dispatched(em, dispatched, now);
       return events.length;
     });
