@@ -7,6 +7,7 @@ import { testTrackingNumber } from './factories/commerce.factory';
 import { Tenant, createTenant } from './factories/tenant.factory';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
+import { setAsideEarlierEvents } from './support/event-app';
 import { WebhookReceiver, startWebhookReceiver } from './support/webhook-receiver';
 
 /**
@@ -33,6 +34,7 @@ describe('outbox delivery survives crashes and concurrency', () => {
     process.env.WEBHOOK_ALLOWED_HOSTS = '127.0.0.1';
     app = await createTestApp();
     db = app.get(DataSource);
+    await setAsideEarlierEvents(db);
   });
   beforeEach(async () => {
     tenant = await createTenant(app);
