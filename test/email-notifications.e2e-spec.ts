@@ -6,6 +6,7 @@ import { Clock } from '../src/tracking/clock';
 import { testTrackingNumber } from './factories/commerce.factory';
 import { Tenant, addWorkspace, createTenant } from './factories/tenant.factory';
 import { closeTestApp, createTestApp } from './support/app';
+import { setAsideEarlierEvents } from './support/event-app';
 import { api } from './support/http';
 import { TestSmtp, startTestSmtp } from './support/smtp';
 
@@ -22,6 +23,7 @@ describe('email notifications', () => {
     process.env.PUBLIC_TRACKING_BASE_URL = 'https://track.example.test';
     app = await createTestApp();
     db = app.get(DataSource);
+    await setAsideEarlierEvents(db);
   });
   beforeEach(async () => {
     tenant = await createTenant(app, { workspaceTitle: 'Acme Store' });

@@ -6,6 +6,7 @@ import { StoreSyncRunner } from '../../src/store-sync/sync/store-sync-runner';
 import { uniqueSubdomain } from '../factories/media.factory';
 import { createTenant, type Tenant } from '../factories/tenant.factory';
 import { closeTestApp, createTestApp } from '../support/app';
+import { setAsideEarlierEvents } from '../support/event-app';
 import { api } from '../support/http';
 import { until } from '../support/until';
 
@@ -162,6 +163,7 @@ export function describeStoreSync(spec: StoreSpec): void {
       app = await createTestApp();
       await app.listen(port, '127.0.0.1');
       db = app.get(DataSource);
+      await setAsideEarlierEvents(db);
       // Started once: passport's bearer strategy is process-wide, so a node closed mid-file
       // would leave the other authenticating through a closed pool.
       second = await createTestApp();
