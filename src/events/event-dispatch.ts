@@ -38,13 +38,9 @@ export class EventDispatch {
   async dispatch(limit: number, now: Date): Promise<number> {
     return this.dataSource.transaction(async (em) => {
       const events = await this.outbox.claimUndispatched(em, limit);
-      const webhooks = onceEach((workspaceId: string) =>
-        this.workflows.webhookTargets(em, workspaceId),
-      );
-      const subscribed = onceEach((key: string) => {
-        const [workspaceId, ...names] = key.split('\u0000');
-        return this.notifications.subscribed(em, workspaceId, names);
-      });
+      const webhooks = oncePerKey<Awaited<ReturnType<WorkflowStore['webhookTargets']>>>();
+      const subscribed =
+        oncePerKey<Awaited<ReturnType<EmailNotificationTargetStore['subscribed']>>>();
       // Each other target's workflows for the whole batch, one statement a target.
       const targeted = events.flatMap((e) => (e.workspace_id ? [targetedEventOf(e)] : []));
       const byTarget: { target: EventDeliveryTarget; of: Map<string, string[]> }[] = [];
@@ -55,19 +51,22 @@ export class EventDispatch {
       const planned: NewDelivery[] = [];
       const dispatched: { id: string; delivered: boolean }[] = [];
       for (const event of events) {
-        let targets = 0;
+        const plannedBefore = planned.length;
         const workspaceId = event.workspace_id;
         if (workspaceId) {
-          const hooks = (await webhooks(workspaceId)).filter((hook) => wants(hook, event));
+          const hooks = (
+            await webhooks(workspaceId, () => this.workflows.webhookTargets(em, workspaceId))
+          ).filter((hook) => wants(hook, event));
           for (const hook of hooks) {
             const { held, dueAt } = webhookDue(hook.period, event, now);
             planned.push({ eventId: event.id, workspaceId, workflowId: hook.id, held, dueAt });
-            targets++;
           }
           // None for an indirect change (`cause`): webhooks only.
           const names = notificationEventsOf(event.type, event.payload);
           const mails = names.length
-            ? await subscribed([workspaceId, ...names].join('\u0000'))
+            ? await subscribed(`${workspaceId}\u0000${names.join('\u0000')}`, () =>
+                this.notifications.subscribed(em, workspaceId, names),
+              )
             : [];
           for (const mail of mails) {
             planned.push({
@@ -76,7 +75,6 @@ export class EventDispatch {
               notificationId: mail.id,
               dueAt: emailDue(mail.scheduleDelay, event, now),
             });
-            targets++;
           }
           // Other targets (tracking sent back to stores): due at once, webhook-like retries.
           for (const { target, of } of byTarget) {
@@ -88,11 +86,11 @@ export class EventDispatch {
                 target: target.name,
                 dueAt: now,
               });
-              targets++;
             }
           }
         }
-        dispatched.push({ id: event.id, delivered: targets === 0 });
+        // No target planned: delivered at once.
+        dispatched.push({ id: event.id, delivered: planned.length === plannedBefore });
       }
       await this.deliveries.add(em, planned);
       await this.outbox.dispatched(em, dispatched, now);
@@ -101,12 +99,12 @@ export class EventDispatch {
   }
 }
 
-/** `load` memoized per key, for the length of one dispatch (its transaction). */
-function onceEach<T>(load: (key: string) => Promise<T>): (key: string) => Promise<T> {
+/** A read made once per key for the length of one dispatch (its transaction), then reused. */
+function oncePerKey<T>(): (key: string, load: () => Promise<T>) => Promise<T> {
   const loaded = new Map<string, Promise<T>>();
-  return (key) => {
+  return (key, load) => {
     let value = loaded.get(key);
-    if (!value) loaded.set(key, (value = load(key)));
+    if (!value) loaded.set(key, (value = load()));
     return value;
   };
 }
