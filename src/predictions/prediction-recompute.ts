@@ -46,9 +46,13 @@ export class PredictionRecompute {
    * per transaction holding its shipments' locks. A refresh of one of them holds its lock from
    * before it reads the stored contribution until it commits, so the two take turns: without
    * the lock, a first contribution stored by the rebuild between that read and the refresh's
-   * write (no row to lock yet) was counted twice.
+   * write (no row to lock yet) was counted twice. Answers how many contributions it wrote;
+   * `progress` hears of each page (shipments done, of how many).
    */
-  async rebuild(teamId: string): Promise<number> {
+  async rebuild(
+    teamId: string,
+    progress?: (done: number, total: number) => Promise<void> | void,
+  ): Promise<number> {
     const { contributions } = await this.compute(teamId);
     let changed = 0;
     for (let i = 0; i < contributions.length; i += PAGE) {
@@ -60,6 +64,7 @@ export class PredictionRecompute {
         );
         return this.store.apply(em, page);
       });
+      await progress?.(i + page.length, contributions.length);
     }
     return changed;
   }

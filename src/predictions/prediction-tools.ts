@@ -3,6 +3,7 @@ import { ShipmentPredictionStore } from '../shipments/shipment-prediction-store'
 import { CheckpointTimelineStore } from '../tracking/checkpoints/checkpoint-timeline-store';
 import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
 import { formatBacktest, runBacktest, type BacktestReport } from './backtest/backtest';
+import { PredictionBackfillStore, type BackfillRow } from './prediction-backfill-store';
 import { PredictionRecompute } from './prediction-recompute';
 import { PredictionStore } from './prediction-store';
 import { ShipmentFactsSource } from './shipment-facts-source';
@@ -23,6 +24,10 @@ export function predictionTools(db: DataSource) {
     teamOf: (workspaceId: string) => workspaces.teamOf(db, workspaceId),
     /** Rebuilds a team's aggregates from its shipments (after a bulk load). */
     rebuild: (teamId: string) => recompute.rebuild(teamId),
+    /** Queues the team for the background backfill (PredictionBackfill). */
+    queueBackfill: (teamId: string) => new PredictionBackfillStore().enqueue(db, teamId),
+    /** The backfill queue, the unfinished first. */
+    backfills: (): Promise<BackfillRow[]> => new PredictionBackfillStore().list(db),
     /** The backtest of one workspace's history (read through the owning stores). */
     async report(teamId: string, workspaceId: string, since: Date | null): Promise<BacktestReport> {
       const facts = await source.all(db, teamId, [workspaceId]);

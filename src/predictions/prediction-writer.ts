@@ -86,12 +86,21 @@ export class PredictionWriter {
     private readonly store: PredictionStore,
   ) {}
 
-  /** Recomputes these shipments' predictions and attention at `now`; answers how many changed. */
-  async refresh(runner: SqlRunner, ids: readonly string[], now: Date): Promise<number> {
+  /**
+   * Recomputes these shipments' predictions and attention at `now`; answers how many
+   * contributions changed. `announce: false` (a backfill's first decisions of old parcels)
+   * records no events: what it finds is the state of things, not news to send.
+   */
+  async refresh(
+    runner: SqlRunner,
+    ids: readonly string[],
+    now: Date,
+    { announce = true }: { announce?: boolean } = {},
+  ): Promise<number> {
     const plan = await this.plan(runner, await this.load(runner, ids), now);
     if (!plan) return 0;
     await this.shipments.write(runner, plan.columns);
-    await recordEvents(runner, plan.events);
+    if (announce) await recordEvents(runner, plan.events);
     return this.finish(runner, plan);
   }
 

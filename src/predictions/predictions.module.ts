@@ -13,6 +13,8 @@ import { AttentionDigest } from './attention-digest';
 import { AttentionDigestStore } from './attention-digest-store';
 import { AttentionSweeper } from './attention-sweeper';
 import { CarrierPerformanceStore } from './carrier-performance-store';
+import { PredictionBackfill } from './prediction-backfill';
+import { PredictionBackfillStore } from './prediction-backfill-store';
 import { PredictionOnShipmentWrite, PredictionOnTrackingApply } from './prediction-hooks';
 import { PredictionRecompute } from './prediction-recompute';
 import { PredictionStore } from './prediction-store';
@@ -23,7 +25,8 @@ import { ShipmentFactsSource } from './shipment-facts-source';
  * Delivery predictions, attention and carrier analytics (README.md beside this file): the
  * pure model, the aggregates and their stores; wired to shipment writes and applied tracking
  * batches (PredictionOnShipmentWrite, PredictionOnTrackingApply), the attention sweeper, the
- * hourly in-app digest of its events, the carrier analytics route and the CLI.
+ * hourly in-app digest of its events, the backfill of teams that predate predictions, the
+ * carrier analytics route and the CLI.
  * The shipment and checkpoint stores it reads through are stateless classes of their owning
  * modules, provided here so those modules need no change.
  */
@@ -43,6 +46,8 @@ import { ShipmentFactsSource } from './shipment-facts-source';
     AttentionSweeper,
     AttentionDigest,
     AttentionDigestStore,
+    PredictionBackfill,
+    PredictionBackfillStore,
     TeamLookupStore,
     CarrierPerformanceService,
   ],
@@ -53,6 +58,7 @@ import { ShipmentFactsSource } from './shipment-facts-source';
     PredictionWriter,
     AttentionSweeper,
     AttentionDigest,
+    PredictionBackfill,
     ShipmentFactsSource,
   ],
 })

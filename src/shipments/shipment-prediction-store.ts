@@ -98,6 +98,30 @@ export class ShipmentPredictionStore {
     );
   }
 
+  /**
+   * A page (by id) of the shipments of these workspaces that never got a decision (no window,
+   * no attention) though their status allows one (`statuses`, or none yet): the parcels a
+   * backfill decides. Decided ones leave the set, so a page read again is a later page.
+   */
+  async undecided(
+    runner: SqlRunner,
+    workspaceIds: readonly string[],
+    statuses: readonly string[],
+    afterId: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await query<{ id: string }>(
+      runner,
+      `SELECT s.id FROM shipment s
+        WHERE s.workspace_id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR s.id > $2::uuid)
+          AND s.delivery_prediction IS NULL AND s.attention IS NULL
+          AND (s.tracking_status IS NULL OR s.tracking_status = ANY($3::text[]))
+        ORDER BY s.id LIMIT $4`,
+      [workspaceIds, afterId, statuses, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** Writes the prediction columns (the caller holds the rows' locks); not `updated_at`: derived. */
   async write(runner: SqlRunner, columns: readonly ShipmentPredictionColumns[]): Promise<void> {
     if (columns.length === 0) return;

@@ -1,5 +1,5 @@
 import type { TrackingStatusCode } from '../../tracking/statuses';
-import { attentionOf, stalledAfter } from './attention';
+import { attentionOf, DECIDABLE_STATUSES, isDecidable, stalledAfter } from './attention';
 import { bucketOf, DAY_MS, HOUR_MS } from './buckets';
 import { DEFAULT_SILENCE_P95_MS } from './defaults';
 import { laneKeys } from './lanes';
@@ -151,5 +151,26 @@ describe('attention', () => {
     expect(a.codes).toEqual(['stalled', 'late']);
     expect(a.primary).toBe('stalled');
     expect(a.recheckAt).toBeNull();
+  });
+});
+
+describe('decidable statuses (what a backfill gives a first decision)', () => {
+  it('are the statuses with a stage and the exceptions, and a shipment without a status', () => {
+    expect([...DECIDABLE_STATUSES].sort()).toEqual(
+      [
+        'available_for_pickup',
+        'delivery_in_progress',
+        'error',
+        'expired',
+        'in_transit',
+        'no_info',
+        'pre_transit',
+        'transit_limit_exceeded',
+        'unsuccessful_delivery',
+      ].sort(),
+    );
+    expect(isDecidable(null)).toBe(true);
+    for (const final of ['delivered', 'cancelled', 'return_to_sender'] as const)
+      expect(isDecidable(final)).toBe(false);
   });
 });

@@ -1,9 +1,9 @@
-import type { TrackingStatusCode } from '../../tracking/statuses';
+import { TRACKING_STATUS_CODES, type TrackingStatusCode } from '../../tracking/statuses';
 import { conditionalQuantiles, DAY_MS } from './buckets';
 import { DEFAULT_SILENCE_P95_MS } from './defaults';
 import { DEFAULT_LEVEL, MIN_SILENCES, type LaneKeys } from './lanes';
 import type { DeliveryWindow } from './predict';
-import { FAILED_ATTEMPT, isMainLine, PICKUP, type Journey } from './stages';
+import { FAILED_ATTEMPT, isMainLine, PICKUP, stageOfStatus, type Journey } from './stages';
 import { SILENCE, type StatsLookup } from './stats';
 
 /**
@@ -49,6 +49,18 @@ export interface Attention {
 }
 
 const EXCEPTION_STATUSES: ReadonlySet<TrackingStatusCode | null> = new Set(['error', 'expired']);
+
+/**
+ * Whether a decision says anything of a parcel with this status: a window (it is in a stage)
+ * or attention (an exception). Delivered, cancelled and returned parcels get neither.
+ */
+export function isDecidable(status: TrackingStatusCode | null): boolean {
+  return stageOfStatus(status) !== null || EXCEPTION_STATUSES.has(status);
+}
+
+/** The status codes `isDecidable` holds for (a shipment without a status is decidable too). */
+export const DECIDABLE_STATUSES: readonly TrackingStatusCode[] =
+  TRACKING_STATUS_CODES.filter(isDecidable);
 
 /**
  * The silence after which a parcel in this stage is stalled: the 95th percentile of the longest
