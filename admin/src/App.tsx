@@ -25,8 +25,10 @@ import {
   type RaThemeOptions,
 } from 'react-admin';
 import { authProvider, session } from './auth';
+import { Dashboard } from './Dashboard';
 import { dataProvider, ENTRYPOINT } from './data-provider';
 import { EntityFilter } from './EntityFilter';
+import { basisText, windowText, type DeliveryPrediction } from './insights';
 import { LoginPage } from './LoginPage';
 import { workspaceIri } from './workspace';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher';
@@ -104,12 +106,30 @@ const ShipmentList = () => (
   <ListGuesser bulkActionButtons={false}>
     <FieldGuesser source="trackingNumber" />
     <FieldGuesser source="trackingStatus" />
+    <FieldGuesser source="attention" />
     <FieldGuesser source="originCarrier" />
     <FieldGuesser source="email" />
     <FieldGuesser source="orderNumbers" />
+    <FieldGuesser source="expectedDeliveryDate" />
     <FieldGuesser source="createdAt" />
   </ListGuesser>
 );
+
+/** A parcel's delivery window in words, and where it comes from (`deliveryPrediction`). */
+const DeliveryWindowField = (_: { label: string }) => {
+  const record = useRecordContext();
+  const prediction = record?.deliveryPrediction as DeliveryPrediction | null | undefined;
+  if (!prediction)
+    return <Typography variant="body2">None: only parcels on their way have one</Typography>;
+  return (
+    <>
+      <Typography variant="body2">{windowText(prediction)}</Typography>
+      <Typography variant="body2" color="text.secondary">
+        {basisText(prediction)}
+      </Typography>
+    </>
+  );
+};
 
 /** A shipment with its checkpoints (GET /shipments/{id}/checkpoints). */
 const ShipmentShow = () => (
@@ -124,7 +144,9 @@ const ShipmentShow = () => (
     <FieldGuesser source="orders" />
     <FieldGuesser source="shipmentStatus" />
     <FieldGuesser source="daysInTransit" />
+    <DeliveryWindowField label="Delivery window" />
     <FieldGuesser source="expectedDeliveryDate" />
+    <FieldGuesser source="attention" />
     <FieldGuesser source="createdAt" />
     <ReferenceManyField
       label="Checkpoints"
@@ -169,7 +191,8 @@ const OrderShow = () => (
 
 /**
  * API Platform Admin on the API's Hydra documentation: every screen is guessed from it, but
- * for the shipment and order pages above. The menu lists what a merchant works with.
+ * for the home page (Dashboard: attention and carrier performance) and the shipment and order
+ * pages above. The menu lists what a merchant works with.
  */
 export const App = () => (
   <HydraAdmin
@@ -178,6 +201,7 @@ export const App = () => (
     authProvider={authProvider}
     loginPage={LoginPage}
     layout={ConsoleLayout}
+    dashboard={Dashboard}
     requireAuth
     title="Shipment tracking"
     theme={theme}

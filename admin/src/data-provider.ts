@@ -50,6 +50,20 @@ function httpClient(url: URL, options: HttpClientOptions = {}): Promise<HydraHtt
 }
 
 /**
+ * A GET of an API path outside react-admin's resources (the home page's counts and carrier
+ * analytics), with the bearer token: its JSON-LD body.
+ */
+export async function apiGet(
+  path: string,
+  params: Record<string, string> = {},
+): Promise<Record<string, unknown>> {
+  const url = new URL(path, ENTRYPOINT);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  const { json } = await fetchHydra(url, { headers: headers() });
+  return json as Record<string, unknown>;
+}
+
+/**
  * A list's filters, read the way the doc parser reads them (a list's `hydra:search`) but
  * through the console's own client: with the token, the chosen workspace and the parameters
  * a list needs (the parser's bare `GET /fields` is a 400), and without the filters the

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { createShipment, testTrackingNumber } from '../factories/commerce.factory';
 import { joinTeam, setPassword, type Member } from '../factories/identity.factory';
 import { addWorkspace, createTenant, type Tenant } from '../factories/tenant.factory';
+import { ATTENTION_REASONS, basisText, windowText } from '../../admin/src/insights';
 import { closeTestApp, createTestApp, testAppUrl } from '../support/app';
 import { api } from '../support/http';
 import {
@@ -220,6 +221,58 @@ describe('the merchant console at /admin in a browser', () => {
     );
     await screenshot(page, 'console-shipment');
     await audit(page, 'shipment show');
+    await context.close();
+  });
+
+  it('opens on what needs attention and how carriers perform, and shows a delivery window', async () => {
+    // The sandbox tracks TM404…TM as an error: an exception to attend to.
+    const exception = await createShipment(app, owner, {
+      trackingNumber: testTrackingNumber('404'),
+    });
+    const owned = api(app, { token: owner.token });
+    const counts: Record<string, number> = {};
+    for (const { code } of ATTENTION_REASONS)
+      counts[code] = (
+        await owned.get(`/workspaces/${owner.workspaceId}/shipments?attention=${code}`).expect(200)
+      ).body['hydra:totalItems'];
+    expect(counts.exception).toBe(1);
+    const performance = (
+      await owned.get(`/workspaces/${owner.workspaceId}/carrier_performance`).expect(200)
+    ).body['hydra:member'];
+    expect(performance.length).toBeGreaterThan(0);
+
+    const { context, page } = await signIn(owner.email);
+    const attention = page.getByRole('region', { name: 'Needs attention' });
+    for (const { code, label } of ATTENTION_REASONS) {
+      const link = attention.getByRole('link', { name: new RegExp(label) });
+      await link.filter({ hasText: String(counts[code]) }).waitFor();
+    }
+    const carriers = page.getByRole('region', { name: 'Carrier performance' });
+    for (const row of performance) {
+      const line = carriers.getByRole('row', { name: new RegExp(`^${row.carrier}\\b`) });
+      await line.waitFor();
+      expect(await line.getByRole('cell').first().innerText()).toBe(String(row.shipments));
+    }
+    await screenshot(page, 'console-dashboard');
+    await audit(page, 'dashboard');
+    await carriers.getByLabel('By destination').check();
+    await carriers.getByRole('columnheader', { name: 'Destination' }).waitFor();
+
+    // An attention count opens the shipments needing it.
+    await attention.getByRole('link', { name: /Exception/ }).click();
+    await page.waitForURL(/attention/);
+    await page.getByText(exception.trackingNumber).waitFor();
+    await page.getByText(inTransit.trackingNumber).waitFor({ state: 'detached' });
+    await audit(page, 'shipments needing attention');
+
+    // A parcel on its way shows its window in words.
+    const shown = (await owned.get(`/shipments/${inTransit.id}`).expect(200)).body;
+    await page.goto(
+      `${base}/admin/#/shipments/${encodeURIComponent(`/shipments/${inTransit.id}`)}/show`,
+    );
+    await page.getByText('Delivery window', { exact: true }).waitFor();
+    await page.getByText(windowText(shown.deliveryPrediction, 'en-US', 'Europe/Berlin')).waitFor();
+    await page.getByText(basisText(shown.deliveryPrediction)).waitFor();
     await context.close();
   });
 
