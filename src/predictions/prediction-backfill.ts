@@ -76,7 +76,19 @@ export class PredictionBackfill implements OnApplicationBootstrap, OnModuleDestr
     const { teamId } = claimed;
     const started = Date.now();
     try {
-      const result = await this.backfill(teamId);
+      const workspaces = await this.source.workspacesOfTeam(this.db, teamId);
+      const size = await this.shipments.countOf(this.db, workspaces);
+      if (size > this.config.predictionBackfillMaxShipments) {
+        const reason =
+          `${size} shipments, more than PREDICTION_BACKFILL_MAX_SHIPMENTS ` +
+          `(${this.config.predictionBackfillMaxShipments}): the rebuild holds them in memory ` +
+          `(about 2 KB each). Raise it on nodes with the memory and queue the team again ` +
+          `(npm run cli -- prediction-backfill --queue --workspace W), or run rebuild-predictions.`;
+        await this.queue.holdBack(this.db, teamId, reason, MAX_ATTEMPTS);
+        this.logger.warn(`predictions backfill: team ${teamId} held back: ${reason}`);
+        return true;
+      }
+      const result = await this.backfill(teamId, workspaces);
       await this.queue.finish(this.db, teamId, result, this.clock.now());
       this.logger.log(
         `predictions backfill: team ${teamId} done in ${((Date.now() - started) / 1000).toFixed(1)} s: ` +
@@ -98,7 +110,7 @@ export class PredictionBackfill implements OnApplicationBootstrap, OnModuleDestr
   }
 
   /** The team's history counted, then its undecided parcels decided, a page at a time. */
-  private async backfill(teamId: string): Promise<BackfillResult> {
+  private async backfill(teamId: string, workspaces: readonly string[]): Promise<BackfillResult> {
     let shipments = 0;
     let said = Date.now();
     const progress = async (line: string) => {
@@ -111,7 +123,6 @@ export class PredictionBackfill implements OnApplicationBootstrap, OnModuleDestr
       shipments = total;
       return progress(`${done} of ${total} shipments counted`);
     });
-    const workspaces = await this.source.workspacesOfTeam(this.db, teamId);
     let decided = 0;
     let after: string | null = null;
     for (;;) {

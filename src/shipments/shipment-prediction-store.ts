@@ -98,6 +98,16 @@ export class ShipmentPredictionStore {
     );
   }
 
+  /** How many shipments these workspaces hold (the size of a team's recomputation). */
+  async countOf(runner: SqlRunner, workspaceIds: readonly string[]): Promise<number> {
+    const [row] = await query<{ n: number }>(
+      runner,
+      `SELECT count(*)::int AS n FROM shipment WHERE workspace_id = ANY($1::uuid[])`,
+      [workspaceIds],
+    );
+    return row.n;
+  }
+
   /**
    * A page (by id) of the shipments of these workspaces that never got a decision (no window,
    * no attention) though their status allows one (`statuses`, or none yet): the parcels a
