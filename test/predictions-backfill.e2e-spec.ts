@@ -2,8 +2,6 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DataSource } from 'typeorm';
 import { QUEUE_TEAMS_BEFORE_PREDICTIONS } from '../migrations/1767000000000-PredictionBackfill';
 import type { CliContext } from '../src/cli/cli-command';
-import { SchedulerRegistry } from '@nestjs/schedule';
-import { AppConfig } from '../src/config/app-config';
 import { predictionBackfillCommand } from '../src/cli/commands/prediction-backfill.command';
 import { PREDICTION_EVENTS } from '../src/events/event-types';
 import {
@@ -15,9 +13,7 @@ import { isDecidable } from '../src/predictions/model/attention';
 import { PredictionBackfill } from '../src/predictions/prediction-backfill';
 import { PredictionBackfillStore } from '../src/predictions/prediction-backfill-store';
 import { PredictionRecompute } from '../src/predictions/prediction-recompute';
-import { PredictionWriter } from '../src/predictions/prediction-writer';
-import { ShipmentFactsSource } from '../src/predictions/shipment-facts-source';
-import { ShipmentPredictionStore } from '../src/shipments/shipment-prediction-store';
+import { PredictionStore } from '../src/predictions/prediction-store';
 import { loadHistory } from '../src/seed/bulk-seeder';
 import { Clock } from '../src/tracking/clock';
 import { createTenant, type Tenant } from './factories/tenant.factory';
@@ -84,8 +80,15 @@ describe('prediction backfill of shipments that predate predictions', () => {
       decided: inFlight.length,
     });
     expect((await stateOf())!.finished_at).not.toBeNull();
-    // Exact: what the backfill stored is what a recomputation of the tables gives.
-    expect(await app.get(PredictionRecompute).rebuild(tenant.teamId)).toBe(0);
+    // Exact: what the backfill stored page by page is what the in-memory recomputation of the
+    // tables gives, contribution by contribution; and a rebuild finds nothing to change.
+    const recompute = app.get(PredictionRecompute);
+    const stored = await app.get(PredictionStore).contributionsOfTeam(db, tenant.teamId);
+    const expected = await recompute.compute(tenant.teamId);
+    expect(stored.size).toBe(history.length);
+    for (const c of expected.contributions) expect(stored.get(c.shipmentId)).toEqual(c);
+    expect(expected.contributions.some((c) => c.contribution.coverageIdx.length > 0)).toBe(true);
+    expect(await recompute.rebuild(tenant.teamId)).toBe(0);
     // Nothing is due any more.
     expect(await backfill.runOnce()).toBe(false);
   });
@@ -139,30 +142,6 @@ describe('prediction backfill of shipments that predate predictions', () => {
     }
     expect(await stateOf()).toMatchObject({ attempts: 2, error: null, decided: 0 });
     expect((await stateOf())!.finished_at).not.toBeNull();
-  });
-
-  it('holds back a team larger than PREDICTION_BACKFILL_MAX_SHIPMENTS until it is queued again', async () => {
-    // A node configured with a limit below the team's size.
-    const small = new PredictionBackfill(
-      db,
-      { ...app.get(AppConfig), predictionBackfillMaxShipments: history.length - 1 } as AppConfig,
-      clock,
-      queue,
-      app.get(PredictionRecompute),
-      app.get(PredictionWriter),
-      app.get(ShipmentPredictionStore),
-      app.get(ShipmentFactsSource),
-      app.get(SchedulerRegistry),
-    );
-    await queue.enqueue(db, tenant.teamId);
-    expect(await small.runOnce()).toBe(true);
-    const held = await stateOf();
-    expect(held).toMatchObject({ finished_at: null, attempts: 5 });
-    expect(held!.error).toContain(`${history.length} shipments, more than`);
-    // Nobody takes it, whatever the time, until it is queued again.
-    clock.set(new Date(Date.now() + 3 * 86_400_000));
-    expect(await backfill.runOnce()).toBe(false);
-    clock.reset();
   });
 
   it('is shown and re-queued by the CLI', async () => {

@@ -71,11 +71,6 @@ export class AppConfig {
   readonly apiRateWindowSeconds: number;
   /** How often a node adds its counted requests to the shared counters (milliseconds). */
   readonly apiRateFlushMs: number;
-  /**
-   * The largest team (in shipments) PredictionBackfill rebuilds on its own; a larger one waits
-   * for an operator (its history is held in memory).
-   */
-  readonly predictionBackfillMaxShipments: number;
   /** How long an `Idempotency-Key`'s answer is kept (hours). */
   readonly idempotencyKeyHours: number;
   /**

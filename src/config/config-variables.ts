@@ -340,13 +340,6 @@ export const CONFIG_VARIABLES = {
       'how often a node adds the requests it counted to the shared counters and reads the totals back',
     parse: integer(10, 60000),
   },
-  predictionBackfillMaxShipments: {
-    name: 'PREDICTION_BACKFILL_MAX_SHIPMENTS',
-    default: '200000',
-    description:
-      "largest team (shipments) a node backfills into the prediction aggregates on its own: the rebuild holds the team's history in memory, about 2 KB a shipment (0: never)",
-    parse: integer(0, 100000000),
-  },
   idempotencyKeyHours: {
     name: 'IDEMPOTENCY_KEY_HOURS',
     default: '24',

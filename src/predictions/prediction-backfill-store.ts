@@ -105,24 +105,6 @@ export class PredictionBackfillStore {
     );
   }
 
-  /**
-   * Leaves the team queued but out of reach of claims (attempts at `maxAttempts`) with the
-   * reason: it needs an operator, and `enqueue` gives it back.
-   */
-  async holdBack(
-    runner: SqlRunner,
-    teamId: string,
-    reason: string,
-    maxAttempts: number,
-  ): Promise<void> {
-    await execute(
-      runner,
-      `UPDATE prediction_backfill SET error = $2, attempts = greatest(attempts, $3), lease_until = NULL
-        WHERE team_id = $1`,
-      [teamId, reason, maxAttempts],
-    );
-  }
-
   /** Every queued team, the unfinished first. */
   async list(runner: SqlRunner): Promise<BackfillRow[]> {
     return query<BackfillRow>(

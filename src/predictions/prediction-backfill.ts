@@ -77,17 +77,6 @@ export class PredictionBackfill implements OnApplicationBootstrap, OnModuleDestr
     const started = Date.now();
     try {
       const workspaces = await this.source.workspacesOfTeam(this.db, teamId);
-      const size = await this.shipments.countOf(this.db, workspaces);
-      if (size > this.config.predictionBackfillMaxShipments) {
-        const reason =
-          `${size} shipments, more than PREDICTION_BACKFILL_MAX_SHIPMENTS ` +
-          `(${this.config.predictionBackfillMaxShipments}): the rebuild holds them in memory ` +
-          `(about 2 KB each). Raise it on nodes with the memory and queue the team again ` +
-          `(npm run cli -- prediction-backfill --queue --workspace W), or run rebuild-predictions.`;
-        await this.queue.holdBack(this.db, teamId, reason, MAX_ATTEMPTS);
-        this.logger.warn(`predictions backfill: team ${teamId} held back: ${reason}`);
-        return true;
-      }
       const result = await this.backfill(teamId, workspaces);
       await this.queue.finish(this.db, teamId, result, this.clock.now());
       this.logger.log(
@@ -119,9 +108,9 @@ export class PredictionBackfill implements OnApplicationBootstrap, OnModuleDestr
       said = Date.now();
       this.logger.log(`predictions backfill: team ${teamId}: ${line}`);
     };
-    let contributions = await this.recompute.rebuild(teamId, (done, total) => {
-      shipments = total;
-      return progress(`${done} of ${total} shipments counted`);
+    let contributions = await this.recompute.rebuild(teamId, (walk, done, total) => {
+      if (walk === 'shipments') shipments = total;
+      return progress(`${done} of ${total} ${walk} counted`);
     });
     let decided = 0;
     let after: string | null = null;

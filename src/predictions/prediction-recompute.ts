@@ -19,13 +19,23 @@ export interface Recomputation {
 
 const PAGE = 1000;
 
+/** A rebuild's progress: its walk over every shipment, then over the delivered ones. */
+export type RebuildProgress = (
+  walk: 'shipments' | 'deliveries',
+  done: number,
+  total: number,
+) => Promise<void> | void;
+
+/** The stats of a parcel not delivered: its contribution reads none. */
+const EMPTY_STATS = new MemoryStats();
+
 /**
- * The full recomputation of a team's aggregates from its shipments and checkpoints, for the
- * exactness check ("deltas applied incrementally equal a recomputation") and to fill the
- * aggregates of existing shipments (`rebuild`). Promises are kept from the stored
- * contributions (they cannot be derived later). Coverage depends on the order deliveries were
- * learnt: the recomputation replays them in delivery order, as they arrive when tracking is
- * current.
+ * The full recomputation of a team's aggregates from its shipments and checkpoints: `compute`
+ * in memory, for the exactness check ("deltas applied incrementally equal a recomputation");
+ * `rebuild` page by page, to fill the aggregates of existing shipments (the backfill, the
+ * CLI). Promises are kept from the stored contributions (they cannot be derived later).
+ * Coverage depends on the order deliveries were learnt: both replay them in delivery order,
+ * as they arrive when tracking is current.
  */
 @Injectable()
 export class PredictionRecompute {
@@ -43,30 +53,82 @@ export class PredictionRecompute {
 
   /**
    * Recomputes the team's contributions and stores them (applying only what differs), a page
-   * per transaction holding its shipments' locks. A refresh of one of them holds its lock from
-   * before it reads the stored contribution until it commits, so the two take turns: without
-   * the lock, a first contribution stored by the rebuild between that read and the refresh's
-   * write (no row to lock yet) was counted twice. Answers how many contributions it wrote;
-   * `progress` hears of each page (shipments done, of how many).
+   * per transaction, in the order `recompute` takes: memory bounded by the team's deliveries
+   * (an id and a time each), not by its history. Each page is read after its shipments are
+   * locked, as every writer of their predictions does, so a refresh meanwhile is never
+   * overwritten with older facts. Two walks:
+   * 1. every shipment by id: a parcel not delivered needs no stats (its contribution has no
+   *    coverage), so it is written at once; a delivered one is noted with its delivery time;
+   * 2. the delivered ones in delivery order (ties by id), each counted with the stats of those
+   *    before it, as they arrive when tracking is current.
+   * Promises are kept from the stored contributions (they cannot be derived later). Answers how
+   * many contributions it wrote; `progress` hears of each page.
    */
-  async rebuild(
-    teamId: string,
-    progress?: (done: number, total: number) => Promise<void> | void,
-  ): Promise<number> {
-    const { contributions } = await this.compute(teamId);
+  async rebuild(teamId: string, progress?: RebuildProgress): Promise<number> {
+    const workspaces = await this.source.workspacesOfTeam(this.db, teamId);
+    const total = await this.source.countOf(this.db, workspaces);
+    const delivered: { id: string; at: number }[] = [];
     let changed = 0;
-    for (let i = 0; i < contributions.length; i += PAGE) {
-      const page = contributions.slice(i, i + PAGE);
-      changed += await this.db.transaction(async (em) => {
-        await this.source.lock(
-          em,
-          page.map((c) => c.shipmentId),
-        );
-        return this.store.apply(em, page);
+    let walked = 0;
+    for (let after: string | null = null; ;) {
+      const ids = await this.source.idsOf(this.db, workspaces, after, PAGE);
+      if (ids.length === 0) break;
+      after = ids[ids.length - 1];
+      changed += await this.applyPage(teamId, ids, (s) => {
+        const at = journeyOf(s.facts).deliveredAt;
+        if (at === null) return null;
+        delivered.push({ id: s.shipmentId, at });
+        return 'later';
       });
-      await progress?.(i + page.length, contributions.length);
+      walked += ids.length;
+      await progress?.('shipments', walked, Math.max(total, walked));
+    }
+    delivered.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
+    const stats = new MemoryStats();
+    for (let i = 0; i < delivered.length; i += PAGE) {
+      const ids = delivered.slice(i, i + PAGE).map((d) => d.id);
+      changed += await this.applyPage(teamId, ids, () => stats);
+      await progress?.('deliveries', i + ids.length, delivered.length);
     }
     return changed;
+  }
+
+  /**
+   * One page of `rebuild` in its own transaction: the shipments locked, their facts and stored
+   * contributions read, and the contributions of those `statsOf` does not put off ('later')
+   * written, in the order of `ids`, each added to the stats it was counted with.
+   */
+  private applyPage(
+    teamId: string,
+    ids: readonly string[],
+    statsOf: (facts: SourcedFacts) => MemoryStats | null | 'later',
+  ): Promise<number> {
+    return this.db.transaction(async (em) => {
+      await this.source.lock(em, ids);
+      const facts = await this.source.byIds(em, teamId, ids);
+      const { contributions: stored } = await this.store.readBatch(em, [...facts.keys()], []);
+      const page: ContributionChange[] = [];
+      for (const id of ids) {
+        const s = facts.get(id);
+        if (!s) continue; // deleted meanwhile
+        const stats = statsOf(s);
+        if (stats === 'later') continue;
+        const promises = stored.get(id)?.promises ?? { carrierDate: null, windowLatest: null };
+        const contribution = contributionOf(s.facts, {
+          promises,
+          stats: stats ?? EMPTY_STATS,
+        });
+        if (stats) addToStats(stats, contribution);
+        page.push({
+          shipmentId: id,
+          teamId: s.teamId,
+          workspaceId: s.workspaceId,
+          contribution,
+          promises,
+        });
+      }
+      return this.store.apply(em, page);
+    });
   }
 }
 

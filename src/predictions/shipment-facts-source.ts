@@ -60,6 +60,45 @@ export class ShipmentFactsSource {
     }));
   }
 
+  /** A page (by id) of the ids of these workspaces' shipments. */
+  idsOf(
+    runner: SqlRunner,
+    workspaceIds: readonly string[],
+    afterId: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    return this.shipments.ids(runner, workspaceIds, afterId, limit);
+  }
+
+  /** How many shipments these workspaces hold. */
+  countOf(runner: SqlRunner, workspaceIds: readonly string[]): Promise<number> {
+    return this.shipments.countOf(runner, workspaceIds);
+  }
+
+  /** The facts of these shipments of the team, by id (a deleted one is missing). */
+  async byIds(
+    runner: SqlRunner,
+    teamId: string,
+    shipmentIds: readonly string[],
+  ): Promise<Map<string, SourcedFacts>> {
+    const rows = await this.shipments.rows(runner, shipmentIds);
+    const timelines = await this.checkpoints.timelines(
+      runner,
+      rows.map((r) => r.id),
+    );
+    return new Map(
+      rows.map((row) => [
+        row.id,
+        {
+          shipmentId: row.id,
+          workspaceId: row.workspace_id,
+          teamId,
+          facts: factsOf(row, timelines.get(row.id) ?? []),
+        },
+      ]),
+    );
+  }
+
   /** Every shipment of the team's workspaces (or of the given ones). */
   async all(
     runner: SqlRunner,

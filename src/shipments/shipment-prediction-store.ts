@@ -98,6 +98,23 @@ export class ShipmentPredictionStore {
     );
   }
 
+  /** A page (by id) of the ids of these workspaces' shipments: a rebuild's walk. */
+  async ids(
+    runner: SqlRunner,
+    workspaceIds: readonly string[],
+    afterId: string | null,
+    limit: number,
+  ): Promise<string[]> {
+    const rows = await query<{ id: string }>(
+      runner,
+      `SELECT s.id FROM shipment s
+        WHERE s.workspace_id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR s.id > $2::uuid)
+        ORDER BY s.id LIMIT $3`,
+      [workspaceIds, afterId, limit],
+    );
+    return rows.map((r) => r.id);
+  }
+
   /** How many shipments these workspaces hold (the size of a team's recomputation). */
   async countOf(runner: SqlRunner, workspaceIds: readonly string[]): Promise<number> {
     const [row] = await query<{ n: number }>(
