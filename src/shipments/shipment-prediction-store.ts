@@ -99,20 +99,13 @@ export class ShipmentPredictionStore {
   }
 
   /** A page (by id) of the ids of these workspaces' shipments: a rebuild's walk. */
-  async ids(
+  ids(
     runner: SqlRunner,
     workspaceIds: readonly string[],
     afterId: string | null,
     limit: number,
   ): Promise<string[]> {
-    const rows = await query<{ id: string }>(
-      runner,
-      `SELECT s.id FROM shipment s
-        WHERE s.workspace_id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR s.id > $2::uuid)
-        ORDER BY s.id LIMIT $3`,
-      [workspaceIds, afterId, limit],
-    );
-    return rows.map((r) => r.id);
+    return this.idPage(runner, workspaceIds, afterId, limit);
   }
 
   /** How many shipments these workspaces hold (the size of a team's recomputation). */
@@ -130,21 +123,39 @@ export class ShipmentPredictionStore {
    * no attention) though their status allows one (`statuses`, or none yet): the parcels a
    * backfill decides. Decided ones leave the set, so a page read again is a later page.
    */
-  async undecided(
+  undecided(
     runner: SqlRunner,
     workspaceIds: readonly string[],
     statuses: readonly string[],
     afterId: string | null,
     limit: number,
   ): Promise<string[]> {
+    return this.idPage(
+      runner,
+      workspaceIds,
+      afterId,
+      limit,
+      `AND s.delivery_prediction IS NULL AND s.attention IS NULL
+       AND (s.tracking_status IS NULL OR s.tracking_status = ANY($4::text[]))`,
+      [statuses],
+    );
+  }
+
+  /** Ids of these workspaces' shipments after `afterId`, by id; `where` (from $4) narrows it. */
+  private async idPage(
+    runner: SqlRunner,
+    workspaceIds: readonly string[],
+    afterId: string | null,
+    limit: number,
+    where = '',
+    params: readonly unknown[] = [],
+  ): Promise<string[]> {
     const rows = await query<{ id: string }>(
       runner,
       `SELECT s.id FROM shipment s
-        WHERE s.workspace_id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR s.id > $2::uuid)
-          AND s.delivery_prediction IS NULL AND s.attention IS NULL
-          AND (s.tracking_status IS NULL OR s.tracking_status = ANY($3::text[]))
-        ORDER BY s.id LIMIT $4`,
-      [workspaceIds, afterId, statuses, limit],
+        WHERE s.workspace_id = ANY($1::uuid[]) AND ($2::uuid IS NULL OR s.id > $2::uuid) ${where}
+        ORDER BY s.id LIMIT $3`,
+      [workspaceIds, afterId, limit, ...params],
     );
     return rows.map((r) => r.id);
   }
