@@ -30,6 +30,7 @@ import { dataProvider, ENTRYPOINT } from './data-provider';
 import { EntityFilter } from './EntityFilter';
 import { basisText, windowText, type DeliveryPrediction } from './insights';
 import { LoginPage } from './LoginPage';
+import { ShipmentFilters } from './ShipmentFilters';
 import { workspaceIri } from './workspace';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher';
 
@@ -103,7 +104,7 @@ const ConsoleLayout = (props: LayoutProps) => <Layout {...props} appBar={Console
 
 /** The guessed list, with the columns that tell shipments apart (not all thirty fields). */
 const ShipmentList = () => (
-  <ListGuesser bulkActionButtons={false}>
+  <ListGuesser bulkActionButtons={false} filters={<ShipmentFilters />}>
     <FieldGuesser source="trackingNumber" />
     <FieldGuesser source="trackingStatus" />
     <FieldGuesser source="attention" />

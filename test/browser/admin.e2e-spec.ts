@@ -264,6 +264,13 @@ describe('the merchant console at /admin in a browser', () => {
     await page.getByText(exception.trackingNumber).waitFor();
     await page.getByText(inTransit.trackingNumber).waitFor({ state: 'detached' });
     await audit(page, 'shipments needing attention');
+    // The filter is a choice of the four reasons, not a code to type.
+    const reason = page.getByRole('combobox', { name: 'Attention' });
+    expect(await reason.innerText()).toBe('Exception');
+    await reason.click();
+    await page.getByRole('option', { name: 'Late' }).click();
+    await page.waitForURL(/late/);
+    await page.getByText(exception.trackingNumber).waitFor({ state: 'detached' });
 
     // A parcel on its way shows its window in words.
     const shown = (await owned.get(`/shipments/${inTransit.id}`).expect(200)).body;
