@@ -26,9 +26,6 @@ export type RebuildProgress = (
   total: number,
 ) => Promise<void> | void;
 
-/** The stats of a parcel not delivered: its contribution reads none. */
-const EMPTY_STATS = new MemoryStats();
-
 /**
  * The full recomputation of a team's aggregates from its shipments and checkpoints: `compute`
  * in memory, for the exactness check ("deltas applied incrementally equal a recomputation");
@@ -68,66 +65,59 @@ export class PredictionRecompute {
     const workspaces = await this.source.workspacesOfTeam(this.db, teamId);
     const total = await this.source.countOf(this.db, workspaces);
     const delivered: { id: string; at: number }[] = [];
+    // Parcels not delivered read no stats and add none: one running sum serves both walks.
+    const stats = new MemoryStats();
     let changed = 0;
     let walked = 0;
     for (let after: string | null = null; ;) {
       const ids = await this.source.idsOf(this.db, workspaces, after, PAGE);
       if (ids.length === 0) break;
       after = ids[ids.length - 1];
-      changed += await this.applyPage(teamId, ids, (s) => {
+      changed += await this.applyPage(teamId, ids, stats, (s) => {
         const at = journeyOf(s.facts).deliveredAt;
-        if (at === null) return null;
-        delivered.push({ id: s.shipmentId, at });
-        return 'later';
+        if (at !== null) delivered.push({ id: s.shipmentId, at });
+        return at !== null;
       });
       walked += ids.length;
       await progress?.('shipments', walked, Math.max(total, walked));
     }
-    delivered.sort((a, b) => a.at - b.at || (a.id < b.id ? -1 : 1));
-    const stats = new MemoryStats();
+    delivered.sort(inDeliveryOrder);
     for (let i = 0; i < delivered.length; i += PAGE) {
       const ids = delivered.slice(i, i + PAGE).map((d) => d.id);
-      changed += await this.applyPage(teamId, ids, () => stats);
+      changed += await this.applyPage(teamId, ids, stats);
       await progress?.('deliveries', i + ids.length, delivered.length);
     }
     return changed;
   }
 
   /**
-   * One page of `rebuild` in its own transaction: the shipments locked, their facts and stored
-   * contributions read, and the contributions of those `statsOf` does not put off ('later')
-   * written, in the order of `ids`, each added to the stats it was counted with.
+   * One page of `rebuild` in its own transaction: the shipments locked and their facts read;
+   * those `later` puts off skipped; the others' contributions computed in the order of `ids`,
+   * each counted with `stats` and then added to it, and written against their stored ones.
    */
   private applyPage(
     teamId: string,
     ids: readonly string[],
-    statsOf: (facts: SourcedFacts) => MemoryStats | null | 'later',
+    stats: MemoryStats,
+    later: (facts: SourcedFacts) => boolean = () => false,
   ): Promise<number> {
     return this.db.transaction(async (em) => {
       await this.source.lock(em, ids);
       const facts = await this.source.byIds(em, teamId, ids);
-      const { contributions: stored } = await this.store.readBatch(em, [...facts.keys()], []);
-      const page: ContributionChange[] = [];
-      for (const id of ids) {
+      // In the order of `ids`; a shipment deleted meanwhile is missing.
+      const due = ids.flatMap((id) => {
         const s = facts.get(id);
-        if (!s) continue; // deleted meanwhile
-        const stats = statsOf(s);
-        if (stats === 'later') continue;
-        const promises = stored.get(id)?.promises ?? { carrierDate: null, windowLatest: null };
-        const contribution = contributionOf(s.facts, {
-          promises,
-          stats: stats ?? EMPTY_STATS,
-        });
-        if (stats) addToStats(stats, contribution);
-        page.push({
-          shipmentId: id,
-          teamId: s.teamId,
-          workspaceId: s.workspaceId,
-          contribution,
-          promises,
-        });
-      }
-      return this.store.apply(em, page);
+        return s && !later(s) ? [s] : [];
+      });
+      const { contributions: stored } = await this.store.readBatch(
+        em,
+        due.map((s) => s.shipmentId),
+        [],
+      );
+      return this.store.apply(
+        em,
+        due.map((s) => countedIn(stats, s, stored.get(s.shipmentId)?.promises ?? null)),
+      );
     });
   }
 }
@@ -138,25 +128,43 @@ export function recompute(
   promisesOf: (shipmentId: string) => ContributionChange['promises'] | null,
 ): Recomputation {
   const ordered = shipments
-    .map((s) => ({ s, deliveredAt: journeyOf(s.facts).deliveredAt ?? Infinity }))
-    .sort((a, b) => a.deliveredAt - b.deliveredAt || (a.s.shipmentId < b.s.shipmentId ? -1 : 1));
+    .map((s) => ({ s, id: s.shipmentId, at: journeyOf(s.facts).deliveredAt ?? Infinity }))
+    .sort(inDeliveryOrder);
   const stats = new MemoryStats();
   const performance = new Map<string, Map<string, Map<number, number>>>();
   const contributions: ContributionChange[] = [];
   for (const { s } of ordered) {
-    const promises = promisesOf(s.shipmentId) ?? { carrierDate: null, windowLatest: null };
-    const contribution = contributionOf(s.facts, { promises, stats });
-    addToStats(stats, contribution);
-    addToPerformance(performance, s.workspaceId, contribution);
-    contributions.push({
-      shipmentId: s.shipmentId,
-      teamId: s.teamId,
-      workspaceId: s.workspaceId,
-      contribution,
-      promises,
-    });
+    const change = countedIn(stats, s, promisesOf(s.shipmentId));
+    addToPerformance(performance, s.workspaceId, change.contribution);
+    contributions.push(change);
   }
   return { contributions, stats, performance };
+}
+
+/** The order deliveries are learnt in: by delivery time, then by shipment id. */
+function inDeliveryOrder(a: { at: number; id: string }, b: { at: number; id: string }): number {
+  return a.at - b.at || (a.id < b.id ? -1 : 1);
+}
+
+/**
+ * A shipment's contribution counted with `stats` (the deliveries learnt before it), then added
+ * to them; `promises` as stored, none when nothing is.
+ */
+function countedIn(
+  stats: MemoryStats,
+  s: SourcedFacts,
+  promises: ContributionChange['promises'] | null,
+): ContributionChange {
+  const kept = promises ?? { carrierDate: null, windowLatest: null };
+  const contribution = contributionOf(s.facts, { promises: kept, stats });
+  addToStats(stats, contribution);
+  return {
+    shipmentId: s.shipmentId,
+    teamId: s.teamId,
+    workspaceId: s.workspaceId,
+    contribution,
+    promises: kept,
+  };
 }
 
 function addToPerformance(

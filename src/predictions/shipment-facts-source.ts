@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { SqlRunner } from '../database/query';
-import { ShipmentPredictionStore } from '../shipments/shipment-prediction-store';
+import {
+  ShipmentPredictionStore,
+  type ShipmentPredictionRow,
+} from '../shipments/shipment-prediction-store';
 import { CheckpointTimelineStore } from '../tracking/checkpoints/checkpoint-timeline-store';
 import { WorkspaceLookupStore } from '../workspaces/workspace-lookup-store';
 import type { ShipmentFacts } from './contribution';
@@ -47,17 +50,11 @@ export class ShipmentFactsSource {
     limit: number,
   ): Promise<SourcedFacts[]> {
     if (workspaceIds.length === 0) return [];
-    const rows = await this.shipments.page(runner, workspaceIds, afterId, limit);
-    const timelines = await this.checkpoints.timelines(
+    return this.sourced(
       runner,
-      rows.map((r) => r.id),
-    );
-    return rows.map((row) => ({
-      shipmentId: row.id,
-      workspaceId: row.workspace_id,
       teamId,
-      facts: factsOf(row, timelines.get(row.id) ?? []),
-    }));
+      await this.shipments.page(runner, workspaceIds, afterId, limit),
+    );
   }
 
   /** A page (by id) of the ids of these workspaces' shipments. */
@@ -81,22 +78,12 @@ export class ShipmentFactsSource {
     teamId: string,
     shipmentIds: readonly string[],
   ): Promise<Map<string, SourcedFacts>> {
-    const rows = await this.shipments.rows(runner, shipmentIds);
-    const timelines = await this.checkpoints.timelines(
+    const found = await this.sourced(
       runner,
-      rows.map((r) => r.id),
+      teamId,
+      await this.shipments.rows(runner, shipmentIds),
     );
-    return new Map(
-      rows.map((row) => [
-        row.id,
-        {
-          shipmentId: row.id,
-          workspaceId: row.workspace_id,
-          teamId,
-          facts: factsOf(row, timelines.get(row.id) ?? []),
-        },
-      ]),
-    );
+    return new Map(found.map((s) => [s.shipmentId, s]));
   }
 
   /** Every shipment of the team's workspaces (or of the given ones). */
@@ -114,6 +101,24 @@ export class ShipmentFactsSource {
       after = page[page.length - 1].shipmentId;
     }
     return all;
+  }
+
+  /** These rows' facts, with their checkpoints (one statement for the rows' timelines). */
+  private async sourced(
+    runner: SqlRunner,
+    teamId: string,
+    rows: readonly ShipmentPredictionRow[],
+  ): Promise<SourcedFacts[]> {
+    const timelines = await this.checkpoints.timelines(
+      runner,
+      rows.map((r) => r.id),
+    );
+    return rows.map((row) => ({
+      shipmentId: row.id,
+      workspaceId: row.workspace_id,
+      teamId,
+      facts: factsOf(row, timelines.get(row.id) ?? []),
+    }));
   }
 }
 
