@@ -18,7 +18,7 @@ import { useEffect, useState } from 'react';
 import { Title } from 'react-admin';
 import { apiGet } from './data-provider';
 import { ATTENTION_REASONS, attentionListHref, days, lastDays, percent } from './insights';
-import { onWorkspaceChange, workspaceId } from './workspace';
+import { useWorkspace } from './useWorkspace';
 
 type Counts = Partial<Record<(typeof ATTENTION_REASONS)[number]['code'], number>>;
 
@@ -36,11 +36,31 @@ interface PerformanceRow {
   onTimeRate: { prediction: number | null; carrier: number | null };
 }
 
-/** The chosen workspace, following the app bar's switcher. */
-function useWorkspace(): string | null {
-  const [current, setCurrent] = useState(workspaceId());
-  useEffect(() => onWorkspaceChange(() => setCurrent(workspaceId())), []);
-  return current;
+/**
+ * What `load` answers, read again when `deps` change (null meanwhile); `failed` when it threw.
+ * An answer that arrives after the next read started is dropped.
+ */
+function useLoaded<T>(
+  load: () => Promise<T>,
+  deps: readonly unknown[],
+): { value: T | null; failed: boolean } {
+  const [state, setState] = useState<{ value: T | null; failed: boolean }>({
+    value: null,
+    failed: false,
+  });
+  useEffect(() => {
+    let live = true;
+    setState({ value: null, failed: false });
+    load().then(
+      (value) => live && setState({ value, failed: false }),
+      () => live && setState({ value: null, failed: true }),
+    );
+    return () => {
+      live = false;
+    };
+    // `deps` are what `load` reads: a new `load` each render is not a new read.
+  }, deps);
+  return state;
 }
 
 /**
@@ -48,27 +68,21 @@ function useWorkspace(): string | null {
  * `hydra:totalItems` (a maintained count in the API, no scan), linked to that list.
  */
 const AttentionCard = ({ workspace }: { workspace: string }) => {
-  const [counts, setCounts] = useState<Counts | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    setCounts(null);
-    Promise.all(
-      ATTENTION_REASONS.map(async ({ code }) => {
-        const json = await apiGet(`/workspaces/${workspace}/shipments`, {
-          attention: code,
-          itemsPerPage: '1',
-        });
-        return [code, Number(json['hydra:totalItems'] ?? 0)] as const;
-      }),
-    ).then(
-      (entries) => live && setCounts(Object.fromEntries(entries)),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
-  }, [workspace]);
+  const { value: counts, failed } = useLoaded(
+    async (): Promise<Counts> =>
+      Object.fromEntries(
+        await Promise.all(
+          ATTENTION_REASONS.map(async ({ code }) => {
+            const json = await apiGet(`/workspaces/${workspace}/shipments`, {
+              attention: code,
+              itemsPerPage: '1',
+            });
+            return [code, Number(json['hydra:totalItems'] ?? 0)] as const;
+          }),
+        ),
+      ),
+    [workspace],
+  );
   return (
     <Card component="section" aria-labelledby="attention-title">
       <CardContent>
@@ -109,21 +123,11 @@ const RANGES = [30, 90, 365];
 const PerformanceCard = ({ workspace }: { workspace: string }) => {
   const [range, setRange] = useState(30);
   const [byDestination, setByDestination] = useState(false);
-  const [rows, setRows] = useState<PerformanceRow[] | null>(null);
-  const [failed, setFailed] = useState(false);
-  useEffect(() => {
-    let live = true;
-    setRows(null);
-    setFailed(false);
+  const { value: rows, failed } = useLoaded(async () => {
     const params: Record<string, string> = lastDays(range, new Date());
     if (byDestination) params.groupBy = 'destination';
-    apiGet(`/workspaces/${workspace}/carrier_performance`, params).then(
-      (json) => live && setRows((json['hydra:member'] as PerformanceRow[] | undefined) ?? []),
-      () => live && setFailed(true),
-    );
-    return () => {
-      live = false;
-    };
+    const json = await apiGet(`/workspaces/${workspace}/carrier_performance`, params);
+    return (json['hydra:member'] as PerformanceRow[] | undefined) ?? [];
   }, [workspace, range, byDestination]);
   return (
     <Card component="section" aria-labelledby="performance-title">

@@ -1,7 +1,8 @@
 import { MenuItem, TextField } from '@mui/material';
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { useGetList, useRefresh } from 'react-admin';
-import { chooseWorkspace, onWorkspaceChange, workspaceId } from './workspace';
+import { useWorkspace } from './useWorkspace';
+import { chooseWorkspace } from './workspace';
 
 /**
  * The workspace every list and create works in (the API scopes records by workspace). The
@@ -9,12 +10,11 @@ import { chooseWorkspace, onWorkspaceChange, workspaceId } from './workspace';
  */
 export const WorkspaceSwitcher = () => {
   const refresh = useRefresh();
-  const [current, setCurrent] = useState(workspaceId());
+  const current = useWorkspace();
   const { data, isPending } = useGetList('workspaces', {
     pagination: { page: 1, perPage: 100 },
     sort: { field: 'createdAt', order: 'ASC' },
   });
-  useEffect(() => onWorkspaceChange(() => setCurrent(workspaceId())), []);
   useEffect(() => {
     if (!data?.length) return;
     const ids = data.map((w) => String(w.originId ?? w.id));
