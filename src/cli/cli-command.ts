@@ -50,3 +50,12 @@ export function parseOptions<const O extends NonNullable<ParseArgsConfig['option
     throw new CliUsageError((error as Error).message);
   }
 }
+
+/**
+ * The value of an option naming a workspace (or another record) by id; a CliUsageError with
+ * `message` when it is missing or not shaped like a uuid. No look-up: the caller's.
+ */
+export function idOption(value: string | undefined, message: string): string {
+  if (!value || !/^[0-9a-f-]{36}$/i.test(value)) throw new CliUsageError(message);
+  return value;
+}

@@ -20,14 +20,15 @@ export function predictionTools(db: DataSource) {
     workspaces,
   );
   const recompute = new PredictionRecompute(db, new PredictionStore(db), source);
+  const backfillQueue = new PredictionBackfillStore();
   return {
     teamOf: (workspaceId: string) => workspaces.teamOf(db, workspaceId),
     /** Rebuilds a team's aggregates from its shipments (after a bulk load). */
     rebuild: (teamId: string) => recompute.rebuild(teamId),
     /** Queues the team for the background backfill (PredictionBackfill). */
-    queueBackfill: (teamId: string) => new PredictionBackfillStore().enqueue(db, teamId),
+    queueBackfill: (teamId: string) => backfillQueue.enqueue(db, teamId),
     /** The backfill queue, the unfinished first. */
-    backfills: (): Promise<BackfillRow[]> => new PredictionBackfillStore().list(db),
+    backfills: (): Promise<BackfillRow[]> => backfillQueue.list(db),
     /** The backtest of one workspace's history (read through the owning stores). */
     async report(teamId: string, workspaceId: string, since: Date | null): Promise<BacktestReport> {
       const facts = await source.all(db, teamId, [workspaceId]);

@@ -1,5 +1,5 @@
 import { predictionTools } from '../../predictions/prediction-tools';
-import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
+import { CliCommand, CliUsageError, idOption, parseOptions } from '../cli-command';
 
 export const backtestPredictionsCommand: CliCommand = {
   name: 'backtest-predictions',
@@ -11,8 +11,7 @@ export const backtestPredictionsCommand: CliCommand = {
       workspace: { type: 'string' },
       since: { type: 'string' },
     });
-    if (!values.workspace || !/^[0-9a-f-]{36}$/i.test(values.workspace))
-      throw new CliUsageError('--workspace must be a workspace id');
+    const workspace = idOption(values.workspace, '--workspace must be a workspace id');
     let since: Date | null = null;
     if (values.since !== undefined) {
       since = new Date(`${values.since}T00:00:00Z`);
@@ -20,8 +19,8 @@ export const backtestPredictionsCommand: CliCommand = {
         throw new CliUsageError(`--since must be a date (YYYY-MM-DD), got "${values.since}"`);
     }
     const tools = predictionTools(await context.dataSource());
-    const teamId = await tools.teamOf(values.workspace);
-    if (!teamId) throw new CliUsageError(`No workspace ${values.workspace}`);
-    context.print(await tools.backtest(teamId, values.workspace, since));
+    const teamId = await tools.teamOf(workspace);
+    if (!teamId) throw new CliUsageError(`No workspace ${workspace}`);
+    context.print(await tools.backtest(teamId, workspace, since));
   },
 };

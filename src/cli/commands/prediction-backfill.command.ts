@@ -1,5 +1,5 @@
 import { predictionTools } from '../../predictions/prediction-tools';
-import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
+import { CliCommand, CliUsageError, idOption, parseOptions } from '../cli-command';
 
 export const predictionBackfillCommand: CliCommand = {
   name: 'prediction-backfill',
@@ -13,10 +13,12 @@ export const predictionBackfillCommand: CliCommand = {
     });
     const tools = predictionTools(await context.dataSource());
     if (values.queue) {
-      if (!values.workspace || !/^[0-9a-f-]{36}$/i.test(values.workspace))
-        throw new CliUsageError('--queue needs --workspace <uuid> (its team is queued)');
-      const teamId = await tools.teamOf(values.workspace);
-      if (!teamId) throw new CliUsageError(`No workspace ${values.workspace}`);
+      const workspace = idOption(
+        values.workspace,
+        '--queue needs --workspace <uuid> (its team is queued)',
+      );
+      const teamId = await tools.teamOf(workspace);
+      if (!teamId) throw new CliUsageError(`No workspace ${workspace}`);
       await tools.queueBackfill(teamId);
     } else if (values.workspace) {
       throw new CliUsageError('--workspace is only for --queue');

@@ -1,5 +1,5 @@
 import { predictionTools } from '../../predictions/prediction-tools';
-import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
+import { CliCommand, CliUsageError, idOption, parseOptions } from '../cli-command';
 
 export const rebuildPredictionsCommand: CliCommand = {
   name: 'rebuild-predictions',
@@ -8,11 +8,13 @@ export const rebuildPredictionsCommand: CliCommand = {
   usage: '--workspace <uuid>',
   async run(args, context) {
     const values = parseOptions(args, { workspace: { type: 'string' } });
-    if (!values.workspace || !/^[0-9a-f-]{36}$/i.test(values.workspace))
-      throw new CliUsageError('--workspace must be a workspace id (its team is rebuilt)');
+    const workspace = idOption(
+      values.workspace,
+      '--workspace must be a workspace id (its team is rebuilt)',
+    );
     const tools = predictionTools(await context.dataSource());
-    const teamId = await tools.teamOf(values.workspace);
-    if (!teamId) throw new CliUsageError(`No workspace ${values.workspace}`);
+    const teamId = await tools.teamOf(workspace);
+    if (!teamId) throw new CliUsageError(`No workspace ${workspace}`);
     const changed = await tools.rebuild(teamId);
     context.print(JSON.stringify({ team_id: teamId, contributions_changed: changed }));
   },

@@ -6,7 +6,7 @@ import {
 import { predictionTools } from '../../predictions/prediction-tools';
 import { loadHistory, seedWorkspace } from '../../seed/bulk-seeder';
 import { WorkspaceStore } from '../../workspaces/workspace-store';
-import { CliCommand, CliUsageError, parseOptions } from '../cli-command';
+import { CliCommand, CliUsageError, idOption, parseOptions } from '../cli-command';
 
 const positive = (name: string, raw: string | undefined, fallback: number): number => {
   if (raw === undefined) return fallback;
@@ -35,8 +35,7 @@ export const seedCommand: CliCommand = {
     const shipments = positive('shipments', values.shipments, 1000);
     const orders = positive('orders', values.orders, Math.min(shipments, 1000));
     const batch = Math.max(1, positive('batch', values.batch, 50000));
-    if (values.workspace && !/^[0-9a-f-]{36}$/i.test(values.workspace))
-      throw new CliUsageError('--workspace must be a workspace id');
+    if (values.workspace) idOption(values.workspace, '--workspace must be a workspace id');
     const indexes = values.indexes ?? 'auto';
     if (!['auto', 'rebuild', 'keep'].includes(indexes))
       throw new CliUsageError(`--indexes must be auto, rebuild or keep, got "${indexes}"`);
