@@ -4,14 +4,17 @@
  *     the stats of a learnt history in memory, one core;
  *  2. background refresh throughput with predictions on against off: the same N due sandbox
  *     shipments refreshed through TrackingRefresher, once with the PredictionWriter hook and once
- *     without it (goal: on / off >= 0.9), as a first refresh and as a later one (`later`);
+ *     without it (goal: on / off >= 0.9), as a first refresh (every parcel brings its whole
+ *     journey), as a later one (`later`: nothing new), and as the scheduler's mix of both
+ *     (`mixed`: the share of refreshes that bring a checkpoint in the seeded history, each
+ *     parcel refreshed as `nextCheckAt` schedules it);
  *  3. carrier analytics (CarrierPerformanceStore.read, a 90-day range) of a big workspace
  *     against a small one, both loaded with the seeder's history (goal: small / big time
  *     ratio >= 0.8, i.e. the big one at most 25 % slower).
  *
  *   node -r ts-node/register/transpile-only bench/predictions.bench.ts \
  *     [--changes 20000] [--refresh 3000] [--loops 2] [--big 50000] [--small 1000] [--reads 30] [--rounds 2]
- *     [--parts change,refresh,later,analytics] [--modes off,on]
+ *     [--parts change,refresh,later,mixed,analytics] [--modes off,on]
  *
  * DATABASE_URL defaults to postgres://postgres@127.0.0.1:5432/bench_predictions (created and
  * migrated when missing; every run starts from new teams). Exits 1 when a goal is missed.
@@ -31,7 +34,9 @@ import { journeyOf } from '../src/predictions/model/stages';
 import { predictionTools } from '../src/predictions/prediction-tools';
 import { updateShipmentPrediction } from '../src/predictions/shipment-prediction';
 import { loadHistory } from '../src/seed/bulk-seeder';
+import { nextCheckAt } from '../src/tracking/engine/next-check';
 import { SANDBOX_PREFIX_STATUSES } from '../src/tracking/providers/sandbox';
+import { isFinal, type TrackingStatusCode } from '../src/tracking/statuses';
 import { databaseCpuUs, prepareServiceProcess, rerunAsStarted } from './lib/bench-setup';
 
 const { values } = parseArgs({
@@ -44,7 +49,7 @@ const { values } = parseArgs({
     reads: { type: 'string', default: '30' },
     rounds: { type: 'string', default: '2' },
     // Which measurements to run (a profile of one of them: `node --cpu-prof ... --parts refresh`).
-    parts: { type: 'string', default: 'change,refresh,later,analytics' },
+    parts: { type: 'string', default: 'change,refresh,later,mixed,analytics' },
     // The refresh's modes (`on` alone: a profile of the hook without the rounds it is off).
     modes: { type: 'string', default: 'off,on' },
   },
@@ -97,6 +102,52 @@ function costPerStatusChange(changes: number): { us: number; changes: number } {
     rounds.push(Number(process.hrtime.bigint() - started) / 1000 / changes);
   }
   return { us: Number(median(rounds.slice(2)).toFixed(1)), changes };
+}
+
+/**
+ * Of the refreshes the scheduler makes, the share that brings a checkpoint (the hook decides
+ * again only then; the others keep the stored decision). Replays the seeded history
+ * (DEMO_LANES, 2 000 parcels, every journey complete): a parcel is tracked at its creation,
+ * then whenever `nextCheckAt` schedules it from what it has seen (status, time of the last
+ * change, checks that brought nothing), until a final status or 90 days; a refresh sees the
+ * checkpoints dated up to its time (the carrier's own delay in showing them is left out,
+ * which puts more news in each refresh).
+ */
+function changingShare(): { refreshes: number; changing: number; share: number } {
+  const now = Date.parse('2025-07-01T00:00:00Z');
+  const parcels = generateHistory({
+    seed: 26,
+    shipments: 2000,
+    from: new Date(now - 90 * DAY),
+    to: new Date(now),
+    lanes: DEMO_LANES,
+  });
+  let refreshes = 0;
+  let changing = 0;
+  for (const p of parcels) {
+    const times = p.checkpoints.map((c) => c.at.getTime()).sort((a, b) => a - b);
+    const byTime = [...p.checkpoints].sort((a, b) => a.at.getTime() - b.at.getTime());
+    const end = p.createdAt.getTime() + 90 * DAY;
+    let seen = 0;
+    let status: TrackingStatusCode = 'no_info';
+    let lastChange: Date | null = null;
+    let idle = 0;
+    for (let t = p.createdAt.getTime(); t < end;) {
+      let upTo = seen;
+      while (upTo < times.length && times[upTo] <= t) upTo++;
+      refreshes++;
+      if (upTo > seen) {
+        changing++;
+        seen = upTo;
+        status = byTime[seen - 1].status;
+        lastChange = byTime[seen - 1].at;
+        idle = 0;
+      } else idle++;
+      if (isFinal(status)) break;
+      t = nextCheckAt(status, lastChange, new Date(t), idle)!.getTime();
+    }
+  }
+  return { refreshes, changing, share: changing / refreshes };
 }
 
 async function seedRefresh(db: DataSource, workspaceId: string, n: number): Promise<void> {
@@ -190,7 +241,13 @@ async function main(): Promise<void> {
      * contributions (the sandbox reports the same journey: nothing changes, as for most of a
      * parcel's refreshes).
      */
-    const refreshRounds = async (kind: 'first' | 'later') => {
+    const mix = parts.has('mixed') ? changingShare() : null;
+    if (mix)
+      console.error(
+        `2. mixed: ${mix.changing} of ${mix.refreshes} scheduled refreshes bring a checkpoint ` +
+          `(${(mix.share * 100).toFixed(1)} %)`,
+      );
+    const refreshRounds = async (kind: 'first' | 'later' | 'mixed') => {
       const rate: Record<'on' | 'off', number[]> = { on: [], off: [] };
       const cpuUs: Record<'on' | 'off', number[]> = { on: [], off: [] };
       const dbCpuUs: Record<'on' | 'off', number[]> = { on: [], off: [] };
@@ -204,8 +261,15 @@ async function main(): Promise<void> {
       const modes = Array.from({ length: Number(values.rounds) }, () => pair);
       for (const mode of modes.flat()) {
         await seedRefresh(db, refreshWs, n);
-        if (kind === 'later') {
+        if (kind !== 'first') {
           extensions.list = hooks;
+          // `mixed`: the share that brings news stays untracked until the measured drain.
+          const fresh = kind === 'mixed' ? Math.round(n * mix!.share) : 0;
+          await db.query(
+            `UPDATE shipment SET next_check_at = now() + interval '1 day'
+              WHERE id IN (SELECT id FROM shipment WHERE workspace_id = $1 ORDER BY id LIMIT $2)`,
+            [refreshWs, fresh],
+          );
           await drain();
           await db.query(
             `UPDATE shipment SET next_check_at = now() - interval '1 minute' WHERE workspace_id = $1`,
@@ -263,6 +327,9 @@ async function main(): Promise<void> {
     const skipped = { ratio: NaN };
     const refresh = parts.has('refresh') ? await refreshRounds('first') : skipped;
     const laterRefresh = parts.has('later') ? await refreshRounds('later') : skipped;
+    const mixedRefresh = mix
+      ? { changingShare: Number(mix.share.toFixed(3)), ...(await refreshRounds('mixed')) }
+      : skipped;
 
     // 3. Carrier analytics of a big and a small workspace, same range, same statement.
     const analytics = async () => {
@@ -301,6 +368,7 @@ async function main(): Promise<void> {
       statusChange: { usPerChange: changes.us },
       refresh,
       laterRefresh,
+      mixedRefresh,
       carrierAnalytics: {
         big: Number(values.big),
         small: Number(values.small),
@@ -321,6 +389,7 @@ async function main(): Promise<void> {
     failed =
       result.refresh.ratio < 0.9 ||
       result.laterRefresh.ratio < 0.9 ||
+      result.mixedRefresh.ratio < 0.9 ||
       result.carrierAnalytics.ratio < 0.8;
   } finally {
     await app.close();
