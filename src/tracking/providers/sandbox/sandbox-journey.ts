@@ -155,7 +155,7 @@ function fullPlan(rng: SeededRandom, lane: Lane): Step[] {
     atOrigin(
       'origin-facility',
       'in_transit',
-      `Processed at the ${originCity} parcel center`,
+      `Processed at the parcel center in ${originCity}`,
       originCity,
       hours(rng, 3, 12),
     ),
@@ -226,7 +226,7 @@ function fullPlan(rng: SeededRandom, lane: Lane): Step[] {
     atDestination(
       'local-facility',
       'in_transit',
-      `Arrived at the ${destinationCity} delivery facility`,
+      `Arrived at the delivery facility in ${destinationCity}`,
       destinationCity,
       hours(rng, 12, 48),
     ),
