@@ -90,6 +90,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     new RouteTable(app),
     app.get(DatabaseOutage),
     requestBudgetOf(app),
+    config,
   );
   app.use(errors.expressHandler());
   app.useGlobalFilters(errors);

@@ -1,7 +1,7 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { hiddenFields, pkcePair, setPassword } from './factories/identity.factory';
+import { createClient, hiddenFields, pkcePair, setPassword } from './factories/identity.factory';
 import { createTenant, type Tenant } from './factories/tenant.factory';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
@@ -12,8 +12,9 @@ const PASSWORD = 'console client 123';
 
 /**
  * The merchant console's OAuth client (migration AdminConsoleClient): first-party and public,
- * PKCE (S256) only, redirect URI `/admin/` on the origin the request came to, no refresh
- * token, invisible among the account's clients.
+ * PKCE (S256) only, redirect URI `/admin/` on the origin the request came to, refresh tokens
+ * with its `client_id` only (rotated, a reused one revokes the family), invisible among the
+ * account's clients.
  */
 describe('the console client admin-console', () => {
   let app: NestExpressApplication;
@@ -69,21 +70,38 @@ describe('the console client admin-console', () => {
         ...body,
       });
 
-  it('signs in with PKCE and gets an access token without a refresh token', async () => {
+  /** The console's refresh: its client_id, no secret. */
+  const refresh = (refreshToken: string) =>
+    server().post('/oauth/v2/token').type('form').send({
+      grant_type: 'refresh_token',
+      client_id: 'admin-console',
+      refresh_token: refreshToken,
+    });
+
+  /** A signed-in console: the code exchange's answer. */
+  async function signIn(): Promise<Record<string, any>> {
+    const { verifier, challenge } = pkcePair();
+    const code = (await consent(challenge)).searchParams.get('code')!;
+    return (await exchange({ code, code_verifier: verifier }).expect(200)).body;
+  }
+
+  it('signs in with PKCE and gets an access token and a refresh token', async () => {
     const { verifier, challenge } = pkcePair();
     const location = await consent(challenge);
     expect(`${location.origin}${location.pathname}`).toBe(REDIRECT);
     expect(location.searchParams.get('state')).toBe('st');
     const code = location.searchParams.get('code')!;
     const token = await exchange({ code, code_verifier: verifier }).expect(200);
-    expect(token.body).toEqual(
-      expect.objectContaining({
-        token_type: 'bearer',
-        user_id: user.userId,
-        user_email: user.email,
-      }),
-    );
-    expect(token.body.refresh_token).toBeUndefined();
+    expect(token.headers['cache-control']).toBe('no-store');
+    expect(token.body).toEqual({
+      access_token: expect.any(String),
+      expires_in: 3600,
+      token_type: 'bearer',
+      scope: 'user',
+      refresh_token: expect.any(String),
+      user_id: user.userId,
+      user_email: user.email,
+    });
     await api(app, { token: token.body.access_token })
       .get(`/workspaces/${user.workspaceId}`)
       .expect(200);
@@ -98,6 +116,121 @@ describe('the console client admin-console', () => {
     expect(missing.body.error).toBe('invalid_client');
     const wrong = await exchange({ code, code_verifier: pkcePair().verifier }).expect(400);
     expect(wrong.body.error).toBe('invalid_grant');
+  });
+
+  it('refreshes with its client_id only, rotating the pair', async () => {
+    const first = await signIn();
+    const second = await refresh(first.refresh_token).expect(200);
+    expect(second.headers['cache-control']).toBe('no-store');
+    expect(second.body).toEqual({
+      access_token: expect.any(String),
+      expires_in: 3600,
+      token_type: 'bearer',
+      scope: 'user',
+      refresh_token: expect.any(String),
+      user_id: user.userId,
+      user_email: user.email,
+    });
+    expect(second.body.refresh_token).not.toBe(first.refresh_token);
+    expect(second.body.access_token).not.toBe(first.access_token);
+    // Still the user's own session, not a delegated token.
+    await api(app, { token: second.body.access_token }).get('/oauth_clients').expect(200);
+    const third = await refresh(second.body.refresh_token).expect(200);
+    await api(app, { token: third.body.access_token })
+      .get(`/workspaces/${user.workspaceId}`)
+      .expect(200);
+  });
+
+  it('refuses a spent refresh token and revokes its whole family', async () => {
+    const first = await signIn();
+    const second = (await refresh(first.refresh_token).expect(200)).body;
+    const reuse = await refresh(first.refresh_token).expect(400);
+    expect(reuse.headers['cache-control']).toBe('no-store');
+    expect(reuse.body).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.any(String),
+    });
+    await api(app, { token: second.access_token }).get('/workspaces').expect(401);
+    const revoked = await refresh(second.refresh_token).expect(400);
+    expect(revoked.body.error).toBe('invalid_grant');
+    // Another session of the same user is untouched.
+    const other = await signIn();
+    await refresh(other.refresh_token).expect(200);
+  });
+
+  it('refuses a refresh token of another client, and a confidential client without its secret', async () => {
+    const owner = await createTenant(app);
+    const partner = await createClient(app, owner, { redirectUris: ['https://partner.test/cb'] });
+    const signedIn = await signIn();
+    const stolen = await server()
+      .post('/oauth/v2/token')
+      .type('form')
+      .send({
+        grant_type: 'refresh_token',
+        refresh_token: signedIn.refresh_token,
+        client_id: partner.clientId,
+        client_secret: partner.clientSecret,
+      })
+      .expect(400);
+    expect(stolen.body.error).toBe('invalid_grant');
+
+    // A partner's own refresh token: only with its secret.
+    const page = await server()
+      .get('/oauth/v2/auth')
+      .query({
+        client_id: partner.clientId,
+        redirect_uri: 'https://partner.test/cb',
+        response_type: 'code',
+        state: 's',
+      })
+      .expect(200);
+    const consented = await server()
+      .post('/oauth/v2/auth')
+      .set('Cookie', page.headers['set-cookie'])
+      .type('form')
+      .send({ ...hiddenFields(page.text), email: user.email, password: PASSWORD, allowed: 'true' })
+      .expect(302);
+    const code = new URL(consented.headers.location).searchParams.get('code')!;
+    const tokens = (
+      await server()
+        .post('/oauth/v2/token')
+        .type('form')
+        .send({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: 'https://partner.test/cb',
+          client_id: partner.clientId,
+          client_secret: partner.clientSecret,
+        })
+        .expect(200)
+    ).body;
+    const withoutSecret = await server()
+      .post('/oauth/v2/token')
+      .type('form')
+      .send({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: partner.clientId,
+      })
+      .expect(400);
+    expect(withoutSecret.body).toEqual({
+      error: 'invalid_client',
+      error_description: 'The client credentials are invalid',
+    });
+    // The console's client_id does not lend its leniency to a partner's refresh token.
+    const borrowed = await refresh(tokens.refresh_token).expect(400);
+    expect(borrowed.body.error).toBe('invalid_grant');
+    // Neither attempt spent it: the partner still refreshes, with its secret.
+    await server()
+      .post('/oauth/v2/token')
+      .type('form')
+      .send({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: partner.clientId,
+        client_secret: partner.clientSecret,
+      })
+      .expect(200);
   });
 
   it('revokes the token when its code is used again', async () => {

@@ -136,6 +136,10 @@ describe('hydra errors, formats and bodies', () => {
     const res = await api(app, { token: 'nope' }).get('/workspaces').expect(401);
     expect(res.headers['www-authenticate']).toMatch(/^Bearer/);
     expect(res.body['@type']).toBe('hydra:Error');
+    // Hydra clients (API Platform Admin) read an error through the documentation it names.
+    expect(res.headers.link).toMatch(
+      /^<http:\/\/127\.0\.0\.1:\d+\/docs\.jsonld>; rel="http:\/\/www\.w3\.org\/ns\/hydra\/core#apiDocumentation"$/,
+    );
   });
 
   it('serves items and collections as JSON, CSV and HTML', async () => {

@@ -4,18 +4,25 @@ import { readOnlyIn } from './workspace';
 /**
  * Sign-in through the service's own OAuth 2 authorization-code flow with PKCE (S256), as the
  * first-party public client the service registers for the console (no secret: a browser
- * cannot keep one). The token lives in this tab's sessionStorage only; no refresh token is
- * issued to the console, so an expired token means signing in again.
+ * cannot keep one). The session lives in this tab's sessionStorage only: an access token (an
+ * hour) and a refresh token (14 days). A token about to expire, or one the API answers 401,
+ * is replaced through the refresh token, once for all the requests waiting: the service
+ * rotates refresh tokens and revokes the whole session when a spent one comes back. A failed
+ * refresh signs out. The service has no revocation endpoint: signing out forgets the tokens.
  */
 export const CLIENT_ID = 'admin-console';
 
 const TOKEN_KEY = 'console.token';
 const PENDING_KEY = 'console.pending-sign-in';
+/** A request sent now must still carry a live token. */
+const EXPIRY_MARGIN_MS = 5000;
 
 export interface SignedIn {
   accessToken: string;
   /** Epoch milliseconds. */
   expiresAt: number;
+  /** Single-use: replaced by each refresh. Absent in a session stored before there were any. */
+  refreshToken?: string;
   userId: string;
   email: string;
 }
@@ -41,21 +48,84 @@ function randomString(size: number): string {
   return base64url(crypto.getRandomValues(new Uint8Array(size)));
 }
 
-/** The signed-in session, unless there is none or its token has expired. */
-export function session(): SignedIn | null {
+function stored(): SignedIn | null {
   const raw = sessionStorage.getItem(TOKEN_KEY);
-  if (!raw) return null;
-  const stored = JSON.parse(raw) as SignedIn;
-  // A few seconds of margin: a request sent now must still carry a live token.
-  if (stored.expiresAt - 5000 < Date.now()) {
-    sessionStorage.removeItem(TOKEN_KEY);
-    return null;
-  }
-  return stored;
+  return raw ? (JSON.parse(raw) as SignedIn) : null;
+}
+
+function live(signedIn: SignedIn): boolean {
+  return signedIn.expiresAt - EXPIRY_MARGIN_MS >= Date.now();
+}
+
+/** The session a token answer opens (or continues, when it is a refresh's). */
+function signedInFrom(body: Record<string, string | number>): SignedIn {
+  return {
+    accessToken: String(body.access_token),
+    expiresAt: Date.now() + Number(body.expires_in) * 1000,
+    refreshToken: body.refresh_token ? String(body.refresh_token) : undefined,
+    userId: String(body.user_id),
+    email: String(body.user_email),
+  };
+}
+
+/** The signed-in session (its access token may need a refresh), or null. */
+export function session(): SignedIn | null {
+  const signedIn = stored();
+  if (!signedIn || live(signedIn) || signedIn.refreshToken) return signedIn;
+  sessionStorage.removeItem(TOKEN_KEY);
+  return null;
 }
 
 export function signOut(): void {
   sessionStorage.removeItem(TOKEN_KEY);
+}
+
+/** The refresh under way: every request that needs a new token waits for this one. */
+let refreshing: Promise<SignedIn | null> | null = null;
+
+/**
+ * A session with a live access token, or null (signed out). The token is refreshed first when
+ * it is about to expire, or when it is `rejected` (the token the API just answered 401 to) and
+ * no other request has replaced it yet.
+ */
+export function freshSession(rejected?: string): Promise<SignedIn | null> {
+  if (refreshing) return refreshing;
+  const signedIn = session();
+  if (!signedIn) return Promise.resolve(null);
+  if (live(signedIn) && signedIn.accessToken !== rejected) return Promise.resolve(signedIn);
+  refreshing = refresh(signedIn).finally(() => {
+    refreshing = null;
+  });
+  return refreshing;
+}
+
+/** Trades the refresh token for a new pair; any failure signs out. */
+async function refresh(from: SignedIn): Promise<SignedIn | null> {
+  let next: SignedIn | null = null;
+  try {
+    if (from.refreshToken) {
+      const response = await fetch('/oauth/v2/token', {
+        method: 'POST',
+        headers: {
+          'Content-Type': 'application/x-www-form-urlencoded',
+          Accept: 'application/json',
+        },
+        body: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: from.refreshToken,
+          client_id: CLIENT_ID,
+        }),
+      });
+      if (response.ok) next = signedInFrom((await response.json()) as Record<string, string>);
+    }
+  } catch {
+    next = null;
+  }
+  // Signed out (or in again) meanwhile: that session wins, this answer is dropped.
+  if (stored()?.refreshToken !== from.refreshToken) return null;
+  if (next) sessionStorage.setItem(TOKEN_KEY, JSON.stringify(next));
+  else signOut();
+  return next;
 }
 
 /** Sends the browser to the consent page; it comes back to /admin/ with a code. */
@@ -111,13 +181,7 @@ export async function completeSignIn(): Promise<string | null> {
   });
   const body = (await response.json()) as Record<string, string | number>;
   if (!response.ok) return String(body.error_description ?? body.error ?? 'Sign-in failed.');
-  const signedIn: SignedIn = {
-    accessToken: String(body.access_token),
-    expiresAt: Date.now() + Number(body.expires_in) * 1000,
-    userId: String(body.user_id),
-    email: String(body.user_email),
-  };
-  sessionStorage.setItem(TOKEN_KEY, JSON.stringify(signedIn));
+  sessionStorage.setItem(TOKEN_KEY, JSON.stringify(signedInFrom(body)));
   return null;
 }
 
@@ -127,12 +191,16 @@ const WRITES = new Set(['create', 'edit', 'delete', 'clone']);
 export const authProvider: AuthProvider = {
   // The consent page takes over the tab: this promise never settles.
   login: () => startSignIn().then(() => new Promise<void>(() => undefined)),
+  // No revocation endpoint to call: the tokens are forgotten (they expire on their own).
   logout: () => {
     signOut();
     return Promise.resolve();
   },
-  checkAuth: () => (session() ? Promise.resolve() : Promise.reject(new Error('Not signed in'))),
+  checkAuth: async () => {
+    if (!(await freshSession())) throw new Error('Not signed in');
+  },
   checkError: (error: { status?: number }) => {
+    // A 401 that reaches here survived a refresh and a retry (data-provider): sign out.
     if (error?.status === 401) {
       signOut();
       return Promise.reject(new Error('Signed out'));

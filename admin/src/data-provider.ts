@@ -6,7 +6,7 @@ import {
   type HydraHttpClientResponse,
 } from '@api-platform/admin';
 import { Parameter, parseHydraDocumentation, type Resource } from '@api-platform/api-doc-parser';
-import { session } from './auth';
+import { freshSession, session } from './auth';
 import {
   manyReference,
   offeredFilters,
@@ -19,11 +19,27 @@ import { setMembershipLookup, workspaceId } from './workspace';
 /** The API root: the console is served by the API itself, at /admin/. */
 export const ENTRYPOINT = window.location.origin;
 
-function headers(): Headers {
+function headers(accessToken?: string): Headers {
   const h = new Headers({ Accept: 'application/ld+json' });
-  const s = session();
-  if (s) h.set('Authorization', `Bearer ${s.accessToken}`);
+  if (accessToken) h.set('Authorization', `Bearer ${accessToken}`);
   return h;
+}
+
+/**
+ * Sends a request with a live access token (refreshed first when about to expire). A 401
+ * gets one refresh, shared with the other requests that got one, and one retry; a failed
+ * refresh has signed out, and the 401 goes on to the auth provider (login page).
+ */
+async function withToken<T>(send: (headers: Headers) => Promise<T>): Promise<T> {
+  const signedIn = await freshSession();
+  try {
+    return await send(headers(signedIn?.accessToken));
+  } catch (error) {
+    if (!signedIn || (error as { status?: number } | null)?.status !== 401) throw error;
+    const renewed = await freshSession(signedIn.accessToken);
+    if (!renewed) throw error;
+    return send(headers(renewed.accessToken));
+  }
 }
 
 /** fetchHydra with the bearer token and the chosen workspace's scope. */
@@ -37,15 +53,16 @@ function httpClient(url: URL, options: HttpClientOptions = {}): Promise<HydraHtt
     },
     workspaceId(),
   );
-  const merged = headers();
   const given = typeof options.headers === 'function' ? options.headers() : options.headers;
-  new Headers(given ?? {}).forEach((value, name) => {
-    if (name.toLowerCase() !== 'authorization') merged.set(name, value);
-  });
-  return fetchHydra(scoped.url, {
-    ...options,
-    body: (scoped.body ?? undefined) as HttpClientOptions['body'],
-    headers: merged,
+  return withToken((merged) => {
+    new Headers(given ?? {}).forEach((value, name) => {
+      if (name.toLowerCase() !== 'authorization') merged.set(name, value);
+    });
+    return fetchHydra(scoped.url, {
+      ...options,
+      body: (scoped.body ?? undefined) as HttpClientOptions['body'],
+      headers: merged,
+    });
   });
 }
 
@@ -59,7 +76,7 @@ export async function apiGet(
 ): Promise<Record<string, unknown>> {
   const url = new URL(path, ENTRYPOINT);
   for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
-  const { json } = await fetchHydra(url, { headers: headers() });
+  const { json } = await withToken((h) => fetchHydra(url, { headers: h }));
   return json as Record<string, unknown>;
 }
 
@@ -91,7 +108,8 @@ const base = hydraDataProvider({
   httpClient,
   // The documentation is public, but the same headers keep the parser's requests alike.
   apiDocumentationParser: async (entrypoint: string) => {
-    const parsed = await parseHydraDocumentation(entrypoint, { headers: () => headers() });
+    const token = (await freshSession())?.accessToken;
+    const parsed = await parseHydraDocumentation(entrypoint, { headers: () => headers(token) });
     for (const resource of parsed.api.resources ?? [])
       resource.getParameters = () => listFilters(resource);
     return parsed;
@@ -123,7 +141,7 @@ setMembershipLookup(async (workspace) => {
   const url = new URL('/workspace_members', ENTRYPOINT);
   url.searchParams.set('workspace.id', workspace);
   url.searchParams.set('user.id', me.userId);
-  const { json } = await fetchHydra(url, { headers: headers() });
+  const { json } = await withToken((h) => fetchHydra(url, { headers: h }));
   const members = (json as { 'hydra:member'?: Array<Record<string, unknown>> })['hydra:member'];
   const mine = members?.[0];
   // No membership row: an owner or admin of the team, who may write.

@@ -62,7 +62,8 @@ export class OAuthModel
   async getClient(clientId: string, clientSecret: string | null): Promise<OAuthClient | Falsey> {
     const row = await this.clients.byPublicId(this.dataSource, clientId);
     if (!row) return null;
-    // No secret: the authorization page, or a PKCE exchange (the library allows no other case).
+    // No secret: the authorization page, a PKCE exchange, or a public client's refresh
+    // (OAuthService lets only a first-party client refresh without one).
     if (clientSecret != null && !sameHash(hashToken(clientSecret), row.secret_hash)) return null;
     return {
       id: row.id,
@@ -98,24 +99,15 @@ export class OAuthModel
     return [USER_SCOPE];
   }
 
-  async saveToken(issued: Token, client: Client, user: User): Promise<Token | Falsey> {
-    // A first-party public client (the console) has no secret to refresh with: no refresh
-    // token. Its access token still joins the code's family, so a reused code revokes it
-    // (it is not delegated for that: PrincipalStore asks the client).
-    const firstParty = (client as OAuthClient).firstParty === true;
-    const token: Token = firstParty
-      ? { ...issued, refreshToken: undefined, refreshTokenExpiresAt: undefined }
-      : issued;
+  async saveToken(token: Token, client: Client, user: User): Promise<Token | Falsey> {
     const owner = user as OAuthUser;
     const scope = scopeString(token.scope);
     const accessExpiresAt = this.fromLibraryTime(token.accessTokenExpiresAt!);
     const refreshExpiresAt = token.refreshTokenExpiresAt
       ? this.fromLibraryTime(token.refreshTokenExpiresAt)
       : null;
-    const familyId =
-      token.refreshToken || (firstParty && owner.familyId)
-        ? (owner.familyId ?? randomUUID())
-        : null;
+    // Code and refresh grants issue a refresh token (the console's too): the family it joins.
+    const familyId = token.refreshToken ? (owner.familyId ?? randomUUID()) : null;
     await this.dataSource.transaction(async (em) => {
       if (familyId && owner.familyId) {
         // Shares the lock revokeFamily() takes: a family revoked meanwhile gets nothing.
@@ -248,6 +240,12 @@ export class OAuthModel
     const familyId = (token.user as OAuthUser).familyId;
     if (familyId) await this.revokeFamily(familyId);
     return false;
+  }
+
+  /** Whether the client is public (first-party: it holds no secret), unknown ones not. */
+  async isPublicClient(clientId: string): Promise<boolean> {
+    const row = await this.clients.byPublicId(this.dataSource, clientId);
+    return row?.first_party === true;
   }
 
   /** Revokes every token of a family and marks it so no new token joins it. */

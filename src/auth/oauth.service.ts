@@ -25,18 +25,29 @@ export type AuthorizeOutcome = { redirect: string } | { failure: OAuthFailure };
 @Injectable()
 export class OAuthService {
   private readonly server: OAuth2Server;
+  /**
+   * The same server, but a refresh needs only the `client_id`: for a public client alone (the
+   * console cannot keep a secret), whose rotation and family revocation on reuse stand in for
+   * it (OAuth 2.1, RFC 9700 2.2.2). Confidential clients never reach it.
+   */
+  private readonly publicClientServer: OAuth2Server;
 
   constructor(
     readonly model: OAuthModel,
     private readonly clock: Clock,
   ) {
-    this.server = new OAuth2Server({
+    const options: OAuth2Server.ServerOptions = {
       model,
       accessTokenLifetime: ACCESS_TOKEN_LIFETIME,
       refreshTokenLifetime: REFRESH_TOKEN_LIFETIME,
       authorizationCodeLifetime: AUTHORIZATION_CODE_LIFETIME,
       allowEmptyState: true,
       alwaysIssueNewRefreshToken: true,
+    };
+    this.server = new OAuth2Server(options);
+    this.publicClientServer = new OAuth2Server({
+      ...options,
+      requireClientAuthentication: { refresh_token: false },
     });
   }
 
@@ -47,8 +58,16 @@ export class OAuthService {
   async token(params: Record<string, unknown>, authorization?: string): Promise<TokenOutcome> {
     const body = stringParams(params);
     // One client per request, the one the rate limit counted (RFC 6749 2.3).
-    const { invalid } = tokenClient(authorization, body);
+    const { clientId, basic, invalid } = tokenClient(authorization, body);
     if (invalid) return { ok: false, failure: invalidRequest(invalid) };
+    const server =
+      body.grant_type === 'refresh_token' &&
+      !basic &&
+      !body.client_secret &&
+      clientId !== null &&
+      (await this.model.isPublicClient(clientId))
+        ? this.publicClientServer
+        : this.server;
     const request = new OAuthRequest({
       method: 'POST',
       query: {},
@@ -61,7 +80,7 @@ export class OAuthService {
     });
     const response = new OAuthResponse({ headers: {} });
     try {
-      const token = await this.server.token(request, response);
+      const token = await server.token(request, response);
       const user = token.user as AuthenticatedUser;
       const expiresAt = token.accessTokenExpiresAt!.getTime();
       const scope = Array.isArray(token.scope) ? token.scope.join(' ') : (token.scope ?? null);

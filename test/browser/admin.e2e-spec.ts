@@ -411,6 +411,52 @@ describe('the merchant console at /admin in a browser', () => {
     await context.close();
   });
 
+  it('stays signed in past its access token: one refresh when it expires, one on a 401', async () => {
+    const { context, page } = await signIn(owner.email);
+    type Stored = { accessToken: string; expiresAt: number; refreshToken?: string };
+    const stored = () =>
+      page.evaluate('JSON.parse(sessionStorage.getItem("console.token"))') as Promise<Stored>;
+    const edit = (change: Partial<Stored>) =>
+      page.evaluate(
+        `sessionStorage.setItem("console.token", JSON.stringify({
+          ...JSON.parse(sessionStorage.getItem("console.token")), ...${JSON.stringify(change)} }))`,
+      );
+    // Concurrent requests share one refresh: a rotated refresh token used twice would revoke
+    // the session.
+    let refreshes = 0;
+    page.on('request', (r) => {
+      if (r.method() === 'POST' && new URL(r.url()).pathname === '/oauth/v2/token') refreshes++;
+    });
+    const signedIn = await stored();
+    expect(signedIn.refreshToken).toEqual(expect.any(String));
+
+    // Expired: refreshed before any request carries it.
+    await edit({ expiresAt: Date.now() - 1000 });
+    await page.goto(`${base}/admin/#/shipments`);
+    await page.getByText(inTransit.trackingNumber).waitFor();
+    const refreshed = await stored();
+    expect(refreshes).toBe(1);
+    expect(refreshed.accessToken).not.toBe(signedIn.accessToken);
+    expect(refreshed.refreshToken).not.toBe(signedIn.refreshToken);
+    expect(refreshed.expiresAt).toBeGreaterThan(Date.now() + 50 * 60_000);
+    await audit(page, 'shipments list after a refresh');
+
+    // A token the API refuses (401): every request of a fresh page waits for one refresh,
+    // then is sent again. Those 401 answers are expected, not the browser's errors.
+    const before = pageErrors.length;
+    await edit({ accessToken: 'revoked-or-unknown-token' });
+    await page.reload();
+    await page.getByText(inTransit.trackingNumber).waitFor();
+    const renewed = await stored();
+    expect(refreshes).toBe(2);
+    expect(renewed.accessToken).not.toBe(refreshed.accessToken);
+    expect(renewed.refreshToken).not.toBe(refreshed.refreshToken);
+    expect(page.url()).toMatch(/#\/shipments/);
+    pageErrors.push(...pageErrors.splice(before).filter((e) => !/\b401\b/.test(e)));
+    await api(app, { token: renewed.accessToken }).get(`/shipments/${delivered.id}`).expect(200);
+    await context.close();
+  });
+
   it('made no request off the app, no script or CSP error, and no serious axe finding', () => {
     expect(browser.foreignRequests).toEqual([]);
     expect(pageErrors).toEqual([]);
