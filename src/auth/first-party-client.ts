@@ -4,6 +4,9 @@
  */
 export const CONSOLE_PATH = '/admin/';
 
+/** The console's `client_id` (migration AdminConsoleClient; the console sends it as is). */
+export const CONSOLE_CLIENT_ID = 'admin-console';
+
 /**
  * The redirect URIs a first-party client may use for a request that came to `origin` (the
  * request's `scheme://host`) on a service published at `publicUrl` (PUBLIC_URL, when set: a

@@ -9,6 +9,7 @@ import type { Request } from 'express';
 import { AppConfig } from '../config/app-config';
 import { ApiError } from '../common/errors/api-errors';
 import { RATE_LIMIT_STORAGE } from '../rate-limit/rate-limit.module';
+import { CONSOLE_CLIENT_ID } from './first-party-client';
 import { tokenClient } from './token-client';
 
 /**
@@ -27,7 +28,9 @@ export function requestedClientId(req: Request): string | null {
  * Rate limit of the token endpoints only (not a global guard): one budget per client
  * address and one per authenticated client (never a body client_id beside HTTP Basic: guesses
  * at one client's secret buy no fresh budget), shared by every token route, limits from the
- * config.
+ * config. The console's public client has no secret to guess and is shared by every merchant
+ * (their sign-ins and hourly refreshes): a budget of its own would let anyone who sends its
+ * `client_id` sign every merchant out, so its requests count per address only.
  * Counters live in the storage RATE_LIMIT_STORE selects: PostgreSQL by default, so every node
  * spends the same budget.
  */
@@ -51,7 +54,10 @@ export class TokenThrottlerGuard extends ThrottlerGuard {
             ttl,
             limit: config.tokenRateLimitPerClient,
             getTracker: (req) => requestedClientId(req as Request) ?? '',
-            skipIf: (ctx) => !requestedClientId(ctx.switchToHttp().getRequest<Request>()),
+            skipIf: (ctx) => {
+              const client = requestedClientId(ctx.switchToHttp().getRequest<Request>());
+              return !client || client === CONSOLE_CLIENT_ID;
+            },
           },
         ],
       },

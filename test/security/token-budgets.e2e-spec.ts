@@ -59,6 +59,23 @@ describe('security: token endpoint budgets count the authenticated client', () =
       await ask(basic(client.clientId, client.clientSecret), {}).expect(429);
     });
 
+    it('counts the console’s public client per address only: nobody can spend it for all', async () => {
+      // Every merchant's sign-ins and refreshes name this client_id, and it has no secret.
+      const statuses: number[] = [];
+      for (let i = 0; i <= PER_CLIENT + 1; i++) {
+        const res = await request(app.getHttpServer())
+          .post('/oauth/v2/token')
+          .type('form')
+          .send({
+            grant_type: 'refresh_token',
+            refresh_token: `guess-${i}`,
+            client_id: 'admin-console',
+          });
+        statuses.push(res.status);
+      }
+      expect(statuses).toEqual(Array(PER_CLIENT + 2).fill(400));
+    });
+
     it('answers 400 invalid_request when the body’s client_id is not the Basic one', async () => {
       const client = await createClient(app, tenant);
       const other = await createClient(app, tenant);
