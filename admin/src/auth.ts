@@ -4,11 +4,13 @@ import { readOnlyIn } from './workspace';
 /**
  * Sign-in through the service's own OAuth 2 authorization-code flow with PKCE (S256), as the
  * first-party public client the service registers for the console (no secret: a browser
- * cannot keep one). The session lives in this tab's sessionStorage only: an access token (an
- * hour) and a refresh token (14 days). A token about to expire, or one the API answers 401,
- * is replaced through the refresh token, once for all the requests waiting: the service
- * rotates refresh tokens and revokes the whole session when a spent one comes back. A failed
- * refresh signs out. The service has no revocation endpoint: signing out forgets the tokens.
+ * cannot keep one). The session is the browser's, shared by its tabs (localStorage): an access
+ * token (an hour) and a refresh token (14 days), so a link opened in a new tab is signed in. A
+ * token about to expire, or one the API answers 401, is replaced through the refresh token,
+ * by one refresh for all the requests waiting, in every tab (a Web Lock): the service rotates
+ * refresh tokens and revokes the whole session when a spent one comes back, so two tabs must
+ * never both spend one. A failed refresh signs out. The service has no revocation endpoint:
+ * signing out forgets the tokens (in every tab). The workspace chosen stays per tab.
  */
 export const CLIENT_ID = 'admin-console';
 
@@ -49,12 +51,17 @@ function randomString(size: number): string {
 }
 
 function stored(): SignedIn | null {
-  const raw = sessionStorage.getItem(TOKEN_KEY);
+  const raw = localStorage.getItem(TOKEN_KEY);
   return raw ? (JSON.parse(raw) as SignedIn) : null;
 }
 
 function live(signedIn: SignedIn): boolean {
   return signedIn.expiresAt - EXPIRY_MARGIN_MS >= Date.now();
+}
+
+/** Live, and not the token the API has just refused. */
+function usable(signedIn: SignedIn, refused?: string): boolean {
+  return live(signedIn) && signedIn.accessToken !== refused;
 }
 
 /** The session a token answer opens (or continues, when it is a refresh's). */
@@ -72,35 +79,51 @@ function signedInFrom(body: Record<string, string | number>): SignedIn {
 export function session(): SignedIn | null {
   const signedIn = stored();
   if (!signedIn || live(signedIn) || signedIn.refreshToken) return signedIn;
-  sessionStorage.removeItem(TOKEN_KEY);
+  signOut();
   return null;
 }
 
 export function signOut(): void {
-  sessionStorage.removeItem(TOKEN_KEY);
+  localStorage.removeItem(TOKEN_KEY);
 }
 
-/** The refresh under way: every request that needs a new token waits for this one. */
+/**
+ * Runs `work` while no other tab of this browser runs it (a Web Lock); alone where the browser
+ * has no Web Locks (an insecure context: signing in needs a secure one anyway).
+ */
+function inEveryTabAlone<T>(work: () => Promise<T>): Promise<T> {
+  const locks = (navigator as { locks?: LockManager }).locks;
+  return locks ? (locks.request('console.refresh', work) as Promise<T>) : work();
+}
+
+/** The refresh under way in this tab: every request that needs a new token waits for it. */
 let refreshing: Promise<SignedIn | null> | null = null;
 
 /**
  * A session with a live access token, or null (signed out). The token is refreshed first when
- * it is about to expire, or when it is `rejected` (the token the API just answered 401 to) and
- * no other request has replaced it yet.
+ * it is about to expire, or when it is `refused` (the token the API just answered 401 to) and
+ * no other request or tab has replaced it yet.
  */
-export function freshSession(rejected?: string): Promise<SignedIn | null> {
+export function freshSession(refused?: string): Promise<SignedIn | null> {
   if (refreshing) return refreshing;
   const signedIn = session();
   if (!signedIn) return Promise.resolve(null);
-  if (live(signedIn) && signedIn.accessToken !== rejected) return Promise.resolve(signedIn);
-  refreshing = refresh(signedIn).finally(() => {
+  if (usable(signedIn, refused)) return Promise.resolve(signedIn);
+  const stale = refused ?? signedIn.accessToken;
+  refreshing = inEveryTabAlone(() => refresh(stale)).finally(() => {
     refreshing = null;
   });
   return refreshing;
 }
 
-/** Trades the refresh token for a new pair; any failure signs out. */
-async function refresh(from: SignedIn): Promise<SignedIn | null> {
+/**
+ * Trades the stored refresh token for a new pair, unless another tab did while this one
+ * waited for the lock (its tokens serve here too); any failure signs out.
+ */
+async function refresh(stale: string): Promise<SignedIn | null> {
+  const from = stored();
+  if (!from) return null;
+  if (usable(from, stale)) return from;
   let next: SignedIn | null = null;
   try {
     if (from.refreshToken) {
@@ -123,7 +146,7 @@ async function refresh(from: SignedIn): Promise<SignedIn | null> {
   }
   // Signed out (or in again) meanwhile: that session wins, this answer is dropped.
   if (stored()?.refreshToken !== from.refreshToken) return null;
-  if (next) sessionStorage.setItem(TOKEN_KEY, JSON.stringify(next));
+  if (next) localStorage.setItem(TOKEN_KEY, JSON.stringify(next));
   else signOut();
   return next;
 }
@@ -181,7 +204,7 @@ export async function completeSignIn(): Promise<string | null> {
   });
   const body = (await response.json()) as Record<string, string | number>;
   if (!response.ok) return String(body.error_description ?? body.error ?? 'Sign-in failed.');
-  sessionStorage.setItem(TOKEN_KEY, JSON.stringify(signedInFrom(body)));
+  localStorage.setItem(TOKEN_KEY, JSON.stringify(signedInFrom(body)));
   return null;
 }
 

@@ -67,7 +67,7 @@ describe('the merchant console at /admin in a browser', () => {
   /** The console's page of the test running (signIn), for the explanation of a failure. */
   let current: Page | null = null;
 
-  /** A signed-in console in a fresh context (its own sessionStorage). */
+  /** A signed-in console in a fresh context (its own storage). */
   async function signIn(email: string): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.context({
       viewport: { width: 1280, height: 900 },
@@ -92,7 +92,7 @@ describe('the merchant console at /admin in a browser', () => {
 
   const consoleToken = (page: Page) =>
     page.evaluate(
-      'JSON.parse(sessionStorage.getItem("console.token") || "null")?.accessToken',
+      'JSON.parse(localStorage.getItem("console.token") || "null")?.accessToken',
     ) as Promise<string | undefined>;
 
   beforeAll(async () => {
@@ -411,20 +411,20 @@ describe('the merchant console at /admin in a browser', () => {
     await context.close();
   });
 
-  it('stays signed in past its access token: one refresh when it expires, one on a 401', async () => {
+  it('stays signed in past its access token: one refresh when it expires, one on a 401, one for all tabs', async () => {
     const { context, page } = await signIn(owner.email);
     type Stored = { accessToken: string; expiresAt: number; refreshToken?: string };
     const stored = () =>
-      page.evaluate('JSON.parse(sessionStorage.getItem("console.token"))') as Promise<Stored>;
+      page.evaluate('JSON.parse(localStorage.getItem("console.token"))') as Promise<Stored>;
     const edit = (change: Partial<Stored>) =>
       page.evaluate(
-        `sessionStorage.setItem("console.token", JSON.stringify({
-          ...JSON.parse(sessionStorage.getItem("console.token")), ...${JSON.stringify(change)} }))`,
+        `localStorage.setItem("console.token", JSON.stringify({
+          ...JSON.parse(localStorage.getItem("console.token")), ...${JSON.stringify(change)} }))`,
       );
     // Concurrent requests share one refresh: a rotated refresh token used twice would revoke
     // the session.
     let refreshes = 0;
-    page.on('request', (r) => {
+    context.on('request', (r) => {
       if (r.method() === 'POST' && new URL(r.url()).pathname === '/oauth/v2/token') refreshes++;
     });
     const signedIn = await stored();
@@ -454,6 +454,29 @@ describe('the merchant console at /admin in a browser', () => {
     expect(page.url()).toMatch(/#\/shipments/);
     pageErrors.push(...pageErrors.splice(before).filter((e) => !/\b401\b/.test(e)));
     await api(app, { token: renewed.accessToken }).get(`/shipments/${delivered.id}`).expect(200);
+
+    // The session is the browser's: a new tab is signed in. When the token expires under two
+    // tabs at once, they refresh once between them (a second spend would revoke the session).
+    const second = await context.newPage();
+    watch(second, owner.email);
+    await second.goto(`${base}/admin/#/shipments`);
+    await second.getByText(inTransit.trackingNumber).waitFor();
+    expect(refreshes).toBe(2);
+    // A slow token endpoint: both tabs want a new token while the first refresh is under way.
+    await context.route('**/oauth/v2/token', async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await route.continue();
+    });
+    await edit({ expiresAt: Date.now() - 1000 });
+    await Promise.all([page.reload(), second.reload()]);
+    await Promise.all([page, second].map((p) => p.getByText(inTransit.trackingNumber).waitFor()));
+    expect(refreshes).toBe(3);
+    const shared = await stored();
+    expect(shared.accessToken).not.toBe(renewed.accessToken);
+    expect(await second.evaluate('JSON.parse(localStorage.getItem("console.token"))')).toEqual(
+      shared,
+    );
+    await api(app, { token: shared.accessToken }).get(`/shipments/${delivered.id}`).expect(200);
     await context.close();
   });
 
