@@ -292,6 +292,18 @@ describe('the merchant console at /admin in a browser', () => {
     await email.waitFor();
     expect(await email.inputValue()).toBe('first@example.test');
     await audit(page, 'shipment edit');
+    // The API's violation (422) shows at its field, and nothing is saved. That 422 is
+    // expected, not the browser's error.
+    const before = pageErrors.length;
+    await email.fill('not-an-email');
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('This value is not a valid email address.').waitFor();
+    await audit(page, 'shipment edit with a violation');
+    pageErrors.push(...pageErrors.splice(before).filter((e) => !/\b422\b/.test(e)));
+    const kept = await api(app, { token: owner.token })
+      .get(`/shipments/${delivered.id}`)
+      .expect(200);
+    expect(kept.body.email).toBe('first@example.test');
     await email.fill('changed@example.test');
     await page.getByRole('button', { name: 'Save' }).click();
     await page.getByText('Element updated').waitFor();
