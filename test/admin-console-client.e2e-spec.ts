@@ -1,7 +1,13 @@
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { createClient, hiddenFields, pkcePair, setPassword } from './factories/identity.factory';
+import {
+  createClient,
+  hiddenFields,
+  pkcePair,
+  setPassword,
+  userTokenAnswer,
+} from './factories/identity.factory';
 import { createTenant, type Tenant } from './factories/tenant.factory';
 import { closeTestApp, createTestApp } from './support/app';
 import { api } from './support/http';
@@ -93,15 +99,7 @@ describe('the console client admin-console', () => {
     const code = location.searchParams.get('code')!;
     const token = await exchange({ code, code_verifier: verifier }).expect(200);
     expect(token.headers['cache-control']).toBe('no-store');
-    expect(token.body).toEqual({
-      access_token: expect.any(String),
-      expires_in: 3600,
-      token_type: 'bearer',
-      scope: 'user',
-      refresh_token: expect.any(String),
-      user_id: user.userId,
-      user_email: user.email,
-    });
+    expect(token.body).toEqual(userTokenAnswer(user));
     await api(app, { token: token.body.access_token })
       .get(`/workspaces/${user.workspaceId}`)
       .expect(200);
@@ -122,15 +120,7 @@ describe('the console client admin-console', () => {
     const first = await signIn();
     const second = await refresh(first.refresh_token).expect(200);
     expect(second.headers['cache-control']).toBe('no-store');
-    expect(second.body).toEqual({
-      access_token: expect.any(String),
-      expires_in: 3600,
-      token_type: 'bearer',
-      scope: 'user',
-      refresh_token: expect.any(String),
-      user_id: user.userId,
-      user_email: user.email,
-    });
+    expect(second.body).toEqual(userTokenAnswer(user));
     expect(second.body.refresh_token).not.toBe(first.refresh_token);
     expect(second.body.access_token).not.toBe(first.access_token);
     // Still the user's own session, not a delegated token.
@@ -204,15 +194,17 @@ describe('the console client admin-console', () => {
         })
         .expect(200)
     ).body;
-    const withoutSecret = await server()
-      .post('/oauth/v2/token')
-      .type('form')
-      .send({
-        grant_type: 'refresh_token',
-        refresh_token: tokens.refresh_token,
-        client_id: partner.clientId,
-      })
-      .expect(400);
+    const partnerRefresh = (secret: Record<string, string> = {}) =>
+      server()
+        .post('/oauth/v2/token')
+        .type('form')
+        .send({
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: partner.clientId,
+          ...secret,
+        });
+    const withoutSecret = await partnerRefresh().expect(400);
     expect(withoutSecret.body).toEqual({
       error: 'invalid_client',
       error_description: 'The client credentials are invalid',
@@ -221,16 +213,7 @@ describe('the console client admin-console', () => {
     const borrowed = await refresh(tokens.refresh_token).expect(400);
     expect(borrowed.body.error).toBe('invalid_grant');
     // Neither attempt spent it: the partner still refreshes, with its secret.
-    await server()
-      .post('/oauth/v2/token')
-      .type('form')
-      .send({
-        grant_type: 'refresh_token',
-        refresh_token: tokens.refresh_token,
-        client_id: partner.clientId,
-        client_secret: partner.clientSecret,
-      })
-      .expect(200);
+    await partnerRefresh({ client_secret: partner.clientSecret }).expect(200);
   });
 
   it('revokes the token when its code is used again', async () => {

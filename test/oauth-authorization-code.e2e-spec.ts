@@ -11,6 +11,7 @@ import {
   pkcePair,
   setPassword,
   travel,
+  userTokenAnswer,
 } from './factories/identity.factory';
 
 const REDIRECT = 'https://app.example.test/oauth/callback';
@@ -124,15 +125,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
 
     const res = await exchange({ code }).expect(200);
     expect(res.headers['cache-control']).toBe('no-store');
-    expect(res.body).toEqual({
-      access_token: expect.any(String),
-      expires_in: 3600,
-      token_type: 'bearer',
-      scope: 'user',
-      refresh_token: expect.any(String),
-      user_id: user.userId,
-      user_email: user.email,
-    });
+    expect(res.body).toEqual(userTokenAnswer(user));
     // The token acts as the user who signed in, not as the client's owner.
     const ws = await api(app, { token: res.body.access_token }).get('/workspaces').expect(200);
     expect(ws.body['hydra:member'].map((w: { id: string }) => w.id)).toEqual([user.workspaceId]);

@@ -44,6 +44,19 @@ export function travel(app: INestApplication, seconds: number): () => void {
   return () => spy.mockRestore();
 }
 
+/** A user's token answer with a refresh token (code and refresh grants), as jest expects it. */
+export function userTokenAnswer(user: { userId: string; email: string }) {
+  return {
+    access_token: expect.any(String),
+    expires_in: 3600,
+    token_type: 'bearer',
+    scope: 'user',
+    refresh_token: expect.any(String),
+    user_id: user.userId,
+    user_email: user.email,
+  };
+}
+
 /** A PKCE verifier and its S256 challenge. */
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(48).toString('base64url');
