@@ -9,7 +9,8 @@ import { readOnlyIn } from './workspace';
  * token about to expire, or one the API answers 401, is replaced through the refresh token,
  * by one refresh for all the requests waiting, in every tab (a Web Lock): the service rotates
  * refresh tokens and revokes the whole session when a spent one comes back, so two tabs must
- * never both spend one. A failed refresh signs out. The service has no revocation endpoint:
+ * never both spend one. A refused refresh signs out; one that cannot reach the service keeps
+ * the session (SessionUnavailable). The service has no revocation endpoint:
  * signing out forgets the tokens (in every tab). The workspace chosen stays per tab.
  */
 export const CLIENT_ID = 'admin-console';
@@ -117,32 +118,44 @@ export function freshSession(refused?: string): Promise<SignedIn | null> {
 }
 
 /**
+ * The session could not be renewed for now (the service unreachable, busy or failing), which
+ * is not a refusal: the session is kept, and the request that needed it fails with this
+ * (status 503) rather than signing every tab out.
+ */
+export class SessionUnavailable extends Error {
+  readonly status = 503;
+
+  constructor() {
+    super('The service cannot renew your session right now; try again in a moment.');
+  }
+}
+
+/**
  * Trades the stored refresh token for a new pair, unless another tab did while this one
- * waited for the lock (its tokens serve here too); any failure signs out.
+ * waited for the lock (its tokens serve here too). A refusal signs out; a failure to reach
+ * the service throws SessionUnavailable and keeps the session.
  */
 async function refresh(stale: string): Promise<SignedIn | null> {
   const from = stored();
   if (!from) return null;
   if (usable(from, stale)) return from;
   let next: SignedIn | null = null;
-  try {
-    if (from.refreshToken) {
-      const response = await fetch('/oauth/v2/token', {
-        method: 'POST',
-        headers: {
-          'Content-Type': 'application/x-www-form-urlencoded',
-          Accept: 'application/json',
-        },
-        body: new URLSearchParams({
-          grant_type: 'refresh_token',
-          refresh_token: from.refreshToken,
-          client_id: CLIENT_ID,
-        }),
-      });
-      if (response.ok) next = signedInFrom((await response.json()) as Record<string, string>);
-    }
-  } catch {
-    next = null;
+  if (from.refreshToken) {
+    const response = await fetch('/oauth/v2/token', {
+      method: 'POST',
+      headers: {
+        'Content-Type': 'application/x-www-form-urlencoded',
+        Accept: 'application/json',
+      },
+      body: new URLSearchParams({
+        grant_type: 'refresh_token',
+        refresh_token: from.refreshToken,
+        client_id: CLIENT_ID,
+      }),
+    }).catch(() => null);
+    if (!response || response.status === 429 || response.status >= 500)
+      throw new SessionUnavailable();
+    if (response.ok) next = signedInFrom((await response.json()) as Record<string, string>);
   }
   // Signed out (or in again) meanwhile: that session wins, this answer is dropped.
   if (stored()?.refreshToken !== from.refreshToken) return null;
@@ -220,7 +233,12 @@ export const authProvider: AuthProvider = {
     return Promise.resolve();
   },
   checkAuth: async () => {
-    if (!(await freshSession())) throw new Error('Not signed in');
+    // Unable to renew for now: still signed in, the page's requests say what failed.
+    const signedIn = await freshSession().catch((e: unknown) => {
+      if (e instanceof SessionUnavailable) return session();
+      throw e;
+    });
+    if (!signedIn) throw new Error('Not signed in');
   },
   checkError: (error: { status?: number }) => {
     // A 401 that reaches here survived a refresh and a retry (data-provider): sign out.
@@ -228,7 +246,7 @@ export const authProvider: AuthProvider = {
       signOut();
       return Promise.reject(new Error('Signed out'));
     }
-    // 403 and the rest: stay signed in, the page shows the error.
+    // 403, SessionUnavailable and the rest: stay signed in, the page shows the error.
     return Promise.resolve();
   },
   getIdentity: () => {

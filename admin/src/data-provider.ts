@@ -108,7 +108,8 @@ const base = hydraDataProvider({
   httpClient,
   // The documentation is public, but the same headers keep the parser's requests alike.
   apiDocumentationParser: async (entrypoint: string) => {
-    const token = (await freshSession())?.accessToken;
+    // The documentation is public: a session that cannot be renewed now reads it all the same.
+    const token = (await freshSession().catch(() => null))?.accessToken;
     const parsed = await parseHydraDocumentation(entrypoint, { headers: () => headers(token) });
     for (const resource of parsed.api.resources ?? [])
       resource.getParameters = () => listFilters(resource);

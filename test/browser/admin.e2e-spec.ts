@@ -489,6 +489,22 @@ describe('the merchant console at /admin in a browser', () => {
       shared,
     );
     await api(app, { token: shared.accessToken }).get(`/shipments/${delivered.id}`).expect(200);
+
+    // The token endpoint out of reach is no refusal: the session stays, the page says why, and
+    // the next try renews it. The failed requests are expected, not the browser's errors.
+    await context.unroute('**/oauth/v2/token');
+    await context.route('**/oauth/v2/token', (route) => route.abort());
+    const beforeOutage = pageErrors.length;
+    await edit({ expiresAt: Date.now() - 1000 });
+    await page.reload();
+    await page.getByText('The service cannot renew your session right now').first().waitFor();
+    expect((await stored()).refreshToken).toBe(shared.refreshToken);
+    expect(page.url()).toMatch(/#\/shipments/);
+    await context.unroute('**/oauth/v2/token');
+    await page.reload();
+    await page.getByText(inTransit.trackingNumber).waitFor();
+    expect((await stored()).refreshToken).not.toBe(shared.refreshToken);
+    pageErrors.push(...pageErrors.splice(beforeOutage).filter((e) => !/net::ERR_FAILED/.test(e)));
     await context.close();
   });
 
