@@ -8,6 +8,7 @@ import { AppConfig } from './config/app-config';
 import { requestLogger } from './config/request-logger';
 import { securityHeaders } from './config/security-headers';
 import { DatabaseOutage } from './database/outage/database-outage';
+import { Responder } from './hydra/actions/responder';
 import { ApiExceptionFilter } from './hydra/errors/api-exception.filter';
 import { RouteTable } from './hydra/errors/route-table';
 import { REQUEST_BUDGET, type RequestBudget } from './access/request-budget';
@@ -90,7 +91,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     new RouteTable(app),
     app.get(DatabaseOutage),
     requestBudgetOf(app),
-    config,
+    app.get(Responder),
   );
   app.use(errors.expressHandler());
   app.useGlobalFilters(errors);

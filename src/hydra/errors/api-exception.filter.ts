@@ -20,10 +20,7 @@ import { jsonLdError, problemError } from './error-body';
 import type { RouteTable } from './route-table';
 import type { RequestBudget } from '../../access/request-budget';
 import { principalOf } from '../../access/current-principal';
-import type { AppConfig } from '../../config/app-config';
-import { requestBaseUrl } from '../../config/public-base-url';
-import { requestOrigin } from '../actions/action-context';
-import { documentationLink } from '../serialization/documentation-link';
+import type { Responder } from '../actions/responder';
 
 /** What the SQLSTATE rules read of a PostgreSQL error. */
 type DriverError = { code?: string; constraint?: string };
@@ -68,7 +65,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     private readonly routes?: RouteTable,
     private readonly outage?: DatabaseOutage,
     private readonly budget?: RequestBudget,
-    private readonly config?: Pick<AppConfig, 'publicUrl'>,
+    private readonly docs?: Pick<Responder, 'documentationLink'>,
   ) {}
 
   /** Express error middleware for failures before Nest's router (body parsers). */
@@ -114,8 +111,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     for (const [k, v] of Object.entries(rendered.headers)) res.setHeader(k, v);
     // Like every JSON-LD answer: Hydra clients (the console's fetchHydra) expand an error
     // against the documentation it names, and without it lose the error's status.
-    if (this.config)
-      res.setHeader('Link', documentationLink(requestBaseUrl(this.config, requestOrigin(req))));
+    if (this.docs) res.setHeader('Link', this.docs.documentationLink(req));
     const { status, description, violations, extra } = rendered;
     if (format === 'json') {
       res.status(status).setHeader('Content-Type', 'application/problem+json; charset=utf-8');
