@@ -125,7 +125,6 @@ function changingShare(): { refreshes: number; changing: number; share: number }
   let refreshes = 0;
   let changing = 0;
   for (const p of parcels) {
-    const times = p.checkpoints.map((c) => c.at.getTime()).sort((a, b) => a - b);
     const byTime = [...p.checkpoints].sort((a, b) => a.at.getTime() - b.at.getTime());
     const end = p.createdAt.getTime() + 90 * DAY;
     let seen = 0;
@@ -134,7 +133,7 @@ function changingShare(): { refreshes: number; changing: number; share: number }
     let idle = 0;
     for (let t = p.createdAt.getTime(); t < end;) {
       let upTo = seen;
-      while (upTo < times.length && times[upTo] <= t) upTo++;
+      while (upTo < byTime.length && byTime[upTo].at.getTime() <= t) upTo++;
       refreshes++;
       if (upTo > seen) {
         changing++;
