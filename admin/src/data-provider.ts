@@ -27,8 +27,9 @@ function headers(accessToken?: string): Headers {
 
 /**
  * Sends a request with a live access token (refreshed first when about to expire). A 401
- * gets one refresh, shared with the other requests that got one, and one retry; a failed
- * refresh has signed out, and the 401 goes on to the auth provider (login page).
+ * gets one refresh, shared with the other requests that got one, and one retry; a refused
+ * refresh has signed out, and the 401 goes on to the auth provider (login page); one that
+ * could not reach the service fails the request with SessionUnavailable (still signed in).
  */
 async function withToken<T>(send: (headers: Headers) => Promise<T>): Promise<T> {
   const signedIn = await freshSession();
