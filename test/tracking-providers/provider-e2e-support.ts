@@ -12,7 +12,7 @@ import {
 } from '../../src/tracking/carriers/tracking-number-generator';
 import { api } from '../support/http';
 import { until } from '../support/until';
-import { JobQueue } from '../../src/jobs/job-queue';
+import { JOB_SCHEMA } from '../../src/jobs/job-data-store';
 import { REROUTE_QUEUE } from '../../src/tracking/providers/remote/credentials-retirement';
 import type { Tenant } from '../factories/tenant.factory';
 
@@ -49,16 +49,32 @@ export async function createProviderCredentials(
   const res = await api(app, { token: tenant.token })
     .post('/credentials', { type, team: `/teams/${tenant.teamId}`, parameters, secrets })
     .expect(201);
-  await rerouted(app);
+  await rerouted(app, tenant.teamId);
   return res.body.id as string;
 }
 
 /**
  * A change of credentials sends the `tracking.reroute` job, which re-tracks the team's
- * shipments on its own: wait for it before tracking by hand, or both register a number.
+ * shipments on its own: wait for the team's jobs before tracking by hand, or both register a
+ * number. Only the team's: another team's job (another test's) is not this test's to wait for.
  */
-export const rerouted = (app: INestApplication) =>
-  until(async () => (await app.get(JobQueue).pending(REROUTE_QUEUE)) === 0);
+export async function rerouted(app: INestApplication, teamId: string): Promise<void> {
+  const db = app.get(DataSource);
+  const unfinished = (team: string | null) =>
+    db.query(
+      `SELECT data->>'teamId' AS team, state, retry_count, start_after, started_on
+         FROM ${JOB_SCHEMA}.job
+        WHERE name = $1 AND state < 'completed' AND ($2::text IS NULL OR data->>'teamId' = $2)`,
+      [REROUTE_QUEUE, team],
+    ) as Promise<unknown[]>;
+  try {
+    await until(async () => (await unfinished(teamId)).length === 0);
+  } catch (error) {
+    // What holds the queue, so a timeout in CI says why (a stuck job, a retry, a backlog).
+    const queue = JSON.stringify(await unfinished(null));
+    throw new Error(`${(error as Error).message}: team ${teamId}; reroute jobs ${queue}`);
+  }
+}
 
 /** A valid UPU S10 number (e.g. RR123456785CN) with a random serial: unique enough per test. */
 export function s10Number(country = 'CN', prefix = 'RR'): string {

@@ -206,7 +206,7 @@ describe('a shipment moving to other tracking credentials', () => {
       .json()
       .put(`/credentials/${ship24Id}`, { parameters: { ...ship24Parameters(), carriers: 'usps' } })
       .expect(200);
-    await rerouted(app);
+    await rerouted(app, tenant.teamId);
     await trackOnce(id);
     expect(ship24Unsubscribes(number)).toEqual([{ isSubscribed: false }]);
     expect(await state(id)).toBeUndefined();
