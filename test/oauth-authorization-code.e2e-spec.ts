@@ -346,17 +346,73 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
       const code = (await authorize()).searchParams.get('code')!;
       const first = (await exchange({ code }).expect(200)).body;
       const second = (await refresh(first.refresh_token).expect(200)).body;
+      const third = (await refresh(second.refresh_token).expect(200)).body;
+      // `second` was used: `first` coming back now is a copy, however soon.
       const reuse = await refresh(first.refresh_token).expect(400);
       expect(reuse.body.error).toBe('invalid_grant');
-      await api(app, { token: second.access_token }).get('/workspaces').expect(401);
+      await api(app, { token: third.access_token }).get('/workspaces').expect(401);
       await api(app, { token: first.access_token }).get('/workspaces').expect(401);
-      await refresh(second.refresh_token).expect(400);
+      await refresh(third.refresh_token).expect(400);
+    });
+
+    it('a refresh whose answer was lost may be repeated for 30 s, once per answer', async () => {
+      const code = (await authorize()).searchParams.get('code')!;
+      const first = (await exchange({ code }).expect(200)).body;
+      const lost = (await refresh(first.refresh_token).expect(200)).body;
+      const restore = travel(app, 29);
+      let retried: Record<string, string>;
+      try {
+        retried = (await refresh(first.refresh_token).expect(200)).body;
+      } finally {
+        restore();
+      }
+      expect(retried.refresh_token).not.toBe(lost.refresh_token);
+      await api(app, { token: retried.access_token }).get('/workspaces').expect(200);
+      // The lost answer turning up later is the reuse: the family goes.
+      const late = await refresh(lost.refresh_token).expect(400);
+      expect(late.body.error).toBe('invalid_grant');
+      await api(app, { token: retried.access_token }).get('/workspaces').expect(401);
+      await refresh(retried.refresh_token).expect(400);
+    });
+
+    it('past 30 s, a rotated refresh token coming back revokes its family', async () => {
+      const code = (await authorize()).searchParams.get('code')!;
+      const first = (await exchange({ code }).expect(200)).body;
+      const second = (await refresh(first.refresh_token).expect(200)).body;
+      const restore = travel(app, 31);
+      try {
+        await refresh(first.refresh_token).expect(400);
+        await api(app, { token: second.access_token }).get('/workspaces').expect(401);
+        await refresh(second.refresh_token).expect(400);
+      } finally {
+        restore();
+      }
+    });
+
+    it('two refreshes racing with one token never leave two live sessions', async () => {
+      const code = (await authorize()).searchParams.get('code')!;
+      const first = (await exchange({ code }).expect(200)).body;
+      const answers = await Promise.all([
+        refresh(first.refresh_token),
+        refresh(first.refresh_token),
+      ]);
+      const granted = answers.filter((r) => r.status === 200).map((r) => r.body);
+      // The loser of the race is a reuse (the family revoked, maybe before the winner's answer
+      // was stored) or, once the winner's rotation was stored, forgiven (the winner's answer
+      // spent): never two lineages.
+      const usable: Array<Record<string, string>> = [];
+      for (const tokens of granted) {
+        const next = await refresh(tokens.refresh_token);
+        if (next.status === 200) usable.push(next.body);
+      }
+      expect(usable.length).toBeLessThanOrEqual(1);
     });
 
     it('another family is untouched, and refresh works through POST /oauth/v2/auth too', async () => {
       const a = (await exchange({ code: (await authorize()).searchParams.get('code')! })).body;
       const b = (await exchange({ code: (await authorize()).searchParams.get('code')! })).body;
-      await refresh(a.refresh_token).expect(200);
+      const a2 = (await refresh(a.refresh_token).expect(200)).body;
+      await refresh(a2.refresh_token).expect(200);
       await refresh(a.refresh_token).expect(400);
       await api(app, { token: b.access_token }).get('/workspaces').expect(200);
       const viaAuth = await server()

@@ -9,6 +9,8 @@ export interface NewRefreshToken {
   userId: string;
   scope: string | null;
   expiresAt: Date;
+  /** The refresh token this one replaced (null for a code's first). */
+  replaces: string | null;
 }
 
 export interface NewAuthorizationCode {
@@ -40,7 +42,9 @@ export interface StoredAuthorizationCode extends StoredGrant {
   code_challenge_method: string | null;
 }
 
-export type StoredRefreshToken = StoredGrant;
+export interface StoredRefreshToken extends StoredGrant {
+  id: string;
+}
 
 /**
  * The SQL of OAuth grants: authorization codes (oauth_authorization_code) and refresh tokens
@@ -106,17 +110,26 @@ export class OAuthGrantStore {
   async insertRefreshToken(db: SqlRunner, token: NewRefreshToken): Promise<void> {
     await execute(
       db,
-      `INSERT INTO oauth_refresh_token (token_hash, family_id, client_id, user_id, scope, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [token.tokenHash, token.familyId, token.clientId, token.userId, token.scope, token.expiresAt],
+      `INSERT INTO oauth_refresh_token
+              (token_hash, family_id, client_id, user_id, scope, expires_at, replaces)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        token.tokenHash,
+        token.familyId,
+        token.clientId,
+        token.userId,
+        token.scope,
+        token.expiresAt,
+        token.replaces,
+      ],
     );
   }
 
   async refreshToken(db: SqlRunner, tokenHash: string): Promise<StoredRefreshToken | undefined> {
     return queryOne<StoredRefreshToken>(
       db,
-      `SELECT r.client_id, r.user_id, ${userEmailSql('u')} AS email, r.family_id, r.scope, r.expires_at,
-              r.used_at, r.revoked_at
+      `SELECT r.id, r.client_id, r.user_id, ${userEmailSql('u')} AS email, r.family_id, r.scope,
+              r.expires_at, r.used_at, r.revoked_at
          FROM oauth_refresh_token r ${joinUserSql('u', 'r.user_id')}
         WHERE r.token_hash = $1`,
       [tokenHash],
@@ -130,6 +143,40 @@ export class OAuthGrantStore {
       `UPDATE oauth_refresh_token SET used_at = $2
         WHERE token_hash = $1 AND used_at IS NULL AND revoked_at IS NULL RETURNING id`,
       [tokenHash, now],
+    );
+    return rows.length > 0;
+  }
+
+  /** Whether a token that replaced `tokenId` is unused and not revoked. */
+  async hasLiveSuccessor(db: SqlRunner, tokenId: string): Promise<boolean> {
+    const row = await queryOne(
+      db,
+      `SELECT 1 FROM oauth_refresh_token
+        WHERE replaces = $1 AND used_at IS NULL AND revoked_at IS NULL`,
+      [tokenId],
+    );
+    return row !== undefined;
+  }
+
+  /**
+   * Marks used the unused token that replaced `tokenId`, if `tokenId` itself was used no
+   * earlier than `usedSince` and is not revoked; false otherwise (and for the second of two
+   * racing callers).
+   */
+  async spendSuccessor(
+    db: SqlRunner,
+    tokenId: string,
+    usedSince: Date,
+    now: Date,
+  ): Promise<boolean> {
+    const rows = await query(
+      db,
+      `UPDATE oauth_refresh_token c SET used_at = $3
+         FROM oauth_refresh_token p
+        WHERE p.id = $1 AND p.used_at >= $2 AND p.revoked_at IS NULL
+          AND c.replaces = p.id AND c.used_at IS NULL AND c.revoked_at IS NULL
+        RETURNING c.id`,
+      [tokenId, usedSince, now],
     );
     return rows.length > 0;
   }

@@ -20,6 +20,7 @@ import { Clock } from '../common/clock';
 import { OAuthGrantStore } from './oauth-grant-store';
 import { isFirstPartyRedirectUri } from './first-party-client';
 import { hashToken } from './secret-token';
+import { REFRESH_TOKEN_REUSE_INTERVAL } from './token-issuer';
 
 /** The only scope there is: the token acts as its user. */
 export const USER_SCOPE = 'user';
@@ -30,6 +31,8 @@ export interface OAuthUser extends User {
   id: string;
   email: string;
   familyId?: string;
+  /** The refresh token being exchanged: the one the new refresh token replaces. */
+  refreshTokenId?: string;
 }
 
 export interface OAuthClient extends Client {
@@ -43,7 +46,9 @@ export interface OAuthClient extends Client {
  * The @node-oauth/oauth2-server model on our tables. Codes and tokens are stored as
  * SHA-256. Tokens from one authorization code form a family (access and refresh tokens,
  * and their rotations); a reused code or refresh token revokes the whole family, and a
- * revoked family cannot grow. Expiry follows the injected Clock: the library compares
+ * revoked family cannot grow. One reuse is forgiven: a refresh token presented again within
+ * REFRESH_TOKEN_REUSE_INTERVAL of its rotation, while its successor is unused, is rotated
+ * again and the unused successor spent (so that one coming back later is the reuse). Expiry follows the injected Clock: the library compares
  * with the real time, so dates are translated between the two at the boundary.
  */
 @Injectable()
@@ -130,6 +135,7 @@ export class OAuthModel
           userId: owner.id,
           scope,
           expiresAt: refreshExpiresAt!,
+          replaces: owner.refreshTokenId ?? null,
         });
       }
       await this.users.recordLogin(em, owner.id, this.clock.now());
@@ -218,7 +224,7 @@ export class OAuthModel
     const row = await this.grants.refreshToken(this.dataSource, hashToken(refreshToken));
     if (!row) return null;
     if (row.revoked_at) return null;
-    if (row.used_at) {
+    if (row.used_at && !(await this.mayReuse(row.id, row.used_at))) {
       // A rotated refresh token came back: someone holds a copy. Revoke the family.
       await this.revokeFamily(row.family_id);
       return null;
@@ -228,16 +234,39 @@ export class OAuthModel
       refreshTokenExpiresAt: this.toLibraryTime(row.expires_at),
       scope: scopeArray(row.scope),
       client: { id: row.client_id, grants: [] },
-      user: { id: row.user_id, email: row.email, familyId: row.family_id } satisfies OAuthUser,
+      user: {
+        id: row.user_id,
+        email: row.email,
+        familyId: row.family_id,
+        refreshTokenId: row.id,
+      } satisfies OAuthUser,
     };
+  }
+
+  /** A rotated token's lost answer: rotated moments ago, and its successor never used. */
+  private async mayReuse(tokenId: string, usedAt: Date): Promise<boolean> {
+    if (usedAt < this.reuseSince()) return false;
+    return this.grants.hasLiveSuccessor(this.dataSource, tokenId);
+  }
+
+  private reuseSince(): Date {
+    return new Date(this.clock.now().getTime() - REFRESH_TOKEN_REUSE_INTERVAL * 1000);
   }
 
   /** Rotation: the presented refresh token is spent; a concurrent second use loses. */
   async revokeToken(token: RefreshToken | Token): Promise<boolean> {
     if (!token.refreshToken) return false;
     const hash = hashToken(token.refreshToken);
-    if (await this.grants.spendRefreshToken(this.dataSource, hash, this.clock.now())) return true;
-    const familyId = (token.user as OAuthUser).familyId;
+    const now = this.clock.now();
+    if (await this.grants.spendRefreshToken(this.dataSource, hash, now)) return true;
+    const { familyId, refreshTokenId } = token.user as OAuthUser;
+    // Forgiven reuse (getRefreshToken): the successor is spent instead; false if it was used
+    // meanwhile, or another request got there first.
+    if (
+      refreshTokenId &&
+      (await this.grants.spendSuccessor(this.dataSource, refreshTokenId, this.reuseSince(), now))
+    )
+      return true;
     if (familyId) await this.revokeFamily(familyId);
     return false;
   }

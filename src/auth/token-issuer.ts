@@ -10,6 +10,13 @@ import { hashToken, randomSecret } from './secret-token';
 
 export const ACCESS_TOKEN_LIFETIME = 3600;
 export const REFRESH_TOKEN_LIFETIME = 14 * 24 * 3600;
+/**
+ * Seconds a rotated refresh token may be presented again while the token that replaced it is
+ * unused: the client lost the answer (a dropped connection, a closed tab) and retries. Okta's
+ * default grace period, Auth0's reuse interval; past it, or once the successor was used, the
+ * old token coming back revokes its family.
+ */
+export const REFRESH_TOKEN_REUSE_INTERVAL = 30;
 
 /** The token object of the API's answers (OAuth fields plus the user it acts as). */
 export interface TokenResponse {
