@@ -1,5 +1,6 @@
 import {
   CreateGuesser,
+  EditGuesser,
   FieldGuesser,
   HydraAdmin,
   ListGuesser,
@@ -20,6 +21,7 @@ import {
   TitlePortal,
   UserMenu,
   defaultTheme,
+  useNotify,
   useRecordContext,
   type LayoutProps,
   type RaThemeOptions,
@@ -30,6 +32,7 @@ import { dataProvider, ENTRYPOINT } from './data-provider';
 import { EntityFilter } from './EntityFilter';
 import { basisText, windowText, type DeliveryPrediction } from './insights';
 import { LoginPage } from './LoginPage';
+import { saveFailureMessage } from './save-failure';
 import { ShipmentFilters } from './ShipmentFilters';
 import { workspaceIri } from './workspace';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher';
@@ -42,6 +45,8 @@ const theme: RaThemeOptions = {
     primary: { main: '#1d4e89' },
     secondary: { main: '#1d4e89' },
     error: { main: '#b3261e' },
+    // MUI's orange with white text reads 3.1:1; dark text on it reads over 4.5:1.
+    warning: { main: '#ed6c02', contrastText: 'rgba(0, 0, 0, 0.87)' },
   },
 };
 
@@ -83,9 +88,25 @@ const FieldList = () => (
   />
 );
 
+/** A failed save's notice (saveFailureMessage), as an error: for edits and creates alike. */
+const useSaveFailure = () => {
+  const notify = useNotify();
+  return {
+    onError: (error: unknown) => {
+      const message = saveFailureMessage(error);
+      notify(message, { type: 'error', messageArgs: { _: message } });
+    },
+  };
+};
+
+const ConsoleEdit = () => <EditGuesser mutationOptions={useSaveFailure()} />;
+
 /** Creates start in the workspace chosen in the app bar. */
 const WorkspaceCreate = () => (
-  <CreateGuesser defaultValues={() => ({ workspace: workspaceIri() })} />
+  <CreateGuesser
+    defaultValues={() => ({ workspace: workspaceIri() })}
+    mutationOptions={useSaveFailure()}
+  />
 );
 
 /** From an order's page: a new item of that order. */
@@ -210,6 +231,7 @@ export const App = () => (
     disableTelemetry
   >
     <ResourceGuesser
+      edit={ConsoleEdit}
       name="shipments"
       list={ShipmentList}
       show={ShipmentShow}
@@ -217,45 +239,66 @@ export const App = () => (
       recordRepresentation="trackingNumber"
     />
     <ResourceGuesser
+      edit={ConsoleEdit}
       name="orders"
       list={PlainList}
       show={OrderShow}
       create={WorkspaceCreate}
       recordRepresentation="orderNumber"
     />
-    <ResourceGuesser name="order_items" list={PlainList} recordRepresentation="productName" />
-    <ResourceGuesser name="shipment_items" list={PlainList} />
-    <ResourceGuesser name="tracking_checkpoints" list={PlainList} recordRepresentation="status" />
     <ResourceGuesser
+      edit={ConsoleEdit}
+      name="order_items"
+      list={PlainList}
+      recordRepresentation="productName"
+    />
+    <ResourceGuesser edit={ConsoleEdit} name="shipment_items" list={PlainList} />
+    <ResourceGuesser
+      edit={ConsoleEdit}
+      name="tracking_checkpoints"
+      list={PlainList}
+      recordRepresentation="status"
+    />
+    <ResourceGuesser
+      edit={ConsoleEdit}
       name="statuses"
       list={PlainList}
       create={WorkspaceCreate}
       recordRepresentation="title"
     />
     <ResourceGuesser
+      edit={ConsoleEdit}
       name="workflows"
       list={PlainList}
       create={WorkspaceCreate}
       recordRepresentation="title"
     />
     <ResourceGuesser
+      edit={ConsoleEdit}
       name="fields"
       list={FieldList}
       create={WorkspaceCreate}
       recordRepresentation="title"
     />
     <ResourceGuesser
+      edit={ConsoleEdit}
       name="tracking_pages"
       list={PlainList}
       create={WorkspaceCreate}
       recordRepresentation="title"
     />
     <ResourceGuesser
+      edit={ConsoleEdit}
       name="email_notifications"
       list={PlainList}
       create={WorkspaceCreate}
       recordRepresentation="title"
     />
-    <ResourceGuesser name="workspaces" list={PlainList} recordRepresentation="title" />
+    <ResourceGuesser
+      edit={ConsoleEdit}
+      name="workspaces"
+      list={PlainList}
+      recordRepresentation="title"
+    />
   </HydraAdmin>
 );

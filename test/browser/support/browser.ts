@@ -78,6 +78,9 @@ export interface AxeViolation {
 
 /** axe-core's WCAG 2.1 A/AA rules on the page as it is (injected through the DevTools protocol). */
 export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+  // Not mid-transition: a notification fading in has the contrast of its current opacity.
+  await page.evaluate(`new Promise(requestAnimationFrame).then(() =>
+    Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))))`);
   await page.evaluate(AXE_SOURCE);
   // A string, run in the page: the specs are compiled without the DOM library.
   return page.evaluate(`axe
