@@ -507,6 +507,22 @@ describe('the merchant console at /admin in a browser', () => {
     await page.reload();
     await page.getByText(inTransit.trackingNumber).waitFor();
     expect((await stored()).refreshToken).not.toBe(shared.refreshToken);
+
+    // The service rotated the token but its answer never arrived: the console still holds the
+    // spent token, and its retry moments later is forgiven (README "Authentication").
+    const beforeLost = (await stored()).refreshToken;
+    await context.route('**/oauth/v2/token', async (route) => {
+      await route.fetch();
+      await route.abort();
+    });
+    await edit({ expiresAt: Date.now() - 1000 });
+    await page.reload();
+    await page.getByText('The service cannot renew your session right now').first().waitFor();
+    expect((await stored()).refreshToken).toBe(beforeLost);
+    await context.unroute('**/oauth/v2/token');
+    await page.reload();
+    await page.getByText(inTransit.trackingNumber).waitFor();
+    expect((await stored()).refreshToken).not.toBe(beforeLost);
     pageErrors.push(...pageErrors.splice(beforeOutage).filter((e) => !/net::ERR_FAILED/.test(e)));
     await context.close();
   });
