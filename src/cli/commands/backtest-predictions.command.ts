@@ -1,5 +1,6 @@
 import { predictionTools } from '../../predictions/prediction-tools';
 import { CliCommand, CliUsageError, idOption, parseOptions } from '../cli-command';
+import { workspaceTeam } from './workspace-team';
 
 export const backtestPredictionsCommand: CliCommand = {
   name: 'backtest-predictions',
@@ -19,8 +20,7 @@ export const backtestPredictionsCommand: CliCommand = {
         throw new CliUsageError(`--since must be a date (YYYY-MM-DD), got "${values.since}"`);
     }
     const tools = predictionTools(await context.dataSource());
-    const teamId = await tools.teamOf(workspace);
-    if (!teamId) throw new CliUsageError(`No workspace ${workspace}`);
+    const teamId = await workspaceTeam(tools, workspace);
     context.print(await tools.backtest(teamId, workspace, since));
   },
 };

@@ -1,5 +1,6 @@
 import { predictionTools } from '../../predictions/prediction-tools';
 import { CliCommand, CliUsageError, idOption, parseOptions } from '../cli-command';
+import { workspaceTeam } from './workspace-team';
 
 export const predictionBackfillCommand: CliCommand = {
   name: 'prediction-backfill',
@@ -17,8 +18,7 @@ export const predictionBackfillCommand: CliCommand = {
         values.workspace,
         '--queue needs --workspace <uuid> (its team is queued)',
       );
-      const teamId = await tools.teamOf(workspace);
-      if (!teamId) throw new CliUsageError(`No workspace ${workspace}`);
+      const teamId = await workspaceTeam(tools, workspace);
       await tools.queueBackfill(teamId);
     } else if (values.workspace) {
       throw new CliUsageError('--workspace is only for --queue');

@@ -1,5 +1,6 @@
 import { predictionTools } from '../../predictions/prediction-tools';
-import { CliCommand, CliUsageError, idOption, parseOptions } from '../cli-command';
+import { CliCommand, idOption, parseOptions } from '../cli-command';
+import { workspaceTeam } from './workspace-team';
 
 export const rebuildPredictionsCommand: CliCommand = {
   name: 'rebuild-predictions',
@@ -13,8 +14,7 @@ export const rebuildPredictionsCommand: CliCommand = {
       '--workspace must be a workspace id (its team is rebuilt)',
     );
     const tools = predictionTools(await context.dataSource());
-    const teamId = await tools.teamOf(workspace);
-    if (!teamId) throw new CliUsageError(`No workspace ${workspace}`);
+    const teamId = await workspaceTeam(tools, workspace);
     const changed = await tools.rebuild(teamId);
     context.print(JSON.stringify({ team_id: teamId, contributions_changed: changed }));
   },
