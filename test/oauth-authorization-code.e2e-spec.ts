@@ -324,9 +324,14 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
   });
 
   describe('refresh tokens', () => {
-    it('rotate on use; the new pair works', async () => {
+    /** The tokens of a fresh sign-in (authorize, then exchange the code). */
+    async function signedIn(): Promise<Record<string, string>> {
       const code = (await authorize()).searchParams.get('code')!;
-      const first = (await exchange({ code }).expect(200)).body;
+      return (await exchange({ code }).expect(200)).body;
+    }
+
+    it('rotate on use; the new pair works', async () => {
+      const first = await signedIn();
       const second = (await refresh(first.refresh_token).expect(200)).body;
       expect(second).toMatchObject({
         token_type: 'bearer',
@@ -343,8 +348,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
     });
 
     it('a reused refresh token revokes its whole family', async () => {
-      const code = (await authorize()).searchParams.get('code')!;
-      const first = (await exchange({ code }).expect(200)).body;
+      const first = await signedIn();
       const second = (await refresh(first.refresh_token).expect(200)).body;
       const third = (await refresh(second.refresh_token).expect(200)).body;
       // `second` was used: `first` coming back now is a copy, however soon.
@@ -356,8 +360,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
     });
 
     it('a refresh whose answer was lost may be repeated for 30 s, once per answer', async () => {
-      const code = (await authorize()).searchParams.get('code')!;
-      const first = (await exchange({ code }).expect(200)).body;
+      const first = await signedIn();
       const lost = (await refresh(first.refresh_token).expect(200)).body;
       const restore = travel(app, 29);
       let retried: Record<string, string>;
@@ -376,8 +379,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
     });
 
     it('past 30 s, a rotated refresh token coming back revokes its family', async () => {
-      const code = (await authorize()).searchParams.get('code')!;
-      const first = (await exchange({ code }).expect(200)).body;
+      const first = await signedIn();
       const second = (await refresh(first.refresh_token).expect(200)).body;
       const restore = travel(app, 31);
       try {
@@ -390,8 +392,7 @@ describe('OAuth2 authorization-code flow over HTTP', () => {
     });
 
     it('two refreshes racing with one token never leave two live sessions', async () => {
-      const code = (await authorize()).searchParams.get('code')!;
-      const first = (await exchange({ code }).expect(200)).body;
+      const first = await signedIn();
       const answers = await Promise.all([
         refresh(first.refresh_token),
         refresh(first.refresh_token),
