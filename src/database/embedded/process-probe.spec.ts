@@ -19,8 +19,11 @@ describe('process probes (stale postmaster.pid detection)', () => {
   });
 
   it('waits for a process to exit, with a timeout', async () => {
-    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 200)']);
+    // Lives until killed: a child timed to exit by itself may die within the first wait on a
+    // loaded machine (CI of 2026-11-30 saw it).
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
     expect(await waitForExit(child.pid!, 10)).toBe(false);
+    child.kill();
     expect(await waitForExit(child.pid!, 5000)).toBe(true);
   });
 });
